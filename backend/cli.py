@@ -1,0 +1,66 @@
+"""`flowyard`: the one command-line entry point.
+
+Every subcommand's handler imports what it needs when it runs, so that `flowyard check` never loads the
+database driver and `flowyard --help` is instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="flowyard",
+        description="Graph-based automation with durable approvals, delays and loops.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = sub.add_parser("serve", help="serve the API (and run a worker in-process)")
+    serve.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=None, help="port to listen on (default 8000)")
+    serve.add_argument("--no-worker", action="store_true", help="do not run a worker in this process")
+
+    sub.add_parser("migrate", help="apply the database migrations that are not applied yet")
+
+    db = sub.add_parser("db", help="the embedded PostgreSQL server")
+    db.add_argument("action", choices=("status", "stop", "url"), help="report, stop, or print its URL")
+
+    check = sub.add_parser("check", help="validate a flow file (no database needed)")
+    check.add_argument("flow", metavar="FLOW.json")
+    check.add_argument("--json", action="store_true", help="print the findings as JSON")
+
+    walk = sub.add_parser("walk", help="walk a flow file in memory (no database, no side effects)")
+    walk.add_argument("flow", metavar="FLOW.json")
+    walk.add_argument("--input", default=None, metavar="JSON", help="the trigger's payload")
+    walk.add_argument(
+        "--answer",
+        action="append",
+        default=[],
+        metavar="NODE=approve|reject|timeout",
+        help="the answer to the next pause at an approval node; repeat for several",
+    )
+    walk.add_argument("--json", action="store_true", help="print the result as JSON")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "check":
+        from backend.graph.cli import run_check
+
+        return run_check(args.flow, as_json=args.json)
+    if args.command == "walk":
+        from backend.walker.cli import run_walk
+
+        return run_walk(args.flow, input_text=args.input, answers=args.answer, as_json=args.json)
+
+    from backend.store.commands import run_store_command
+
+    return run_store_command(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""The flow document as the walker reads it: nodes by id, and each port's wires in document order.
+
+`Flow.load` expects a document that `backend.graph.validate` found no fault with; it indexes, it does
+not check.
+
+Examples:
+    >>> flow = Flow.load({"format": "flowyard.flow/1", "name": "n",
+    ...     "nodes": [{"id": "t", "type": "trigger", "config": {"kind": "manual"}},
+    ...               {"id": "a", "type": "log", "config": {"message": "hi"}},
+    ...               {"id": "b", "type": "log", "config": {"message": "ho"}}],
+    ...     "wires": [{"from": "t", "to": "b"}, {"from": "t", "port": "out", "to": "a"}]})
+    >>> flow.trigger
+    't'
+    >>> flow.targets("t", "out")
+    ('b', 'a')
+    >>> flow.targets("a", "out")
+    ()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+FORMAT = "flowyard.flow/1"
+
+# The out ports of each node type, in the order the editor draws them (FLOW_FORMAT.md).
+PORTS: Mapping[str, tuple[str, ...]] = {
+    "trigger": ("out",),
+    "set": ("out",),
+    "condition": ("true", "false"),
+    "foreach": ("body", "done"),
+    "repeat": ("body", "done"),
+    "break": (),
+    "approval": ("approve", "reject"),
+    "delay": ("out",),
+    "http": ("out", "error"),
+    "notify": ("out", "error"),
+    "command": ("out", "error"),
+    "log": ("out",),
+    "end": (),
+}
+NODE_TYPES: tuple[str, ...] = tuple(PORTS)
+LOOP_TYPES: frozenset[str] = frozenset({"foreach", "repeat"})
+ACTION_TYPES: frozenset[str] = frozenset({"http", "notify", "command"})
+DEFAULT_PORT = "out"
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    id: str
+    type: str
+    config: Mapping[str, Any]
+    label: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Flow:
+    name: str
+    nodes: Mapping[str, Node]
+    wires: Mapping[tuple[str, str], tuple[str, ...]]
+    trigger: str
+
+    @classmethod
+    def load(cls, document: Mapping[str, Any]) -> Flow:
+        nodes = {
+            n["id"]: Node(n["id"], n["type"], n.get("config") or {}, n.get("label"))
+            for n in document["nodes"]
+        }
+        wires: dict[tuple[str, str], list[str]] = {}
+        for wire in document["wires"]:
+            wires.setdefault((wire["from"], wire.get("port", DEFAULT_PORT)), []).append(wire["to"])
+        trigger = next(n.id for n in nodes.values() if n.type == "trigger")
+        return cls(
+            name=document["name"],
+            nodes=nodes,
+            wires={key: tuple(targets) for key, targets in wires.items()},
+            trigger=trigger,
+        )
+
+    def targets(self, node: str, port: str) -> tuple[str, ...]:
+        """The nodes a port's wires lead to, in document order."""
+        return self.wires.get((node, port), ())
