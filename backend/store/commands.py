@@ -1,0 +1,79 @@
+"""The CLI's commands that need a database: `migrate`, `serve`, `db`.
+
+Every StoreError becomes one line on stderr (a sentence from the catalogs, with its reason code) and exit
+code 2: an operator reads why, not a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+
+from backend.config import settings
+from backend.i18n.catalogs import message
+from backend.store import embedded
+from backend.store.database import connect, database_url
+from backend.store.errors import StoreError
+from backend.store.migrations import migrate
+
+
+def run_store_command(args: argparse.Namespace) -> int:
+    try:
+        if args.command == "migrate":
+            return _migrate()
+        if args.command == "db":
+            return _db(args.action)
+        if args.command == "serve":
+            return _serve(args)
+    except StoreError as exc:
+        print(f"flowyard: {message(exc.code, **exc.params)} ({exc.code})", file=sys.stderr)
+        return 2
+    raise AssertionError(f"no handler for {args.command}")
+
+
+def _migrate() -> int:
+    url = database_url(settings())
+    with connect(url) as conn:
+        done = migrate(conn)
+    for migration in done:
+        print(f"applied {migration.number:04d}_{migration.name}")
+    print("the database is up to date" if not done else f"applied {len(done)} migration(s)")
+    return 0
+
+
+def _db(action: str) -> int:
+    config = settings()
+    if action == "status":
+        if config.database_url:
+            print("DATABASE_URL is set: no embedded server is used")
+            return 0
+        pid = embedded.running_pid(config.pgdata)
+        print(f"embedded PostgreSQL in {config.pgdata}: " + (f"running, pid {pid}" if pid else "stopped"))
+        return 0
+    if action == "stop":
+        stopped = embedded.stop(config.pgdata)
+        print(f"stopped the embedded PostgreSQL in {config.pgdata}" if stopped else "it was not running")
+        return 0
+    print(database_url(config))
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from backend.api.app import create_app
+
+    config = settings()
+    url = database_url(config)
+    with connect(url) as conn:
+        migrate(conn)
+    host = args.host or config.host
+    port = args.port or config.port
+    # Bound before the banner: whoever reads "serving" can connect at once (the kernel queues it).
+    listener = socket.create_server((host, port))
+    print(f"Flowyard is serving on http://{host}:{port}", flush=True)
+    app = create_app(url, run_worker=not args.no_worker)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server.run(sockets=[listener])
+    return 0

@@ -1,0 +1,75 @@
+"""A real PostgreSQL for every test that touches data: DATABASE_URL when set, else the embedded server.
+
+The schema is built once per session in a template database; each test module gets a database of its own
+cloned from it (`CREATE DATABASE ... TEMPLATE`), so modules are isolated and cheap.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+
+import pytest
+from psycopg import sql
+
+from backend.config import settings
+from backend.store import embedded
+from backend.store.database import connect, ensure_database, with_database
+from backend.store.migrations import migrate
+
+_numbers = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def pg_server_url() -> Iterator[str]:
+    """A URL of the server the tests use, connected to its maintenance database."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        yield url
+        return
+    pgdata = settings().pgdata
+    was_running = embedded.running_pid(pgdata) is not None
+    yield embedded.start(pgdata)
+    if not was_running:
+        embedded.stop(pgdata)
+
+
+def _drop(server_url: str, name: str) -> None:
+    with connect(server_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@pytest.fixture(scope="session")
+def template_database(pg_server_url: str) -> Iterator[str]:
+    """The name of a database migrated to the newest schema, to clone from."""
+    name = f"flowyard_template_{os.getpid()}"
+    _drop(pg_server_url, name)
+    ensure_database(pg_server_url, name)
+    with connect(with_database(pg_server_url, name)) as conn:
+        migrate(conn)
+    yield name
+    _drop(pg_server_url, name)
+
+
+@pytest.fixture(scope="module")
+def database_url(pg_server_url: str, template_database: str) -> Iterator[str]:
+    """A migrated database of this test module's own."""
+    name = f"flowyard_test_{os.getpid()}_{next(_numbers)}"
+    with connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+                sql.Identifier(name), sql.Identifier(template_database)
+            )
+        )
+    yield with_database(pg_server_url, name)
+    _drop(pg_server_url, name)
+
+
+@pytest.fixture
+def empty_database_url(pg_server_url: str) -> Iterator[str]:
+    """A database with nothing in it, not even the migrations table."""
+    name = f"flowyard_empty_{os.getpid()}_{next(_numbers)}"
+    ensure_database(pg_server_url, name)
+    yield with_database(pg_server_url, name)
+    _drop(pg_server_url, name)

@@ -1,0 +1,84 @@
+"""The embedded server as a user meets it: started by the first command, reused, survives SIGKILL, stopped."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from backend.store import embedded
+
+
+def _env(data_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env["FLOWYARD_DATA_DIR"] = str(data_dir)
+    return env
+
+
+def _flowyard(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "backend.cli", *args],
+        env=_env(data_dir),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Iterator[Path]:
+    yield tmp_path
+    embedded.stop(tmp_path / "pgdata")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_starts_the_embedded_server_and_a_killed_process_leaves_it_reusable(data_dir: Path) -> None:
+    port = _free_port()
+    with subprocess.Popen(
+        [sys.executable, "-m", "backend.cli", "serve", "--port", str(port), "--no-worker"],
+        env=_env(data_dir),
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as serve:
+        try:
+            assert serve.stdout is not None
+            banner = serve.stdout.readline()  # printed once the database is up and the port bound
+            assert f"http://127.0.0.1:{port}" in banner
+            health = _get_json(f"http://127.0.0.1:{port}/healthz")
+            assert health["status"] == "ok"
+            assert isinstance(health["database"], dict) and health["database"]["schema"] >= 1
+            pid = embedded.running_pid(data_dir / "pgdata")
+            assert pid is not None
+        finally:
+            serve.send_signal(signal.SIGKILL)
+            serve.wait(timeout=30)
+
+    # The server outlives the killed process; the next command finds it and reuses it.
+    assert embedded.running_pid(data_dir / "pgdata") == pid
+    again = _flowyard(data_dir, "migrate")
+    assert again.returncode == 0, again.stderr
+    assert "up to date" in again.stdout
+    assert embedded.running_pid(data_dir / "pgdata") == pid
+
+    stopped = _flowyard(data_dir, "db", "stop")
+    assert stopped.returncode == 0 and "stopped" in stopped.stdout
+    assert embedded.running_pid(data_dir / "pgdata") is None
+    assert "stopped" in _flowyard(data_dir, "db", "status").stdout
+
+
+def _get_json(url: str) -> dict[str, object]:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return dict(json.load(response))
