@@ -25,6 +25,21 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("migrate", help="apply the database migrations that are not applied yet")
 
+    worker = sub.add_parser("worker", help="serve due waits: start, resume and finish runs")
+    worker.add_argument("--concurrency", type=int, default=10, help="walks in hand at once (default 10)")
+    worker.add_argument("--fault-point", default=None, help=argparse.SUPPRESS)  # fault tests only
+
+    sub.add_parser("workers", help="list the workers that have reported, with their last heartbeat")
+
+    run = sub.add_parser("run", help="start a run of a saved flow")
+    run.add_argument("flow", type=int, metavar="FLOW_ID")
+    run.add_argument("--input", default=None, metavar="JSON", help="the trigger's payload")
+
+    flow = sub.add_parser("flow", help="save a flow file as a new flow, or as a new version of one")
+    flow.add_argument("action", choices=("save",))
+    flow.add_argument("file", metavar="FLOW.json")
+    flow.add_argument("--flow", type=int, default=None, metavar="FLOW_ID", help="save as its next version")
+
     db = sub.add_parser("db", help="the embedded PostgreSQL server")
     db.add_argument("action", choices=("status", "stop", "url"), help="report, stop, or print its URL")
 

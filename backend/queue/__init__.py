@@ -1,0 +1,1 @@
+"""Mechanics: the waits table, the claim-then-run worker, backoff, LISTEN/NOTIFY and stale claims."""

@@ -26,6 +26,12 @@ def run_store_command(args: argparse.Namespace) -> int:
             return _db(args.action)
         if args.command == "serve":
             return _serve(args)
+        from backend.queue.commands import run_queue_command
+
+        url = database_url(settings())
+        with connect(url) as conn:
+            migrate(conn)
+        return run_queue_command(args, url)
     except StoreError as exc:
         print(f"flowyard: {message(exc.code, **exc.params)} ({exc.code})", file=sys.stderr)
         return 2

@@ -32,6 +32,8 @@ CREATE TABLE runs (
     idempotency_key text,
     error           text,
     started_by      text,
+    -- the last journal line's number: taken with the run's row lock, so a worker and a cancel never clash
+    journal_seq     integer NOT NULL DEFAULT 0,
     created_at      timestamptz NOT NULL DEFAULT now(),
     updated_at      timestamptz NOT NULL DEFAULT now(),
     ended_at        timestamptz,
@@ -60,6 +62,9 @@ CREATE TABLE waits (
     run_id            bigint NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
     kind              text NOT NULL CHECK (kind IN ('start', 'approval', 'delay')),
     continuation      jsonb,
+    -- the pause the continuation is at (NULL for a start): what a resume must answer
+    node              text,
+    visit             integer,
     wake_at           timestamptz NOT NULL,
     status            text NOT NULL DEFAULT 'waiting' CHECK (status IN ('waiting', 'claimed')),
     claimed_by        text,

@@ -1,0 +1,52 @@
+-- Approval requests and decisions.
+
+-- name: insert_approval
+-- The request a paused run asks; one per visit.
+INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers, deadline,
+                       deadline_at, on_timeout, requested_at)
+VALUES (%(run_id)s, %(flow_id)s, %(version)s, %(node)s, %(visit)s, %(title)s, %(explanation)s,
+        %(approvers)s, %(deadline)s::interval,
+        coalesce(%(now)s::timestamptz, now()) + %(deadline)s::interval, %(on_timeout)s,
+        coalesce(%(now)s::timestamptz, now()))
+RETURNING id
+
+-- name: approval_of_visit
+-- The approval a run's pause is for, locked against a decision landing at the same moment.
+SELECT id, outcome, decided_by, decided_at, comment, deadline_at, deadline_at <= coalesce(%(now)s::timestamptz, now())
+FROM approvals WHERE run_id = %(run_id)s AND visit = %(visit)s
+FOR UPDATE
+
+-- name: time_out
+-- The deadline passed with no decision: the outcome on_timeout names; nothing if one was decided.
+UPDATE approvals
+SET outcome = CASE on_timeout WHEN 'approve' THEN 'timed_out_approved'
+                              WHEN 'reject' THEN 'timed_out_rejected'
+                              ELSE 'skipped' END,
+    decided_at = coalesce(%(now)s::timestamptz, now())
+WHERE id = %(id)s AND outcome IS NULL
+RETURNING outcome, decided_at
+
+-- name: decide
+-- First decision wins: nothing when the approval has an outcome already.
+UPDATE approvals
+SET outcome = %(outcome)s, decided_by = %(by)s, comment = %(comment)s,
+    decided_at = coalesce(%(now)s::timestamptz, now())
+WHERE id = %(id)s AND outcome IS NULL
+RETURNING run_id, visit, outcome, decided_at
+
+-- name: wake_for_decision
+-- The run's approval wait is due now: the one way a decision resumes a run.
+UPDATE waits SET wake_at = coalesce(%(now)s::timestamptz, now())
+WHERE run_id = %(run_id)s AND kind = 'approval' AND visit = %(visit)s
+RETURNING id
+
+-- name: approval
+-- One approval, as the inbox and the audit show it.
+SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
+       requested_at, outcome, decided_by, decided_at, comment
+FROM approvals WHERE id = %(id)s
+
+-- name: cancel_open_approvals
+-- A cancelled run's open approval stays readable, marked cancelled.
+UPDATE approvals SET outcome = 'cancelled', decided_by = %(by)s, decided_at = now()
+WHERE run_id = %(run_id)s AND outcome IS NULL

@@ -1,0 +1,36 @@
+"""Saving flows: every save is a new version, so a paused run's version never changes under it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg import AsyncConnection
+from psycopg.types.json import Jsonb
+
+from backend.store.queries import load
+
+QUERIES = load("backend.flows", "queries.sql")
+
+
+async def create_flow(conn: AsyncConnection[Any], document: dict[str, Any], *, by: str | None) -> int:
+    """A new flow with `document` as its version 1; the flow's id. The document must be valid."""
+    cur = await conn.execute(QUERIES["insert_flow"], {"name": document["name"], "by": by})
+    row = await cur.fetchone()
+    assert row is not None
+    flow_id = int(row[0])
+    await save_version(conn, flow_id, document, by=by)
+    return flow_id
+
+
+async def save_version(
+    conn: AsyncConnection[Any], flow_id: int, document: dict[str, Any], *, by: str | None
+) -> int:
+    """Save `document` as the flow's next version; its number. The document must be valid."""
+    cur = await conn.execute(
+        QUERIES["add_version"],
+        {"flow_id": flow_id, "name": document["name"], "document": Jsonb(document), "by": by},
+    )
+    row = await cur.fetchone()
+    if row is None:
+        raise LookupError(f"no flow {flow_id}")
+    return int(row[0])

@@ -1,0 +1,49 @@
+"""A claimed wait, the backoff of a resume that threw, and the clock they are measured by."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+# A resume that throws is tried again 1, 2, 4 and 8 minutes on; the fifth failure fails the run.
+MAX_ATTEMPTS = 5
+FIRST_BACKOFF = timedelta(minutes=1)
+
+# What a worker asks for the time. None means the database's own now(): one clock for every worker.
+# Tests inject a clock of their own to walk through backoffs and deadlines without waiting.
+Clock = Callable[[], datetime | None]
+
+
+def database_clock() -> datetime | None:
+    return None
+
+
+def backoff(attempts: int) -> timedelta:
+    """How long after its `attempts`-th failure a wait is tried again.
+
+    Examples:
+        >>> [int(backoff(n).total_seconds() // 60) for n in (1, 2, 3, 4)]
+        [1, 2, 4, 8]
+    """
+    return FIRST_BACKOFF * int(2 ** (attempts - 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One row the claim statement returned: this worker's until it writes the outcome or its lease ends."""
+
+    wait_id: int
+    run_id: int
+    kind: str
+    continuation: dict[str, Any] | None
+    node: str | None
+    visit: int | None
+    attempts: int
+    wake_at: datetime
+
+    @classmethod
+    def from_row(cls, row: tuple[Any, ...]) -> Claim:
+        wait_id, run_id, kind, continuation, node, visit, attempts, wake_at = row
+        return cls(int(wait_id), int(run_id), kind, continuation, node, visit, int(attempts), wake_at)

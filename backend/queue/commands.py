@@ -1,0 +1,98 @@
+"""The CLI's queue commands: `worker`, `workers`, `run`, and `flow save`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import sys
+from typing import Any
+
+from psycopg import AsyncConnection
+from psycopg_pool import AsyncConnectionPool
+
+from backend.queue.faults import Faults
+from backend.queue.queries import QUERIES
+from backend.queue.worker import Worker
+
+
+def open_pool(url: str, *, size: int) -> AsyncConnectionPool[Any]:
+    """Autocommit connections: every multi-statement write says where its transaction begins and ends."""
+    return AsyncConnectionPool(url, min_size=1, max_size=size, kwargs={"autocommit": True}, open=False)
+
+
+async def run_worker(url: str, concurrency: int, fault_point: str | None) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    pool = open_pool(url, size=concurrency + 3)
+    await pool.open()
+    try:
+        worker = Worker(pool, concurrency=concurrency, faults=Faults(fault_point))
+        print(f"worker {worker.name} is serving due waits (concurrency {concurrency})", flush=True)
+        await worker.run(stop)
+    finally:
+        await pool.close()
+    return 0
+
+
+async def list_workers(url: str) -> int:
+    async with await AsyncConnection.connect(url, autocommit=True) as conn:
+        rows = await (await conn.execute(QUERIES["list_workers"])).fetchall()
+    if not rows:
+        print("no workers have reported")
+    for name, started_at, heartbeat_at, concurrency, silent_for in rows:
+        state = "live" if silent_for.total_seconds() < 30 else f"silent for {int(silent_for.total_seconds())} s"
+        print(f"{name}\tstarted {started_at:%Y-%m-%d %H:%M:%S%z}\tlast heartbeat {heartbeat_at:%H:%M:%S}\t"
+              f"concurrency {concurrency}\t{state}")
+    return 0
+
+
+async def start_run_command(url: str, flow_id: int, input_text: str | None) -> int:
+    from backend.queue.runs import FlowHasNoVersion, start_run
+
+    try:
+        payload = json.loads(input_text) if input_text is not None else None
+    except json.JSONDecodeError as exc:
+        print(f"flowyard: --input is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", file=sys.stderr)
+        return 2
+    async with await AsyncConnection.connect(url, autocommit=True) as conn:
+        try:
+            started = await start_run(conn, flow_id, input=payload, trigger_kind="manual", started_by="cli")
+        except FlowHasNoVersion:
+            print(f"flowyard: there is no flow {flow_id} (flow_not_found)", file=sys.stderr)
+            return 1
+    print(f"started run {started.run_id}")
+    return 0
+
+
+async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
+    from backend.flows.store import create_flow, save_version
+    from backend.graph.cli import read_flow_file
+
+    document, exit_code = read_flow_file(path)
+    if document is None:
+        return exit_code
+    async with await AsyncConnection.connect(url, autocommit=True) as conn:
+        async with conn.transaction():
+            if flow_id is None:
+                flow_id = await create_flow(conn, document, by="cli")
+                version = 1
+            else:
+                version = await save_version(conn, flow_id, document, by="cli")
+    print(f"saved flow {flow_id} version {version}")
+    return 0
+
+
+def run_queue_command(args: argparse.Namespace, url: str) -> int:
+    if args.command == "worker":
+        return asyncio.run(run_worker(url, args.concurrency, args.fault_point))
+    if args.command == "workers":
+        return asyncio.run(list_workers(url))
+    if args.command == "run":
+        return asyncio.run(start_run_command(url, args.flow, args.input))
+    if args.command == "flow":
+        return asyncio.run(save_flow_command(url, args.file, args.flow))
+    raise AssertionError(args.command)

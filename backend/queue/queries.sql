@@ -1,0 +1,144 @@
+-- Every statement the queue runs. A test reads this file and checks each plan at scale.
+-- %(now)s is the injected clock: NULL means the database's own now().
+
+-- name: claim
+-- Claim up to %(limit)s due waits for %(me)s; zero rows back means there is nothing to do.
+WITH due AS (
+    SELECT id FROM waits
+    WHERE status = 'waiting' AND wake_at <= coalesce(%(now)s::timestamptz, now())
+    ORDER BY wake_at
+    LIMIT %(limit)s
+    FOR UPDATE SKIP LOCKED
+)
+UPDATE waits AS w
+SET status = 'claimed', claimed_by = %(me)s, attempts = w.attempts + 1,
+    claim_expires_at = coalesce(%(now)s::timestamptz, now()) + %(lease)s::interval
+FROM due
+WHERE w.id = due.id
+RETURNING w.id, w.run_id, w.kind, w.continuation, w.node, w.visit, w.attempts, w.wake_at
+
+-- name: renew_claims
+-- Extend the leases of the waits this worker is still walking.
+UPDATE waits
+SET claim_expires_at = coalesce(%(now)s::timestamptz, now()) + %(lease)s::interval
+WHERE id = ANY(%(ids)s::bigint[]) AND claimed_by = %(me)s
+RETURNING id
+
+-- name: release_expired_claims
+-- Give back the waits whose worker died or stalled past its lease, so any worker may claim them.
+UPDATE waits
+SET status = 'waiting', claimed_by = NULL, claim_expires_at = NULL
+WHERE status = 'claimed' AND claim_expires_at < coalesce(%(now)s::timestamptz, now())
+RETURNING id
+
+-- name: next_wake
+-- When the earliest waiting wait falls due, to sleep until then and no longer.
+SELECT min(wake_at) FROM waits WHERE status = 'waiting'
+
+-- name: park
+-- Write the run's next pause over its claimed wait; nothing when the claim is no longer ours.
+UPDATE waits
+SET kind = %(kind)s, continuation = %(continuation)s, node = %(node)s, visit = %(visit)s,
+    wake_at = coalesce(%(wake_at)s::timestamptz,
+                       coalesce(%(now)s::timestamptz, now()) + %(wake_in)s::interval,
+                       'infinity'),
+    status = 'waiting', claimed_by = NULL, claim_expires_at = NULL,
+    attempts = 0, last_error = NULL
+WHERE id = %(id)s AND claimed_by = %(me)s
+RETURNING id, wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
+
+-- name: finish
+-- Delete a served wait; nothing when the claim is no longer ours.
+DELETE FROM waits WHERE id = %(id)s AND claimed_by = %(me)s
+RETURNING id
+
+-- name: retry_later
+-- Put a wait whose resume threw back in the queue at a later time, with the reason.
+UPDATE waits
+SET status = 'waiting', claimed_by = NULL, claim_expires_at = NULL, last_error = %(error)s,
+    wake_at = coalesce(%(now)s::timestamptz, now()) + %(backoff)s::interval
+WHERE id = %(id)s AND claimed_by = %(me)s
+RETURNING id
+
+-- name: run_for_walk
+-- The run a claimed wait belongs to, with the flow version it is pinned to.
+SELECT r.id, r.flow_id, r.version, r.input, r.status, v.document
+FROM runs AS r JOIN flow_versions AS v ON (v.flow_id, v.version) = (r.flow_id, r.version)
+WHERE r.id = %(run_id)s
+
+-- name: set_run_status
+-- A run's new status; an ended run gets its end time.
+UPDATE runs
+SET status = %(status)s, error = %(error)s, updated_at = now(),
+    ended_at = CASE WHEN %(status)s IN ('succeeded', 'failed', 'cancelled') THEN now() END
+WHERE id = %(run_id)s
+RETURNING id
+
+-- name: take_journal_seq
+-- Reserve %(count)s journal line numbers for a run; the row lock orders concurrent writers.
+UPDATE runs SET journal_seq = journal_seq + %(count)s WHERE id = %(run_id)s
+RETURNING journal_seq - %(count)s
+
+-- name: append_journal
+-- One journal line.
+INSERT INTO journal (run_id, seq, code, node, visit, data)
+VALUES (%(run_id)s, %(seq)s, %(code)s, %(node)s, %(visit)s, %(data)s)
+
+-- name: insert_run
+-- A new run; on a repeated idempotency key, nothing (and the caller reads the run that stands).
+INSERT INTO runs (flow_id, version, status, trigger_kind, input, idempotency_key, started_by)
+VALUES (%(flow_id)s, %(version)s, 'waiting', %(trigger_kind)s, %(input)s, %(idempotency_key)s, %(started_by)s)
+ON CONFLICT (flow_id, idempotency_key) DO NOTHING
+RETURNING id
+
+-- name: run_by_key
+-- The run an idempotency key already started.
+SELECT id FROM runs WHERE flow_id = %(flow_id)s AND idempotency_key = %(idempotency_key)s
+
+-- name: insert_start_wait
+-- A new run's first wait, due now.
+INSERT INTO waits (run_id, kind, wake_at) VALUES (%(run_id)s, 'start', now())
+
+-- name: notify
+-- Tell sleeping workers that a wait is due now.
+SELECT pg_notify('flowyard_waits', %(payload)s)
+
+-- name: cancel_run
+-- Cancel a run that has not ended; its wait goes in the same transaction.
+UPDATE runs SET status = 'cancelled', updated_at = now(), ended_at = now()
+WHERE id = %(run_id)s AND status IN ('running', 'waiting')
+RETURNING id
+
+-- name: delete_wait_of_run
+-- The wait of a cancelled run, claimed or not: a worker still walking it will find its claim gone.
+DELETE FROM waits WHERE run_id = %(run_id)s
+RETURNING id
+
+-- name: heartbeat
+-- Say this worker is alive.
+INSERT INTO workers (name, concurrency) VALUES (%(me)s, %(concurrency)s)
+ON CONFLICT (name) DO UPDATE SET heartbeat_at = now()
+
+-- name: worker_gone
+-- A worker that stops cleanly takes itself off the list.
+DELETE FROM workers WHERE name = %(me)s
+
+-- name: list_workers
+-- Workers for operators, the freshest first.
+SELECT name, started_at, heartbeat_at, concurrency, now() - heartbeat_at AS silent_for
+FROM workers ORDER BY heartbeat_at DESC
+
+-- name: forget_silent_workers
+-- Workers silent for a day are gone; their claims expired long ago.
+DELETE FROM workers WHERE heartbeat_at < now() - interval '1 day'
+
+-- name: sweep_ended_runs
+-- Delete ended runs past retention, oldest first, a batch at a time; never a waiting run.
+DELETE FROM runs
+WHERE id IN (
+    SELECT id FROM runs
+    WHERE ended_at < coalesce(%(now)s::timestamptz, now()) - %(retention)s::interval
+    ORDER BY ended_at
+    LIMIT %(limit)s
+)
+RETURNING id

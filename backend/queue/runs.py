@@ -1,0 +1,90 @@
+"""Starting and cancelling runs: the two ways a person or a trigger changes a run from outside.
+
+A start is one transaction: the `runs` row, a `start` wait due now, and a NOTIFY. A cancel is one
+transaction too: the run's status, the deletion of its wait, and a journal line naming who cancelled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg import AsyncConnection
+from psycopg.types.json import Jsonb
+
+from backend.flows.store import QUERIES as FLOW_QUERIES
+from backend.queue import journal
+from backend.queue.queries import QUERIES
+from backend.walker import JournalLine
+
+NOTIFY_CHANNEL = "flowyard_waits"
+
+
+class FlowHasNoVersion(LookupError):
+    """The flow does not exist, or has never been saved."""
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    run_id: int
+    created: bool  # False when the idempotency key had started this run already
+
+
+async def start_run(
+    conn: AsyncConnection[Any],
+    flow_id: int,
+    *,
+    input: Any = None,
+    trigger_kind: str = "manual",
+    idempotency_key: str | None = None,
+    started_by: str | None = None,
+) -> Started:
+    """Start a run of the flow's latest version, due at once. Commits.
+
+    The same idempotency key twice starts one run, and the second call gets that run back.
+    """
+    async with conn.transaction():
+        cur = await conn.execute(FLOW_QUERIES["latest_version"], {"flow_id": flow_id})
+        row = await cur.fetchone()
+        if row is None:
+            raise FlowHasNoVersion(flow_id)
+        params = {
+            "flow_id": flow_id,
+            "version": int(row[0]),
+            "trigger_kind": trigger_kind,
+            "input": Jsonb(input),
+            "idempotency_key": idempotency_key,
+            "started_by": started_by,
+        }
+        cur = await conn.execute(QUERIES["insert_run"], params)
+        inserted = await cur.fetchone()
+        if inserted is None:
+            cur = await conn.execute(QUERIES["run_by_key"], params)
+            existing = await cur.fetchone()
+            assert existing is not None, "ON CONFLICT DO NOTHING without a conflicting row"
+            return Started(int(existing[0]), created=False)
+        run_id = int(inserted[0])
+        await journal.append(
+            conn,
+            run_id,
+            [JournalLine(code="run_created", node=None, visit=None, data={"trigger": trigger_kind})],
+        )
+        await conn.execute(QUERIES["insert_start_wait"], {"run_id": run_id})
+        await conn.execute(QUERIES["notify"], {"payload": str(run_id)})
+    return Started(run_id, created=True)
+
+
+async def cancel_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None) -> bool:
+    """Cancel a run that has not ended; False when it had ended (or never existed). Commits.
+
+    A worker walking the run at this moment finds its claim gone and writes nothing.
+    """
+    async with conn.transaction():
+        cur = await conn.execute(QUERIES["cancel_run"], {"run_id": run_id})
+        if await cur.fetchone() is None:
+            return False
+        await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})
+        await journal.append(
+            conn, run_id, [JournalLine(code="run_cancelled", node=None, visit=None, data={"by": by})]
+        )
+    return True

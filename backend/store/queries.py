@@ -1,0 +1,36 @@
+"""SQL kept in `queries.sql` files, one per package that owns tables, each statement under `-- name: x`.
+
+Examples:
+    >>> "FOR UPDATE SKIP LOCKED" in load("backend.queue", "queries.sql")["claim"]
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from typing import LiteralString, cast
+
+_NAME = re.compile(r"^-- name: ([a-z_]+)\s*$", re.MULTILINE)
+
+
+def load(package: str, filename: str) -> dict[str, LiteralString]:
+    """Statements of a `-- name: x` file, by name, without their comment lines.
+
+    Comments are dropped because the driver does not know SQL comments: a placeholder written in one
+    would be taken as a parameter.
+    """
+    text = resources.files(package).joinpath(filename).read_text(encoding="utf-8")
+    parts = _NAME.split(text)  # [preamble, name1, body1, name2, body2, ...]
+    queries = {
+        name: cast(LiteralString, _without_comments(body))
+        for name, body in zip(parts[1::2], parts[2::2], strict=True)
+    }
+    if len(queries) != len(parts) // 2:
+        raise RuntimeError(f"{filename} names a statement twice")
+    return queries
+
+
+
+def _without_comments(body: str) -> str:
+    return "\n".join(line for line in body.strip().splitlines() if not line.lstrip().startswith("--"))

@@ -1,0 +1,104 @@
+"""Helpers for queue tests: flows saved in the module's database, a clock the test moves, a worker."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+
+import psycopg
+import pytest
+
+from backend.flows.store import create_flow
+from backend.queue.commands import open_pool
+from backend.queue.runs import start_run
+from backend.queue.worker import Worker
+
+T = TypeVar("T")
+
+
+def flow(*nodes: dict[str, Any], wires: list[dict[str, str]], name: str = "test") -> dict[str, Any]:
+    trigger = {"id": "start", "type": "trigger", "config": {"kind": "manual"}}
+    return {"format": "flowyard.flow/1", "name": name, "nodes": [trigger, *nodes], "wires": wires}
+
+
+class FakeClock:
+    """A clock the test moves by hand; it starts at the database's now so new waits are due."""
+
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, delta: timedelta) -> None:
+        self.now += delta
+
+
+class Queue:
+    """One module's database, driven in-process: save flows, start runs, drain a worker, read rows."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        with psycopg.connect(url) as conn:
+            row = conn.execute("SELECT now()").fetchone()
+        assert row is not None
+        self.clock = FakeClock(row[0] + timedelta(seconds=1))
+
+    def run(self, make: Callable[[], Awaitable[T]]) -> T:
+        return asyncio.run(make())  # type: ignore[arg-type]
+
+    def save(self, document: dict[str, Any]) -> int:
+        async def go() -> int:
+            async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
+                async with conn.transaction():
+                    return await create_flow(conn, document, by="test")
+
+        return self.run(go)
+
+    def start(self, flow_id: int, input: Any = None, key: str | None = None) -> int:
+        async def go() -> int:
+            async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
+                started = await start_run(conn, flow_id, input=input, idempotency_key=key, trigger_kind="webhook" if key else "manual")
+                return started.run_id
+
+        return self.run(go)
+
+    def drain(self, **worker_options: Any) -> None:
+        """Serve with one in-process worker until nothing is due (by the fake clock) and nothing in hand."""
+
+        async def go() -> None:
+            pool = open_pool(self.url, size=5)
+            await pool.open()
+            try:
+                await Worker(pool, clock=self.clock, name="test-worker", **worker_options).drain()
+            finally:
+                await pool.close()
+
+        self.run(go)
+
+    def one(self, sql: str, *params: Any) -> tuple[Any, ...] | None:
+        with psycopg.connect(self.url) as conn:
+            return conn.execute(sql, params).fetchone()  # type: ignore[arg-type]
+
+    def all(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        with psycopg.connect(self.url) as conn:
+            return conn.execute(sql, params).fetchall()  # type: ignore[arg-type]
+
+    def status(self, run_id: int) -> tuple[str, str | None]:
+        row = self.one("SELECT status, error FROM runs WHERE id = %s", run_id)
+        assert row is not None
+        return row[0], row[1]
+
+    def codes(self, run_id: int) -> list[str]:
+        return [r[0] for r in self.all("SELECT code FROM journal WHERE run_id = %s ORDER BY seq", run_id)]
+
+
+@pytest.fixture
+def queue(database_url: str) -> Queue:
+    return Queue(database_url)
+
+
+def utc(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)

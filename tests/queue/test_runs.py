@@ -1,0 +1,130 @@
+"""A run's life through the queue, driven by an in-process worker and a clock the test moves."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from tests.queue.conftest import Queue, flow
+
+LOG_FLOW = flow(
+    {"id": "note", "type": "log", "config": {"message": "hello {{trigger.who}}"}},
+    wires=[{"from": "start", "to": "note"}],
+)
+DELAY_FLOW = flow(
+    {"id": "pause", "type": "delay", "config": {"duration": "PT1H"}},
+    {"id": "note", "type": "log", "config": {"message": "later"}},
+    wires=[{"from": "start", "to": "pause"}, {"from": "pause", "to": "note"}],
+)
+
+
+def test_a_started_run_is_walked_to_the_end_and_its_wait_deleted(queue: Queue) -> None:
+    run_id = queue.start(queue.save(LOG_FLOW), input={"who": "ann"})
+    assert queue.status(run_id) == ("waiting", None)
+    assert queue.one("SELECT kind FROM waits WHERE run_id = %s", run_id) == ("start",)
+
+    queue.drain()
+
+    assert queue.status(run_id) == ("succeeded", None)
+    assert queue.one("SELECT count(*) FROM waits WHERE run_id = %s", run_id) == (0,)
+    codes = queue.codes(run_id)
+    assert codes[0] == "run_created"
+    assert codes[-1] == "run_succeeded"
+    logged = queue.one("SELECT data FROM journal WHERE run_id = %s AND code = 'log_written'", run_id)
+    assert logged is not None and logged[0]["message"] == "hello ann"
+
+
+def test_a_delay_is_a_wait_with_a_future_wake_at_and_fires_when_its_time_comes(queue: Queue) -> None:
+    run_id = queue.start(queue.save(DELAY_FLOW))
+    queue.drain()
+    assert queue.status(run_id) == ("waiting", None)
+    wait = queue.one("SELECT kind, wake_at, node FROM waits WHERE run_id = %s", run_id)
+    assert wait is not None
+    assert wait[0] == "delay" and wait[2] == "pause"
+    assert wait[1] == queue.clock.now + timedelta(hours=1)
+
+    queue.clock.advance(timedelta(minutes=59))
+    queue.drain()
+    assert queue.status(run_id) == ("waiting", None), "woken before its time"
+
+    queue.clock.advance(timedelta(minutes=1))
+    queue.drain()
+    assert queue.status(run_id) == ("succeeded", None)
+    assert "run_resumed" in queue.codes(run_id)
+
+
+def test_a_resume_that_always_throws_is_tried_five_times_with_backoff_then_fails(queue: Queue) -> None:
+    # No action performer is configured in this worker, so the http node's visit throws every time.
+    failing = flow(
+        {"id": "call", "type": "http", "config": {"method": "GET", "url": "http://127.0.0.1:9/"}},
+        wires=[{"from": "start", "to": "call"}],
+    )
+    run_id = queue.start(queue.save(failing))
+    waits_at = []
+    for _ in range(4):
+        queue.drain()
+        row = queue.one("SELECT wake_at, attempts, last_error FROM waits WHERE run_id = %s", run_id)
+        assert row is not None and row[2] == "action_unavailable"
+        waits_at.append(row[0] - queue.clock.now)
+        queue.clock.advance(row[0] - queue.clock.now)
+        assert queue.status(run_id) == ("waiting", None)
+    queue.drain()
+
+    assert waits_at == [timedelta(minutes=m) for m in (1, 2, 4, 8)]
+    assert queue.status(run_id) == ("failed", "resume_attempts_exhausted")
+    assert queue.one("SELECT count(*) FROM waits WHERE run_id = %s", run_id) == (0,)
+    failures = queue.all(
+        "SELECT data FROM journal WHERE run_id = %s AND code = 'resume_failed' ORDER BY seq", run_id
+    )
+    assert [f[0]["attempt"] for f in failures] == [1, 2, 3, 4, 5]
+    assert all(f[0]["error"] == "action_unavailable" for f in failures)
+    assert queue.codes(run_id)[-1] == "resume_attempts_exhausted"
+
+
+def test_the_same_idempotency_key_twice_starts_one_run(queue: Queue) -> None:
+    flow_id = queue.save(LOG_FLOW)
+    first = queue.start(flow_id, input={"who": "a"}, key="delivery-17")
+    second = queue.start(flow_id, input={"who": "b"}, key="delivery-17")
+    assert first == second
+    assert queue.one("SELECT count(*) FROM runs WHERE flow_id = %s", flow_id) == (1,)
+    assert queue.one("SELECT count(*) FROM waits WHERE run_id = %s", first) == (1,)
+
+
+def test_a_run_is_pinned_to_the_version_it_started_on(queue: Queue) -> None:
+    from backend.flows.store import save_version
+
+    flow_id = queue.save(DELAY_FLOW)
+    run_id = queue.start(flow_id)
+    queue.drain()
+    edited = dict(DELAY_FLOW, nodes=[*DELAY_FLOW["nodes"][:2], {"id": "note", "type": "log", "config": {"message": "edited"}}])
+
+    async def save() -> int:
+        import psycopg
+
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            return await save_version(conn, flow_id, edited, by="test")
+
+    assert queue.run(save) == 2
+    queue.clock.advance(timedelta(hours=1))
+    queue.drain()
+    assert queue.one("SELECT version FROM runs WHERE id = %s", run_id) == (1,)
+    logged = queue.one("SELECT data FROM journal WHERE run_id = %s AND code = 'log_written'", run_id)
+    assert logged is not None and logged[0]["message"] == "later"
+
+
+def test_cancel_deletes_the_wait_and_journals_who_cancelled(queue: Queue) -> None:
+    import psycopg
+
+    from backend.queue.runs import cancel_run
+
+    run_id = queue.start(queue.save(DELAY_FLOW))
+    queue.drain()
+
+    async def cancel() -> tuple[bool, bool]:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            return await cancel_run(conn, run_id, by="ann"), await cancel_run(conn, run_id, by="bob")
+
+    assert queue.run(cancel) == (True, False)
+    assert queue.status(run_id) == ("cancelled", None)
+    assert queue.one("SELECT count(*) FROM waits WHERE run_id = %s", run_id) == (0,)
+    line = queue.one("SELECT code, data FROM journal WHERE run_id = %s ORDER BY seq DESC LIMIT 1", run_id)
+    assert line == ("run_cancelled", {"by": "ann"})
