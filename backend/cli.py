@@ -27,6 +27,13 @@ def _parser() -> argparse.ArgumentParser:
 
     worker = sub.add_parser("worker", help="serve due waits: start, resume and finish runs")
     worker.add_argument("--concurrency", type=int, default=10, help="walks in hand at once (default 10)")
+    worker.add_argument(
+        "--lease",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long a claim holds without renewal before another worker may take it (default 30)",
+    )
     worker.add_argument("--fault-point", default=None, help=argparse.SUPPRESS)  # fault tests only
 
     sub.add_parser("workers", help="list the workers that have reported, with their last heartbeat")

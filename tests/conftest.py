@@ -17,6 +17,7 @@ from backend.config import settings
 from backend.store import embedded
 from backend.store.database import connect, ensure_database, with_database
 from backend.store.migrations import migrate
+from tests.support import Queue
 
 _numbers = itertools.count(1)
 
@@ -73,3 +74,9 @@ def empty_database_url(pg_server_url: str) -> Iterator[str]:
     ensure_database(pg_server_url, name)
     yield with_database(pg_server_url, name)
     _drop(pg_server_url, name)
+
+
+@pytest.fixture
+def queue(database_url: str) -> Queue:
+    """The module's database, driven in-process with a clock the test moves."""
+    return Queue(database_url)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -11,6 +12,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from backend.queue.commands import open_pool
+from backend.queue.worker import Worker
 from backend.store.errors import describe_host
 
 
@@ -32,13 +35,18 @@ async def healthz(request: Request) -> JSONResponse:
 def create_app(database_url: str, *, run_worker: bool = False) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        pool = AsyncConnectionPool(database_url, min_size=1, max_size=10, open=False)
+        pool = open_pool(database_url, size=20)
         await pool.open(wait=False)
         app.state.pool = pool
         app.state.database = describe_host(database_url)
+        stop = asyncio.Event()
+        worker = asyncio.create_task(Worker(pool).run(stop)) if run_worker else None
         try:
             yield
         finally:
+            stop.set()  # the worker finishes the walks in hand before the pool closes
+            if worker is not None:
+                await worker
             await pool.close()
 
     return Starlette(routes=[Route("/healthz", healthz)], lifespan=lifespan)

@@ -7,6 +7,7 @@ import asyncio
 import json
 import signal
 import sys
+from datetime import timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -22,7 +23,7 @@ def open_pool(url: str, *, size: int) -> AsyncConnectionPool[Any]:
     return AsyncConnectionPool(url, min_size=1, max_size=size, kwargs={"autocommit": True}, open=False)
 
 
-async def run_worker(url: str, concurrency: int, fault_point: str | None) -> int:
+async def run_worker(url: str, concurrency: int, lease: timedelta, fault_point: str | None) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -30,7 +31,7 @@ async def run_worker(url: str, concurrency: int, fault_point: str | None) -> int
     pool = open_pool(url, size=concurrency + 3)
     await pool.open()
     try:
-        worker = Worker(pool, concurrency=concurrency, faults=Faults(fault_point))
+        worker = Worker(pool, concurrency=concurrency, lease=lease, faults=Faults(fault_point))
         print(f"worker {worker.name} is serving due waits (concurrency {concurrency})", flush=True)
         await worker.run(stop)
     finally:
@@ -44,9 +45,13 @@ async def list_workers(url: str) -> int:
     if not rows:
         print("no workers have reported")
     for name, started_at, heartbeat_at, concurrency, silent_for in rows:
-        state = "live" if silent_for.total_seconds() < 30 else f"silent for {int(silent_for.total_seconds())} s"
-        print(f"{name}\tstarted {started_at:%Y-%m-%d %H:%M:%S%z}\tlast heartbeat {heartbeat_at:%H:%M:%S}\t"
-              f"concurrency {concurrency}\t{state}")
+        state = (
+            "live" if silent_for.total_seconds() < 30 else f"silent for {int(silent_for.total_seconds())} s"
+        )
+        print(
+            f"{name}\tstarted {started_at:%Y-%m-%d %H:%M:%S%z}\tlast heartbeat {heartbeat_at:%H:%M:%S}\t"
+            f"concurrency {concurrency}\t{state}"
+        )
     return 0
 
 
@@ -56,7 +61,10 @@ async def start_run_command(url: str, flow_id: int, input_text: str | None) -> i
     try:
         payload = json.loads(input_text) if input_text is not None else None
     except json.JSONDecodeError as exc:
-        print(f"flowyard: --input is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", file=sys.stderr)
+        print(
+            f"flowyard: --input is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+            file=sys.stderr,
+        )
         return 2
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
         try:
@@ -75,20 +83,20 @@ async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
     document, exit_code = read_flow_file(path)
     if document is None:
         return exit_code
-    async with await AsyncConnection.connect(url, autocommit=True) as conn:
-        async with conn.transaction():
-            if flow_id is None:
-                flow_id = await create_flow(conn, document, by="cli")
-                version = 1
-            else:
-                version = await save_version(conn, flow_id, document, by="cli")
+    async with await AsyncConnection.connect(url, autocommit=True) as conn, conn.transaction():
+        if flow_id is None:
+            flow_id = await create_flow(conn, document, by="cli")
+            version = 1
+        else:
+            version = await save_version(conn, flow_id, document, by="cli")
     print(f"saved flow {flow_id} version {version}")
     return 0
 
 
 def run_queue_command(args: argparse.Namespace, url: str) -> int:
     if args.command == "worker":
-        return asyncio.run(run_worker(url, args.concurrency, args.fault_point))
+        lease = timedelta(seconds=args.lease)
+        return asyncio.run(run_worker(url, args.concurrency, lease, args.fault_point))
     if args.command == "workers":
         return asyncio.run(list_workers(url))
     if args.command == "run":

@@ -126,10 +126,10 @@ async def walk_claim(
             return walked
         walked.journal.append(
             JournalLine(
-                code="run_resumed",
+                code="wait_claimed",
                 node=claim.node,
                 visit=claim.visit,
-                data={"kind": claim.kind, "outcome": resume.outcome, "attempt": claim.attempts},
+                data={"kind": claim.kind, "attempt": claim.attempts},
             )
         )
         step = walk(run.flow, claim.continuation, resume=resume)

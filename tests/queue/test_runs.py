@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from tests.queue.conftest import Queue, flow
+from tests.support import Queue, flow
 
 LOG_FLOW = flow(
     {"id": "note", "type": "log", "config": {"message": "hello {{trigger.who}}"}},
@@ -49,7 +49,7 @@ def test_a_delay_is_a_wait_with_a_future_wake_at_and_fires_when_its_time_comes(q
     queue.clock.advance(timedelta(minutes=1))
     queue.drain()
     assert queue.status(run_id) == ("succeeded", None)
-    assert "run_resumed" in queue.codes(run_id)
+    assert "wait_claimed" in queue.codes(run_id)
 
 
 def test_a_resume_that_always_throws_is_tried_five_times_with_backoff_then_fails(queue: Queue) -> None:
@@ -95,7 +95,10 @@ def test_a_run_is_pinned_to_the_version_it_started_on(queue: Queue) -> None:
     flow_id = queue.save(DELAY_FLOW)
     run_id = queue.start(flow_id)
     queue.drain()
-    edited = dict(DELAY_FLOW, nodes=[*DELAY_FLOW["nodes"][:2], {"id": "note", "type": "log", "config": {"message": "edited"}}])
+    edited = dict(
+        DELAY_FLOW,
+        nodes=[*DELAY_FLOW["nodes"][:2], {"id": "note", "type": "log", "config": {"message": "edited"}}],
+    )
 
     async def save() -> int:
         import psycopg
@@ -128,3 +131,45 @@ def test_cancel_deletes_the_wait_and_journals_who_cancelled(queue: Queue) -> Non
     assert queue.one("SELECT count(*) FROM waits WHERE run_id = %s", run_id) == (0,)
     line = queue.one("SELECT code, data FROM journal WHERE run_id = %s ORDER BY seq DESC LIMIT 1", run_id)
     assert line == ("run_cancelled", {"by": "ann"})
+
+
+def test_a_lapsed_claims_late_write_is_refused_and_changes_nothing(queue: Queue) -> None:
+    import asyncio
+
+    import pytest
+
+    from backend.approvals.service import ApprovalService
+    from backend.queue.claims import Claim
+    from backend.queue.commands import open_pool
+    from backend.queue.driver import FlowCache, NoActions, load_run, walk_claim
+    from backend.queue.outcome import ClaimLost, write_outcome
+    from backend.queue.queries import QUERIES
+    from backend.queue.worker import Worker
+
+    run_id = queue.start(queue.save(LOG_FLOW), input={"who": "ann"})
+    approvals = ApprovalService(queue.clock)
+
+    async def go() -> None:
+        pool = open_pool(queue.url, size=4)
+        await pool.open()
+        try:
+            async with pool.connection() as conn:
+                cur = await conn.execute(
+                    QUERIES["claim"],
+                    {"me": "slow", "limit": 1, "now": queue.clock(), "lease": timedelta(seconds=1)},
+                )
+                claim = Claim.from_row((await cur.fetchall())[0])
+                run = await load_run(conn, claim.run_id, FlowCache())
+                walked = await walk_claim(conn, claim, run, NoActions(), approvals)
+            queue.clock.advance(timedelta(seconds=2))  # the slow worker's lease lapses
+            await Worker(pool, clock=queue.clock, name="fast").drain()
+            async with pool.connection() as conn:
+                with pytest.raises(ClaimLost):
+                    await write_outcome(conn, "slow", queue.clock(), claim, run, walked, approvals)
+        finally:
+            await pool.close()
+
+    asyncio.run(go())
+    assert queue.status(run_id) == ("succeeded", None)
+    assert queue.codes(run_id).count("run_succeeded") == 1
+    assert queue.codes(run_id).count("log_written") == 1

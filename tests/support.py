@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import psycopg
-import pytest
 
 from backend.flows.store import create_flow
 from backend.queue.commands import open_pool
@@ -60,7 +59,13 @@ class Queue:
     def start(self, flow_id: int, input: Any = None, key: str | None = None) -> int:
         async def go() -> int:
             async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
-                started = await start_run(conn, flow_id, input=input, idempotency_key=key, trigger_kind="webhook" if key else "manual")
+                started = await start_run(
+                    conn,
+                    flow_id,
+                    input=input,
+                    idempotency_key=key,
+                    trigger_kind="webhook" if key else "manual",
+                )
                 return started.run_id
 
         return self.run(go)
@@ -93,11 +98,6 @@ class Queue:
 
     def codes(self, run_id: int) -> list[str]:
         return [r[0] for r in self.all("SELECT code FROM journal WHERE run_id = %s ORDER BY seq", run_id)]
-
-
-@pytest.fixture
-def queue(database_url: str) -> Queue:
-    return Queue(database_url)
 
 
 def utc(text: str) -> datetime:

@@ -1,0 +1,100 @@
+"""Approval pauses through the queue: a decision resumes the run once; a deadline applies on_timeout."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from typing import Any
+
+import psycopg
+import pytest
+
+from backend.approvals.service import ApprovalService, Decision
+from tests.support import Queue, flow
+
+
+def approval_flow(**config: Any) -> dict[str, Any]:
+    ask = {
+        "id": "ask",
+        "type": "approval",
+        "config": {"title": "Pay {{trigger.id}}?", "approvers": [], **config},
+    }
+    return flow(
+        ask,
+        {"id": "yes", "type": "log", "config": {"message": "approved"}},
+        {"id": "no", "type": "log", "config": {"message": "rejected"}},
+        {"id": "after", "type": "log", "config": {"message": "after"}},
+        wires=[
+            {"from": "start", "to": "ask"},
+            {"from": "ask", "port": "approve", "to": "yes"},
+            {"from": "ask", "port": "reject", "to": "no"},
+            {"from": "start", "to": "after"},
+        ],
+    )
+
+
+def decide(queue: Queue, approval_id: int, outcome: str, by: str) -> Decision:
+    async def go() -> Decision:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            return await ApprovalService(queue.clock).decide(conn, approval_id, outcome, by=by, comment=None)
+
+    return asyncio.run(go())
+
+
+def visited(queue: Queue, run_id: int) -> list[str]:
+    rows = queue.all(
+        "SELECT node FROM journal WHERE run_id = %s AND code = 'node_visited' ORDER BY seq", run_id
+    )
+    return [r[0] for r in rows]
+
+
+def test_a_decision_resumes_the_run_once_and_the_first_decision_wins(queue: Queue) -> None:
+    run_id = queue.start(queue.save(approval_flow()), input={"id": "A-7"})
+    queue.drain()
+    row = queue.one("SELECT id, title, outcome FROM approvals WHERE run_id = %s", run_id)
+    assert row is not None and row[1:] == ("Pay A-7?", None)
+    wait = queue.one("SELECT kind, wake_at = 'infinity' FROM waits WHERE run_id = %s", run_id)
+    assert wait == ("approval", True), "no deadline: waits for a decision forever"
+
+    first = decide(queue, row[0], "approved", "ann")
+    second = decide(queue, row[0], "rejected", "bob")
+    assert (first.taken, first.outcome) == (True, "approved")
+    assert (second.taken, second.outcome) == (False, "approved")
+
+    queue.drain()
+    assert queue.status(run_id) == ("succeeded", None)
+    assert visited(queue, run_id) == ["start", "ask", "yes", "after"]
+    assert queue.one("SELECT decided_by FROM approvals WHERE id = %s", row[0]) == ("ann",)
+
+
+@pytest.mark.parametrize(
+    ("on_timeout", "outcome", "path"),
+    [
+        ("approve", "timed_out_approved", ["start", "ask", "yes", "after"]),
+        ("reject", "timed_out_rejected", ["start", "ask", "no", "after"]),
+        ("skip", "skipped", ["start", "ask", "after"]),
+    ],
+)
+def test_a_deadline_applies_on_timeout(queue: Queue, on_timeout: str, outcome: str, path: list[str]) -> None:
+    run_id = queue.start(queue.save(approval_flow(deadline="P2D", on_timeout=on_timeout)))
+    queue.drain()
+    queue.clock.advance(timedelta(days=2))
+    queue.drain()
+    assert queue.status(run_id) == ("succeeded", None)
+    assert queue.one("SELECT outcome FROM approvals WHERE run_id = %s", run_id) == (outcome,)
+    assert visited(queue, run_id) == path
+    if on_timeout == "skip":
+        assert "approval_skipped" in queue.codes(run_id)
+
+
+def test_a_decided_approval_cannot_be_changed_even_by_sql(queue: Queue) -> None:
+    run_id = queue.start(queue.save(approval_flow()))
+    queue.drain()
+    row = queue.one("SELECT id FROM approvals WHERE run_id = %s", run_id)
+    assert row is not None
+    decide(queue, row[0], "rejected", "ann")
+    with psycopg.connect(queue.url) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):
+        conn.execute("UPDATE approvals SET outcome = 'approved' WHERE id = %s", (row[0],))
+    with psycopg.connect(queue.url) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):
+        conn.execute("DELETE FROM approvals WHERE id = %s", (row[0],))
+    assert queue.one("SELECT outcome FROM approvals WHERE id = %s", row[0]) == ("rejected",)

@@ -1,0 +1,97 @@
+"""Every named statement of the queue, explained at 100,000 waiting rows: none scans a growing table."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import psycopg
+import pytest
+
+from backend.queue.queries import QUERIES
+from tests.support import Queue, flow
+
+# Parameters that make every statement plannable; the values matter only for their types.
+PARAMS: dict[str, Any] = {
+    "me": "w",
+    "limit": 10,
+    "now": None,
+    "lease": "30 seconds",
+    "ids": [1, 2],
+    "id": 1,
+    "kind": "delay",
+    "continuation": None,
+    "node": "n",
+    "visit": 1,
+    "wake_at": None,
+    "wake_in": "1 hour",
+    "error": "e",
+    "backoff": "1 minute",
+    "run_id": 1,
+    "status": "waiting",
+    "count": 1,
+    "seq": 1,
+    "code": "c",
+    "data": None,
+    "flow_id": 1,
+    "version": 1,
+    "trigger_kind": "manual",
+    "input": None,
+    "idempotency_key": "k",
+    "started_by": "s",
+    "payload": "1",
+    "concurrency": 1,
+    "retention": "30 days",
+}
+# Statements that read a small table whole by design.
+SMALL_TABLES = {"list_workers", "forget_silent_workers", "heartbeat", "worker_gone", "notify"}
+
+
+def plan_nodes(plan: dict[str, Any]) -> list[dict[str, Any]]:
+    nodes, stack = [], [plan]
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        stack.extend(node.get("Plans", []))
+    return nodes
+
+
+@pytest.fixture(scope="module")
+def big_queue(database_url: str) -> Queue:
+    queue = Queue(database_url)
+    flow_id = queue.save(flow(wires=[]))
+    with psycopg.connect(database_url) as conn:
+        conn.execute(
+            "INSERT INTO runs (flow_id, version, status, trigger_kind)"
+            " SELECT %s, 1, 'waiting', 'manual' FROM generate_series(1, 100000)",
+            (flow_id,),
+        )
+        conn.execute(
+            "INSERT INTO waits (run_id, kind, wake_at, status)"
+            " SELECT id, 'delay', now() + (id % 1000) * interval '1 minute', 'waiting' FROM runs"
+        )
+        conn.execute("INSERT INTO journal (run_id, seq, code) SELECT id, 1, 'run_created' FROM runs")
+        conn.commit()
+        conn.autocommit = True
+        conn.execute("VACUUM ANALYZE")
+    return queue
+
+
+@pytest.mark.parametrize("name", sorted(set(QUERIES) - SMALL_TABLES))
+def test_no_statement_scans_a_growing_table(big_queue: Queue, name: str) -> None:
+    with psycopg.connect(big_queue.url) as conn:
+        row = conn.execute(b"EXPLAIN (FORMAT JSON) " + QUERIES[name].encode(), PARAMS).fetchone()
+        conn.rollback()
+    assert row is not None
+    plan = row[0] if isinstance(row[0], list) else json.loads(row[0])
+    scans = [
+        n["Relation Name"]
+        for n in plan_nodes(plan[0]["Plan"])
+        if n["Node Type"] == "Seq Scan" and n.get("Relation Name") in {"waits", "runs", "journal"}
+    ]
+    assert scans == [], f"{name} scans {scans}"
+
+
+def test_every_statement_is_checked_or_named_as_reading_a_small_table() -> None:
+    assert set(QUERIES) >= SMALL_TABLES
+    assert "claim" in QUERIES and "FOR UPDATE SKIP LOCKED" in QUERIES["claim"]
