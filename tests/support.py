@@ -51,8 +51,7 @@ class Queue:
     def save(self, document: dict[str, Any]) -> int:
         async def go() -> int:
             async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
-                async with conn.transaction():
-                    return await create_flow(conn, document, by="test")
+                return await create_flow(conn, document, by="test")
 
         return self.run(go)
 

@@ -14,11 +14,12 @@ QUERIES = load("backend.flows", "queries.sql")
 
 async def create_flow(conn: AsyncConnection[Any], document: dict[str, Any], *, by: str | None) -> int:
     """A new flow with `document` as its version 1; the flow's id. The document must be valid."""
-    cur = await conn.execute(QUERIES["insert_flow"], {"name": document["name"], "by": by})
-    row = await cur.fetchone()
-    assert row is not None
-    flow_id = int(row[0])
-    await save_version(conn, flow_id, document, by=by)
+    async with conn.transaction():
+        cur = await conn.execute(QUERIES["insert_flow"], {"name": document["name"], "by": by})
+        row = await cur.fetchone()
+        assert row is not None
+        flow_id = int(row[0])
+        await save_version(conn, flow_id, document, by=by)
     return flow_id
 
 
