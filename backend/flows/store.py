@@ -26,12 +26,19 @@ async def create_flow(conn: AsyncConnection[Any], document: dict[str, Any], *, b
 async def save_version(
     conn: AsyncConnection[Any], flow_id: int, document: dict[str, Any], *, by: str | None
 ) -> int:
-    """Save `document` as the flow's next version; its number. The document must be valid."""
-    cur = await conn.execute(
-        QUERIES["add_version"],
-        {"flow_id": flow_id, "name": document["name"], "document": Jsonb(document), "by": by},
-    )
-    row = await cur.fetchone()
-    if row is None:
-        raise LookupError(f"no flow {flow_id}")
+    """Save `document` as the flow's next version; its number. The document must be valid.
+
+    A schedule trigger takes effect with the version: its next fire is computed in the same transaction.
+    """
+    from backend.queue.schedules import sync_schedule
+
+    async with conn.transaction():
+        cur = await conn.execute(
+            QUERIES["add_version"],
+            {"flow_id": flow_id, "name": document["name"], "document": Jsonb(document), "by": by},
+        )
+        row = await cur.fetchone()
+        if row is None:
+            raise LookupError(f"no flow {flow_id}")
+        await sync_schedule(conn, flow_id, document)
     return int(row[0])

@@ -15,6 +15,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from backend.queue.faults import Faults
 from backend.queue.queries import QUERIES
+from backend.queue.sweep import retention_from_env
 from backend.queue.worker import Worker
 
 
@@ -31,7 +32,13 @@ async def run_worker(url: str, concurrency: int, lease: timedelta, fault_point: 
     pool = open_pool(url, size=concurrency + 3)
     await pool.open()
     try:
-        worker = Worker(pool, concurrency=concurrency, lease=lease, faults=Faults(fault_point))
+        worker = Worker(
+            pool,
+            concurrency=concurrency,
+            lease=lease,
+            faults=Faults(fault_point),
+            retention=retention_from_env(),
+        )
         print(f"worker {worker.name} is serving due waits (concurrency {concurrency})", flush=True)
         await worker.run(stop)
     finally:

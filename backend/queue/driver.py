@@ -31,7 +31,12 @@ class WaitFailed(Exception):
 
 
 class Actions(Protocol):
-    """Carries out an action the walk asks for, and says how it went."""
+    """Carries out an action the walk asks for, and says how it went.
+
+    A failed action is a Resume with outcome "error" and an output whose "code" is the reason code; the
+    driver follows the node's `error` port when it is wired and otherwise fails the visit (backoff).
+    `perform` raises only when it cannot tell how the action went.
+    """
 
     async def perform(self, run_id: int, request: ActionRequest) -> Resume: ...
 
@@ -55,7 +60,8 @@ class NoActions:
     """The driver's default until actions are configured: an action node fails its visit."""
 
     async def perform(self, run_id: int, request: ActionRequest) -> Resume:
-        raise WaitFailed(code="action_unavailable", node=request.node, type=request.type)
+        output = {"code": "action_unavailable", "type": request.type}
+        return Resume(node=request.node, visit=request.visit, outcome="error", output=output)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +141,12 @@ async def walk_claim(
         step = walk(run.flow, claim.continuation, resume=resume)
     walked.journal.extend(step.journal)
     while step.status == "waiting" and isinstance(step.request, ActionRequest):
-        resume = await actions.perform(run.id, step.request)
+        request = step.request
+        resume = await actions.perform(run.id, request)
+        if resume.outcome == "error" and not run.flow.targets(request.node, "error"):
+            # No error port to follow: the visit failed, and the worker's capped backoff tries again.
+            output = dict(resume.output or {})
+            raise WaitFailed(code=str(output.pop("code", "action_failed")), node=request.node, **output)
         step = walk(run.flow, step.continuation, resume=resume)
         walked.journal.extend(step.journal)
     walked.step = step

@@ -142,3 +142,26 @@ WHERE id IN (
     LIMIT %(limit)s
 )
 RETURNING id
+
+-- name: upsert_schedule
+-- A flow's schedule follows its newest version.
+INSERT INTO schedules (flow_id, cron, timezone, next_fire_at)
+VALUES (%(flow_id)s, %(cron)s, %(timezone)s, %(next)s)
+ON CONFLICT (flow_id) DO UPDATE
+SET cron = excluded.cron, timezone = excluded.timezone, next_fire_at = excluded.next_fire_at
+
+-- name: delete_schedule
+-- The newest version of the flow has no schedule trigger.
+DELETE FROM schedules WHERE flow_id = %(flow_id)s
+
+-- name: claim_schedule
+-- One due schedule, locked until its fire is written; other workers skip it.
+SELECT flow_id, cron, timezone, next_fire_at FROM schedules
+WHERE next_fire_at <= coalesce(%(now)s::timestamptz, now())
+ORDER BY next_fire_at
+LIMIT 1
+FOR UPDATE SKIP LOCKED
+
+-- name: move_schedule
+-- The schedule's next fire, after the one just claimed.
+UPDATE schedules SET next_fire_at = %(next)s WHERE flow_id = %(flow_id)s

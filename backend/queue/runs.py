@@ -13,11 +13,14 @@ from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
 from backend.flows.store import QUERIES as FLOW_QUERIES
+from backend.store.queries import load
 from backend.queue import journal
 from backend.queue.queries import QUERIES
 from backend.walker import JournalLine
 
 NOTIFY_CHANNEL = "flowyard_waits"
+# The approvals package builds on the queue; its statements are read here by name, not imported.
+APPROVAL_QUERIES = load("backend.approvals", "queries.sql")
 
 
 class FlowHasNoVersion(LookupError):
@@ -44,33 +47,53 @@ async def start_run(
     The same idempotency key twice starts one run, and the second call gets that run back.
     """
     async with conn.transaction():
-        cur = await conn.execute(FLOW_QUERIES["latest_version"], {"flow_id": flow_id})
-        row = await cur.fetchone()
-        if row is None:
-            raise FlowHasNoVersion(flow_id)
-        params = {
-            "flow_id": flow_id,
-            "version": int(row[0]),
-            "trigger_kind": trigger_kind,
-            "input": Jsonb(input),
-            "idempotency_key": idempotency_key,
-            "started_by": started_by,
-        }
-        cur = await conn.execute(QUERIES["insert_run"], params)
-        inserted = await cur.fetchone()
-        if inserted is None:
-            cur = await conn.execute(QUERIES["run_by_key"], params)
-            existing = await cur.fetchone()
-            assert existing is not None, "ON CONFLICT DO NOTHING without a conflicting row"
-            return Started(int(existing[0]), created=False)
-        run_id = int(inserted[0])
-        await journal.append(
+        return await start_in_transaction(
             conn,
-            run_id,
-            [JournalLine(code="run_created", node=None, visit=None, data={"trigger": trigger_kind})],
+            flow_id,
+            input=input,
+            trigger_kind=trigger_kind,
+            idempotency_key=idempotency_key,
+            started_by=started_by,
         )
-        await conn.execute(QUERIES["insert_start_wait"], {"run_id": run_id})
-        await conn.execute(QUERIES["notify"], {"payload": str(run_id)})
+
+
+async def start_in_transaction(
+    conn: AsyncConnection[Any],
+    flow_id: int,
+    *,
+    input: Any,
+    trigger_kind: str,
+    idempotency_key: str | None,
+    started_by: str | None,
+) -> Started:
+    """`start_run` inside the caller's transaction: the run, its start wait and the NOTIFY commit with it."""
+    cur = await conn.execute(FLOW_QUERIES["latest_version"], {"flow_id": flow_id})
+    row = await cur.fetchone()
+    if row is None:
+        raise FlowHasNoVersion(flow_id)
+    params = {
+        "flow_id": flow_id,
+        "version": int(row[0]),
+        "trigger_kind": trigger_kind,
+        "input": Jsonb(input),
+        "idempotency_key": idempotency_key,
+        "started_by": started_by,
+    }
+    cur = await conn.execute(QUERIES["insert_run"], params)
+    inserted = await cur.fetchone()
+    if inserted is None:
+        cur = await conn.execute(QUERIES["run_by_key"], params)
+        existing = await cur.fetchone()
+        assert existing is not None, "ON CONFLICT DO NOTHING without a conflicting row"
+        return Started(int(existing[0]), created=False)
+    run_id = int(inserted[0])
+    await journal.append(
+        conn,
+        run_id,
+        [JournalLine(code="run_created", node=None, visit=None, data={"trigger": trigger_kind})],
+    )
+    await conn.execute(QUERIES["insert_start_wait"], {"run_id": run_id})
+    await conn.execute(QUERIES["notify"], {"payload": str(run_id)})
     return Started(run_id, created=True)
 
 
@@ -84,6 +107,7 @@ async def cancel_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None)
         if await cur.fetchone() is None:
             return False
         await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})
+        await conn.execute(APPROVAL_QUERIES["cancel_open_approvals"], {"run_id": run_id, "by": by})
         await journal.append(
             conn, run_id, [JournalLine(code="run_cancelled", node=None, visit=None, data={"by": by})]
         )

@@ -27,12 +27,15 @@ from backend.queue.faults import Faults
 from backend.queue.outcome import ClaimLost, write_failure, write_outcome
 from backend.queue.queries import QUERIES
 from backend.queue.runs import NOTIFY_CHANNEL
+from backend.queue.schedules import fire_due
+from backend.queue.sweep import DEFAULT_RETENTION, sweep_ended_runs
 
 log = logging.getLogger("flowyard.worker")
 
 LEASE = timedelta(seconds=30)
 MAX_SLEEP_S = 1.0
 HEARTBEAT_S = 5.0
+SWEEP_EVERY_BEATS = 12  # a minute
 
 
 def worker_name() -> str:
@@ -52,6 +55,7 @@ class Worker:
         approvals: Approvals | None = None,
         faults: Faults | None = None,
         name: str | None = None,
+        retention: timedelta | None = DEFAULT_RETENTION,
     ) -> None:
         from backend.approvals.service import ApprovalService
 
@@ -63,6 +67,7 @@ class Worker:
         self.actions: Actions = actions or NoActions()
         self.approvals: Approvals = approvals or ApprovalService(clock)
         self.faults = faults or Faults()
+        self.retention = retention
         self.flows = FlowCache()
         self._inflight: dict[int, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
@@ -96,6 +101,7 @@ class Worker:
             return 0
         now = self.clock()
         async with self.pool.connection() as conn:
+            await fire_due(conn, now)
             await conn.execute(QUERIES["release_expired_claims"], {"now": now})
             cur = await conn.execute(
                 QUERIES["claim"], {"me": self.name, "limit": free, "now": now, "lease": self.lease}

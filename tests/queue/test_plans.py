@@ -13,6 +13,9 @@ from tests.support import Queue, flow
 
 # Parameters that make every statement plannable; the values matter only for their types.
 PARAMS: dict[str, Any] = {
+    "cron": "* * * * *",
+    "timezone": "UTC",
+    "next": None,
     "me": "w",
     "limit": 10,
     "now": None,

@@ -1,0 +1,50 @@
+"""Retention sweeps ended runs and their journals, never a waiting run, never an approval."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import psycopg
+
+from backend.queue.sweep import sweep_ended_runs
+from tests.support import Queue, flow
+
+DELAY = flow(
+    {"id": "pause", "type": "delay", "config": {"duration": "P400D"}},
+    wires=[{"from": "start", "to": "pause"}],
+)
+ASK = flow(
+    {"id": "ask", "type": "approval", "config": {"title": "ok?", "approvers": []}},
+    wires=[{"from": "start", "to": "ask"}],
+)
+
+
+def test_the_sweep_takes_old_ended_runs_and_nothing_else(queue: Queue) -> None:
+    ended = queue.start(queue.save(flow(wires=[])))
+    recent = queue.start(queue.save(flow(wires=[])))
+    waiting = queue.start(queue.save(DELAY))
+    asked = queue.start(queue.save(ASK))
+    queue.drain()
+    with psycopg.connect(queue.url) as conn:
+        # Age everything a year: the ended run is past retention, the waiting ones are merely old.
+        conn.execute("UPDATE runs SET created_at = created_at - interval '1 year' WHERE id <> %s", (recent,))
+        conn.execute("UPDATE runs SET ended_at = ended_at - interval '1 year' WHERE id = %s", (ended,))
+        conn.execute(
+            "UPDATE approvals SET outcome = 'cancelled', decided_at = now() WHERE run_id = %s", (asked,)
+        )
+        conn.execute(
+            "UPDATE runs SET status = 'cancelled', ended_at = now() - interval '1 year' WHERE id = %s",
+            (asked,),
+        )
+
+    async def sweep() -> int:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            return await sweep_ended_runs(conn, None, timedelta(days=30))
+
+    assert asyncio.run(sweep()) == 2
+    left = {r[0] for r in queue.all("SELECT id FROM runs")}
+    assert left == {recent, waiting}
+    assert queue.one("SELECT count(*) FROM journal WHERE run_id IN (%s, %s)", ended, asked) == (0,)
+    assert queue.one("SELECT outcome FROM approvals WHERE run_id = %s", asked) == ("cancelled",)
+    assert asyncio.run(sweep()) == 0
