@@ -84,18 +84,35 @@ async def start_run_command(url: str, flow_id: int, input_text: str | None) -> i
 
 
 async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
+    """Validate a flow file and save it; with findings, print them as `flowyard check` does and save nothing."""
     from backend.flows.store import create_flow, save_version
-    from backend.graph.cli import read_flow_file
+    from backend.graph import validate
+    from backend.graph.cli import FlowFileUnreadable, print_findings, read_flow_file
+    from backend.i18n.catalogs import message
+    from backend.queue.schedules import ScheduleInvalid
 
-    document, exit_code = read_flow_file(path)
-    if document is None:
-        return exit_code
-    async with await AsyncConnection.connect(url, autocommit=True) as conn, conn.transaction():
-        if flow_id is None:
-            flow_id = await create_flow(conn, document, by="cli")
-            version = 1
-        else:
-            version = await save_version(conn, flow_id, document, by="cli")
+    try:
+        document = read_flow_file(path)
+    except FlowFileUnreadable as unreadable:
+        print(f"flowyard: {message(unreadable.code, path=path, **unreadable.params)}", file=sys.stderr)
+        return 2
+    findings = validate(document)
+    if findings:
+        print_findings(path, findings, as_json=False)
+        return 1
+    assert isinstance(document, dict)
+    async with await AsyncConnection.connect(url, autocommit=True) as conn:
+        try:
+            if flow_id is None:
+                flow_id, version = await create_flow(conn, document, by="cli"), 1
+            else:
+                version = await save_version(conn, flow_id, document, by="cli")
+        except ScheduleInvalid as invalid:
+            print(f"flowyard: {message(invalid.code)} ({invalid.code})", file=sys.stderr)
+            return 1
+        except LookupError:
+            print(f"flowyard: {message('flow_not_found')} (flow_not_found)", file=sys.stderr)
+            return 1
     print(f"saved flow {flow_id} version {version}")
     return 0
 

@@ -13,9 +13,9 @@ from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
 from backend.flows.store import QUERIES as FLOW_QUERIES
-from backend.store.queries import load
 from backend.queue import journal
 from backend.queue.queries import QUERIES
+from backend.store.queries import load
 from backend.walker import JournalLine
 
 NOTIFY_CHANNEL = "flowyard_waits"

@@ -28,7 +28,7 @@ from backend.queue.outcome import ClaimLost, write_failure, write_outcome
 from backend.queue.queries import QUERIES
 from backend.queue.runs import NOTIFY_CHANNEL
 from backend.queue.schedules import fire_due
-from backend.queue.sweep import DEFAULT_RETENTION, sweep_ended_runs
+from backend.queue.sweep import DEFAULT_RETENTION
 
 log = logging.getLogger("flowyard.worker")
 

@@ -43,7 +43,8 @@ def test_workers_lists_who_reported_and_when(queue: Queue) -> None:
     with psycopg.connect(queue.url) as conn:
         conn.execute("INSERT INTO workers (name, concurrency) VALUES ('host/1/abc', 7)")
         conn.execute(
-            "INSERT INTO workers (name, concurrency, heartbeat_at) VALUES ('host/2/def', 3, now() - interval '5 minutes')"
+            "INSERT INTO workers (name, concurrency, heartbeat_at)"
+            " VALUES ('host/2/def', 3, now() - interval '5 minutes')"
         )
     listed = flowyard(queue.url, "workers").stdout.splitlines()
     assert listed[0].startswith("host/1/abc") and listed[0].endswith("live")
@@ -59,3 +60,8 @@ def test_flow_save_makes_a_flow_then_a_new_version(queue: Queue, tmp_path: Path)
     second = flowyard(queue.url, "flow", "save", str(path), "--flow", str(flow_id))
     assert second.stdout.strip() == f"saved flow {flow_id} version 2"
     assert queue.one("SELECT latest_version, name FROM flows WHERE id = %s", flow_id) == (2, "saved")
+
+    path.write_text(json.dumps(flow({"id": "x", "type": "nope", "config": {}}, wires=[], name="bad")))
+    refused = flowyard(queue.url, "flow", "save", str(path), "--flow", str(flow_id))
+    assert refused.returncode == 1 and "node_type_unknown" in refused.stdout
+    assert queue.one("SELECT latest_version FROM flows WHERE id = %s", flow_id) == (2,)
