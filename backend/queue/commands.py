@@ -84,7 +84,7 @@ async def start_run_command(url: str, flow_id: int, input_text: str | None) -> i
 
 
 async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
-    """Validate a flow file and save it; with findings, print them as `flowyard check` does and save nothing."""
+    """Validate a flow file and save it; with findings, print them as `check` does and save nothing."""
     from backend.flows.store import create_flow, save_version
     from backend.graph import validate
     from backend.graph.cli import FlowFileUnreadable, print_findings, read_flow_file

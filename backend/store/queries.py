@@ -31,6 +31,5 @@ def load(package: str, filename: str) -> dict[str, LiteralString]:
     return queries
 
 
-
 def _without_comments(body: str) -> str:
     return "\n".join(line for line in body.strip().splitlines() if not line.lstrip().startswith("--"))
