@@ -27,11 +27,12 @@ WHERE id = %(id)s AND outcome IS NULL
 RETURNING outcome, decided_at
 
 -- name: decide
--- First decision wins: nothing when the approval has an outcome already.
+-- First decision wins: nothing when the approval has an outcome already, or its deadline has passed.
 UPDATE approvals
 SET outcome = %(outcome)s, decided_by = %(by)s, comment = %(comment)s,
     decided_at = coalesce(%(now)s::timestamptz, now())
 WHERE id = %(id)s AND outcome IS NULL
+  AND (deadline_at IS NULL OR deadline_at > coalesce(%(now)s::timestamptz, now()))
 RETURNING run_id, visit, outcome, decided_at
 
 -- name: wake_for_decision
@@ -50,3 +51,31 @@ FROM approvals WHERE id = %(id)s
 -- A cancelled run's open approval stays readable, marked cancelled.
 UPDATE approvals SET outcome = 'cancelled', decided_by = %(by)s, decided_at = now()
 WHERE run_id = %(run_id)s AND outcome IS NULL
+
+-- name: inbox
+-- The open approvals a user may decide now: the decide right on the flow, and named (or nobody named).
+SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
+       requested_at, outcome, decided_by, decided_at, comment
+FROM approvals AS a
+WHERE a.outcome IS NULL
+  AND EXISTS (SELECT 1 FROM grants AS g
+              WHERE g.user_name = %(name)s AND g."right" = 'decide'
+                AND (g.flow_id IS NULL OR g.flow_id = a.flow_id))
+  AND (cardinality(a.approvers) = 0 OR a.approvers && %(principals)s::text[])
+ORDER BY a.requested_at, a.id
+LIMIT %(limit)s
+
+-- name: audit
+-- Decisions, filtered, in a stable order, one page after the cursor (decided_at, id).
+SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
+       requested_at, outcome, decided_by, decided_at, comment
+FROM approvals
+WHERE outcome IS NOT NULL
+  AND (%(flow_id)s::bigint IS NULL OR flow_id = %(flow_id)s::bigint)
+  AND (%(decider)s::text IS NULL OR decided_by = %(decider)s::text)
+  AND (%(outcome)s::text IS NULL OR outcome = %(outcome)s::text)
+  AND decided_at >= coalesce(%(since)s::timestamptz, '-infinity')
+  AND decided_at < coalesce(%(until)s::timestamptz, 'infinity')
+  AND (decided_at, id) > (coalesce(%(after_at)s::timestamptz, '-infinity'), coalesce(%(after_id)s::bigint, 0))
+ORDER BY decided_at, id
+LIMIT %(limit)s

@@ -13,6 +13,8 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
+from backend.approvals.records import Approval
+from backend.people.accounts import has_right, principals_of
 from backend.queue.claims import Claim, Clock, database_clock
 from backend.queue.driver import Run, Undecided, WaitFailed
 from backend.queue.queries import QUERIES as QUEUE_QUERIES
@@ -27,12 +29,22 @@ _RESUMES = {"approved": "approve", "rejected": "reject"}
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """The decision that stands on an approval: maybe this request's, maybe an earlier one."""
+    """A decision that stands on an approval."""
 
     approval_id: int
     outcome: str
     decided_at: datetime
-    taken: bool  # False: the approval was decided already and this request changed nothing
+    decided_by: str | None
+
+
+class DecisionRefused(Exception):
+    """A decision not taken, with its reason code; `standing` is the decision that stands, if any."""
+
+    def __init__(self, code: str, standing: Decision | None = None, **params: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.standing = standing
+        self.params = params
 
 
 class ApprovalService:
@@ -98,7 +110,20 @@ class ApprovalService:
     async def decide(
         self, conn: AsyncConnection[Any], approval_id: int, outcome: str, *, by: str, comment: str | None
     ) -> Decision:
-        """Record `outcome` ("approved" or "rejected") unless a decision stands; wake the run. Commits."""
+        """Record `outcome` ("approved" or "rejected") for `by`, who must hold the right; wake the run.
+
+        The decision, the run's `wake_at = now()` and the NOTIFY are one transaction. The first decision
+        wins: a later one is refused with `approval_already_decided`, carrying the decision that stands.
+        """
+        if outcome not in ("approved", "rejected"):
+            raise DecisionRefused(code="decision_outcome_invalid", outcome=outcome)
+        approval = await self.get(conn, approval_id)
+        if approval is None:
+            raise DecisionRefused(code="approval_not_found", approval=approval_id)
+        if not await has_right(conn, by, "decide", approval.flow_id):
+            raise DecisionRefused(code="decide_right_missing", user=by)
+        if approval.approvers and not (await principals_of(conn, by)) & set(approval.approvers):
+            raise DecisionRefused(code="approver_not_named", user=by)
         now = self.clock()
         async with conn.transaction():
             cur = await conn.execute(
@@ -112,9 +137,25 @@ class ApprovalService:
                     QUERIES["wake_for_decision"], {"run_id": run_id, "visit": visit, "now": now}
                 )
                 await conn.execute(QUEUE_QUERIES["notify"], {"payload": str(run_id)})
-                return Decision(approval_id, outcome, decided_at, taken=True)
+                return Decision(approval_id, outcome, decided_at, by)
+        standing = await self.get(conn, approval_id)
+        assert standing is not None
+        if standing.outcome is None:
+            raise DecisionRefused(code="approval_deadline_passed", approval=approval_id)
+        assert standing.decided_at is not None
+        raise DecisionRefused(
+            code="approval_already_decided",
+            approval=approval_id,
+            standing=Decision(approval_id, standing.outcome, standing.decided_at, standing.decided_by),
+        )
+
+    async def get(self, conn: AsyncConnection[Any], approval_id: int) -> Approval | None:
         cur = await conn.execute(QUERIES["approval"], {"id": approval_id})
-        standing = await cur.fetchone()
-        if standing is None:
-            raise LookupError(approval_id)
-        return Decision(approval_id, standing[12], standing[14], taken=False)
+        row = await cur.fetchone()
+        return Approval.from_row(row) if row else None
+
+    async def inbox(self, conn: AsyncConnection[Any], user: str, *, limit: int = 100) -> list[Approval]:
+        """What `user` may decide now, the oldest request first."""
+        principals = sorted(await principals_of(conn, user))
+        cur = await conn.execute(QUERIES["inbox"], {"name": user, "principals": principals, "limit": limit})
+        return [Approval.from_row(row) for row in await cur.fetchall()]

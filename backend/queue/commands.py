@@ -127,4 +127,8 @@ def run_queue_command(args: argparse.Namespace, url: str) -> int:
         return asyncio.run(start_run_command(url, args.flow, args.input))
     if args.command == "flow":
         return asyncio.run(save_flow_command(url, args.file, args.flow))
+    if args.command in ("user", "token"):
+        from backend.people.commands import run_people_command
+
+        return run_people_command(args, url)
     raise AssertionError(args.command)

@@ -29,8 +29,8 @@ def with_database(url: str, dbname: str) -> str:
     """The same server, another database.
 
     Examples:
-        >>> with_database("postgresql://u@h:5432/a", "b")
-        'user=u host=h port=5432 dbname=b'
+        >>> sorted(with_database("postgresql://u@h:5432/a", "b").split())
+        ['dbname=b', 'host=h', 'port=5432', 'user=u']
     """
     params = conninfo_to_dict(url)
     params["dbname"] = dbname

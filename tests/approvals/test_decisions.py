@@ -9,7 +9,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from backend.approvals.service import ApprovalService, Decision
+from backend.approvals.service import ApprovalService, Decision, DecisionRefused
+from backend.people.accounts import Grant, add_user
 from tests.support import Queue, flow
 
 
@@ -41,6 +42,15 @@ def decide(queue: Queue, approval_id: int, outcome: str, by: str) -> Decision:
     return asyncio.run(go())
 
 
+def user(queue: Queue, name: str, *grants: str, groups: tuple[str, ...] = ()) -> str:
+    async def go() -> None:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            await add_user(conn, name, grants=[Grant.parse(g) for g in grants], groups=list(groups))
+
+    asyncio.run(go())
+    return name
+
+
 def visited(queue: Queue, run_id: int) -> list[str]:
     rows = queue.all(
         "SELECT node FROM journal WHERE run_id = %s AND code = 'node_visited' ORDER BY seq", run_id
@@ -56,10 +66,13 @@ def test_a_decision_resumes_the_run_once_and_the_first_decision_wins(queue: Queu
     wait = queue.one("SELECT kind, wake_at = 'infinity' FROM waits WHERE run_id = %s", run_id)
     assert wait == ("approval", True), "no deadline: waits for a decision forever"
 
-    first = decide(queue, row[0], "approved", "ann")
-    second = decide(queue, row[0], "rejected", "bob")
-    assert (first.taken, first.outcome) == (True, "approved")
-    assert (second.taken, second.outcome) == (False, "approved")
+    ann, bob = user(queue, "ann", "decide"), user(queue, "bob", "decide")
+    first = decide(queue, row[0], "approved", ann)
+    with pytest.raises(DecisionRefused) as second:
+        decide(queue, row[0], "rejected", bob)
+    assert (first.outcome, first.decided_by) == ("approved", "ann")
+    assert second.value.code == "approval_already_decided"
+    assert second.value.standing == first
 
     queue.drain()
     assert queue.status(run_id) == ("succeeded", None)
@@ -92,7 +105,7 @@ def test_a_decided_approval_cannot_be_changed_even_by_sql(queue: Queue) -> None:
     queue.drain()
     row = queue.one("SELECT id FROM approvals WHERE run_id = %s", run_id)
     assert row is not None
-    decide(queue, row[0], "rejected", "ann")
+    decide(queue, row[0], "rejected", user(queue, "cid", "decide"))
     with psycopg.connect(queue.url) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):
         conn.execute("UPDATE approvals SET outcome = 'approved' WHERE id = %s", (row[0],))
     with psycopg.connect(queue.url) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):

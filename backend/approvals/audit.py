@@ -1,0 +1,149 @@
+"""The audit view: decisions filtered by flow, decider, outcome and time, keyset-paginated, exported.
+
+Pages are ordered by (decided_at, id), which no later decision can reorder: a page read today is the
+same page next year, and the cursor is the last row's key, not an offset.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from babel.dates import format_datetime
+from psycopg import AsyncConnection
+
+from backend.approvals.records import Approval
+from backend.store.queries import load
+
+QUERIES = load("backend.approvals", "queries.sql")
+MAX_PAGE = 1000
+# A cell that starts with one of these is a formula to a spreadsheet; user text is never executed.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+@dataclass(frozen=True, slots=True)
+class AuditFilter:
+    flow_id: int | None = None
+    decider: str | None = None
+    outcome: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    rows: list[Approval]
+    next_cursor: str | None  # None on the last page
+
+
+def encode_cursor(row: Approval) -> str:
+    """The key of the last row of a page.
+
+    Examples:
+        >>> decode_cursor("2026-01-02T03:04:05+00:00/17")
+        (datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc), 17)
+    """
+    assert row.decided_at is not None
+    return f"{row.decided_at.isoformat()}/{row.id}"
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, int]:
+    at, _, row_id = cursor.rpartition("/")
+    try:
+        return datetime.fromisoformat(at), int(row_id)
+    except ValueError:
+        raise ValueError("audit_cursor_invalid") from None
+
+
+async def search(
+    conn: AsyncConnection[Any], where: AuditFilter, *, cursor: str | None = None, limit: int = 100
+) -> Page:
+    """One page of decisions; a limit over MAX_PAGE is refused, never cut."""
+    if not 1 <= limit <= MAX_PAGE:
+        raise ValueError("audit_page_too_large")
+    after_at, after_id = decode_cursor(cursor) if cursor else (None, None)
+    cur = await conn.execute(
+        QUERIES["audit"],
+        {
+            "flow_id": where.flow_id,
+            "decider": where.decider,
+            "outcome": where.outcome,
+            "since": where.since,
+            "until": where.until,
+            "after_at": after_at,
+            "after_id": after_id,
+            "limit": limit + 1,
+        },
+    )
+    rows = [Approval.from_row(row) for row in await cur.fetchall()]
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return Page(rows, encode_cursor(rows[-1]) if more else None)
+
+
+COLUMNS = (
+    "approval",
+    "run",
+    "flow",
+    "version",
+    "node",
+    "title",
+    "outcome",
+    "decided_by",
+    "decided_at_utc",
+    "decided_at_local",
+    "requested_at_utc",
+    "comment",
+)
+
+
+def _local(moment: datetime | None, locale: str) -> str:
+    return "" if moment is None else format_datetime(moment, format="medium", tzinfo=UTC, locale=locale)
+
+
+def _utc(moment: datetime | None) -> str:
+    return "" if moment is None else moment.astimezone(UTC).isoformat()
+
+
+def _cell(value: Any) -> str:
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def export_rows(rows: Sequence[Approval], locale: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "approval": r.id,
+            "run": r.run_id,
+            "flow": r.flow_id,
+            "version": r.version,
+            "node": r.node,
+            "title": r.title,
+            "outcome": r.outcome,
+            "decided_by": r.decided_by,
+            "decided_at_utc": _utc(r.decided_at),
+            "decided_at_local": _local(r.decided_at, locale),
+            "requested_at_utc": _utc(r.requested_at),
+            "comment": r.comment,
+        }
+        for r in rows
+    ]
+
+
+def export_csv(rows: Sequence[Approval], locale: str) -> str:
+    """CSV for spreadsheets: times in UTC and in the reader's locale; no cell can be a formula."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\r\n")
+    writer.writeheader()
+    for row in export_rows(rows, locale):
+        writer.writerow({key: _cell(value) for key, value in row.items()})
+    return out.getvalue()
+
+
+def export_json(rows: Sequence[Approval], locale: str) -> str:
+    return json.dumps(export_rows(rows, locale), ensure_ascii=False)

@@ -1,0 +1,61 @@
+"""`flowyard user add` and `flowyard token create`: the admin's first tools, before the API has users."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+
+from psycopg import AsyncConnection
+
+from backend.i18n.catalogs import message
+from backend.people.accounts import AccountRefused, Grant, add_user, create_token
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    user = sub.add_parser("user", help="add users, with their rights and groups")
+    user.add_argument("action", choices=("add",))
+    user.add_argument("name")
+    user.add_argument(
+        "--grant",
+        action="append",
+        default=[],
+        metavar="RIGHT[:FLOW_ID]",
+        help="edit, run, decide, audit or admin; everywhere, or on one flow; repeat for several",
+    )
+    user.add_argument("--group", action="append", default=[], metavar="GROUP", help="a group to join")
+    user.add_argument(
+        "--password-env",
+        default=None,
+        metavar="VAR",
+        help="read the password for the editor's login from this environment variable (never an argument)",
+    )
+    token = sub.add_parser("token", help="tokens for programs (Authorization: Bearer)")
+    token.add_argument("action", choices=("create",))
+    token.add_argument("name", help="the user the token acts as")
+
+
+async def _run(args: argparse.Namespace, url: str) -> int:
+    async with await AsyncConnection.connect(url, autocommit=True) as conn:
+        if args.command == "user":
+            grants = [Grant.parse(text) for text in args.grant]
+            password = os.environ.get(args.password_env) if args.password_env else None
+            if args.password_env and not password:
+                raise AccountRefused(code="password_env_empty", var=args.password_env)
+            await add_user(conn, args.name, grants=grants, groups=args.group, password=password)
+            rights = ", ".join(text for text in args.grant) or "no rights"
+            print(f"added user {args.name} ({rights})")
+            return 0
+        token = await create_token(conn, args.name)
+        print(token)
+        print(f"This token acts as {args.name}. It is shown once; store it now.", file=sys.stderr)
+        return 0
+
+
+def run_people_command(args: argparse.Namespace, url: str) -> int:
+    try:
+        return asyncio.run(_run(args, url))
+    except AccountRefused as refused:
+        print(f"flowyard: {message(refused.code, **refused.params)} ({refused.code})", file=sys.stderr)
+        return 1

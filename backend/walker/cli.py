@@ -1,0 +1,165 @@
+"""`flowyard walk FLOW.json [--input JSON] [--answer NODE=approve|reject|timeout ...] [--json]`.
+
+Walks a flow file in memory from its trigger, with no database and no side effects: an approval takes
+the next `--answer` given for its node, a delay passes at once, an action is journaled as what would be
+sent (`action_requested`) and follows `out`. At every pause the continuation is frozen to JSON text and
+thawed again before the walk goes on, which proves the round trip a worker relies on.
+
+Exit codes: 0 when the run succeeded, or is waiting at an approval that no `--answer` is left for;
+1 when the run failed, or the flow has findings (printed as `flowyard check` prints them); 2 when the
+command cannot start: an unreadable file, a file or `--input` that is not JSON, a malformed `--answer`.
+
+Examples:
+    >>> run_walk("/nonexistent/flow.json", input_text=None, answers=[], as_json=True)
+    2
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from backend.graph import Finding, validate
+
+# The file is read exactly as `flowyard check` reads it (size, encoding, strict JSON, duplicate keys).
+from backend.graph.cli import _read as read_flow_file
+from backend.graph.cli import _Unreadable as FlowFileUnreadable
+from backend.graph.cli import _write as write_line
+from backend.graph.model import Flow
+from backend.i18n.catalogs import message
+from backend.walker.errors import CodedError
+from backend.walker.requests import ApprovalRequest, DelayRequest
+from backend.walker.step import JournalLine, Resume, Status
+from backend.walker.walk import walk
+
+ANSWERS = ("approve", "reject", "timeout")
+
+
+class _Refused(CodedError):
+    """The command cannot start; its sentence goes to stderr and the exit code is 2."""
+
+
+def _read_input(text: str | None) -> Any:
+    """The trigger payload; NaN and Infinity are refused, as no database would store them."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise _Refused(code="walk_input_invalid", reason="values nested too deeply") from None
+    except ValueError as error:
+        raise _Refused(code="walk_input_invalid", reason=str(error)) from None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _read_answers(answers: Sequence[str], flow: Flow) -> dict[str, deque[str]]:
+    """The answers by approval node, in the order given; each must name an approval that can take it."""
+    queued: dict[str, deque[str]] = {}
+    for answer in answers:
+        node_id, _, outcome = answer.partition("=")
+        if not node_id or outcome not in ANSWERS:
+            raise _Refused(code="walk_answer_invalid", answer=answer)
+        node = flow.nodes.get(node_id)
+        if node is None or node.type != "approval":
+            raise _Refused(code="walk_answer_not_approval", answer=answer, node=node_id)
+        if outcome == "timeout" and node.config.get("on_timeout") not in ("approve", "reject", "skip"):
+            raise _Refused(code="walk_answer_cannot_time_out", answer=answer, node=node_id)
+        queued.setdefault(node_id, deque()).append(outcome)
+    return queued
+
+
+def _walk_through(
+    flow: Flow, trigger: Any, answers: dict[str, deque[str]]
+) -> tuple[Status, str | None, list[str], list[JournalLine], str | None]:
+    """Walk on while every pause has an answer: the status, error, visits, journal, and the node waited at."""
+    visits: list[str] = []
+    journal: list[JournalLine] = []
+    step = walk(flow, None, trigger=trigger)
+    while True:
+        visits += step.visits
+        journal += step.journal
+        request = step.request
+        if step.status != "waiting" or request is None:
+            return step.status, step.error, visits, journal, None
+        # The next stretch starts from the JSON text, never from the dict: that is the round trip.
+        continuation = json.loads(json.dumps(step.continuation))
+        if isinstance(request, ApprovalRequest):
+            queue = answers.get(request.node)
+            if not queue:
+                return "waiting", None, visits, journal, request.node
+            outcome = queue.popleft()
+            resume = Resume(request.node, request.visit, outcome, {"outcome": outcome})
+        elif isinstance(request, DelayRequest):
+            resume = Resume(request.node, request.visit, "passed")
+        else:
+            resume = Resume(request.node, request.visit, "out")
+        step = walk(flow, continuation, resume=resume)
+
+
+def _say(*, code: str, params: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> str:
+    """The English sentence for a reason code; until the catalog has one, the code and its details.
+
+    `context` (a journal line's node and visit) fills the sentence's placeholders but, as the line
+    already shows it, is left out of the fallback.
+    """
+    sentence = message(code, "en", **(context or {}), **params)
+    if sentence != code:
+        return sentence
+    details = ", ".join(f"{key}={json.dumps(value, ensure_ascii=False)}" for key, value in params.items())
+    return f"{code} ({details})" if details else code
+
+
+def _sentence(line: JournalLine) -> str:
+    return _say(code=line.code, params=line.data, context={"node": line.node, "visit": line.visit})
+
+
+def _print_findings(path: str, findings: Sequence[Finding], as_json: bool) -> None:
+    """The findings as `flowyard check` prints them."""
+    if as_json:
+        rows = [
+            {key: finding.to_json()[key] for key in ("code", "node", "wire", "message")}
+            for finding in findings
+        ]
+        write_line(sys.stdout, json.dumps({"valid": False, "findings": rows}))
+    else:
+        for finding in findings:
+            write_line(sys.stdout, f"{path}: {finding.code}: {finding.message}")
+
+
+def run_walk(path: str, *, input_text: str | None, answers: list[str], as_json: bool) -> int:
+    """Walk the flow in `path` and print the result; the exit code (0, 1 or 2) as the module says."""
+    try:
+        document = read_flow_file(path)
+    except FlowFileUnreadable as unreadable:
+        params = {"path": path, **unreadable.params}
+        write_line(sys.stderr, f"flowyard walk: {_say(code=unreadable.code, params=params)}")
+        return 2
+    try:
+        trigger = _read_input(input_text)
+        findings = validate(document)
+        if findings:
+            _print_findings(path, findings, as_json)
+            return 1
+        flow = Flow.load(cast(Mapping[str, Any], document))  # no findings: it is a flow document
+        queued = _read_answers(answers, flow)
+    except _Refused as refused:
+        write_line(sys.stderr, f"flowyard walk: {_say(code=refused.code, params=refused.detail)}")
+        return 2
+    status, error, visits, journal, waiting_at = _walk_through(flow, trigger, queued)
+    if as_json:
+        lines = [{**line.to_json(), "message": _sentence(line)} for line in journal]
+        write_line(
+            sys.stdout, json.dumps({"status": status, "visits": visits, "error": error, "journal": lines})
+        )
+    else:
+        for line in journal:
+            write_line(sys.stdout, f"{line.visit or '':>4}  {line.node or '':<16} {_sentence(line)}")
+        if status == "waiting":
+            write_line(sys.stdout, _say(code="walk_waiting", params={"node": waiting_at}))
+    return 1 if status == "failed" else 0

@@ -1,0 +1,112 @@
+"""What a paused walk asks its driver to do: create an approval, wake it later, or send an action.
+
+The walker never performs a side effect. A pausing node becomes one of these requests, with every template
+rendered, and the walk waits until the driver resumes it with the outcome. `(run id, visit)` is the side
+effect's idempotency key: `visit` is the run's visit counter at the node's visit, unique within a run and
+the same on every retry of the walk that reached it.
+
+Examples:
+    >>> from backend.graph.model import Node
+    >>> node = Node("ask", "approval", {"title": "Pay {{invoice.id}}?", "approvers": ["group:finance"]})
+    >>> approval_request(node, 4, {"invoice": {"id": "A-7"}})
+    ApprovalRequest(node='ask', visit=4, title='Pay A-7?', explanation='', approvers=['group:finance'], \
+deadline=None, on_timeout=None)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from backend.graph.durations import parse_duration
+from backend.graph.model import Node
+from backend.walker.errors import WalkFailure
+from backend.walker.templates import MISSING, as_text, evaluate, render, render_text
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalRequest:
+    """Create an approval; resume with "approve", "reject" or "timeout" once decided or past `deadline`."""
+
+    node: str
+    visit: int
+    title: str
+    explanation: str
+    approvers: list[str]
+    deadline: str | None
+    on_timeout: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DelayRequest:
+    """Wake the run after `duration` (ISO 8601, as written) or at `until` (a timestamp's text).
+
+    Resume with "passed".
+    """
+
+    node: str
+    visit: int
+    duration: str | None
+    until: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRequest:
+    """Send an http, notify or command action with this rendered config; resume "out" or "error"."""
+
+    node: str
+    visit: int
+    type: str
+    config: dict[str, Any]
+
+
+Request = ApprovalRequest | DelayRequest | ActionRequest
+
+
+def approval_request(node: Node, visit: int, variables: Mapping[str, Any]) -> ApprovalRequest:
+    """The approval a visit of `node` asks for; `deadline` and `on_timeout` stay as written."""
+    config = node.config
+    return ApprovalRequest(
+        node=node.id,
+        visit=visit,
+        title=render_text(config.get("title", ""), variables),
+        explanation=render_text(config.get("explanation", ""), variables),
+        approvers=[render_text(principal, variables) for principal in config.get("approvers") or ()],
+        deadline=config.get("deadline"),
+        on_timeout=config.get("on_timeout"),
+    )
+
+
+def delay_request(node: Node, visit: int, variables: Mapping[str, Any]) -> DelayRequest:
+    """The wake-up a visit of `node` asks for: a duration as written, or the rendered `until` text.
+
+    The walker has no clock, so it checks only that there is something to wait for; the driver turns it
+    into a time. A duration that is not one we accept, or neither field, is `node_config_invalid`; an
+    `until` whose path is missing (or is not text) is `delay_until_invalid`.
+    """
+    duration = node.config.get("duration")
+    if duration is not None:
+        try:
+            parse_duration(duration)
+        except (TypeError, ValueError):
+            raise WalkFailure(code="node_config_invalid", field="duration") from None
+        return DelayRequest(node=node.id, visit=visit, duration=duration, until=None)
+    if "until" not in node.config:
+        raise WalkFailure(code="node_config_invalid", field="until")
+    until = evaluate(node.config["until"], variables)
+    if until is MISSING or not isinstance(until, str) or not until:
+        shown = "missing" if until is MISSING else as_text(until)
+        raise WalkFailure(code="delay_until_invalid", until=shown)
+    return DelayRequest(node=node.id, visit=visit, duration=None, until=until)
+
+
+def action_request(node: Node, visit: int, variables: Mapping[str, Any]) -> ActionRequest:
+    """The action a visit of `node` asks the driver to send: its config with every template rendered.
+
+    A whole-path template (`"body": "{{trigger.order}}"`) yields the variable's own object; the copy
+    through JSON keeps a driver that adds a header or a key from changing the run's variables.
+    """
+    config = json.loads(json.dumps(render(node.config, variables)))
+    return ActionRequest(node=node.id, visit=visit, type=node.type, config=config)

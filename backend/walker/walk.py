@@ -1,0 +1,287 @@
+"""The walker: an explicit stack machine that visits a flow's nodes in the order of the recursive reference.
+
+The reference (FLOW_FORMAT.md) visits a node, marks it, and calls itself on each target of the chosen
+port, in document order, as its last act. Every call is in tail position, so pushing a port's targets in
+reverse order and popping them one at a time visits exactly the same nodes in exactly the same order;
+and because nothing waits on the Python call stack, the walk can stop at any pause and be written down
+as JSON (continuation.py).
+
+Loops are waypoints, not back wires: visiting a foreach or repeat records the stack height (its base),
+opens a fresh visited scope and pushes the body. When the stack is back at that height the pass is over
+and the loop decides whether there is another; when there is none it follows `done` in the enclosing
+scope. A `break` cuts the stack back to the innermost base and follows that loop's `done`.
+
+Examples:
+    >>> from backend.graph.model import Flow
+    >>> flow = Flow.load({"format": "flowyard.flow/1", "name": "n", "nodes": [
+    ...     {"id": "t", "type": "trigger", "config": {"kind": "manual"}},
+    ...     {"id": "each", "type": "foreach", "config": {"items": "{{trigger}}", "as": "x"}},
+    ...     {"id": "say", "type": "log", "config": {"message": "got {{x}}"}}],
+    ...     "wires": [{"from": "t", "to": "each"}, {"from": "each", "port": "body", "to": "say"}]})
+    >>> step = walk(flow, None, trigger=["a", "b"])
+    >>> step.status, step.visits, step.visit_count
+    ('succeeded', ['t', 'each', 'say', 'say'], 4)
+    >>> [line.data["message"] for line in step.journal if line.code == "log_written"]
+    ['got a', 'got b']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from backend.graph.model import ACTION_TYPES, Flow, Node
+from backend.walker.conditions import holds
+from backend.walker.continuation import State, from_json, to_json
+from backend.walker.errors import ResumeMismatch, WalkFailure
+from backend.walker.loops import PASS_LIMIT, Loops
+from backend.walker.requests import Request, action_request, approval_request, delay_request
+from backend.walker.step import JournalLine, Resume, Status, Step
+from backend.walker.templates import MISSING, evaluate, render_text
+
+__all__ = ["PASS_LIMIT", "VISIT_LIMIT", "walk"]
+
+VISIT_LIMIT = 500
+
+_OUTCOMES: Mapping[str, frozenset[str]] = {
+    "approval": frozenset({"approve", "reject", "timeout"}),
+    "delay": frozenset({"passed"}),
+    **{action: frozenset({"out", "error"}) for action in ACTION_TYPES},
+}
+
+
+class _Paused(Exception):
+    def __init__(self, request: Request) -> None:
+        self.request = request
+
+
+class _Ended(Exception):
+    """An `end` node with status succeeded (one with status failed raises a WalkFailure)."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+def walk(
+    flow: Flow, continuation: Mapping[str, Any] | None, *, trigger: Any = None, resume: Resume | None = None
+) -> Step:
+    """Walk `flow` from its trigger, or from a paused continuation, to the next pause or the end.
+
+    With `continuation=None` the run starts at the trigger with `{"trigger": trigger}` as its
+    variables (and `resume` must be None). Otherwise `resume` must answer the pause the continuation is
+    at, same node and visit, with an outcome that node can take, else `ResumeMismatch`; `trigger` is
+    then ignored. The walker performs no side effect: a pause returns a `waiting` Step with the request.
+
+    Examples:
+        >>> from backend.graph.model import Flow
+        >>> flow = Flow.load({"format": "flowyard.flow/1", "name": "n", "nodes": [
+        ...     {"id": "t", "type": "trigger", "config": {"kind": "manual"}},
+        ...     {"id": "ask", "type": "approval", "config": {"title": "Go?", "approvers": []}},
+        ...     {"id": "go", "type": "log", "config": {"message": "approved"}}],
+        ...     "wires": [{"from": "t", "to": "ask"}, {"from": "ask", "port": "approve", "to": "go"}]})
+        >>> paused = walk(flow, None)
+        >>> paused.status, paused.request.title, paused.request.visit
+        ('waiting', 'Go?', 2)
+        >>> done = walk(flow, paused.continuation, resume=Resume("ask", 2, "approve"))
+        >>> done.status, done.visits, done.visit_count
+        ('succeeded', ['go'], 3)
+    """
+    if continuation is None:
+        if resume is not None:
+            raise ResumeMismatch(
+                code="resume_mismatch", expected="a new run", got=f"{resume.node}@{resume.visit}"
+            )
+        return _Walk(flow, State.start(flow.trigger, trigger)).run()
+    state, at = from_json(continuation, flow.nodes)
+    walker = _Walk(flow, state)
+    return walker.resume(flow.nodes[at[0]], at[1], resume)
+
+
+class _Walk:
+    """One stretch of a walk: the state it moves, and the journal and visits it writes."""
+
+    def __init__(self, flow: Flow, state: State) -> None:
+        self.flow = flow
+        self.state = state
+        self.journal: list[JournalLine] = []
+        self.visits: list[str] = []
+        # Where the walk is, for the line of a failure: a node and its visit, or a loop deciding a pass.
+        self.at: tuple[str | None, int | None] = (None, None)
+        self.loops = Loops(flow, state, self.journal)
+        self.handlers: Mapping[str, Callable[[Node, int], str | None]] = {
+            "trigger": lambda node, visit: "out",
+            "set": self._set,
+            "condition": lambda node, visit: "true" if holds(node.config, state.variables) else "false",
+            "foreach": self.loops.enter_foreach,
+            "repeat": self.loops.enter_repeat,
+            "break": lambda node, visit: self.loops.leave(),
+            "approval": self._approval,
+            "delay": self._delay,
+            "log": self._log,
+            "end": self._end,
+            **{action: self._action for action in ACTION_TYPES},
+        }
+
+    def resume(self, node: Node, visit: int, resume: Resume | None) -> Step:
+        """Take the pause's outcome at `node`, follow the port it chooses, and walk on."""
+        if resume is None or (resume.node, resume.visit) != (node.id, visit):
+            got = "nothing" if resume is None else f"{resume.node}@{resume.visit}"
+            raise ResumeMismatch(code="resume_mismatch", expected=f"{node.id}@{visit}", got=got)
+        outcome = resume.outcome
+        if outcome not in _OUTCOMES.get(node.type, ()):
+            raise ResumeMismatch(code="resume_mismatch", expected=f"an outcome of {node.type}", got=outcome)
+        port = "out" if node.type == "delay" else outcome
+        if outcome == "timeout":
+            # A timeout takes the port the flow chose for it; an approval without a rule never times out.
+            port = node.config.get("on_timeout", "")
+            if port not in ("approve", "reject", "skip"):
+                raise ResumeMismatch(code="resume_mismatch", expected="an on_timeout rule", got=outcome)
+        if resume.output is not None:
+            self.state.variables[node.id] = dict(resume.output)
+        self.at = (node.id, visit)
+        if port == "skip":
+            self.journal.append(JournalLine(code="approval_skipped", node=node.id, visit=visit))
+            return self.run()
+        if port == "error" and not self.flow.targets(node.id, "error"):
+            self.journal.append(self._resumed(node, visit, outcome, None))
+            return self._failed(WalkFailure(code="action_failed"))
+        self.journal.append(self._resumed(node, visit, outcome, port))
+        self.state.stack.extend(reversed(self.flow.targets(node.id, port)))
+        return self.run()
+
+    def run(self) -> Step:
+        """Walk until the stack is empty, a node pauses or ends the run, or the run fails."""
+        try:
+            self._walk()
+        except _Paused as pause:
+            at = (pause.request.node, pause.request.visit)
+            return self._step("waiting", to_json(self.state, at=at), pause.request)
+        except _Ended as end:
+            node, visit = self.at
+            data = {"message": end.message}
+            self.journal.append(JournalLine(code="run_succeeded", node=node, visit=visit, data=data))
+            return self._step("succeeded")
+        except WalkFailure as failure:
+            return self._failed(failure)
+        self.journal.append(JournalLine(code="run_succeeded", node=None, visit=None, data={"message": ""}))
+        return self._step("succeeded")
+
+    def _walk(self) -> None:
+        # The hot loop: names are bound to locals, and `at` is written only when something goes wrong.
+        state, nodes, journal, handlers = self.state, self.flow.nodes, self.journal, self.handlers
+        stack, loops, seen, visits, wires = state.stack, state.loops, state.seen, self.visits, self.flow.wires
+        while True:
+            if loops and len(stack) == loops[-1].base:
+                loop = loops[-1]
+                try:
+                    self.loops.pass_over(loop)
+                except WalkFailure:
+                    self.at = (loop.node, loop.visit)
+                    raise
+                continue
+            if not stack:
+                return
+            node_id = stack.pop()
+            scope = seen[-1]
+            if node_id in scope:
+                continue
+            if state.visits >= VISIT_LIMIT:
+                self.at = (node_id, None)
+                raise WalkFailure(code="visit_limit_exceeded", limit=VISIT_LIMIT)
+            scope[node_id] = None
+            state.visits += 1
+            visit = state.visits
+            visits.append(node_id)
+            node = nodes[node_id]
+            # A handler may add lines of its own; the visit's line goes before them, whatever happens.
+            mark = len(journal)
+            try:
+                port = handlers.get(node.type, _unknown)(node, visit)
+            except (_Paused, _Ended, WalkFailure):
+                self.at = (node_id, visit)
+                journal.insert(mark, _visited(node, visit, None))
+                raise
+            journal.insert(mark, _visited(node, visit, port))
+            if port is not None:
+                stack.extend(reversed(wires.get((node_id, port), ())))
+
+    def _set(self, node: Node, visit: int) -> str:
+        values = node.config.get("values")
+        if not isinstance(values, Mapping):
+            raise WalkFailure(code="node_config_invalid", field="values")
+        variables = self.state.variables
+        # Every value reads the variables as they were before this node, whatever the order of names.
+        evaluated = {name: evaluate(template, variables) for name, template in values.items()}
+        assigned = {name: value for name, value in evaluated.items() if value is not MISSING}
+        for name in evaluated.keys() - assigned.keys():
+            variables.pop(name, None)
+        variables.update(assigned)
+        variables[node.id] = assigned
+        return "out"
+
+    def _log(self, node: Node, visit: int) -> str:
+        message = render_text(node.config.get("message", ""), self.state.variables)
+        data = {"message": message, "level": node.config.get("level") or "info"}
+        self.journal.append(JournalLine(code="log_written", node=node.id, visit=visit, data=data))
+        return "out"
+
+    def _end(self, node: Node, visit: int) -> None:
+        status = node.config.get("status", "succeeded")
+        message = render_text(node.config.get("message", ""), self.state.variables)
+        if status == "failed":
+            raise WalkFailure(code="run_ended_failed", message=message)
+        if status != "succeeded":
+            raise WalkFailure(code="node_config_invalid", field="status")
+        raise _Ended(message)
+
+    def _approval(self, node: Node, visit: int) -> None:
+        request = approval_request(node, visit, self.state.variables)
+        data = {
+            "title": request.title,
+            "explanation": request.explanation,
+            "approvers": request.approvers,
+            "deadline": request.deadline,
+            "on_timeout": request.on_timeout,
+        }
+        self.journal.append(JournalLine(code="approval_requested", node=node.id, visit=visit, data=data))
+        raise _Paused(request)
+
+    def _delay(self, node: Node, visit: int) -> None:
+        request = delay_request(node, visit, self.state.variables)
+        data = {"duration": request.duration, "until": request.until}
+        self.journal.append(JournalLine(code="delay_started", node=node.id, visit=visit, data=data))
+        raise _Paused(request)
+
+    def _action(self, node: Node, visit: int) -> None:
+        request = action_request(node, visit, self.state.variables)
+        data = {"type": request.type, "config": request.config}
+        self.journal.append(JournalLine(code="action_requested", node=node.id, visit=visit, data=data))
+        raise _Paused(request)
+
+    def _resumed(self, node: Node, visit: int, outcome: str, port: str | None) -> JournalLine:
+        return JournalLine(
+            code="run_resumed", node=node.id, visit=visit, data={"outcome": outcome, "port": port}
+        )
+
+    def _failed(self, failure: WalkFailure) -> Step:
+        node, visit = self.at
+        data = {"error": failure.code, **failure.detail}
+        self.journal.append(JournalLine(code="run_failed", node=node, visit=visit, data=data))
+        return self._step("failed", error=failure.code)
+
+    def _step(
+        self,
+        status: Status,
+        continuation: dict[str, Any] | None = None,
+        request: Request | None = None,
+        error: str | None = None,
+    ) -> Step:
+        return Step(status, continuation, request, self.journal, self.visits, error, self.state.visits)
+
+
+def _visited(node: Node, visit: int, port: str | None) -> JournalLine:
+    return JournalLine(code="node_visited", node=node.id, visit=visit, data={"type": node.type, "port": port})
+
+
+def _unknown(node: Node, visit: int) -> None:
+    raise WalkFailure(code="node_type_unknown", type=node.type)

@@ -1,0 +1,128 @@
+"""The walker's speed and its continuation's size: prints figures and their ratio to the targets.
+
+Run: `.venv/bin/python bench/walk.py`. Not a test: a figure under its target is worth a look, not a red
+build, because it depends on the machine.
+
+- Visits per second of a 500-visit run: a foreach over 100 invoices with a 4-node body (set, condition,
+  log, log: 400 visits), the trigger and the loop (2), and a 98-node chain after `done`: exactly the
+  500-visit limit. Target: at least 100,000 visits per second.
+- The continuation at a pause: the same flow with the body's last node a delay, so the run pauses on
+  every pass. At each of the 100 pauses it is frozen to JSON text and thawed; the figures are the
+  largest continuation (target: under 16 KB) and its freeze + thaw time (target: under 0.5 ms).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from backend.graph.model import Flow
+from backend.walker import Resume, walk
+
+TARGET_VISITS_PER_SECOND = 100_000
+TARGET_BYTES = 16 * 1024
+TARGET_FREEZE_THAW_MS = 0.5
+
+
+def invoice_flow(last_in_body: dict[str, Any]) -> Flow:
+    nodes: list[dict[str, Any]] = [
+        {"id": "start", "type": "trigger", "config": {"kind": "manual"}},
+        {"id": "each", "type": "foreach", "config": {"items": "{{trigger.invoices}}", "as": "invoice"}},
+        {"id": "mark", "type": "set", "config": {"values": {"current": "{{invoice.id}}"}}},
+        {
+            "id": "big",
+            "type": "condition",
+            "config": {"left": "{{invoice.amount}}", "op": "gt", "right": 1000},
+        },
+        {"id": "note", "type": "log", "config": {"message": "invoice {{invoice.id}}: {{invoice.amount}}"}},
+        {"id": "tally", **last_in_body},
+    ]
+    wires = [
+        {"from": "start", "to": "each"},
+        {"from": "each", "port": "body", "to": "mark"},
+        {"from": "mark", "to": "big"},
+        {"from": "big", "port": "true", "to": "note"},
+        {"from": "big", "port": "false", "to": "note"},
+        {"from": "note", "to": "tally"},
+    ]
+    previous, port = "each", "done"
+    for index in range(98):
+        nodes.append({"id": f"after{index}", "type": "log", "config": {"message": "after {{current}}"}})
+        wires.append({"from": previous, "port": port, "to": f"after{index}"})
+        previous, port = f"after{index}", "out"
+    return Flow.load({"format": "flowyard.flow/1", "name": "bench", "nodes": nodes, "wires": wires})
+
+
+PAYLOAD = {"invoices": [{"id": f"INV-{index:04d}", "amount": index * 37 % 2000} for index in range(100)]}
+
+
+def visits_per_second(flow: Flow) -> float:
+    step = walk(flow, None, trigger=PAYLOAD)
+    assert (step.status, step.visit_count) == ("succeeded", 500), (step.status, step.error)
+    runs, started = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - started) < 1.0 or runs < 20:
+        walk(flow, None, trigger=PAYLOAD)
+        runs += 1
+    return 500 * runs / elapsed
+
+
+def freeze_thaw_ms(continuation: dict[str, Any], repeats: int = 200) -> float:
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        json.loads(json.dumps(continuation))
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1000
+
+
+def paused_run(flow: Flow) -> tuple[int, int, float, float]:
+    """Walk with a freeze and thaw at every pause: pauses, largest size, its freeze+thaw ms, visits/s."""
+    pauses, largest, largest_at = 0, 0, None
+    started = time.perf_counter()
+    step = walk(flow, None, trigger=PAYLOAD)
+    while step.status == "waiting":
+        assert step.request is not None and step.continuation is not None
+        pauses += 1
+        size = len(json.dumps(step.continuation).encode("utf-8"))
+        if size > largest:
+            largest, largest_at = size, step.continuation
+        thawed = json.loads(json.dumps(step.continuation))
+        step = walk(flow, thawed, resume=Resume(step.request.node, step.request.visit, "passed"))
+    elapsed = time.perf_counter() - started
+    assert (step.status, step.visit_count) == ("succeeded", 500), (step.status, step.error)
+    assert largest_at is not None
+    return pauses, largest, freeze_thaw_ms(largest_at), 500 / elapsed
+
+
+def main() -> None:
+    rate = visits_per_second(invoice_flow({"type": "log", "config": {"message": "seen {{current}}"}}))
+    pauses, size, ms, paused_rate = paused_run(
+        invoice_flow({"type": "delay", "config": {"duration": "PT1S"}})
+    )
+    rows = [
+        (
+            "walk, 500 visits, no pause",
+            f"{rate:,.0f} visits/s",
+            f"{rate / TARGET_VISITS_PER_SECOND:.2f}x target",
+        ),
+        (
+            f"walk, 500 visits, {pauses} pauses",
+            f"{paused_rate:,.0f} visits/s",
+            "freeze + thaw at every pause",
+        ),
+        ("largest continuation", f"{size:,} bytes", f"{size / TARGET_BYTES:.2f} of the 16 KB target"),
+        ("its freeze + thaw", f"{ms:.3f} ms", f"{ms / TARGET_FREEZE_THAW_MS:.2f} of the 0.5 ms target"),
+    ]
+    print(f"python {sys.version.split()[0]}")
+    for label, figure, ratio in rows:
+        print(f"{label:<32}{figure:>18}  ({ratio})")
+
+
+if __name__ == "__main__":
+    main()

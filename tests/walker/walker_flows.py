@@ -1,0 +1,130 @@
+"""Small flows for the walker's tests, written the way one draws them, and a driver that answers pauses.
+
+`document({"t": trigger(), "a": log()}, "t>a a.error>b")` builds a flow document: wires are
+`from>to` (port `out`) or `from.port>to`, in document order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from backend.graph.model import Flow
+from backend.walker import ActionRequest, ApprovalRequest, DelayRequest, Request, Resume, Step, walk
+
+NodeSpec = tuple[str, dict[str, Any]]
+
+
+def trigger() -> NodeSpec:
+    return ("trigger", {"kind": "manual"})
+
+
+def log(message: str = "", level: str | None = None) -> NodeSpec:
+    config: dict[str, Any] = {"message": message}
+    if level is not None:
+        config["level"] = level
+    return ("log", config)
+
+
+def cond(left: Any, op: str, right: Any = None) -> NodeSpec:
+    return ("condition", {"left": left, "op": op, "right": right})
+
+
+def foreach(items: Any, name: str = "item") -> NodeSpec:
+    return ("foreach", {"items": items, "as": name})
+
+
+def repeat(left: Any, op: str, right: Any = None) -> NodeSpec:
+    return ("repeat", {"while": {"left": left, "op": op, "right": right}})
+
+
+def set_(**values: Any) -> NodeSpec:
+    return ("set", {"values": values})
+
+
+def approval(title: str = "Approve?", deadline: str | None = None, on_timeout: str | None = None) -> NodeSpec:
+    config: dict[str, Any] = {"title": title, "explanation": "", "approvers": ["group:finance"]}
+    if deadline is not None:
+        config.update(deadline=deadline, on_timeout=on_timeout)
+    return ("approval", config)
+
+
+def http(url: str = "https://example.test/", **config: Any) -> NodeSpec:
+    return ("http", {"method": "POST", "url": url, **config})
+
+
+def node(type_: str, **config: Any) -> NodeSpec:
+    return (type_, config)
+
+
+def document(nodes: Mapping[str, NodeSpec], wires: str = "") -> dict[str, Any]:
+    """A flow document; `wires` are `from>to` or `from.port>to`, separated by spaces."""
+    wire_list = []
+    for text in wires.split():
+        source, target = text.split(">")
+        start, _, port = source.partition(".")
+        wire_list.append({"from": start, "port": port or "out", "to": target})
+    return {
+        "format": "flowyard.flow/1",
+        "name": "test",
+        "nodes": [{"id": id_, "type": type_, "config": config} for id_, (type_, config) in nodes.items()],
+        "wires": wire_list,
+    }
+
+
+def build(nodes: Mapping[str, NodeSpec], wires: str = "") -> Flow:
+    return Flow.load(document(nodes, wires))
+
+
+def default_answer(request: Request) -> tuple[str, dict[str, Any] | None]:
+    """Approve every approval, let every delay pass, and let every action succeed."""
+    if isinstance(request, ApprovalRequest):
+        return "approve", {"outcome": "approve"}
+    if isinstance(request, DelayRequest):
+        return "passed", None
+    assert isinstance(request, ActionRequest)
+    return "out", {"status": 200}
+
+
+class Run:
+    """A whole run driven to its end: every stretch, and their visits and journal put together."""
+
+    def __init__(self, steps: list[Step]) -> None:
+        self.steps = steps
+        self.last = steps[-1]
+        self.status = self.last.status
+        self.error = self.last.error
+        self.visits = [visit for step in steps for visit in step.visits]
+        self.journal = [line for step in steps for line in step.journal]
+
+    def codes(self, node: str | None = None) -> list[str]:
+        return [line.code for line in self.journal if node is None or line.node == node]
+
+    def lines(self, code: str) -> list[dict[str, Any]]:
+        return [line.data for line in self.journal if line.code == code]
+
+
+def drive(
+    flow: Flow,
+    trigger: Any = None,
+    answer: Callable[[Request], tuple[str, dict[str, Any] | None] | None] = default_answer,
+    *,
+    freeze: bool = True,
+) -> Run:
+    """Walk `flow` to its end, answering each pause with `answer` (None leaves the run waiting).
+
+    With `freeze`, each continuation goes through JSON text before the next stretch, as in the database.
+    """
+    steps = [walk(flow, None, trigger=trigger)]
+    while steps[-1].status == "waiting":
+        step = steps[-1]
+        assert step.request is not None and step.continuation is not None
+        given = answer(step.request)
+        if given is None:
+            break
+        outcome, output = given
+        continuation = json.loads(json.dumps(step.continuation)) if freeze else step.continuation
+        resume = Resume(step.request.node, step.request.visit, outcome, output)
+        steps.append(walk(flow, continuation, resume=resume))
+    return Run(steps)
