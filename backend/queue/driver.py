@@ -161,7 +161,8 @@ def redacted(line: JournalLine) -> JournalLine:
 
     Examples:
         >>> config = {"url": "https://x", "headers": {"Authorization": "Bearer s"}}
-        >>> line = JournalLine(code="action_requested", node="c", visit=2, data={"type": "http", "config": config})
+        >>> data = {"type": "http", "config": config}
+        >>> line = JournalLine(code="action_requested", node="c", visit=2, data=data)
         >>> redacted(line).data["config"]
         {'url': 'https://x', 'headers': {'Authorization': '[redacted]'}}
     """
