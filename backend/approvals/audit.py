@@ -26,6 +26,12 @@ MAX_PAGE = 1000
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
+class AuditRefused(ValueError):
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
 @dataclass(frozen=True, slots=True)
 class AuditFilter:
     flow_id: int | None = None
@@ -57,7 +63,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
     try:
         return datetime.fromisoformat(at), int(row_id)
     except ValueError:
-        raise ValueError("audit_cursor_invalid") from None
+        raise AuditRefused(code="audit_cursor_invalid") from None
 
 
 async def search(
@@ -65,7 +71,7 @@ async def search(
 ) -> Page:
     """One page of decisions; a limit over MAX_PAGE is refused, never cut."""
     if not 1 <= limit <= MAX_PAGE:
-        raise ValueError("audit_page_too_large")
+        raise AuditRefused(code="audit_page_too_large")
     after_at, after_id = decode_cursor(cursor) if cursor else (None, None)
     cur = await conn.execute(
         QUERIES["audit"],
