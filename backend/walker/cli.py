@@ -22,12 +22,10 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from backend.graph import Finding, validate
+from backend.graph import validate
 
 # The file is read exactly as `flowyard check` reads it (size, encoding, strict JSON, duplicate keys).
-from backend.graph.cli import _read as read_flow_file
-from backend.graph.cli import _Unreadable as FlowFileUnreadable
-from backend.graph.cli import _write as write_line
+from backend.graph.cli import FlowFileUnreadable, print_findings, read_flow_file, write_line
 from backend.graph.model import Flow
 from backend.i18n.catalogs import message
 from backend.walker.errors import CodedError
@@ -119,19 +117,6 @@ def _sentence(line: JournalLine) -> str:
     return _say(code=line.code, params=line.data, context={"node": line.node, "visit": line.visit})
 
 
-def _print_findings(path: str, findings: Sequence[Finding], as_json: bool) -> None:
-    """The findings as `flowyard check` prints them."""
-    if as_json:
-        rows = [
-            {key: finding.to_json()[key] for key in ("code", "node", "wire", "message")}
-            for finding in findings
-        ]
-        write_line(sys.stdout, json.dumps({"valid": False, "findings": rows}))
-    else:
-        for finding in findings:
-            write_line(sys.stdout, f"{path}: {finding.code}: {finding.message}")
-
-
 def run_walk(path: str, *, input_text: str | None, answers: list[str], as_json: bool) -> int:
     """Walk the flow in `path` and print the result; the exit code (0, 1 or 2) as the module says."""
     try:
@@ -144,7 +129,7 @@ def run_walk(path: str, *, input_text: str | None, answers: list[str], as_json: 
         trigger = _read_input(input_text)
         findings = validate(document)
         if findings:
-            _print_findings(path, findings, as_json)
+            print_findings(path, findings, as_json=as_json)
             return 1
         flow = Flow.load(cast(Mapping[str, Any], document))  # no findings: it is a flow document
         queued = _read_answers(answers, flow)

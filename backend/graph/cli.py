@@ -1,0 +1,131 @@
+"""`flowyard check FLOW.json [--json]`: validate a flow file, no database.
+
+Exit codes: 0 valid, 1 findings, 2 a file that cannot be read as a flow document at all (missing, larger
+than 5 MB, not UTF-8, not JSON): one line on stderr, never a traceback. A UTF-8 byte order mark is
+accepted, as editors on Windows write one. JSON that Python reads but the standard does not (NaN,
+Infinity) and an object with the same key twice are refused: the second would make the result depend
+on which of the two a reader keeps.
+
+Human output is one line per finding, `FLOW.json: code: message`; `--json` prints
+`{"valid": bool, "findings": [{"code", "node", "wire", "message"}...]}` as FLOW_FORMAT.md says.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from backend.graph.findings import Finding
+from backend.graph.validator import validate
+from backend.i18n.catalogs import message
+
+MAX_FILE_BYTES = 5_000_000
+# The keys of a finding that `check --json` prints (FLOW_FORMAT.md, "Command-line contract").
+_JSON_KEYS = ("code", "node", "wire", "message")
+
+
+class FlowFileUnreadable(Exception):
+    """The file is no JSON document: the reason code, and its sentence's parameters but the path."""
+
+    def __init__(self, *, code: str, **params: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+def run_check(path: str, *, as_json: bool) -> int:
+    """Check the flow file at `path`, print the findings, and return the exit code.
+
+    Examples:
+        >>> run_check("/nonexistent/flow.json", as_json=True)
+        2
+    """
+    try:
+        document = read_flow_file(path)
+    except FlowFileUnreadable as unreadable:
+        sentence = message(unreadable.code, "en", path=path, **unreadable.params)
+        write_line(sys.stderr, f"flowyard check: {sentence}")
+        return 2
+    findings = validate(document)
+    print_findings(path, findings, as_json=as_json)
+    return 1 if findings else 0
+
+
+def print_findings(path: str, findings: Sequence[Finding], *, as_json: bool) -> None:
+    """Findings on stdout as `flowyard check` prints them (`flowyard walk` prints them the same way).
+
+    Examples:
+        >>> print_findings("f.json", [Finding("cycle", "a", 2, "A cycle.")], as_json=True)
+        {"valid": false, "findings": [{"code": "cycle", "node": "a", "wire": 2, "message": "A cycle."}]}
+    """
+    if as_json:
+        rows = [{key: finding.to_json()[key] for key in _JSON_KEYS} for finding in findings]
+        write_line(sys.stdout, json.dumps({"valid": not findings, "findings": rows}))
+    elif findings:
+        for finding in findings:
+            write_line(sys.stdout, f"{path}: {finding.code}: {finding.message}")
+    else:
+        write_line(sys.stdout, f"{path}: {_sentence(code='flow_valid')}")
+
+
+def _sentence(*, code: str) -> str:
+    return message(code, "en")
+
+
+def read_flow_file(path: str) -> object:
+    """The JSON value in a flow file; FlowFileUnreadable when it cannot be read as one.
+
+    Examples:
+        >>> read_flow_file("/nonexistent/flow.json")
+        Traceback (most recent call last):
+        ...
+        backend.graph.cli.FlowFileUnreadable: flow_file_unreadable
+    """
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise FlowFileUnreadable(code="flow_file_unreadable", reason=reason) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise FlowFileUnreadable(code="flow_file_too_large", limit="5 MB")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise FlowFileUnreadable(code="flow_file_not_utf8", offset=error.start) from None
+    try:
+        return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as error:
+        reason = f"line {error.lineno}, column {error.colno}: {error.msg}"
+        raise FlowFileUnreadable(code="flow_file_not_json", reason=reason) from None
+    except RecursionError:
+        raise FlowFileUnreadable(code="flow_file_not_json", reason="values nested too deeply") from None
+
+
+def _refuse_constant(name: str) -> object:
+    raise FlowFileUnreadable(code="flow_file_not_json", reason=f"{name} is not a JSON number")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in document:
+            raise FlowFileUnreadable(code="flow_file_key_duplicate", key=key)
+        document[key] = value
+    return document
+
+
+def write_line(stream: TextIO, line: str) -> None:
+    """One line, with what the stream cannot encode escaped rather than raised.
+
+    Examples:
+        >>> import io
+        >>> stream = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+        >>> write_line(stream, "caf\u00e9")
+        >>> stream.flush(); stream.buffer.getvalue().splitlines()
+        [b'caf\\\\xe9']
+    """
+    encoding = stream.encoding or "utf-8"
+    stream.write(line.encode(encoding, "backslashreplace").decode(encoding) + "\n")

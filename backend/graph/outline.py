@@ -1,0 +1,79 @@
+"""The outline of a flow document: its nodes and wires, read as far as the graph rules need them.
+
+The graph rules run on any document whose nodes and wires can be told apart, even when other parts of it
+are wrong (a label too long, a config that does not match): the editor validates on every change, and
+someone fixing one mistake should still see the others. What they need is a list of at most `MAX_NODES`
+objects with a text `id` and `type`, and a list of objects with a text `from` and `to` and, if any, a text
+`port`. A document without that shape has no outline; its schema findings say why.
+
+Examples:
+    >>> outline = read_outline({"nodes": [{"id": "t", "type": "trigger", "config": {}}],
+    ...                         "wires": [{"from": "t", "to": "x"}]})
+    >>> outline.nodes[0].id, outline.wires[0].port
+    ('t', 'out')
+    >>> read_outline({"nodes": "t", "wires": []}) is None
+    True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from backend.graph.model import DEFAULT_PORT
+
+# The nodes a flow may have (FLOW_FORMAT.md, "Limits"); the schema's `maxItems` says the same, a test
+# keeps them equal.
+MAX_NODES = 1000
+
+
+class NodeEntry(NamedTuple):
+    """A node as the document has it; `place` is its index in `nodes`."""
+
+    place: int
+    id: str
+    type: str
+    config: object
+
+
+class WireEntry(NamedTuple):
+    """A wire as the document has it; `place` is its index in `wires`, `port` defaults to `out`."""
+
+    place: int
+    source: str
+    port: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """Every node and wire of a document, in document order, duplicates and unknown names included."""
+
+    nodes: tuple[NodeEntry, ...]
+    wires: tuple[WireEntry, ...]
+
+
+def read_outline(document: object) -> Outline | None:
+    """The nodes and wires of a document, or None when it does not have the shape the rules need."""
+    if not isinstance(document, dict):
+        return None
+    raw_nodes, raw_wires = document.get("nodes"), document.get("wires")
+    if not isinstance(raw_nodes, list) or not isinstance(raw_wires, list) or len(raw_nodes) > MAX_NODES:
+        return None
+    nodes: list[NodeEntry] = []
+    for index, node in enumerate(raw_nodes):
+        if not isinstance(node, dict):
+            return None
+        node_id, node_type = node.get("id"), node.get("type")
+        if not isinstance(node_id, str) or not isinstance(node_type, str):
+            return None
+        nodes.append(NodeEntry(index, node_id, node_type, node.get("config")))
+    wires: list[WireEntry] = []
+    for index, wire in enumerate(raw_wires):
+        if not isinstance(wire, dict):
+            return None
+        source, port, target = wire.get("from"), wire.get("port", DEFAULT_PORT), wire.get("to")
+        if not isinstance(source, str) or not isinstance(port, str) or not isinstance(target, str):
+            return None
+        wires.append(WireEntry(index, source, port, target))
+    return Outline(tuple(nodes), tuple(wires))

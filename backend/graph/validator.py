@@ -1,0 +1,55 @@
+"""`validate`: every finding about a flow document, in one fixed order.
+
+The order is that of FLOW_FORMAT.md's table of reason codes, and inside a rule that of the document
+(schema findings by JSON pointer, the others by node, then wire, position). A document whose nodes and
+wires cannot be told apart gets its `format_invalid` findings only: the graph rules need that much.
+
+Examples:
+    >>> doc = {"format": "flowyard.flow/1", "name": "Hello",
+    ...        "nodes": [{"id": "start", "type": "trigger", "config": {"kind": "manual"}},
+    ...                  {"id": "hi", "type": "log", "config": {"message": "hi {{trigger.who}}"}}],
+    ...        "wires": [{"from": "start", "to": "hi"}]}
+    >>> validate(doc)
+    []
+    >>> doc["wires"].append({"from": "hi", "to": "start"})
+    >>> [(f.code, f.node, f.wire) for f in validate(doc)]
+    [('trigger_has_inputs', None, 1), ('cycle', 'start', 1)]
+    >>> [f.code for f in validate("not a flow")]
+    ['format_invalid']
+"""
+
+from __future__ import annotations
+
+from backend.graph.findings import Finding, Report
+from backend.graph.loops import check_loops
+from backend.graph.outline import read_outline
+from backend.graph.rules import check_cycles, check_nodes, check_reachability, check_triggers, check_wires
+from backend.graph.schema import check_configs, check_document
+from backend.graph.topology import analyse
+
+
+def validate(document: object, locale: str = "en") -> list[Finding]:
+    """Every finding about `document` (any JSON value), with messages in `locale`; empty when valid.
+
+    Never raises on a JSON value: whatever it is, what is wrong with it is a finding.
+
+    Examples:
+        >>> [(f.code, f.detail) for f in validate({"format": "flowyard.flow/1", "name": "n",
+        ...                                         "nodes": [{"id": "t", "type": "trigger", "config": {}}],
+        ...                                         "wires": []})]
+        [('node_config_invalid', '/nodes/0/config/kind')]
+    """
+    report = Report(locale)
+    check_document(document, report)
+    outline = read_outline(document)
+    if outline is None:
+        return report.findings
+    check_nodes(outline, report)
+    check_configs(outline, report)
+    topology = analyse(outline)
+    check_wires(outline, topology, report)
+    check_triggers(topology, report)
+    check_cycles(topology, report)
+    check_reachability(topology, report)
+    check_loops(topology, report)
+    return report.findings
