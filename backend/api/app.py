@@ -1,46 +1,42 @@
-"""The Starlette application: its routes, and the database pool it shares with its in-process worker."""
+"""The Starlette application: the declared endpoints, JSON errors for everything else, and the pool it
+shares with its in-process worker."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
-from psycopg_pool import AsyncConnectionPool
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse
-from starlette.routing import Route
+from starlette.responses import Response
 
+from backend.api import approvals, flows, meta, openapi, runs  # noqa: F401 - they declare the endpoints
+from backend.api.endpoint import ENDPOINTS
+from backend.api.errors import ApiError, error_response
+from backend.i18n.locales import negotiate
 from backend.queue.commands import open_pool
+from backend.queue.driver import Actions
 from backend.queue.worker import Worker
-from backend.store.errors import describe_host
 
 
-async def healthz(request: Request) -> JSONResponse:
-    """Up when the database answers; 503 with the reason otherwise. Needs no token: probes have none."""
-    pool: AsyncConnectionPool = request.app.state.pool
-    try:
-        async with pool.connection(timeout=2) as conn:
-            row = await (await conn.execute("SELECT max(number) FROM schema_migrations")).fetchone()
-    except Exception:
-        return JSONResponse(
-            {"status": "unavailable", "database": {"ok": False, "code": "database_unreachable"}},
-            status_code=503,
-        )
-    schema = row[0] if row else None
-    return JSONResponse({"status": "ok", "database": {"ok": True, "schema": schema}})
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    locale = negotiate(request.headers.get("accept-language"), None)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "request_invalid")
+    return error_response(ApiError(exc.status_code, code=code), locale, headers=dict(exc.headers or {}))
 
 
-def create_app(database_url: str, *, run_worker: bool = False) -> Starlette:
+def create_app(database_url: str, *, run_worker: bool = False, actions: Actions | None = None) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         pool = open_pool(database_url, size=20)
         await pool.open(wait=False)
         app.state.pool = pool
-        app.state.database = describe_host(database_url)
         stop = asyncio.Event()
-        worker = asyncio.create_task(Worker(pool).run(stop)) if run_worker else None
+        worker = asyncio.create_task(Worker(pool, actions=actions).run(stop)) if run_worker else None
         try:
             yield
         finally:
@@ -49,4 +45,5 @@ def create_app(database_url: str, *, run_worker: bool = False) -> Starlette:
                 await worker
             await pool.close()
 
-    return Starlette(routes=[Route("/healthz", healthz)], lifespan=lifespan)
+    handlers: dict[Any, Any] = {HTTPException: _http_error}
+    return Starlette(routes=[ep.route() for ep in ENDPOINTS], lifespan=lifespan, exception_handlers=handlers)

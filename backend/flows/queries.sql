@@ -18,3 +18,40 @@ RETURNING version
 -- name: latest_version
 -- The version a new run of a flow is pinned to.
 SELECT latest_version FROM flows WHERE id = %(flow_id)s AND latest_version > 0
+
+-- name: list_flows
+-- The flows a user may read (any right on the flow, or everywhere), newest first, after a cursor.
+SELECT f.id, f.name, f.latest_version, f.created_at, f.created_by, f.webhook_secret_hash IS NOT NULL
+FROM flows AS f
+WHERE f.latest_version > 0
+  AND EXISTS (SELECT 1 FROM grants AS g
+              WHERE g.user_name = %(user)s AND (g.flow_id IS NULL OR g.flow_id = f.id))
+  AND f.id < coalesce(%(before)s::bigint, 9223372036854775807)
+ORDER BY f.id DESC
+LIMIT %(limit)s
+
+-- name: get_flow
+-- One flow with its newest document.
+SELECT f.id, f.name, f.latest_version, f.created_at, f.created_by, f.webhook_secret_hash IS NOT NULL,
+       v.document
+FROM flows AS f JOIN flow_versions AS v ON v.flow_id = f.id AND v.version = f.latest_version
+WHERE f.id = %(flow_id)s
+
+-- name: list_versions
+-- A flow's versions, newest first.
+SELECT version, created_at, created_by FROM flow_versions WHERE flow_id = %(flow_id)s ORDER BY version DESC
+
+-- name: get_version
+-- One saved version of a flow.
+SELECT version, created_at, created_by, document FROM flow_versions
+WHERE flow_id = %(flow_id)s AND version = %(version)s
+
+-- name: set_webhook_secret
+-- A new webhook secret (its digest): the old one stops working at once.
+UPDATE flows SET webhook_secret_hash = %(digest)s WHERE id = %(flow_id)s RETURNING id
+
+-- name: webhook_of
+-- What a webhook call is checked against: the secret's digest, and the newest document (its trigger).
+SELECT f.webhook_secret_hash, v.document
+FROM flows AS f JOIN flow_versions AS v ON v.flow_id = f.id AND v.version = f.latest_version
+WHERE f.id = %(flow_id)s

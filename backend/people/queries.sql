@@ -42,3 +42,32 @@ SELECT password_hash, locale FROM users WHERE name = %(name)s
 -- name: set_password
 -- A user's new password hash (argon2 parameters move on).
 UPDATE users SET password_hash = %(password_hash)s WHERE name = %(name)s
+
+-- name: insert_session
+-- A login session, by the digest of its id.
+INSERT INTO sessions (id_hash, user_name, csrf_token, expires_at)
+VALUES (%(id_hash)s, %(name)s, %(csrf)s, now() + %(lifetime)s::interval)
+
+-- name: session_user
+-- Who a live session belongs to, its CSRF token, and the user's locale.
+SELECT s.user_name, s.csrf_token, u.locale
+FROM sessions AS s JOIN users AS u ON u.name = s.user_name
+WHERE s.id_hash = %(id_hash)s AND s.expires_at > now()
+
+-- name: delete_session
+-- A logout.
+DELETE FROM sessions WHERE id_hash = %(id_hash)s
+
+-- name: user_locale
+-- A user's own language setting.
+SELECT locale FROM users WHERE name = %(name)s
+
+-- name: rights_of
+-- A user's grants, for /api/me.
+SELECT "right", flow_id FROM grants WHERE user_name = %(name)s ORDER BY "right", flow_id NULLS FIRST
+
+-- name: has_any_right
+-- Whether a user holds any right on a flow, or everywhere: what reading it takes.
+SELECT EXISTS (
+    SELECT 1 FROM grants WHERE user_name = %(name)s AND (flow_id IS NULL OR flow_id = %(flow_id)s)
+)

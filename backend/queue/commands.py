@@ -32,12 +32,16 @@ async def run_worker(url: str, concurrency: int, lease: timedelta, fault_point: 
     pool = open_pool(url, size=concurrency + 3)
     await pool.open()
     try:
+        from backend.actions import ActionSender, ActionSettings
+
+        faults = Faults(fault_point)
         worker = Worker(
             pool,
             concurrency=concurrency,
             lease=lease,
-            faults=Faults(fault_point),
+            faults=faults,
             retention=retention_from_env(),
+            actions=ActionSender(pool, ActionSettings.from_env(), faults=faults),
         )
         print(f"worker {worker.name} is serving due waits (concurrency {concurrency})", flush=True)
         await worker.run(stop)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
-POINTS = ("after_claim", "before_outcome")
+POINTS = ("after_claim", "before_outcome", "after_action_sent")
 
 
 class Faults:

@@ -33,7 +33,7 @@ RETURNING id
 
 -- name: next_wake
 -- When the earliest waiting wait falls due, to sleep until then and no longer.
-SELECT min(wake_at) FROM waits WHERE status = 'waiting'
+SELECT min(wake_at) FROM waits WHERE status = 'waiting' AND wake_at < 'infinity'
 
 -- name: park
 -- Write the run's next pause over its claimed wait; nothing when the claim is no longer ours.
@@ -165,3 +165,34 @@ FOR UPDATE SKIP LOCKED
 -- name: move_schedule
 -- The schedule's next fire, after the one just claimed.
 UPDATE schedules SET next_fire_at = %(next)s WHERE flow_id = %(flow_id)s
+
+-- name: list_runs
+-- Runs a user may read, newest first, after a cursor, optionally of one flow and in one status.
+SELECT r.id, r.flow_id, r.version, r.status, r.trigger_kind, r.error, r.started_by, r.created_at,
+       r.updated_at, r.ended_at
+FROM runs AS r
+WHERE (%(flow_id)s::bigint IS NULL OR r.flow_id = %(flow_id)s::bigint)
+  AND (%(status)s::text IS NULL OR r.status = %(status)s::text)
+  AND r.id < coalesce(%(before)s::bigint, 9223372036854775807)
+  AND EXISTS (SELECT 1 FROM grants AS g
+              WHERE g.user_name = %(user)s AND (g.flow_id IS NULL OR g.flow_id = r.flow_id))
+ORDER BY r.id DESC
+LIMIT %(limit)s
+
+-- name: get_run
+-- One run.
+SELECT r.id, r.flow_id, r.version, r.status, r.trigger_kind, r.error, r.started_by, r.created_at,
+       r.updated_at, r.ended_at, r.input
+FROM runs AS r WHERE r.id = %(run_id)s
+
+-- name: journal_of_run
+-- A run's journal in order, a page after a line number.
+SELECT seq, at, code, node, visit, data FROM journal
+WHERE run_id = %(run_id)s AND seq > %(after)s
+ORDER BY seq
+LIMIT %(limit)s
+
+-- name: wait_of_run
+-- What a run waits for, for the run page.
+SELECT kind, node, visit, CASE WHEN wake_at < 'infinity' THEN wake_at END, status, attempts, last_error
+FROM waits WHERE run_id = %(run_id)s

@@ -1,0 +1,220 @@
+"""Approvals: my inbox, one approval, a decision; the audit search and its exports."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from starlette.responses import Response
+
+from backend.api.endpoint import Call, endpoint, reply
+from backend.api.errors import ApiError
+from backend.api.flows import ID
+from backend.api.rights import require, require_read
+from backend.approvals.audit import AuditFilter, AuditRefused, export_csv, export_json, search
+from backend.approvals.records import Approval
+from backend.approvals.service import ApprovalService, DecisionRefused
+from backend.people.accounts import has_right
+
+OUTCOMES = ["approved", "rejected", "timed_out_approved", "timed_out_rejected", "skipped", "cancelled"]
+APPROVAL: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "run_id", "flow_id", "node", "title", "explanation", "approvers", "outcome"],
+    "properties": {
+        "id": {"type": "integer"},
+        "run_id": {"type": "integer"},
+        "flow_id": {"type": "integer"},
+        "version": {"type": "integer"},
+        "node": {"type": "string"},
+        "visit": {"type": "integer"},
+        "title": {"type": "string"},
+        "explanation": {"type": "string"},
+        "approvers": {"type": "array", "items": {"type": "string"}},
+        "deadline_at": {"type": ["string", "null"]},
+        "on_timeout": {"type": ["string", "null"]},
+        "requested_at": {"type": "string"},
+        "outcome": {"enum": [*OUTCOMES, None]},
+        "decided_by": {"type": ["string", "null"]},
+        "decided_at": {"type": ["string", "null"]},
+        "comment": {"type": ["string", "null"]},
+    },
+}
+DECISION_BODY: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["outcome"],
+    "properties": {
+        "outcome": {"enum": ["approve", "reject"]},
+        "comment": {"type": "string", "maxLength": 2000},
+    },
+}
+# The refusals of a decision, by how HTTP says them.
+_REFUSAL_STATUS = {
+    "approval_not_found": 404,
+    "decide_right_missing": 403,
+    "approver_not_named": 403,
+    "approval_already_decided": 409,
+    "approval_deadline_passed": 409,
+    "decision_outcome_invalid": 422,
+}
+
+
+@endpoint(
+    "GET",
+    "/api/approvals",
+    summary="My inbox: the open approvals I may decide now",
+    tag="approvals",
+    query={"limit": {"type": "integer", "minimum": 1, "maximum": 200}},
+    responses={
+        200: {
+            "type": "object",
+            "required": ["approvals"],
+            "properties": {"approvals": {"type": "array", "items": APPROVAL}},
+        }
+    },
+)
+async def inbox(call: Call) -> Response:
+    found = await ApprovalService().inbox(call.conn, call.me.name, limit=call.query.get("limit", 100))
+    return reply({"approvals": [a.to_json() for a in found]})
+
+
+@endpoint(
+    "GET",
+    "/api/approvals/{approval_id:int}",
+    summary="One approval, decided or not",
+    tag="approvals",
+    responses={200: APPROVAL, 404: None},
+)
+async def get_approval(call: Call) -> Response:
+    approval = await _readable(call)
+    return reply(approval.to_json())
+
+
+@endpoint(
+    "POST",
+    "/api/approvals/{approval_id:int}/decision",
+    summary="Approve or reject; the first decision "
+    "wins, a later one is 409 approval_already_decided with the standing decision",
+    tag="approvals",
+    body=DECISION_BODY,
+    responses={200: APPROVAL, 403: None, 404: None, 409: None},
+)
+async def decide(call: Call) -> Response:
+    approval = await _readable(call)
+    outcome = "approved" if call.body["outcome"] == "approve" else "rejected"
+    try:
+        await ApprovalService().decide(
+            call.conn, approval.id, outcome, by=call.me.name, comment=call.body.get("comment")
+        )
+    except DecisionRefused as refused:
+        detail = None
+        if refused.standing is not None:
+            standing = refused.standing
+            detail = {
+                "standing": {
+                    "outcome": standing.outcome,
+                    "decided_by": standing.decided_by,
+                    "decided_at": standing.decided_at.isoformat(),
+                }
+            }
+        raise ApiError(_REFUSAL_STATUS.get(refused.code, 409), code=refused.code, detail=detail) from None
+    decided = await ApprovalService().get(call.conn, approval.id)
+    assert decided is not None
+    return reply(decided.to_json())
+
+
+async def _readable(call: Call) -> Approval:
+    approval = await ApprovalService().get(call.conn, call.path_id("approval_id"))
+    if approval is None:
+        raise ApiError(404, code="approval_not_found")
+    try:
+        await require_read(call, approval.flow_id)
+    except ApiError:
+        raise ApiError(404, code="approval_not_found") from None
+    return approval
+
+
+AUDIT_QUERY: dict[str, dict[str, Any]] = {
+    "flow": ID,
+    "decider": {"type": "string", "minLength": 1, "maxLength": 64},
+    "outcome": {"enum": OUTCOMES},
+    "since": {"type": "string", "format": "date-time"},
+    "until": {"type": "string", "format": "date-time"},
+    "cursor": {"type": "string", "maxLength": 100},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 1000},
+}
+
+
+async def _audit_page(call: Call, limit: int) -> tuple[list[Approval], str | None]:
+    flow_id = call.query.get("flow")
+    if not await has_right(call.conn, call.me.name, "audit", None):
+        if flow_id is None:
+            raise ApiError(403, code="right_missing", detail={"right": "audit"}, right="audit")
+        await require(call, "audit", flow_id)
+    where = AuditFilter(
+        flow_id=flow_id,
+        decider=call.query.get("decider"),
+        outcome=call.query.get("outcome"),
+        since=_moment(call.query.get("since"), "since"),
+        until=_moment(call.query.get("until"), "until"),
+    )
+    try:
+        page = await search(call.conn, where, cursor=call.query.get("cursor"), limit=limit)
+    except AuditRefused as refused:
+        raise ApiError(400, code=refused.code) from None
+    return page.rows, page.next_cursor
+
+
+def _moment(text: str | None, name: str) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ApiError(400, code="request_query_invalid", detail={"parameter": name}) from None
+    if moment.tzinfo is None:
+        raise ApiError(
+            400, code="request_query_invalid", detail={"parameter": name, "reason": "no UTC offset"}
+        )
+    return moment
+
+
+@endpoint(
+    "GET",
+    "/api/audit",
+    summary="Decisions, filtered, in a stable order, a page after the cursor",
+    tag="audit",
+    query=AUDIT_QUERY,
+    responses={
+        200: {
+            "type": "object",
+            "required": ["decisions", "next"],
+            "properties": {
+                "decisions": {"type": "array", "items": APPROVAL},
+                "next": {"type": ["string", "null"]},
+            },
+        },
+        403: None,
+    },
+)
+async def audit(call: Call) -> Response:
+    rows, cursor = await _audit_page(call, call.query.get("limit", 100))
+    return reply({"decisions": [r.to_json() for r in rows], "next": cursor})
+
+
+@endpoint(
+    "GET",
+    "/api/audit/export",
+    summary="The same page of decisions as CSV or JSON, with times in UTC and in the reader's locale",
+    tag="audit",
+    query={**AUDIT_QUERY, "format": {"enum": ["csv", "json"]}},
+    responses={200: {"type": "string"}, 403: None},
+    content="text/csv",
+)
+async def export(call: Call) -> Response:
+    rows, cursor = await _audit_page(call, call.query.get("limit", 1000))
+    headers = {"X-Next-Cursor": cursor} if cursor else {}
+    if call.query.get("format", "csv") == "json":
+        return Response(export_json(rows, call.locale), media_type="application/json", headers=headers)
+    headers["Content-Disposition"] = 'attachment; filename="flowyard-decisions.csv"'
+    return Response(export_csv(rows, call.locale), media_type="text/csv; charset=utf-8", headers=headers)

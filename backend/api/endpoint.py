@@ -1,0 +1,135 @@
+"""Endpoints declared once: their route, right, request and response schemas. The same declaration
+serves the request (auth, body, query) and the OpenAPI document, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from psycopg import AsyncConnection
+from psycopg_pool import AsyncConnectionPool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from backend.api.auth import User, authenticate
+from backend.api.body import check, read_json
+from backend.api.errors import ApiError, error_response, internal_error
+from backend.i18n.locales import negotiate
+
+log = logging.getLogger("flowyard.api")
+MAX_ID = 2**63 - 1
+
+
+@dataclass(slots=True)
+class Call:
+    """What a handler gets: the request, a connection, who asks, in which language, and the checked input."""
+
+    request: Request
+    conn: AsyncConnection[Any]
+    user: User | None
+    locale: str
+    body: Any
+    query: dict[str, Any]
+
+    def path_id(self, name: str) -> int:
+        value = int(self.request.path_params[name])
+        if value > MAX_ID:
+            raise ApiError(404, code="not_found")
+        return value
+
+    @property
+    def me(self) -> User:
+        assert self.user is not None, "an authenticated endpoint"
+        return self.user
+
+
+Handler = Callable[[Call], Awaitable[Response]]
+
+
+@dataclass(slots=True)
+class Endpoint:
+    method: str
+    path: str
+    handler: Handler
+    summary: str
+    tag: str
+    public: bool = False
+    body: dict[str, Any] | None = None
+    query: dict[str, dict[str, Any]] = field(default_factory=dict)
+    responses: dict[int, dict[str, Any] | None] = field(default_factory=dict)
+    content: str = "application/json"
+
+    def route(self) -> Route:
+        async def serve(request: Request) -> Response:
+            locale = negotiate(request.headers.get("accept-language"), None)
+            pool: AsyncConnectionPool[Any] = request.app.state.pool
+            try:
+                async with pool.connection() as conn:
+                    user = None
+                    if not self.public:
+                        user = await authenticate(conn, request)
+                        locale = negotiate(request.headers.get("accept-language"), user.locale)
+                    query = self._query(request)
+                    body = await read_json(request, self.body) if self.body is not None else None
+                    return await self.handler(Call(request, conn, user, locale, body, query))
+            except ApiError as error:
+                return error_response(error, locale)
+            except Exception:
+                log.exception("%s %s failed", self.method, self.path)
+                return internal_error(locale)
+
+        return Route(self.path, serve, methods=[self.method])
+
+    def _query(self, request: Request) -> dict[str, Any]:
+        """Query parameters converted by their schema's type and checked; unknown ones are refused."""
+        values: dict[str, Any] = {}
+        for key in request.query_params:
+            if key not in self.query:
+                raise ApiError(400, code="request_query_unknown", detail={"parameter": key})
+        for name, schema in self.query.items():
+            raw = request.query_params.get(name)
+            if raw is None:
+                continue
+            value: Any = raw
+            if schema.get("type") == "integer":
+                if not raw.lstrip("-").isdigit():
+                    raise ApiError(400, code="request_query_invalid", detail={"parameter": name})
+                value = int(raw)
+            try:
+                check(value, schema)
+            except ApiError:
+                raise ApiError(400, code="request_query_invalid", detail={"parameter": name}) from None
+            values[name] = value
+        return values
+
+
+ENDPOINTS: list[Endpoint] = []
+
+
+def endpoint(
+    method: str,
+    path: str,
+    *,
+    summary: str,
+    tag: str,
+    public: bool = False,
+    body: dict[str, Any] | None = None,
+    query: dict[str, dict[str, Any]] | None = None,
+    responses: dict[int, dict[str, Any] | None],
+    content: str = "application/json",
+) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        ENDPOINTS.append(
+            Endpoint(method, path, handler, summary, tag, public, body, query or {}, responses, content)
+        )
+        return handler
+
+    return register
+
+
+def reply(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(body, status_code=status, headers=headers)

@@ -1,0 +1,273 @@
+"""Flows: create, list, read, save as a new version, versions, validate, the list view, the schemas."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from starlette.responses import Response
+
+from backend.api.endpoint import Call, endpoint, reply
+from backend.api.errors import ApiError
+from backend.api.rights import require, require_read
+from backend.flows.store import QUERIES, create_flow, save_version
+from backend.graph import list_view, load_schema, validate
+from backend.graph.model import NODE_TYPES
+from backend.queue.schedules import ScheduleInvalid
+
+DOCUMENT: dict[str, Any] = {
+    "type": "object",
+    "description": "A flow document, format flowyard.flow/1 (GET /api/schemas/flow). An invalid one is "
+    "answered 422 flow_invalid with every finding in detail.findings.",
+}
+FINDING: dict[str, Any] = {
+    "type": "object",
+    "required": ["code", "node", "wire", "message", "detail"],
+    "properties": {
+        "code": {"type": "string"},
+        "node": {"type": ["string", "null"]},
+        "wire": {"type": ["integer", "null"]},
+        "message": {"type": "string"},
+        "detail": {"type": ["string", "null"]},
+    },
+}
+FLOW: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "name", "version", "created_at", "webhook"],
+    "properties": {
+        "id": {"type": "integer"},
+        "name": {"type": "string"},
+        "version": {"type": "integer"},
+        "created_at": {"type": "string", "format": "date-time"},
+        "created_by": {"type": ["string", "null"]},
+        "webhook": {"type": "boolean", "description": "whether a webhook secret is set"},
+        "document": {"type": "object"},
+    },
+}
+SAVED: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "version"],
+    "properties": {"id": {"type": "integer"}, "version": {"type": "integer"}},
+}
+ID = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
+
+
+def _flow_json(row: tuple[Any, ...]) -> dict[str, Any]:
+    flow_id, name, version, created_at, created_by, webhook = row[:6]
+    data = {
+        "id": flow_id,
+        "name": name,
+        "version": version,
+        "created_at": created_at.isoformat(),
+        "created_by": created_by,
+        "webhook": webhook,
+    }
+    if len(row) > 6:
+        data["document"] = row[6]
+    return data
+
+
+def _valid_document(call: Call) -> dict[str, Any]:
+    findings = validate(call.body, call.locale)
+    if findings:
+        raise ApiError(422, code="flow_invalid", detail={"findings": [f.to_json() for f in findings]})
+    assert isinstance(call.body, dict)
+    return call.body
+
+
+@endpoint(
+    "POST",
+    "/api/flows",
+    summary="Create a flow from a document (its version 1)",
+    tag="flows",
+    body=DOCUMENT,
+    responses={201: SAVED, 422: None},
+)
+async def create(call: Call) -> Response:
+    await require(call, "edit")
+    document = _valid_document(call)
+    try:
+        flow_id = await create_flow(call.conn, document, by=call.me.name)
+    except ScheduleInvalid as invalid:
+        raise ApiError(422, code=invalid.code) from None
+    return reply({"id": flow_id, "version": 1}, 201)
+
+
+@endpoint(
+    "GET",
+    "/api/flows",
+    summary="The flows I may read, newest first",
+    tag="flows",
+    query={"before": ID, "limit": {"type": "integer", "minimum": 1, "maximum": 200}},
+    responses={
+        200: {
+            "type": "object",
+            "required": ["flows"],
+            "properties": {"flows": {"type": "array", "items": FLOW}, "next": {"type": ["integer", "null"]}},
+        }
+    },
+)
+async def list_flows(call: Call) -> Response:
+    limit = call.query.get("limit", 50)
+    cur = await call.conn.execute(
+        QUERIES["list_flows"], {"user": call.me.name, "before": call.query.get("before"), "limit": limit + 1}
+    )
+    rows = await cur.fetchall()
+    flows = [_flow_json(row) for row in rows[:limit]]
+    return reply({"flows": flows, "next": flows[-1]["id"] if len(rows) > limit else None})
+
+
+@endpoint(
+    "GET",
+    "/api/flows/{flow_id:int}",
+    summary="A flow with its newest document",
+    tag="flows",
+    responses={200: FLOW, 404: None},
+)
+async def get_flow(call: Call) -> Response:
+    flow_id = call.path_id("flow_id")
+    await require_read(call, flow_id)
+    cur = await call.conn.execute(QUERIES["get_flow"], {"flow_id": flow_id})
+    row = await cur.fetchone()
+    if row is None:
+        raise ApiError(404, code="flow_not_found")
+    return reply(_flow_json(row))
+
+
+@endpoint(
+    "PUT",
+    "/api/flows/{flow_id:int}",
+    summary="Save a document as the flow's next version",
+    tag="flows",
+    body=DOCUMENT,
+    responses={200: SAVED, 404: None, 422: None},
+)
+async def save(call: Call) -> Response:
+    flow_id = call.path_id("flow_id")
+    await require_read(call, flow_id)
+    await require(call, "edit", flow_id)
+    document = _valid_document(call)
+    try:
+        version = await save_version(call.conn, flow_id, document, by=call.me.name)
+    except ScheduleInvalid as invalid:
+        raise ApiError(422, code=invalid.code) from None
+    except LookupError:
+        raise ApiError(404, code="flow_not_found") from None
+    return reply({"id": flow_id, "version": version})
+
+
+@endpoint(
+    "GET",
+    "/api/flows/{flow_id:int}/versions",
+    summary="A flow's versions, newest first",
+    tag="flows",
+    responses={
+        200: {
+            "type": "object",
+            "required": ["versions"],
+            "properties": {
+                "versions": {
+                    "type": "array",
+                    "items": {"type": "object", "required": ["version", "created_at"]},
+                }
+            },
+        },
+        404: None,
+    },
+)
+async def versions(call: Call) -> Response:
+    flow_id = call.path_id("flow_id")
+    await require_read(call, flow_id)
+    cur = await call.conn.execute(QUERIES["list_versions"], {"flow_id": flow_id})
+    rows = await cur.fetchall()
+    if not rows:
+        raise ApiError(404, code="flow_not_found")
+    return reply(
+        {"versions": [{"version": v, "created_at": at.isoformat(), "created_by": by} for v, at, by in rows]}
+    )
+
+
+@endpoint(
+    "GET",
+    "/api/flows/{flow_id:int}/versions/{version:int}",
+    summary="One version's document",
+    tag="flows",
+    responses={200: {"type": "object", "required": ["version", "document"]}, 404: None},
+)
+async def version(call: Call) -> Response:
+    flow_id = call.path_id("flow_id")
+    await require_read(call, flow_id)
+    cur = await call.conn.execute(
+        QUERIES["get_version"], {"flow_id": flow_id, "version": min(call.path_id("version"), 2**31 - 1)}
+    )
+    row = await cur.fetchone()
+    if row is None:
+        raise ApiError(404, code="flow_version_not_found")
+    number, at, by, document = row
+    return reply({"version": number, "created_at": at.isoformat(), "created_by": by, "document": document})
+
+
+@endpoint(
+    "POST",
+    "/api/flows/validate",
+    summary="Validate a document without saving it",
+    tag="flows",
+    body=DOCUMENT,
+    responses={
+        200: {
+            "type": "object",
+            "required": ["valid", "findings"],
+            "properties": {"valid": {"type": "boolean"}, "findings": {"type": "array", "items": FINDING}},
+        }
+    },
+)
+async def validate_document(call: Call) -> Response:
+    findings = validate(call.body, call.locale)
+    return reply({"valid": not findings, "findings": [f.to_json() for f in findings]})
+
+
+@endpoint(
+    "POST",
+    "/api/flows/list-view",
+    summary="The editor's list view of a valid document",
+    tag="flows",
+    body=DOCUMENT,
+    responses={200: {"type": "object", "required": ["nodes"]}, 422: None},
+)
+async def list_view_of(call: Call) -> Response:
+    document = _valid_document(call)
+    return reply({"nodes": [entry.to_json() for entry in list_view(document)]})
+
+
+@endpoint(
+    "POST",
+    "/api/flows/{flow_id:int}/webhook",
+    summary="A new webhook secret, shown once",
+    tag="flows",
+    responses={201: {"type": "object", "required": ["path", "secret"]}, 404: None},
+)
+async def new_webhook_secret(call: Call) -> Response:
+    flow_id = call.path_id("flow_id")
+    await require_read(call, flow_id)
+    await require(call, "edit", flow_id)
+    secret = secrets.token_urlsafe(32)
+    digest = hashlib.sha256(secret.encode()).hexdigest()
+    cur = await call.conn.execute(QUERIES["set_webhook_secret"], {"flow_id": flow_id, "digest": digest})
+    if await cur.fetchone() is None:
+        raise ApiError(404, code="flow_not_found")
+    return reply({"path": f"/hooks/{flow_id}/{secret}", "secret": secret}, 201)
+
+
+@endpoint(
+    "GET",
+    "/api/schemas/{name}",
+    summary="The JSON Schema of the document or of a node's config",
+    tag="flows",
+    responses={200: {"type": "object"}, 404: None},
+)
+async def schema(call: Call) -> Response:
+    name = call.request.path_params["name"]
+    if name != "flow" and name not in NODE_TYPES:
+        raise ApiError(404, code="schema_not_found")
+    return reply(load_schema(name))

@@ -1,0 +1,104 @@
+"""Health, sessions, who I am, the catalogs for the frontend, and the OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.responses import Response
+
+from backend.api.auth import SESSION_COOKIE, SESSION_LIFETIME, close_session, open_session
+from backend.api.endpoint import Call, endpoint, reply
+from backend.api.errors import ApiError
+from backend.i18n.catalogs import LOCALES
+from backend.people.accounts import QUERIES as PEOPLE
+from backend.people.accounts import check_password, principals_of
+
+
+@endpoint(
+    "GET",
+    "/healthz",
+    summary="Up when the database answers (no token: probes have none)",
+    tag="meta",
+    public=True,
+    responses={200: {"type": "object", "required": ["status", "database"]}},
+)
+async def healthz(call: Call) -> Response:
+    cur = await call.conn.execute("SELECT max(number) FROM schema_migrations")
+    row = await cur.fetchone()
+    return reply({"status": "ok", "database": {"ok": True, "schema": row[0] if row else None}})
+
+
+LOGIN: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name", "password"],
+    "properties": {
+        "name": {"type": "string", "maxLength": 64},
+        "password": {"type": "string", "maxLength": 1024},
+    },
+}
+
+
+@endpoint(
+    "POST",
+    "/api/session",
+    summary="Log in: a session cookie, and the CSRF token writes must echo",
+    tag="meta",
+    public=True,
+    body=LOGIN,
+    responses={201: {"type": "object", "required": ["user", "csrf_token"]}, 401: None},
+)
+async def login(call: Call) -> Response:
+    name, password = call.body["name"], call.body["password"]
+    if not await check_password(call.conn, name, password):
+        raise ApiError(401, code="login_failed")
+    session, csrf = await open_session(call.conn, name)
+    response = reply({"user": name, "csrf_token": csrf}, 201)
+    response.set_cookie(
+        SESSION_COOKIE,
+        session,
+        max_age=int(SESSION_LIFETIME.total_seconds()),
+        httponly=True,
+        samesite="strict",
+        secure=call.request.url.scheme == "https",
+        path="/",
+    )
+    return response
+
+
+@endpoint("DELETE", "/api/session", summary="Log out", tag="meta", responses={204: None})
+async def logout(call: Call) -> Response:
+    await close_session(call.conn, call.request)
+    response = Response(status_code=204)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@endpoint(
+    "GET",
+    "/api/me",
+    summary="Who I am: my rights, groups and language",
+    tag="meta",
+    responses={200: {"type": "object", "required": ["name", "rights", "principals", "locale"]}},
+)
+async def me(call: Call) -> Response:
+    cur = await call.conn.execute(PEOPLE["rights_of"], {"name": call.me.name})
+    rights = [{"right": right, "flow": flow} for right, flow in await cur.fetchall()]
+    principals = sorted(await principals_of(call.conn, call.me.name))
+    return reply({"name": call.me.name, "rights": rights, "principals": principals, "locale": call.locale})
+
+
+@endpoint(
+    "GET",
+    "/api/i18n/{locale}",
+    summary="A catalog as flat JSON, for the frontend",
+    tag="meta",
+    responses={200: {"type": "object", "additionalProperties": {"type": "string"}}, 404: None},
+)
+async def i18n(call: Call) -> Response:
+    locale = call.request.path_params["locale"]
+    if locale not in LOCALES:
+        raise ApiError(404, code="locale_not_found", detail={"locales": list(LOCALES)})
+    from backend.i18n import catalog_json  # type: ignore[attr-defined]
+
+    return reply(catalog_json(locale))

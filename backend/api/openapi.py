@@ -1,0 +1,116 @@
+"""The OpenAPI 3.1 document, generated from the endpoint declarations."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from starlette.responses import Response
+
+from backend.api.endpoint import ENDPOINTS, Call, Endpoint, endpoint, reply
+from backend.api.errors import ERROR_SCHEMA
+
+_PARAM = re.compile(r"{(\w+)(?::(\w+))?}")
+_DESCRIPTIONS = {
+    200: "OK",
+    201: "Created",
+    202: "Accepted",
+    204: "No content",
+    400: "Bad request",
+    401: "Not authenticated",
+    403: "Forbidden",
+    404: "Not found",
+    409: "Conflict",
+    413: "Too large",
+    415: "Unsupported media type",
+    422: "Invalid",
+}
+
+
+def document() -> dict[str, Any]:
+    paths: dict[str, dict[str, Any]] = {}
+    for ep in ENDPOINTS:
+        path = _PARAM.sub(lambda m: "{" + m.group(1) + "}", ep.path)
+        paths.setdefault(path, {})[ep.method.lower()] = _operation(ep)
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Flowyard", "version": "1", "description": "Flows, runs, approvals and audit."},
+        "paths": paths,
+        "components": {
+            "schemas": {"Error": ERROR_SCHEMA},
+            "securitySchemes": {
+                "token": {"type": "http", "scheme": "bearer"},
+                "session": {"type": "apiKey", "in": "cookie", "name": "flowyard_session"},
+            },
+        },
+        "security": [{"token": []}, {"session": []}],
+    }
+
+
+def _operation(ep: Endpoint) -> dict[str, Any]:
+    operation: dict[str, Any] = {"summary": ep.summary, "tags": [ep.tag], "operationId": ep.handler.__name__}
+    parameters = [
+        {
+            "name": name,
+            "in": "path",
+            "required": True,
+            "schema": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
+            if kind == "int"
+            else {"type": "string"},
+        }
+        for name, kind in _PARAM.findall(ep.path)
+    ]
+    parameters += [
+        {"name": name, "in": "query", "required": False, "schema": schema}
+        for name, schema in ep.query.items()
+    ]
+    if parameters:
+        operation["parameters"] = parameters
+    if ep.public:
+        operation["security"] = []
+    if ep.body is not None:
+        operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": ep.body}}}
+    responses: dict[str, Any] = {}
+    for status, schema in ep.responses.items():
+        if status == 204:
+            responses[str(status)] = {"description": _DESCRIPTIONS[status]}
+        elif status >= 400 or schema is None:
+            responses[str(status)] = _error(status)
+        else:
+            responses[str(status)] = {"description": _DESCRIPTIONS[status], "content": _content(ep, schema)}
+    for status in _implicit(ep):
+        responses.setdefault(str(status), _error(status))
+    operation["responses"] = responses
+    return operation
+
+
+def _content(ep: Endpoint, schema: dict[str, Any]) -> dict[str, Any]:
+    if ep.content == "text/csv":
+        return {"text/csv": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "array"}}}
+    return {"application/json": {"schema": schema}}
+
+
+def _implicit(ep: Endpoint) -> list[int]:
+    """The answers every endpoint of its kind can give besides its own."""
+    statuses = [] if ep.public else [401, 403]
+    if ep.query:
+        statuses.append(400)
+    if ep.body is not None or ep.path.startswith("/hooks/"):
+        statuses += [400, 413, 415, 422]
+    if _PARAM.search(ep.path):
+        statuses.append(404)
+    return statuses
+
+
+def _error(status: int) -> dict[str, Any]:
+    return {
+        "description": _DESCRIPTIONS.get(status, "Error"),
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+
+
+@endpoint(
+    "GET", "/api/openapi.json", summary="This document", tag="meta", responses={200: {"type": "object"}}
+)
+async def openapi(call: Call) -> Response:
+    return reply(document())

@@ -1,0 +1,67 @@
+"""An API client per user, over the real app and the module's database."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from starlette.testclient import TestClient
+
+from backend.api.app import create_app
+from backend.people.accounts import Grant, add_user, create_token
+
+
+def make_user(
+    url: str, name: str, *grants: str, groups: tuple[str, ...] = (), password: str | None = None
+) -> str:
+    """A user with rights; their new token."""
+
+    async def go() -> str:
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            await add_user(
+                conn, name, grants=[Grant.parse(g) for g in grants], groups=list(groups), password=password
+            )
+            return await create_token(conn, name)
+
+    return asyncio.run(go())
+
+
+@contextmanager
+def app_client(url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(url), raise_server_exceptions=True) as client:
+        yield client
+
+
+def auth(token: str, **headers: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}", **headers}
+
+
+def approval_and_delay_flow() -> dict[str, Any]:
+    return {
+        "format": "flowyard.flow/1",
+        "name": "Pay approved invoices",
+        "nodes": [
+            {"id": "start", "type": "trigger", "config": {"kind": "manual"}},
+            {
+                "id": "ask",
+                "type": "approval",
+                "config": {
+                    "title": "Pay {{trigger.invoice}}?",
+                    "explanation": "Over the limit",
+                    "approvers": ["group:finance"],
+                    "deadline": "P2D",
+                    "on_timeout": "reject",
+                },
+            },
+            {"id": "cool", "type": "delay", "config": {"duration": "PT1H"}},
+            {"id": "paid", "type": "log", "config": {"message": "paid {{trigger.invoice}}"}},
+        ],
+        "wires": [
+            {"from": "start", "to": "ask"},
+            {"from": "ask", "port": "approve", "to": "cool"},
+            {"from": "cool", "to": "paid"},
+        ],
+    }

@@ -1,0 +1,96 @@
+"""Bad input gets a reason code and changes nothing; nothing is answered without a token."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from backend.api.endpoint import ENDPOINTS
+from tests.api.support import app_client, approval_and_delay_flow, auth, make_user
+from tests.support import Queue
+
+
+def _concrete(path: str) -> str:
+    return (
+        path.replace("{flow_id:int}", "1")
+        .replace("{run_id:int}", "1")
+        .replace("{approval_id:int}", "1")
+        .replace("{version:int}", "1")
+        .replace("{name}", "flow")
+        .replace("{locale}", "de")
+        .replace("{secret}", "x")
+    )
+
+
+def test_every_endpoint_but_health_and_webhooks_needs_a_token(queue: Queue) -> None:
+    with app_client(queue.url) as api:
+        for ep in ENDPOINTS:
+            if ep.public:
+                continue
+            answer = api.request(ep.method, _concrete(ep.path), json={})
+            assert answer.status_code == 401, (ep.method, ep.path, answer.text)
+            assert answer.json()["error"]["code"] == "auth_required"
+            bad = api.request(ep.method, _concrete(ep.path), json={}, headers=auth("fy_not_a_token"))
+            assert bad.json()["error"]["code"] == "auth_token_invalid"
+    assert {ep.path for ep in ENDPOINTS if ep.public} == {
+        "/healthz",
+        "/api/session",
+        "/hooks/{flow_id:int}/{secret}",
+    }
+
+
+@pytest.mark.parametrize(
+    ("body", "headers", "status", "code"),
+    [
+        (b"{nope", {"content-type": "application/json"}, 400, "request_json_invalid"),
+        (b'{"a": NaN}', {"content-type": "application/json"}, 400, "request_json_invalid"),
+        (b'{"name": "a\\u0000b"}', {"content-type": "application/json"}, 400, "request_json_invalid"),
+        (b"{}", {"content-type": "text/plain"}, 415, "request_content_type"),
+        (b" " * 5_000_001, {"content-type": "application/json"}, 413, "request_too_large"),
+    ],
+)
+def test_malformed_bodies_are_refused_with_their_code(
+    queue: Queue, body: bytes, headers: dict[str, str], status: int, code: str
+) -> None:
+    author = make_user(queue.url, f"author{status}{len(body)}", "edit")
+    with app_client(queue.url) as api:
+        answer = api.post("/api/flows", content=body, headers=auth(author, **headers))
+    assert (answer.status_code, answer.json()["error"]["code"]) == (status, code)
+    assert queue.one("SELECT count(*) FROM flows") == (0,)
+
+
+def test_an_invalid_flow_is_422_with_every_finding_and_nothing_saved(queue: Queue) -> None:
+    author = make_user(queue.url, "writer", "edit", "run")
+    document = approval_and_delay_flow()
+    document["wires"].append({"from": "paid", "to": "start"})
+    document["nodes"].append({"id": "lost", "type": "log", "config": {"message": "x"}})
+    with app_client(queue.url) as api:
+        answer = api.post("/api/flows", json=document, headers=auth(author))
+        unknown = api.post("/api/flows/1/runs", json={"input": 1, "extra": 2}, headers=auth(author))
+    assert answer.status_code == 422
+    error = answer.json()["error"]
+    assert error["code"] == "flow_invalid"
+    assert {f["code"] for f in error["detail"]["findings"]} >= {"trigger_has_inputs", "node_unreachable"}
+    assert unknown.status_code == 422 and unknown.json()["error"]["code"] == "request_field_unknown"
+    assert queue.one("SELECT count(*) FROM flows") == (0,)
+
+
+def test_messages_follow_accept_language(queue: Queue) -> None:
+    with app_client(queue.url) as api:
+        english = api.get("/api/flows").json()["error"]["message"]
+        german = api.get("/api/flows", headers={"Accept-Language": "de-CH, en;q=0.5"}).json()["error"][
+            "message"
+        ]
+        unknown = api.get("/api/flows", headers={"Accept-Language": "tlh"}).json()["error"]["message"]
+    assert english != german
+    assert unknown == english
+
+
+def test_unknown_routes_and_methods_answer_json_errors(queue: Queue) -> None:
+    with app_client(queue.url) as api:
+        missing = api.get("/api/nothing-here")
+        wrong = api.delete("/healthz")
+    assert (missing.status_code, missing.json()["error"]["code"]) == (404, "not_found")
+    assert (wrong.status_code, wrong.json()["error"]["code"]) == (405, "method_not_allowed")
+    assert json.loads(wrong.text)["error"]["message"]

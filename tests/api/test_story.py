@@ -1,0 +1,73 @@
+"""Seed 004's story end to end through the API: save, run, inbox, approve, resume, delay, audit."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from tests.api.support import app_client, approval_and_delay_flow, auth, make_user
+from tests.support import Queue
+
+
+def test_the_whole_story_and_its_refusals(queue: Queue) -> None:
+    author = make_user(queue.url, "author", "edit", "run")
+    approver = make_user(queue.url, "approver", "decide", groups=("finance",))
+    reader = make_user(queue.url, "reader", "audit")
+    with app_client(queue.url) as api:
+        saved = api.post("/api/flows", json=approval_and_delay_flow(), headers=auth(author))
+        assert saved.status_code == 201, saved.text
+        flow_id = saved.json()["id"]
+
+        started = api.post(
+            f"/api/flows/{flow_id}/runs", json={"input": {"invoice": "A-7"}}, headers=auth(author)
+        )
+        assert started.status_code == 201
+        run_id = started.json()["run"]
+        queue.drain()  # the worker, with the clock the test moves
+
+        inbox = api.get("/api/approvals", headers=auth(approver)).json()["approvals"]
+        assert [(a["run_id"], a["title"]) for a in inbox] == [(run_id, "Pay A-7?")]
+        approval_id = inbox[0]["id"]
+        assert api.get("/api/approvals", headers=auth(author)).json()["approvals"] == []
+
+        refused = api.post(
+            f"/api/approvals/{approval_id}/decision", json={"outcome": "approve"}, headers=auth(author)
+        )
+        assert (refused.status_code, refused.json()["error"]["code"]) == (403, "decide_right_missing")
+
+        decided = api.post(
+            f"/api/approvals/{approval_id}/decision",
+            json={"outcome": "approve", "comment": "ok"},
+            headers=auth(approver),
+        )
+        assert decided.status_code == 200 and decided.json()["outcome"] == "approved"
+        stale = api.post(
+            f"/api/approvals/{approval_id}/decision", json={"outcome": "reject"}, headers=auth(approver)
+        )
+        assert stale.status_code == 409
+        assert stale.json()["error"]["code"] == "approval_already_decided"
+        assert stale.json()["error"]["detail"]["standing"]["outcome"] == "approved"
+
+        queue.drain()
+        waiting = api.get(f"/api/runs/{run_id}", headers=auth(author)).json()
+        assert waiting["run"]["status"] == "waiting" and waiting["wait"]["kind"] == "delay"
+        queue.clock.advance(timedelta(hours=1))
+        queue.drain()
+
+        done = api.get(f"/api/runs/{run_id}", headers=auth(author)).json()
+        assert done["run"]["status"] == "succeeded"
+        codes = [line["code"] for line in done["journal"]]
+        assert codes[0] == "run_created" and codes[-1] == "run_succeeded"
+        assert all(line["message"] for line in done["journal"])
+
+        found = api.get("/api/audit", params={"flow": flow_id}, headers=auth(reader)).json()["decisions"]
+        assert [(d["id"], d["outcome"], d["decided_by"], d["comment"]) for d in found] == [
+            (approval_id, "approved", "approver", "ok")
+        ]
+        assert api.get("/api/audit", headers=auth(author)).status_code == 403
+
+        cannot_save = api.put(f"/api/flows/{flow_id}", json=approval_and_delay_flow(), headers=auth(reader))
+        assert (cannot_save.status_code, cannot_save.json()["error"]["code"]) == (403, "right_missing")
+        assert (
+            api.get(f"/api/flows/{flow_id}/versions", headers=auth(author)).json()["versions"][0]["version"]
+            == 1
+        )
