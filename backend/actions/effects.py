@@ -1,0 +1,111 @@
+"""The effects log: one row per action visit, keyed by (run, visit), written before anything leaves.
+
+A try opens the row (or finds it), and one of two things follows:
+
+- the row holds an outcome the walk must get again: it is given back and nothing is sent. That is every
+  success, and an error once the run has an effect at a later visit (a walk followed the `error` port
+  and acted on it, so a retry must take the same path);
+- otherwise (a new row, a try that died before its outcome was written, or an error nothing built on)
+  a new try starts under the row's key: committed before the request leaves, so a crash after it leaves
+  is found by the next try, which sends again with the same key.
+
+The try's outcome is written `WHERE attempts = :this_try AND outcome IS NULL`: the first result written
+stands, and a late one (a worker whose lease ran out while it waited on a slow server) reads it instead.
+
+Examples:
+    >>> key = new_key(12, 7)
+    >>> key.startswith("fy-12-7-"), len(key) == len("fy-12-7-") + 12
+    (True, True)
+    >>> request_digest("http", {"url": "https://a.example"}) == request_digest("http", {"url": "https://a.example"})
+    True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool
+
+from backend.actions.queries import QUERIES
+from backend.actions.redact import redact_request
+from backend.queue.driver import WaitFailed
+from backend.walker import ActionRequest
+
+
+class EffectInDoubt(Exception):
+    """A try's outcome could not be written and none stands: how the action went cannot be told."""
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A row found or made: its key, and either a try to make (`attempt`) or the outcome that stands."""
+
+    key: str
+    attempt: int | None
+    outcome: str | None = None
+    output: dict[str, Any] | None = None
+
+
+def new_key(run_id: int, visit: int) -> str:
+    """A key readable in a provider's logs (run and visit) and unique across databases (random tail).
+
+    The random tail is why a run 1 of a rebuilt database never presents the key of an old run 1.
+    """
+    return f"fy-{run_id}-{visit}-{secrets.token_hex(6)}"
+
+
+def request_digest(action_type: str, config: dict[str, Any]) -> str:
+    text = json.dumps({"type": action_type, "config": config}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class EffectLog:
+    def __init__(self, pool: AsyncConnectionPool[Any]) -> None:
+        self.pool = pool
+
+    async def open(self, run_id: int, request: ActionRequest) -> Opened:
+        """Find or write the visit's row; commit a new try on it, or give back the outcome that stands."""
+        digest = request_digest(request.type, request.config)
+        where = {"run_id": run_id, "visit": request.visit}
+        async with self.pool.connection() as conn, conn.transaction():
+            await conn.execute(
+                QUERIES["open_effect"],
+                {
+                    **where,
+                    "node": request.node,
+                    "type": request.type,
+                    "key": new_key(run_id, request.visit),
+                    "digest": digest,
+                    "request": Jsonb(redact_request(request.type, request.config)),
+                },
+            )
+            row = await (await conn.execute(QUERIES["lock_effect"], where)).fetchone()
+            assert row is not None, "written or found, and runs are never swept mid-walk"
+            node, recorded_digest, key, outcome, output, superseded = row
+            if (node, recorded_digest) != (request.node, digest):
+                # The walk asks something else at a visit that already acted: a bug, never guessed past.
+                raise WaitFailed(code="action_effect_mismatch", visit=request.visit, recorded=node)
+            if outcome == "out" or (outcome == "error" and superseded):
+                return Opened(key, None, outcome, output)
+            attempt = await (await conn.execute(QUERIES["start_attempt"], where)).fetchone()
+            assert attempt is not None
+            return Opened(key, int(attempt[0]))
+
+    async def complete(
+        self, run_id: int, visit: int, attempt: int, outcome: str, output: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
+        """Write a try's outcome; the outcome that stands (this one, or one written before it)."""
+        params = {"run_id": run_id, "visit": visit, "attempt": attempt, "outcome": outcome}
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(QUERIES["complete_effect"], {**params, "output": Jsonb(output)})
+            row = await cur.fetchone()
+            if row is None:
+                row = await (await conn.execute(QUERIES["effect_outcome"], params)).fetchone()
+        if row is None or row[0] is None:
+            raise EffectInDoubt(f"run {run_id} visit {visit}: another try is under way")
+        return str(row[0]), dict(row[1])

@@ -1,0 +1,30 @@
+"""An action that did not come out: a reason code and its details, which become the node's error output.
+
+Examples:
+    >>> failure = ActionFailure(code="http_status_error", status=503)
+    >>> output = failure.output()
+    >>> output["code"], output["status"]
+    ('http_status_error', 503)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backend.i18n.catalogs import message
+
+
+class ActionFailure(Exception):
+    """How an action failed, in words a flow can branch on (`{{fetch.code}}`) and a person can read."""
+
+    def __init__(self, code: str, **detail: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        # The driver passes an unwired error's output on as keywords next to `node`: never name one so.
+        detail.pop("node", None)
+        self.detail = detail
+
+    def output(self) -> dict[str, Any]:
+        """`{"code", "message", **detail}`: what the node's `error` port sees and the journal keeps."""
+        params = {key: value for key, value in self.detail.items() if not isinstance(value, dict | list)}
+        return {"code": self.code, "message": message(self.code, "en", **params), **self.detail}

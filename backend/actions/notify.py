@@ -1,0 +1,115 @@
+"""The `notify` node: a message to a webhook (a JSON POST) or to email addresses (SMTP).
+
+A webhook gets `{"text": message}`, the shape Slack, Mattermost and Teams incoming webhooks read, with
+the effect key as `Idempotency-Key`; its URL is checked like an http node's. An email's `Message-ID` is
+made from the effect key, so a message sent again after a crash is the same message to every mail
+system that deduplicates by it. The subject is the message's first line.
+
+Examples:
+    >>> recipients("ann@example.com, Bob <bob@example.com>")
+    ['ann@example.com', 'bob@example.com']
+    >>> subject("Invoice A-7 paid\\nby ann")
+    'Invoice A-7 paid'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import smtplib
+import ssl
+from collections.abc import Mapping
+from email.message import EmailMessage
+from email.utils import getaddresses
+from typing import Any
+
+from backend.actions.failures import ActionFailure
+from backend.actions.settings import ActionSettings
+from backend.actions.transport import Exchange, HttpSender
+
+SUBJECT_LIMIT = 78
+
+
+async def send_notify(
+    config: Mapping[str, Any], key: str, sender: HttpSender, settings: ActionSettings
+) -> dict[str, Any]:
+    channel, to, text = config.get("channel"), config.get("to"), config.get("message")
+    if not isinstance(to, str) or not to:
+        raise ActionFailure(code="action_config_invalid", field="to", detail="not text")
+    if not isinstance(text, str):
+        raise ActionFailure(code="action_config_invalid", field="message", detail="not text")
+    if channel == "webhook":
+        return await _webhook(to, text, key, sender, settings)
+    if channel == "email":
+        return await _email(to, text, key, settings)
+    raise ActionFailure(code="action_config_invalid", field="channel", detail=str(channel))
+
+
+async def _webhook(
+    url: str, text: str, key: str, sender: HttpSender, settings: ActionSettings
+) -> dict[str, Any]:
+    exchange = Exchange(
+        method="POST",
+        url=url,
+        headers={"Content-Type": "application/json", "Idempotency-Key": key},
+        content=json.dumps({"text": text}, ensure_ascii=False).encode(),
+        timeout_s=settings.timeout_s,
+        follow=settings.max_redirects,
+    )
+    answer = await sender.send(exchange)
+    if answer.status >= 400:
+        raise ActionFailure(code="http_status_error", **answer.output())
+    return {"channel": "webhook", "status": answer.status, "body": answer.body}
+
+
+async def _email(to: str, text: str, key: str, settings: ActionSettings) -> dict[str, Any]:
+    if settings.smtp_host is None:
+        raise ActionFailure(code="notify_email_unconfigured")
+    addresses = recipients(to)
+    message = EmailMessage()
+    message["From"] = settings.smtp_from
+    message["To"] = ", ".join(addresses)
+    message["Subject"] = subject(text)
+    domain = settings.smtp_from.rpartition("@")[2] or "flowyard"
+    message["Message-ID"] = f"<{key}@{domain}>"
+    message.set_content(text)
+    try:
+        refused = await asyncio.to_thread(_deliver, settings, message)
+    except (smtplib.SMTPException, OSError) as exc:
+        raise ActionFailure(code="notify_email_failed", detail=str(exc) or type(exc).__name__) from None
+    return {
+        "channel": "email",
+        "to": addresses,
+        "message_id": message["Message-ID"],
+        "refused": sorted(refused),
+    }
+
+
+def _deliver(settings: ActionSettings, message: EmailMessage) -> dict[str, Any]:
+    """One SMTP session (in a thread: smtplib blocks); the recipients the server refused."""
+    assert settings.smtp_host is not None
+    context = ssl.create_default_context()
+    smtp = (
+        smtplib.SMTP_SSL(settings.smtp_host, settings.smtp_port, timeout=settings.timeout_s, context=context)
+        if settings.smtp_security == "tls"
+        else smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=settings.timeout_s)
+    )
+    with smtp:
+        if settings.smtp_security == "starttls":
+            smtp.starttls(context=context)
+        if settings.smtp_user and settings.smtp_password:
+            smtp.login(settings.smtp_user, settings.smtp_password)
+        return dict(smtp.send_message(message))
+
+
+def recipients(to: str) -> list[str]:
+    """The addresses of a `to` list; ActionFailure when one is not an address."""
+    found = [address for _name, address in getaddresses([to])]
+    if not found or any("@" not in address or address.startswith("@") for address in found):
+        raise ActionFailure(code="notify_address_invalid", to=to)
+    return found
+
+
+def subject(text: str) -> str:
+    first = text.strip().splitlines()[0] if text.strip() else "Flowyard notification"
+    return first if len(first) <= SUBJECT_LIMIT else first[: SUBJECT_LIMIT - 1] + "…"

@@ -1,0 +1,83 @@
+"""The worker's action sender: each action visit through the effects log, sent at most once per try.
+
+    open the visit's row (committed)  ->  the outcome that stands, given back; nothing leaves
+                                      ->  or a new try under the row's key:
+    send (http, notify or command)    ->  an output, or an ActionFailure (the error port's output)
+    fault point after_action_sent     ->  a test kills the worker here: sent, outcome not written
+    complete the row                  ->  first result wins; the outcome that stands is the answer
+
+`perform` raises only when it cannot tell how the action went: the database failed, or the try's
+outcome could not be written and none stands. The row then has no outcome, and the next try of the
+walk sends again under the same key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg_pool import AsyncConnectionPool
+
+from backend.actions.command import send_command
+from backend.actions.destinations import Destinations, Resolver, system_resolver
+from backend.actions.effects import EffectLog
+from backend.actions.failures import ActionFailure
+from backend.actions.http import send_http
+from backend.actions.notify import send_notify
+from backend.actions.settings import ActionSettings
+from backend.actions.transport import HttpSender
+from backend.queue.faults import Faults
+from backend.walker import ActionRequest, Resume
+
+
+class ActionSender:
+    """Implements the driver's `Actions`: `Worker(pool, actions=ActionSender(pool, settings))`.
+
+    The pool must have a connection to spare beyond the worker's walks (each walk holds one while it
+    runs; a try borrows another for a moment before and after it sends).
+    """
+
+    def __init__(
+        self,
+        pool: AsyncConnectionPool[Any],
+        settings: ActionSettings | None = None,
+        *,
+        faults: Faults | None = None,
+        resolver: Resolver = system_resolver,
+    ) -> None:
+        self.pool = pool
+        self.settings = settings or ActionSettings.from_env()
+        self.faults = faults or Faults()
+        self.effects = EffectLog(pool)
+        limit = self.settings.max_response_bytes
+        self.guarded = HttpSender(Destinations(self.settings.allow, resolver), limit)
+        self.agents = HttpSender(Destinations(resolver=resolver, guarded=False), limit)
+
+    async def perform(self, run_id: int, request: ActionRequest) -> Resume:
+        opened = await self.effects.open(run_id, request)
+        if opened.attempt is None:
+            assert opened.outcome is not None
+            return Resume(request.node, request.visit, opened.outcome, opened.output)
+        try:
+            output, outcome = await self._send(run_id, request, opened.key), "out"
+        except ActionFailure as failure:
+            output, outcome = failure.output(), "error"
+        await self.faults.reach("after_action_sent")
+        outcome, output = await self.effects.complete(run_id, request.visit, opened.attempt, outcome, output)
+        return Resume(request.node, request.visit, outcome, output)
+
+    async def _send(self, run_id: int, request: ActionRequest, key: str) -> dict[str, Any]:
+        config, settings = request.config, self.settings
+        if request.type == "http":
+            return await send_http(
+                config,
+                key,
+                self.guarded,
+                timeout_s=settings.timeout_s,
+                max_redirects=settings.max_redirects,
+            )
+        if request.type == "notify":
+            return await send_notify(config, key, self.guarded, settings)
+        if request.type == "command":
+            where = (run_id, request.node, request.visit)
+            return await send_command(config, key, where, self.pool, self.agents, settings.timeout_s)
+        raise ActionFailure(code="action_type_unknown", type=request.type)

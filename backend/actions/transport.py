@@ -1,0 +1,189 @@
+"""One outbound HTTP exchange, guarded: every hop's addresses checked, the connection pinned to them.
+
+httpx is asked for one hop at a time. Redirects are followed here, not by httpx, so that each `Location`
+is resolved and checked like the first URL. A hop's request goes to a checked IP address with the URL's
+host kept in the `Host` header and, for https, in SNI (and so in certificate verification); no
+connection is reused across hops, since a pooled connection is keyed by the IP alone and would carry the
+first host's TLS session to a second host on the same address. `trust_env=False`: a proxy from the
+environment would make its own DNS lookups, past the check.
+
+Examples:
+    >>> parse_body(b'{"ok": true}', "application/json; charset=utf-8"), parse_body(b"hi", "text/plain")
+    ({'ok': True}, 'hi')
+    >>> parse_body(b"{broken", "application/problem+json")
+    '{broken'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from backend.actions.destinations import Destinations
+from backend.actions.failures import ActionFailure
+
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_CREDENTIALS = ("authorization", "cookie")
+USER_AGENT = "flowyard/0.1"
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """What to send; `follow` is how many redirects to follow, None to hand a 3xx back as it is."""
+
+    method: str
+    url: str
+    headers: Mapping[str, str]
+    content: bytes | None
+    timeout_s: float
+    follow: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    status: int
+    headers: dict[str, str]
+    body: Any
+    url: str
+
+    def output(self) -> dict[str, Any]:
+        return {"status": self.status, "headers": self.headers, "body": self.body, "url": self.url}
+
+
+class HttpSender:
+    def __init__(self, destinations: Destinations, max_response_bytes: int) -> None:
+        self.destinations = destinations
+        self.max_response_bytes = max_response_bytes
+        # Loading the CA bundle costs tens of milliseconds: once per sender, not once per request.
+        self.tls = httpx.create_ssl_context()
+
+    async def send(self, exchange: Exchange) -> Answer:
+        """The final answer, whatever its status; ActionFailure when there is none to give."""
+        try:
+            async with asyncio.timeout(exchange.timeout_s):
+                return await self._send(exchange)
+        except (TimeoutError, httpx.TimeoutException):
+            raise ActionFailure(code="action_timeout", timeout_s=exchange.timeout_s) from None
+
+    async def _send(self, exchange: Exchange) -> Answer:
+        method, url, content = exchange.method, _url(exchange.url), exchange.content
+        headers = {"User-Agent": USER_AGENT, **exchange.headers}
+        limits = httpx.Limits(max_keepalive_connections=0)
+        client = httpx.AsyncClient(trust_env=False, follow_redirects=False, limits=limits, verify=self.tls)
+        async with client:
+            redirects = 0
+            while True:
+                status, answer_headers, body = await self._hop(client, method, url, headers, content)
+                location = answer_headers.get("location")
+                if status not in REDIRECTS or location is None or exchange.follow is None:
+                    return Answer(status, answer_headers, body, str(url))
+                if redirects == exchange.follow:
+                    raise ActionFailure(code="http_redirects_exceeded", limit=exchange.follow)
+                redirects += 1
+                target = _url(str(url.join(location)))
+                if (status == 303 and method != "HEAD") or (status in (301, 302) and method == "POST"):
+                    method, content = "GET", None  # what browsers do, and what servers expect of them
+                    headers = {k: v for k, v in headers.items() if k.lower() != "content-type"}
+                if (target.scheme, target.host, target.port) != (url.scheme, url.host, url.port):
+                    # Credentials meant for one origin are not handed to another.
+                    headers = {
+                        k: v for k, v in headers.items() if k.lower() not in ("authorization", "cookie")
+                    }
+                url = target
+
+    async def _hop(
+        self,
+        client: httpx.AsyncClient,
+        method: str,
+        url: httpx.URL,
+        headers: Mapping[str, str],
+        content: bytes | None,
+    ) -> tuple[int, dict[str, str], Any]:
+        host = url.raw_host.decode("ascii")
+        addresses = await self.destinations.addresses(
+            host, url.port or (443 if url.scheme == "https" else 80)
+        )
+        failures = []
+        for address in addresses:
+            request = client.build_request(
+                method,
+                url.copy_with(host=str(address)),
+                headers={**headers, "Host": url.netloc.decode("ascii")},
+                content=content,
+                extensions={"sni_hostname": host} if url.scheme == "https" else {},
+            )
+            try:
+                response = await client.send(request, stream=True)
+            except httpx.ConnectError as exc:
+                failures.append(f"{address}: {exc}")  # nothing left: the next address may answer
+                continue
+            except httpx.TransportError as exc:
+                raise ActionFailure(code="action_connection_failed", host=host, detail=str(exc)) from None
+            try:
+                raw = await self._read(response)
+            except httpx.TransportError as exc:
+                raise ActionFailure(code="action_connection_failed", host=host, detail=str(exc)) from None
+            finally:
+                await response.aclose()
+            answer_headers = {
+                name.lower(): ", ".join(response.headers.get_list(name)) for name in response.headers
+            }
+            return (
+                response.status_code,
+                answer_headers,
+                parse_body(raw, response.headers.get("content-type", "")),
+            )
+        raise ActionFailure(code="action_connection_failed", host=host, detail="; ".join(failures))
+
+    async def _read(self, response: httpx.Response) -> bytes:
+        """The body, decoded from its transfer encoding; refused past the cap, before it is all read."""
+        limit = self.max_response_bytes
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            raise ActionFailure(code="http_response_too_large", limit=limit, status=response.status_code)
+        chunks, size = [], 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > limit:
+                raise ActionFailure(code="http_response_too_large", limit=limit, status=response.status_code)
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def parse_body(raw: bytes, content_type: str) -> Any:
+    """JSON when the response says it is JSON and it parses; text otherwise."""
+    text = raw.decode(_charset(content_type), errors="replace")
+    media = content_type.split(";")[0].strip().lower()
+    if media == "application/json" or media.endswith("+json"):
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _charset(content_type: str) -> str:
+    for parameter in content_type.split(";")[1:]:
+        name, _, value = parameter.strip().partition("=")
+        if name.lower() == "charset" and value:
+            try:
+                "".encode(value.strip('"'))
+            except LookupError:
+                break
+            return value.strip('"')
+    return "utf-8"
+
+
+def _url(text: str) -> httpx.URL:
+    try:
+        url = httpx.URL(text)
+    except (httpx.InvalidURL, TypeError):
+        raise ActionFailure(code="action_url_invalid", url=text) from None
+    if url.scheme not in ("http", "https") or not url.host:
+        raise ActionFailure(code="action_url_invalid", url=text)
+    return url

@@ -1,0 +1,146 @@
+"""Real servers the action tests send to: an HTTP server that records what it receives, an SMTP server.
+
+Both listen on 127.0.0.1 on a port of their own and run in a thread, so a worker in the test's process
+(or in a subprocess) talks to them over real sockets. Waiting is on a condition, never on a sleep.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from email.message import Message
+from email.parser import BytesParser
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    method: str
+    path: str
+    headers: dict[str, str]  # lower-case names
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    status: int = 200
+    body: bytes = b'{"ok": true}'
+    headers: dict[str, str] = field(default_factory=lambda: {"Content-Type": "application/json"})
+
+
+Route = Callable[[Received], Reply]
+
+
+class RecordingServer:
+    """Answers each request by its path's route (default: 200 and `{"ok": true}`), and keeps it."""
+
+    def __init__(self) -> None:
+        self.received: list[Received] = []
+        self.routes: dict[str, Route] = {}
+        self.release = threading.Event()  # what a route that holds its answer waits for
+        self._changed = threading.Condition()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _any(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                request = Received(
+                    self.command,
+                    self.path,
+                    {k.lower(): v for k, v in self.headers.items()},
+                    self.rfile.read(length),
+                )
+                with server._changed:
+                    server.received.append(request)
+                    server._changed.notify_all()
+                route = server.routes.get(self.path.split("?")[0], lambda _r: Reply())
+                reply = route(request)
+                self.send_response(reply.status)
+                for name, value in reply.headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(reply.body)))
+                self.end_headers()
+                self.wfile.write(reply.body)
+
+            do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = _any
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass  # the test reads `received`, not a log
+
+        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._http.daemon_threads = True
+        self.port = self._http.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+
+    def wait_for(self, count: int, timeout_s: float = 30) -> list[Received]:
+        with self._changed:
+            if not self._changed.wait_for(lambda: len(self.received) >= count, timeout_s):
+                raise AssertionError(f"{len(self.received)} requests arrived, not {count}")
+            return list(self.received)
+
+    def hold(self) -> Route:
+        """A route that answers only once `release` is set: a server slower than any timeout."""
+
+        def held(_request: Received) -> Reply:
+            self.release.wait(60)
+            return Reply()
+
+        return held
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self.release.set()
+        self._http.shutdown()
+        self._http.server_close()
+        self._thread.join(10)
+
+
+@contextmanager
+def recording_server() -> Iterator[RecordingServer]:
+    server = RecordingServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Mailbox:
+    """An aiosmtpd handler that keeps every message it accepts."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[Envelope, Message]] = []
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        content = envelope.original_content or b""
+        self.messages.append((envelope, BytesParser().parsebytes(content)))
+        return "250 Message accepted for delivery"
+
+
+@contextmanager
+def smtp_server() -> Iterator[tuple[Mailbox, int]]:
+    # The controller checks it is up by connecting to its port, so it cannot be given port 0.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    mailbox = Mailbox()
+    controller = Controller(mailbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield mailbox, port
+    finally:
+        controller.stop()

@@ -1,0 +1,75 @@
+"""Every named statement of the actions package, explained at 100,000 effects: none scans the log."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import psycopg
+import pytest
+
+from backend.actions.queries import QUERIES
+from tests.queue.test_plans import plan_nodes
+from tests.support import Queue, flow
+
+PARAMS: dict[str, Any] = {
+    "run_id": 1,
+    "visit": 1,
+    "node": "n",
+    "type": "http",
+    "key": "k",
+    "digest": "d",
+    "request": None,
+    "attempt": 1,
+    "outcome": "out",
+    "output": None,
+    "name": "web-1",
+    "agent_url": "https://a.example",
+    "token": "t",
+    "by": "b",
+    "command": "c",
+}
+# Admins' lists: a handful of rows, read whole by design.
+SMALL_TABLES = {"list_servers", "list_templates"}
+
+
+@pytest.fixture(scope="module")
+def big_log(database_url: str) -> Queue:
+    queue = Queue(database_url)
+    flow_id = queue.save(flow(wires=[]))
+    with psycopg.connect(database_url) as conn:
+        conn.execute(
+            "INSERT INTO runs (flow_id, version, status, trigger_kind)"
+            " SELECT %s, 1, 'succeeded', 'manual' FROM generate_series(1, 20000)",
+            (flow_id,),
+        )
+        conn.execute(
+            "INSERT INTO effects (run_id, visit, node, type, key, digest, request, attempts, outcome,"
+            " output, completed_at)"
+            " SELECT r.id, v, 'n', 'http', 'k-' || r.id || '-' || v, 'd', '{}', 1, 'out', '{}', now()"
+            " FROM runs AS r, generate_series(1, 5) AS v"
+        )
+        conn.commit()
+        conn.autocommit = True
+        conn.execute("VACUUM ANALYZE")
+    return queue
+
+
+@pytest.mark.parametrize("name", sorted(set(QUERIES) - SMALL_TABLES))
+def test_no_statement_scans_the_effects_log(big_log: Queue, name: str) -> None:
+    with psycopg.connect(big_log.url) as conn:
+        row = conn.execute(b"EXPLAIN (FORMAT JSON) " + QUERIES[name].encode(), PARAMS).fetchone()
+        conn.rollback()
+    assert row is not None
+    plan = row[0] if isinstance(row[0], list) else json.loads(row[0])
+    scans = [
+        n["Relation Name"]
+        for n in plan_nodes(plan[0]["Plan"])
+        if n["Node Type"] == "Seq Scan" and n.get("Relation Name") == "effects"
+    ]
+    assert scans == [], f"{name} scans {scans}"
+
+
+def test_the_effects_log_holds_what_the_plans_were_measured_on(big_log: Queue) -> None:
+    assert big_log.one("SELECT count(*) FROM effects") == (100000,)
+    assert set(QUERIES) >= SMALL_TABLES
