@@ -32,9 +32,9 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from backend.actions.queries import QUERIES
-from backend.actions.redact import redact_request
 from backend.queue.driver import WaitFailed
 from backend.walker import ActionRequest
+from backend.walker.redact import redact_request
 
 
 class EffectInDoubt(Exception):

@@ -139,47 +139,21 @@ async def walk_claim(
             )
         )
         step = walk(run.flow, claim.continuation, resume=resume)
-    walked.journal.extend(map(redacted, step.journal))
+    walked.journal.extend(step.journal)
     while step.status == "waiting" and isinstance(step.request, ActionRequest):
         request = step.request
         resume = await actions.perform(run.id, request)
         if resume.outcome == "error" and not run.flow.targets(request.node, "error"):
             # No error port to follow: the visit failed, and the worker's capped backoff tries again.
             output = dict(resume.output or {})
-            raise WaitFailed(code=str(output.pop("code", "action_failed")), node=request.node, **output)
+            # The journal keeps why, not what came back: a response body can be large and can hold anything.
+            why = {k: v for k, v in output.items() if k not in ("code", "node", "body", "headers")}
+            why = {k: v for k, v in why.items() if isinstance(v, str | int | float | bool) or v is None}
+            raise WaitFailed(code=str(output.get("code", "action_failed")), node=request.node, **why)
         step = walk(run.flow, step.continuation, resume=resume)
-        walked.journal.extend(map(redacted, step.journal))
+        walked.journal.extend(step.journal)
     walked.step = step
     return walked
-
-
-def redacted(line: JournalLine) -> JournalLine:
-    """A journal line fit to keep for a year and show on the run page: no header values of actions.
-
-    Headers are where credentials travel (Authorization, API keys, cookies), and the journal is read by
-    everyone who may read the run; what was actually sent is in the effects log, with its own redaction.
-
-    Examples:
-        >>> config = {"url": "https://x", "headers": {"Authorization": "Bearer s"}}
-        >>> data = {"type": "http", "config": config}
-        >>> line = JournalLine(code="action_requested", node="c", visit=2, data=data)
-        >>> redacted(line).data["config"]
-        {'url': 'https://x', 'headers': {'Authorization': '[redacted]'}}
-    """
-    config = line.data.get("config")
-    if (
-        line.code != "action_requested"
-        or not isinstance(config, dict)
-        or not isinstance(config.get("headers"), dict)
-    ):
-        return line
-    headers = {name: "[redacted]" for name in config["headers"]}
-    return JournalLine(
-        code=line.code,
-        node=line.node,
-        visit=line.visit,
-        data={**line.data, "config": {**config, "headers": headers}},
-    )
 
 
 async def _resume_for(conn: AsyncConnection[Any], claim: Claim, approvals: Approvals) -> Resume | Undecided:

@@ -21,6 +21,7 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
+from backend.queue.batch import OutcomeBatch
 from backend.queue.claims import Claim, Clock, database_clock
 from backend.queue.driver import Actions, Approvals, FlowCache, NoActions, load_run, walk_claim
 from backend.queue.faults import Faults
@@ -69,6 +70,7 @@ class Worker:
         self.faults = faults or Faults()
         self.retention = retention
         self.flows = FlowCache()
+        self.outcomes = OutcomeBatch(pool)
         self._inflight: dict[int, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
 
@@ -78,6 +80,8 @@ class Worker:
         beats = asyncio.create_task(self._heartbeat(stop))
         try:
             while not stop.is_set():
+                # Cleared before looking, not after: a NOTIFY that lands while we claim is not lost.
+                self._wake.clear()
                 claimed = await self.serve_due()
                 if claimed and len(self._inflight) < self.concurrency:
                     continue  # there may be more due right now
@@ -135,8 +139,11 @@ class Worker:
                     log.warning("resume of wait %s failed: %s", claim.wait_id, failure)
                     await write_failure(conn, self.name, self.clock(), claim, failure)
                     return
-                await self.faults.reach("before_outcome")
-                await write_outcome(conn, self.name, self.clock(), claim, run, walked, self.approvals)
+            await self.faults.reach("before_outcome")
+            now = self.clock()
+            await self.outcomes.write(
+                lambda conn: write_outcome(conn, self.name, now, claim, run, walked, self.approvals)
+            )
         except ClaimLost:
             log.info("wait %s is no longer ours; wrote nothing", claim.wait_id)
         except Exception:
@@ -162,7 +169,6 @@ class Worker:
                 now_row = await (await conn.execute("SELECT now()")).fetchone()
             if row and row[0] is not None and now_row:
                 timeout = min(MAX_SLEEP_S, max(0.0, (row[0] - (self.clock() or now_row[0])).total_seconds()))
-        self._wake.clear()
         waiters = [asyncio.create_task(self._wake.wait()), asyncio.create_task(stop.wait())]
         await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         for waiter in waiters:

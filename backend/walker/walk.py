@@ -35,6 +35,7 @@ from backend.walker.conditions import holds
 from backend.walker.continuation import State, from_json, to_json
 from backend.walker.errors import ResumeMismatch, WalkFailure
 from backend.walker.loops import PASS_LIMIT, Loops
+from backend.walker.redact import redact_request
 from backend.walker.requests import Request, action_request, approval_request, delay_request
 from backend.walker.step import JournalLine, Resume, Status, Step
 from backend.walker.templates import MISSING, evaluate, render_text
@@ -254,7 +255,8 @@ class _Walk:
 
     def _action(self, node: Node, visit: int) -> None:
         request = action_request(node, visit, self.state.variables)
-        data = {"type": request.type, "config": request.config}
+        # The journal is kept for a year and read by anyone who may read the run: no credentials in it.
+        data = {"type": request.type, "config": redact_request(request.type, request.config)}
         self.journal.append(JournalLine(code="action_requested", node=node.id, visit=visit, data=data))
         raise _Paused(request)
 

@@ -13,6 +13,9 @@ from tests.support import Queue, flow
 
 # Parameters that make every statement plannable; the values matter only for their types.
 PARAMS: dict[str, Any] = {
+    "after": 0,
+    "before": None,
+    "user": "u",
     "cron": "* * * * *",
     "timezone": "UTC",
     "next": None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from backend.actions.redact import REDACTED, redact_headers, redact_request, redact_url
+from backend.walker.redact import REDACTED, redact_headers, redact_request, redact_url
 
 
 def test_credential_headers_are_redacted_and_the_rest_kept() -> None:
