@@ -13,12 +13,14 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
+from backend.actions import ActionSender, ActionSettings
 from backend.api import approvals, flows, meta, openapi, runs  # noqa: F401 - they declare the endpoints
 from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response
 from backend.i18n.locales import negotiate
 from backend.queue.commands import open_pool
 from backend.queue.driver import Actions
+from backend.queue.sweep import retention_from_env
 from backend.queue.worker import Worker
 
 
@@ -36,7 +38,12 @@ def create_app(database_url: str, *, run_worker: bool = False, actions: Actions 
         await pool.open(wait=False)
         app.state.pool = pool
         stop = asyncio.Event()
-        worker = asyncio.create_task(Worker(pool, actions=actions).run(stop)) if run_worker else None
+        worker = None
+        if run_worker:
+            sender = actions or ActionSender(pool, ActionSettings.from_env())
+            worker = asyncio.create_task(
+                Worker(pool, actions=sender, retention=retention_from_env()).run(stop)
+            )
         try:
             yield
         finally:
