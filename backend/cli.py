@@ -50,9 +50,11 @@ def _parser() -> argparse.ArgumentParser:
     db = sub.add_parser("db", help="the embedded PostgreSQL server")
     db.add_argument("action", choices=("status", "stop", "url"), help="report, stop, or print its URL")
 
+    from backend.actions.commands import add_parser as add_action_parsers
     from backend.people.commands import add_parsers as add_people_parsers
 
     add_people_parsers(sub)
+    add_action_parsers(sub)
 
     check = sub.add_parser("check", help="validate a flow file (no database needed)")
     check.add_argument("flow", metavar="FLOW.json")

@@ -135,4 +135,8 @@ def run_queue_command(args: argparse.Namespace, url: str) -> int:
         from backend.people.commands import run_people_command
 
         return run_people_command(args, url)
+    if args.command in ("server", "template"):
+        from backend.actions.commands import run as run_action_command
+
+        return run_action_command(args, url)
     raise AssertionError(args.command)
