@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import psycopg
+import pytest
 
 from tests.support import Queue, flow
 
@@ -114,3 +115,30 @@ def test_a_worker_killed_mid_walk_leaves_the_run_to_the_next_worker_after_its_le
     codes = queue.codes(run_id)
     assert codes.count("run_succeeded") == 1
     assert codes.count("node_visited") == 3
+
+
+def test_sigterm_finishes_the_walk_in_hand_then_exits_with_nothing_half_written(
+    queue: Queue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.actions.servers import recording_server
+
+    monkeypatch.setenv("FLOWYARD_ACTIONS_ALLOW", "127.0.0.1")  # the worker's environment
+    with recording_server() as receiver:
+        receiver.routes["/slow"] = receiver.hold()
+        document = flow(
+            {"id": "call", "type": "http", "config": {"method": "POST", "url": f"{receiver.url}/slow"}},
+            {"id": "note", "type": "log", "config": {"message": "answered {{call.status}}"}},
+            wires=[{"from": "start", "to": "call"}, {"from": "call", "to": "note"}],
+        )
+        run_id = queue.start(queue.save(document))
+        with worker(queue.url) as process:
+            receiver.wait_for(1)  # the walk is in hand, waiting for the slow server
+            process.send_signal(signal.SIGTERM)
+            with pytest.raises(subprocess.TimeoutExpired):
+                process.wait(timeout=1)  # it does not drop the walk in hand to exit
+            receiver.release.set()
+            assert process.wait(timeout=60) == 0
+    assert queue.status(run_id) == ("succeeded", None)
+    assert queue.codes(run_id)[-1] == "run_succeeded"
+    assert queue.one("SELECT count(*) FROM waits") == (0,)
+    assert len(receiver.received) == 1
