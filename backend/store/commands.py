@@ -78,6 +78,9 @@ def _serve(args: argparse.Namespace) -> int:
     port = args.port or config.port
     # Bound before the banner: whoever reads "serving" can connect at once (the kernel queues it).
     listener = socket.create_server((host, port))
+    # Accepted connections inherit this; without it a keep-alive client waits out Nagle and delayed
+    # ACKs (40 ms) between a response's head and its body.
+    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     print(f"Flowyard is serving on http://{host}:{port}", flush=True)
     app = create_app(url, run_worker=not args.no_worker)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
