@@ -1,0 +1,179 @@
+"""The API under load, on loopback: requests per second and latency percentiles, printed for the record.
+
+Run: `.venv/bin/python bench/api.py [--requests 2000] [--clients 16]` (DATABASE_URL, or the embedded
+server). It makes its own database (`flowyard_bench_api`), starts `flowyard serve --no-worker` on a free
+port, and drives it with 16 concurrent httpx clients:
+
+- GET /api/runs/{id} of a run whose journal has 500 lines (each line's message translated);
+- POST /api/approvals/{id}/decision, each on an approval of its own (first decisions, the costly path);
+- GET /healthz, as the floor of what one request costs here.
+
+Nothing is asserted: the machine is shared and noisy.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import time
+
+import psycopg
+from psycopg import sql
+
+from backend.config import settings
+from backend.flows.store import create_flow
+from backend.people.accounts import Grant, add_user, create_token
+from backend.store.database import database_url, with_database
+from backend.store.migrations import migrate
+
+BENCH_DB = "flowyard_bench_api"
+FLOW = {
+    "format": "flowyard.flow/1",
+    "name": "bench",
+    "nodes": [
+        {"id": "start", "type": "trigger", "config": {"kind": "manual"}},
+        {"id": "ask", "type": "approval", "config": {"title": "ok?", "approvers": []}},
+    ],
+    "wires": [{"from": "start", "to": "ask"}],
+}
+
+
+async def prepare(url: str, approvals: int) -> tuple[str, int, list[int]]:
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        flow_id = await create_flow(conn, FLOW, by="bench")
+        await add_user(conn, "bench", grants=[Grant(r, None) for r in ("edit", "run", "decide", "audit")])
+        token = await create_token(conn, "bench")
+        cur = await conn.execute(
+            "INSERT INTO runs (flow_id, version, status, trigger_kind, journal_seq)"
+            " VALUES (%s, 1, 'succeeded', 'manual', 500) RETURNING id",
+            (flow_id,),
+        )
+        row = await cur.fetchone()
+        assert row is not None
+        run_id = row[0]
+        await conn.execute(
+            "INSERT INTO journal (run_id, seq, code, node, visit, data)"
+            " SELECT %s, g, 'node_visited', 'n' || g, g, jsonb_build_object('type', 'log', 'port', 'out')"
+            " FROM generate_series(1, 500) AS g",
+            (run_id,),
+        )
+        cur = await conn.execute(
+            "INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers,"
+            " requested_at) SELECT %s, %s, 1, 'ask', g, 'ok?', '', '{}', now()"
+            " FROM generate_series(1, %s) AS g RETURNING id",
+            (run_id, flow_id, approvals),
+        )
+        ids = [r[0] for r in await cur.fetchall()]
+    return token, run_id, ids
+
+
+class Connection:
+    """A keep-alive HTTP/1.1 connection that does the least a client can: the load generator must cost
+    less than the server it measures (httpx in this process topped out at about a third of the server)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, token: str) -> None:
+        self.reader, self.writer, self.token = reader, writer, token
+
+    async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {self.token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        )
+        self.writer.write(head.encode() + body)
+        await self.writer.drain()
+        status_line = await self.reader.readline()
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        return int(status_line.split()[1]), await self.reader.readexactly(length)
+
+
+Request = tuple[str, str, bytes]
+
+
+async def load(port: int, token: str, clients: int, requests: list[Request]) -> tuple[float, list[float]]:
+    queue = list(reversed(requests))
+    latencies: list[float] = []
+
+    async def client() -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        connection = Connection(reader, writer, token)
+        while queue:
+            method, path, body = queue.pop()
+            started = time.perf_counter()
+            status, answer = await connection.request(method, path, body)
+            latencies.append((time.perf_counter() - started) * 1000)
+            assert status < 300, answer
+        writer.close()
+        await writer.wait_closed()
+
+    started = time.perf_counter()
+    await asyncio.gather(*(client() for _ in range(clients)))
+    return len(requests) / (time.perf_counter() - started), latencies
+
+
+def report(name: str, rate: float, latencies: list[float]) -> None:
+    latencies.sort()
+    p50 = statistics.median(latencies)
+    p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)]
+    print(f"{name:<44} {rate:>8.0f} req/s   p50 {p50:>6.1f} ms   p99 {p99:>6.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--clients", type=int, default=16)
+    args = parser.parse_args()
+
+    server = database_url(settings())
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(BENCH_DB)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(BENCH_DB)))
+    url = with_database(server, BENCH_DB)
+    with psycopg.connect(url) as conn:
+        migrate(conn)
+    token, run_id, approval_ids = asyncio.run(prepare(url, args.requests))
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "backend.cli", "serve", "--port", str(port), "--no-worker"],
+        env=dict(os.environ, DATABASE_URL=url),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert serve.stdout is not None
+        serve.stdout.readline()
+        print(
+            f"{args.clients} concurrent clients, {args.requests} requests of each kind, loopback, one server"
+        )
+        health: list[Request] = [("GET", "/healthz", b"")] * args.requests
+        report("GET /healthz (the floor)", *asyncio.run(load(port, token, args.clients, health)))
+        runs: list[Request] = [("GET", f"/api/runs/{run_id}", b"")] * args.requests
+        report("GET /api/runs/{id}, 500-line journal", *asyncio.run(load(port, token, args.clients, runs)))
+        decisions: list[Request] = [
+            ("POST", f"/api/approvals/{a}/decision", b'{"outcome": "approve"}') for a in approval_ids
+        ]
+        report("POST /api/approvals/{id}/decision", *asyncio.run(load(port, token, args.clients, decisions)))
+    finally:
+        serve.terminate()
+        serve.wait()
+        assert serve.stdout is not None
+        serve.stdout.close()
+
+
+if __name__ == "__main__":
+    main()
