@@ -35,5 +35,16 @@ typecheck: setup
 pytest: setup
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
+# The gettext template from the source, every locale's catalog updated from it (translations kept, no
+# guessing), and the .mo files for gettext tools. The runtime reads the .po files; nothing needs the .mo.
+catalogs: setup
+	$(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-output --no-wrap \
+		--project=Flowyard --copyright-holder=Flowyard -o locales/messages.pot .
+	$(BIN)/pybabel update -i locales/messages.pot -d locales --no-fuzzy-matching --no-wrap \
+		--ignore-pot-creation-date
+	$(BIN)/pybabel compile -d locales --statistics
+	@# What is left to translate; the guard test (tests/i18n) is what fails on it.
+	-$(BIN)/python -m backend.i18n.gaps
+
 clean:
 	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache

@@ -17,7 +17,7 @@ from backend.actions import ActionSender, ActionSettings
 from backend.api import approvals, flows, meta, openapi, runs  # noqa: F401 - they declare the endpoints
 from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response
-from backend.i18n.locales import negotiate
+from backend.i18n import negotiate
 from backend.queue.commands import open_pool
 from backend.queue.driver import Actions
 from backend.queue.sweep import retention_from_env

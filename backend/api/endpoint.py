@@ -18,7 +18,7 @@ from starlette.routing import Route
 from backend.api.auth import User, authenticate
 from backend.api.body import check, read_json
 from backend.api.errors import ApiError, error_response, internal_error
-from backend.i18n.locales import negotiate
+from backend.i18n import negotiate
 
 log = logging.getLogger("flowyard.api")
 MAX_ID = 2**63 - 1

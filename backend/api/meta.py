@@ -9,6 +9,7 @@ from starlette.responses import Response
 from backend.api.auth import SESSION_COOKIE, SESSION_LIFETIME, close_session, open_session
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
+from backend.i18n import catalog_json
 from backend.i18n.catalogs import LOCALES
 from backend.people.accounts import QUERIES as PEOPLE
 from backend.people.accounts import check_password, principals_of
@@ -99,6 +100,4 @@ async def i18n(call: Call) -> Response:
     locale = call.request.path_params["locale"]
     if locale not in LOCALES:
         raise ApiError(404, code="locale_not_found", detail={"locales": list(LOCALES)})
-    from backend.i18n import catalog_json  # type: ignore[attr-defined]
-
     return reply(catalog_json(locale))

@@ -1,0 +1,145 @@
+"""What the catalogs lack: the guard test's findings, and a command that prints them for whoever fills them.
+
+`python -m backend.i18n.gaps` prints one line per gap, `locale: key: problem`, and exits 1 when there
+is any (0 when every catalog is full). The keys come from the source (`codes.py`) and from the node types
+in `backend.graph.model.PORTS`, never from a list kept by hand.
+
+A gap is one of:
+- a key that is not lower snake case (a dot would split it in the frontend's JSON; a node type or port
+  name with a dot is named as such);
+- a key with no sentence in a catalog (missing, empty, or fuzzy);
+- a sentence identical to the English one, unless the English one is only placeholders (`{message}`) or
+  a translator comment on the entry says `same as English` (French "Condition" is French);
+- placeholders that differ from the English sentence's, or that are not plain `{name}`.
+
+Examples:
+    >>> from babel.messages.catalog import Catalog
+    >>> en, de = Catalog(locale="en"), Catalog(locale="de")
+    >>> _ = en.add("cycle", "A cycle ({path})."), de.add("cycle", "Ein Zyklus ({pfad}).")
+    >>> for gap in find_gaps(["cycle", "trigger_missing"], {"en": en, "de": de}, {"app.wait": ()}):
+    ...     print(gap)
+    : node_type_app.wait: node type 'app.wait' contains a dot
+    de: cycle: placeholders {pfad} differ from the English {path}
+    de: trigger_missing: no sentence
+    en: trigger_missing: no sentence
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from babel.messages.catalog import Catalog
+
+from backend.graph.model import PORTS
+from backend.i18n.catalogs import po_file, sentences
+from backend.i18n.codes import BACKEND_DIR, CODE_PATTERN, Use, node_type_keys, reason_codes
+from backend.i18n.locales import DEFAULT_LOCALE, LOCALES
+from backend.i18n.placeholders import placeholder_problems, placeholders
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+# A translator comment (`# same as English`) that says an identical sentence is the translation.
+SAME_AS_ENGLISH = "same as english"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Gap:
+    """One thing a catalog lacks; `locale` is empty for a fault of the key itself."""
+
+    locale: str
+    key: str
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.locale}: {self.key}: {self.problem}"
+
+
+def required_keys() -> dict[str, list[Use]]:
+    """Every key a catalog must have, with where the source uses it (none for node types and ports)."""
+    keys: dict[str, list[Use]] = {key: [] for key in node_type_keys(PORTS)}
+    keys.update(reason_codes(BACKEND_DIR))
+    return dict(sorted(keys.items()))
+
+
+def gaps() -> list[Gap]:
+    """The gaps of the catalogs under locales/ against the source under backend/."""
+    return find_gaps(required_keys(), {locale: po_file(locale) for locale in LOCALES}, PORTS)
+
+
+def find_gaps(
+    keys: Iterable[str], catalogs: Mapping[str, Catalog | None], node_types: Mapping[str, Iterable[str]]
+) -> list[Gap]:
+    """The gaps of `catalogs` (by locale; English among them) for `keys`, sorted by locale and key."""
+    found = [
+        Gap("", f"node_type_{name}", f"node type {name!r} contains a dot")
+        for name in node_types
+        if "." in name
+    ]
+    found += [
+        Gap("", f"port_{port}", f"port {port!r} contains a dot")
+        for ports in node_types.values()
+        for port in ports
+        if "." in port
+    ]
+    keys = sorted(set(keys))
+    found += [
+        Gap("", key, "is not a reason code: lower snake case, no dots")
+        for key in keys
+        if not CODE_PATTERN.match(key)
+    ]
+    english_po = catalogs.get(DEFAULT_LOCALE)
+    english = {} if english_po is None else sentences(english_po)
+    for locale, po in catalogs.items():
+        if po is None:
+            found.append(Gap(locale, "", "no catalog file"))
+            continue
+        translated, fuzzy = sentences(po), {str(m.id) for m in po if m.id and m.fuzzy}
+        same = {str(m.id) for m in po if m.id and any(SAME_AS_ENGLISH in c.lower() for c in m.user_comments)}
+        for key in keys:
+            english_here = None if key in same else english.get(key)
+            found += _gaps_of(locale, key, translated.get(key), english_here, english.get(key), key in fuzzy)
+    return sorted(found)
+
+
+def _gaps_of(
+    locale: str, key: str, sentence: str | None, copy_of: str | None, english: str | None, fuzzy: bool
+) -> list[Gap]:
+    """The gaps of one entry; `copy_of` is the English sentence it must differ from, or None."""
+    if not sentence:
+        return [Gap(locale, key, "only a fuzzy sentence" if fuzzy else "no sentence")]
+    problems = [
+        Gap(locale, key, f"placeholder {bad} is not a plain {{name}}")
+        for bad in placeholder_problems(sentence)
+    ]
+    if locale == DEFAULT_LOCALE or english is None:
+        return problems
+    if sentence == copy_of and re.search(r"\w", _PLACEHOLDER.sub("", copy_of)):
+        problems.append(Gap(locale, key, "is the English sentence, not a translation"))
+    ours, theirs = placeholders(sentence), placeholders(english)
+    if ours != theirs:
+        problems.append(
+            Gap(locale, key, f"placeholders {_shown(ours)} differ from the English {_shown(theirs)}")
+        )
+    return problems
+
+
+def _shown(names: Iterable[str]) -> str:
+    return " ".join(f"{{{name}}}" for name in sorted(names)) or "(none)"
+
+
+def main() -> int:
+    """Print every gap, with where the source uses a code that English lacks; 1 when there is any."""
+    keys = required_keys()
+    found = gaps()
+    for gap in found:
+        uses = keys.get(gap.key, []) if gap.locale == DEFAULT_LOCALE else []
+        where = f" (used at {', '.join(f'{u.path}:{u.line}' for u in uses[:3])})" if uses else ""
+        print(f"{gap}{where}")
+    print(f"{len(found)} gaps in {len(keys)} keys x {len(LOCALES)} locales", file=sys.stderr)
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""The Babel extractor: what `pybabel extract -F babel.cfg` writes into the template."""
+
+from __future__ import annotations
+
+from io import BytesIO
+
+from babel.messages.extract import extract
+
+from backend.i18n.extract import extract_reason_codes, ports_literal
+
+SOURCE = b"""
+PORTS = {"condition": ("true", "false")}
+raise Refused(code="user_unknown", name=name)
+print(message("some_code_without_a_sentence"))
+"""
+
+
+def test_babel_runs_the_extractor_by_its_module_path() -> None:
+    found = list(extract("backend.i18n.extract:extract_reason_codes", BytesIO(SOURCE)))
+    assert [(line, key) for line, key, _, _ in found] == [
+        (3, "user_unknown"),
+        (4, "some_code_without_a_sentence"),
+        (2, "node_type_condition"),
+        (2, "node_type_condition_description"),
+        (2, "port_false"),
+        (2, "port_true"),
+    ]
+
+
+def test_each_key_carries_its_english_sentence_for_translators_when_there_is_one() -> None:
+    comments = {key: notes for _, _, key, notes in extract_reason_codes(BytesIO(SOURCE), [], [], {})}
+    assert comments["user_unknown"] == ["English: There is no user named {name}."]
+    assert comments["port_true"] == ["English: True"]
+    assert comments["some_code_without_a_sentence"] == []
+
+
+def test_ports_literal_reads_only_a_module_level_literal() -> None:
+    assert ports_literal('PORTS: dict = {"end": ()}') == (1, {"end": ()})
+    assert ports_literal('def f():\n    PORTS = {"end": ()}') is None
+    assert ports_literal("OTHER = {}") is None
