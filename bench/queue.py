@@ -146,7 +146,7 @@ def _bare_loop(url: str, me: str) -> None:
                 return
             for row in rows:
                 with conn.transaction():
-                    conn.execute(QUERIES["finish"], {"id": row[0], "me": me, "now": None})
+                    conn.execute(QUERIES["finish"], {"id": row[0], "me": me, "attempts": row[6], "now": None})
                     conn.execute(
                         QUERIES["set_run_status"], {"run_id": row[1], "status": "succeeded", "error": None}
                     )

@@ -15,7 +15,7 @@ from psycopg import AsyncConnection
 
 from backend.approvals.records import Approval
 from backend.people.accounts import has_right, principals_of
-from backend.queue.claims import Claim, Clock, database_clock
+from backend.queue.claims import Claim, ClaimLost, Clock, database_clock
 from backend.queue.driver import Run, Undecided, WaitFailed
 from backend.queue.queries import QUERIES as QUEUE_QUERIES
 from backend.store.queries import load
@@ -82,6 +82,9 @@ class ApprovalService:
                 outcome, decided_at = timed_out
             if outcome is None:
                 return Undecided(deadline_at)
+            if outcome == "cancelled":
+                # The run was cancelled while this wait was being claimed: it goes no further.
+                raise ClaimLost(claim.wait_id)
         assert claim.node is not None and claim.visit is not None
         output = {
             "approval": approval_id,

@@ -12,6 +12,10 @@ Examples:
     Traceback (most recent call last):
     ...
     ValueError: not an ISO 8601 duration of weeks, days, hours, minutes and seconds: 'P1M'
+    >>> parse_duration("P999999999D")
+    Traceback (most recent call last):
+    ...
+    ValueError: longer than 3660 days, the longest a run may wait
 """
 
 from __future__ import annotations
@@ -24,6 +28,9 @@ DURATION_PATTERN = (
     r"(?:T(?=\d)(?:(?P<hours>\d+)H)?(?:(?P<minutes>\d+)M)?(?:(?P<seconds>\d+(?:\.\d+)?)S)?)?$"
 )
 _DURATION = re.compile(DURATION_PATTERN)
+# A limit, not a truncation: ten years (and leap days) is longer than any flow should wait, and keeps
+# every deadline far inside what a timestamp can hold.
+MAX_DURATION = timedelta(days=3660)
 
 
 def parse_duration(text: str) -> timedelta:
@@ -32,4 +39,10 @@ def parse_duration(text: str) -> timedelta:
     if match is None:
         raise ValueError(f"not an ISO 8601 duration of weeks, days, hours, minutes and seconds: {text!r}")
     parts = {name: float(value) for name, value in match.groupdict().items() if value is not None}
-    return timedelta(**parts)
+    try:
+        duration = timedelta(**parts)
+    except OverflowError:
+        duration = MAX_DURATION + timedelta(days=1)
+    if duration > MAX_DURATION:
+        raise ValueError(f"longer than {MAX_DURATION.days} days, the longest a run may wait")
+    return duration

@@ -33,7 +33,8 @@ from backend.graph.explain import Path, describe, path_key
 from backend.graph.fastcheck import Check, compile_check
 from backend.graph.findings import Report, pointer
 from backend.graph.model import NODE_TYPES
-from backend.graph.outline import MAX_NODES, Outline
+from backend.graph.durations import parse_duration
+from backend.graph.outline import MAX_NODES, NodeEntry, Outline
 
 # jsonschema writes the offending value into each error's message; a value nested this deep is not handed
 # to it (the repr would overflow the stack), the piece is reported as a whole instead.
@@ -139,10 +140,30 @@ def check_configs(outline: Outline, report: Report) -> None:
             continue  # an unknown type or a config that is no object is a finding of its own already
         piece = pieces[node.type]
         if piece.check(node.config):
+            _check_durations(node, report)
             continue
         for path, problem in _in_order(piece.problems(node.config, ("nodes", node.place, "config"))):
             where = pointer(path)
             report.add(code="node_config_invalid", node=node.id, detail=where, pointer=where, problem=problem)
+
+
+# The config keys that hold an ISO 8601 duration, by node type: their length has a limit the schema's
+# pattern cannot say.
+_DURATIONS = {"approval": ("deadline",), "delay": ("duration",)}
+
+
+def _check_durations(node: NodeEntry, report: Report) -> None:
+    for key in _DURATIONS.get(node.type, ()):
+        value = node.config.get(key) if isinstance(node.config, dict) else None
+        if not isinstance(value, str):
+            continue
+        try:
+            parse_duration(value)
+        except ValueError as too_long:
+            where = pointer(("nodes", node.place, "config", key))
+            report.add(
+                code="node_config_invalid", node=node.id, detail=where, pointer=where, problem=str(too_long)
+            )
 
 
 def _stand_in(instance: object, keys: tuple[str, ...]) -> object:

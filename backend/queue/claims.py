@@ -47,3 +47,7 @@ class Claim:
     def from_row(cls, row: tuple[Any, ...]) -> Claim:
         wait_id, run_id, kind, continuation, node, visit, attempts, wake_at = row
         return cls(int(wait_id), int(run_id), kind, continuation, node, visit, int(attempts), wake_at)
+
+
+class ClaimLost(Exception):
+    """The wait is no longer this claim's (lease taken over, or the run cancelled): write nothing more."""

@@ -9,16 +9,28 @@ writes the outcome in one transaction, guarded by its claim.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from psycopg import AsyncConnection
+from psycopg_pool import AsyncConnectionPool
 
+from backend.graph.durations import parse_duration
 from backend.graph.model import Flow
-from backend.queue.claims import Claim
+from backend.queue.claims import Claim, ClaimLost
 from backend.queue.queries import QUERIES
-from backend.walker import ActionRequest, ApprovalRequest, JournalLine, Resume, Step, walk
+from backend.walker import (
+    ActionRequest,
+    ApprovalRequest,
+    DelayRequest,
+    JournalLine,
+    Request,
+    Resume,
+    Step,
+    walk,
+)
 
 
 class WaitFailed(Exception):
@@ -81,13 +93,28 @@ class Run:
     flow: Flow
 
 
+@dataclass(frozen=True, slots=True)
+class Wake:
+    """When a paused run's wait falls due: at `at`, or `after` from now, or (neither) never by time."""
+
+    kind: str  # "delay" or "approval"
+    at: datetime | None = None
+    after: timedelta | None = None
+    deadline: timedelta | None = None  # an approval's, for its product row
+
+
 @dataclass(slots=True)
 class Walked:
-    """What one claim's walk came to: the last step, and every journal line of every stretch."""
+    """What one claim's walk came to: the last step, every journal line of every stretch, and the wake."""
 
     step: Step | None  # None: woken early, parked again as it was until `undecided.wake_at`
     undecided: Undecided | None = None
     journal: list[JournalLine] = field(default_factory=list)
+    wake: Wake | None = None  # set when the step is waiting
+
+
+# Whether this claim still holds; asked before an action leaves.
+StillOurs = Callable[[], Awaitable[bool]]
 
 
 class FlowCache:
@@ -119,14 +146,22 @@ async def load_run(conn: AsyncConnection[Any], run_id: int, flows: FlowCache) ->
 
 
 async def walk_claim(
-    conn: AsyncConnection[Any], claim: Claim, run: Run, actions: Actions, approvals: Approvals
+    pool: AsyncConnectionPool[Any],
+    claim: Claim,
+    run: Run,
+    actions: Actions,
+    approvals: Approvals,
+    still_ours: StillOurs,
 ) -> Walked:
-    """Walk a claimed wait's run until it pauses at an approval or a delay, or ends."""
+    """Walk a claimed wait's run until it pauses at an approval or a delay, or ends.
+
+    A connection is held only around each database step, never across an action's network I/O.
+    """
     walked = Walked(step=None)
     if claim.kind == "start":
         step = walk(run.flow, None, trigger=run.input)
     else:
-        resume = await _resume_for(conn, claim, approvals)
+        resume = await _resume_for(pool, claim, approvals)
         if isinstance(resume, Undecided):
             walked.undecided = resume
             return walked
@@ -142,6 +177,8 @@ async def walk_claim(
     walked.journal.extend(step.journal)
     while step.status == "waiting" and isinstance(step.request, ActionRequest):
         request = step.request
+        if not await still_ours():
+            raise ClaimLost(claim.wait_id)  # cancelled, or taken over: nothing more leaves from here
         resume = await actions.perform(run.id, request)
         if resume.outcome == "error" and not run.flow.targets(request.node, "error"):
             # No error port to follow: the visit failed, and the worker's capped backoff tries again.
@@ -153,14 +190,56 @@ async def walk_claim(
         step = walk(run.flow, step.continuation, resume=resume)
         walked.journal.extend(step.journal)
     walked.step = step
+    if step.status == "waiting":
+        walked.wake = wake_of(step.request)
     return walked
 
 
-async def _resume_for(conn: AsyncConnection[Any], claim: Claim, approvals: Approvals) -> Resume | Undecided:
+def wake_of(request: Request | None) -> Wake:
+    """When the pause a walk ended at falls due, worked out before anything is written: a delay's `until`
+    that is no time fails here, as a resume failure with its reason, never inside the outcome's write.
+
+    Examples:
+        >>> from backend.walker import DelayRequest
+        >>> wake_of(DelayRequest(node="d", visit=2, duration="PT1H", until=None)).after
+        datetime.timedelta(seconds=3600)
+        >>> wake_of(DelayRequest(node="d", visit=2, duration=None, until="2031-05-01T09:00:00")).at
+        datetime.datetime(2031, 5, 1, 9, 0, tzinfo=datetime.timezone.utc)
+    """
+    if isinstance(request, DelayRequest):
+        if request.duration is not None:
+            return Wake(kind="delay", after=_duration(request.duration, request.node))
+        return Wake(kind="delay", at=_timestamp(request.until, request.node))
+    if isinstance(request, ApprovalRequest):
+        deadline = _duration(request.deadline, request.node) if request.deadline else None
+        return Wake(kind="approval", after=deadline, deadline=deadline)  # no deadline: 'infinity'
+    raise WaitFailed(code="wait_corrupt", request=type(request).__name__)
+
+
+def _duration(text: str, node: str) -> timedelta:
+    try:
+        return parse_duration(text)
+    except ValueError:
+        raise WaitFailed(code="duration_invalid", node=node, duration=text) from None
+
+
+def _timestamp(text: str | None, node: str) -> datetime:
+    """A delay's `until`: ISO 8601; a time without an offset is UTC, as everywhere in our API."""
+    try:
+        moment = datetime.fromisoformat(text or "")
+    except ValueError:
+        raise WaitFailed(code="delay_until_invalid", node=node, until=text) from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+async def _resume_for(
+    pool: AsyncConnectionPool[Any], claim: Claim, approvals: Approvals
+) -> Resume | Undecided:
     if claim.node is None or claim.visit is None or claim.continuation is None:
         raise WaitFailed(code="wait_corrupt", wait=claim.wait_id)
     if claim.kind == "delay":
         return Resume(node=claim.node, visit=claim.visit, outcome="passed")
     if claim.kind == "approval":
-        return await approvals.resolution(conn, claim)
+        async with pool.connection() as conn:
+            return await approvals.resolution(conn, claim)
     raise WaitFailed(code="wait_corrupt", wait=claim.wait_id)

@@ -17,12 +17,16 @@ FROM due
 WHERE w.id = due.id
 RETURNING w.id, w.run_id, w.kind, w.continuation, w.node, w.visit, w.attempts, w.wake_at
 
--- name: renew_claims
--- Extend the leases of the waits this worker is still walking.
+-- name: renew_claim
+-- Extend the lease of a wait this worker is still walking; no row back means the claim is gone.
 UPDATE waits
 SET claim_expires_at = coalesce(%(now)s::timestamptz, now()) + %(lease)s::interval
-WHERE id = ANY(%(ids)s::bigint[]) AND claimed_by = %(me)s
+WHERE id = %(id)s AND claimed_by = %(me)s AND attempts = %(attempts)s
 RETURNING id
+
+-- name: still_claimed
+-- Whether a claim still holds, checked before an action leaves: a cancelled run sends nothing more.
+SELECT id FROM waits WHERE id = %(id)s AND claimed_by = %(me)s AND attempts = %(attempts)s
 
 -- name: release_expired_claims
 -- Give back the waits whose worker died or stalled past its lease, so any worker may claim them.
@@ -44,12 +48,12 @@ SET kind = %(kind)s, continuation = %(continuation)s, node = %(node)s, visit = %
                        'infinity'),
     status = 'waiting', claimed_by = NULL, claim_expires_at = NULL,
     attempts = 0, last_error = NULL
-WHERE id = %(id)s AND claimed_by = %(me)s
+WHERE id = %(id)s AND claimed_by = %(me)s AND attempts = %(attempts)s
 RETURNING id, wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
 
 -- name: finish
 -- Delete a served wait; nothing when the claim is no longer ours.
-DELETE FROM waits WHERE id = %(id)s AND claimed_by = %(me)s
+DELETE FROM waits WHERE id = %(id)s AND claimed_by = %(me)s AND attempts = %(attempts)s
 RETURNING id
 
 -- name: retry_later
@@ -57,7 +61,7 @@ RETURNING id
 UPDATE waits
 SET status = 'waiting', claimed_by = NULL, claim_expires_at = NULL, last_error = %(error)s,
     wake_at = coalesce(%(now)s::timestamptz, now()) + %(backoff)s::interval
-WHERE id = %(id)s AND claimed_by = %(me)s
+WHERE id = %(id)s AND claimed_by = %(me)s AND attempts = %(attempts)s
 RETURNING id
 
 -- name: run_for_walk
@@ -104,7 +108,7 @@ INSERT INTO waits (run_id, kind, wake_at) VALUES (%(run_id)s, 'start', now())
 SELECT pg_notify('flowyard_waits', %(payload)s)
 
 -- name: cancel_run
--- Cancel a run that has not ended; its wait goes in the same transaction.
+-- Cancel a run that has not ended; its approvals and its wait go in the same transaction, in that order.
 UPDATE runs SET status = 'cancelled', updated_at = now(), ended_at = now()
 WHERE id = %(run_id)s AND status IN ('running', 'waiting')
 RETURNING id
@@ -196,3 +200,7 @@ LIMIT %(limit)s
 -- What a run waits for, for the run page.
 SELECT kind, node, visit, CASE WHEN wake_at < 'infinity' THEN wake_at END, status, attempts, last_error
 FROM waits WHERE run_id = %(run_id)s
+
+-- name: forget_expired_sessions
+-- Login sessions past their end.
+DELETE FROM sessions WHERE expires_at < now()

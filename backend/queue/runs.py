@@ -106,8 +106,9 @@ async def cancel_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None)
         cur = await conn.execute(QUERIES["cancel_run"], {"run_id": run_id})
         if await cur.fetchone() is None:
             return False
-        await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})
+        # runs, then approvals, then waits: the order the worker and a decision take them in too.
         await conn.execute(APPROVAL_QUERIES["cancel_open_approvals"], {"run_id": run_id, "by": by})
+        await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})
         await journal.append(
             conn, run_id, [JournalLine(code="run_cancelled", node=None, visit=None, data={"by": by})]
         )

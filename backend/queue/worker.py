@@ -22,14 +22,14 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from backend.queue.batch import OutcomeBatch
-from backend.queue.claims import Claim, Clock, database_clock
-from backend.queue.driver import Actions, Approvals, FlowCache, NoActions, load_run, walk_claim
+from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, Clock, database_clock
+from backend.queue.driver import Actions, Approvals, FlowCache, NoActions, WaitFailed, load_run, walk_claim
 from backend.queue.faults import Faults
-from backend.queue.outcome import ClaimLost, write_failure, write_outcome
+from backend.queue.outcome import write_failure, write_outcome
 from backend.queue.queries import QUERIES
 from backend.queue.runs import NOTIFY_CHANNEL
 from backend.queue.schedules import fire_due
-from backend.queue.sweep import DEFAULT_RETENTION
+from backend.queue.sweep import DEFAULT_RETENTION, sweep_ended_runs
 
 log = logging.getLogger("flowyard.worker")
 
@@ -71,32 +71,40 @@ class Worker:
         self.retention = retention
         self.flows = FlowCache()
         self.outcomes = OutcomeBatch(pool)
-        self._inflight: dict[int, asyncio.Task[None]] = {}
+        self._inflight: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Serve due waits until `stop` is set; then finish the walks in hand and return."""
+        """Serve due waits until `stop` is set; then finish the walks in hand and return.
+
+        A failure of the loop itself (the database gone for a moment) is logged and tried again after a
+        second: the loop ends only when it is told to.
+        """
         listener = asyncio.create_task(self._listen(stop))
         beats = asyncio.create_task(self._heartbeat(stop))
         try:
             while not stop.is_set():
                 # Cleared before looking, not after: a NOTIFY that lands while we claim is not lost.
                 self._wake.clear()
-                claimed = await self.serve_due()
-                if claimed and len(self._inflight) < self.concurrency:
-                    continue  # there may be more due right now
-                await self._sleep(stop)
+                try:
+                    claimed = await self.serve_due()
+                    if claimed and len(self._inflight) < self.concurrency:
+                        continue  # there may be more due right now
+                    await self._sleep(stop)
+                except Exception:
+                    log.exception("the worker's loop failed; trying again in a second")
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(stop.wait(), MAX_SLEEP_S)
         finally:
             if self._inflight:
                 await asyncio.gather(*self._inflight.values(), return_exceptions=True)
-            listener.cancel()
-            beats.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await listener
-            with contextlib.suppress(asyncio.CancelledError):
-                await beats
-            async with self.pool.connection() as conn:
-                await conn.execute(QUERIES["worker_gone"], {"me": self.name})
+            for task in (listener, beats):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            with contextlib.suppress(Exception):
+                async with self.pool.connection() as conn:
+                    await conn.execute(QUERIES["worker_gone"], {"me": self.name})
 
     async def serve_due(self) -> int:
         """Claim what is due, up to the free concurrency, and start walking it; how many were claimed."""
@@ -112,52 +120,92 @@ class Worker:
             )
             claims = [Claim.from_row(row) for row in await cur.fetchall()]
         for claim in claims:
+            key = (claim.wait_id, claim.attempts)
             task = asyncio.create_task(self._serve(claim))
-            self._inflight[claim.wait_id] = task
-            task.add_done_callback(functools.partial(self._done, claim.wait_id))
+            self._inflight[key] = task
+            task.add_done_callback(functools.partial(self._done, key))
         return len(claims)
 
     async def drain(self) -> None:
-        """Serve until nothing is due and nothing is in hand (for tests and `flowyard run --wait`)."""
+        """Serve until nothing is due and nothing is in hand (for tests)."""
         while await self.serve_due() or self._inflight:
             if self._inflight:
                 await asyncio.wait(list(self._inflight.values()), return_when=asyncio.FIRST_COMPLETED)
 
-    def _done(self, wait_id: int, _task: asyncio.Task[None]) -> None:
-        self._inflight.pop(wait_id, None)
+    def _done(self, key: tuple[int, int], _task: asyncio.Task[None]) -> None:
+        self._inflight.pop(key, None)
         self._wake.set()
 
     async def _serve(self, claim: Claim) -> None:
+        """Walk one claim and write what it came to; a failure anywhere is a resume failure (backoff)."""
         renew = asyncio.create_task(self._renew(claim))
         try:
-            async with self.pool.connection() as conn:
-                await self.faults.reach("after_claim")
-                try:
+            await self.faults.reach("after_claim")
+            if claim.attempts > MAX_ATTEMPTS:
+                # Every earlier claim ended without a word: its worker died or hung in this walk.
+                await self._fail(claim, WaitFailed(code="claim_abandoned", attempts=claim.attempts - 1))
+                return
+            try:
+                async with self.pool.connection() as conn:
                     run = await load_run(conn, claim.run_id, self.flows)
-                    walked = await walk_claim(conn, claim, run, self.actions, self.approvals)
-                except Exception as failure:
-                    log.warning("resume of wait %s failed: %s", claim.wait_id, failure)
-                    await write_failure(conn, self.name, self.clock(), claim, failure)
-                    return
+                walked = await walk_claim(
+                    self.pool,
+                    claim,
+                    run,
+                    self.actions,
+                    self.approvals,
+                    functools.partial(self._still_ours, claim),
+                )
+            except ClaimLost:
+                raise
+            except Exception as failure:
+                log.warning("resume of wait %s failed: %s", claim.wait_id, failure)
+                await self._fail(claim, failure)
+                return
             await self.faults.reach("before_outcome")
             now = self.clock()
-            await self.outcomes.write(
-                lambda conn: write_outcome(conn, self.name, now, claim, run, walked, self.approvals)
-            )
+            try:
+                await self.outcomes.write(
+                    lambda conn: write_outcome(conn, self.name, now, claim, run, walked, self.approvals)
+                )
+            except ClaimLost:
+                raise
+            except Exception as failure:
+                log.exception("writing the outcome of wait %s failed", claim.wait_id)
+                await self._fail(claim, failure)
         except ClaimLost:
             log.info("wait %s is no longer ours; wrote nothing", claim.wait_id)
         except Exception:
-            log.exception("writing the outcome of wait %s failed; its lease will expire", claim.wait_id)
+            log.exception(
+                "wait %s: even its failure could not be written; its lease will expire", claim.wait_id
+            )
         finally:
             renew.cancel()
 
+    async def _fail(self, claim: Claim, failure: BaseException) -> None:
+        async with self.pool.connection() as conn:
+            await write_failure(conn, self.name, self.clock(), claim, failure)
+
+    async def _still_ours(self, claim: Claim) -> bool:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                QUERIES["still_claimed"], {"id": claim.wait_id, "me": self.name, "attempts": claim.attempts}
+            )
+            return await cur.fetchone() is not None
+
     async def _renew(self, claim: Claim) -> None:
+        """Keep the lease while the walk runs; a failed renewal is tried again, a refused one ends it."""
+        params = {"id": claim.wait_id, "me": self.name, "attempts": claim.attempts, "lease": self.lease}
         while True:
             await asyncio.sleep(self.lease.total_seconds() / 3)
-            async with self.pool.connection() as conn:
-                await conn.execute(
-                    QUERIES["renew_claims"],
-                    {"ids": [claim.wait_id], "me": self.name, "now": self.clock(), "lease": self.lease},
+            try:
+                async with self.pool.connection() as conn:
+                    cur = await conn.execute(QUERIES["renew_claim"], {**params, "now": self.clock()})
+                    if await cur.fetchone() is None:
+                        return  # taken over or cancelled: the guarded writes and the action check know
+            except Exception:
+                log.warning(
+                    "renewing the claim on wait %s failed; trying again", claim.wait_id, exc_info=True
                 )
 
     async def _sleep(self, stop: asyncio.Event) -> None:
@@ -188,13 +236,22 @@ class Worker:
                 await asyncio.sleep(MAX_SLEEP_S)
 
     async def _heartbeat(self, stop: asyncio.Event) -> None:
+        """Say we are alive; once a minute, also sweep what retention lets go (any worker may: it is
+        idempotent), forget long-silent workers and expired login sessions."""
+        beats = 0
         while not stop.is_set():
             try:
                 async with self.pool.connection() as conn:
                     await conn.execute(
                         QUERIES["heartbeat"], {"me": self.name, "concurrency": self.concurrency}
                     )
+                    if beats % SWEEP_EVERY_BEATS == 0:
+                        await conn.execute(QUERIES["forget_silent_workers"])
+                        await conn.execute(QUERIES["forget_expired_sessions"])
+                        if self.retention is not None:
+                            await sweep_ended_runs(conn, self.clock(), self.retention)
             except Exception:
                 log.warning("heartbeat failed", exc_info=True)
+            beats += 1
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), HEARTBEAT_S)

@@ -13,6 +13,7 @@ from tests.support import Queue, flow
 
 # Parameters that make every statement plannable; the values matter only for their types.
 PARAMS: dict[str, Any] = {
+    "attempts": 1,
     "after": 0,
     "before": None,
     "user": "u",
@@ -50,7 +51,14 @@ PARAMS: dict[str, Any] = {
     "retention": "30 days",
 }
 # Statements that read a small table whole by design.
-SMALL_TABLES = {"list_workers", "forget_silent_workers", "heartbeat", "worker_gone", "notify"}
+SMALL_TABLES = {
+    "list_workers",
+    "forget_silent_workers",
+    "heartbeat",
+    "worker_gone",
+    "notify",
+    "forget_expired_sessions",
+}
 
 
 def plan_nodes(plan: dict[str, Any]) -> list[dict[str, Any]]:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
+from typing import Any
+
+import psycopg
+import pytest
 
 from tests.support import Queue, flow
 
@@ -133,17 +138,29 @@ def test_cancel_deletes_the_wait_and_journals_who_cancelled(queue: Queue) -> Non
     assert line == ("run_cancelled", {"by": "ann"})
 
 
-def test_a_lapsed_claims_late_write_is_refused_and_changes_nothing(queue: Queue) -> None:
-    import asyncio
-
-    import pytest
-
-    from backend.approvals.service import ApprovalService
+async def _claim(pool: Any, me: str, now: Any, lease: timedelta) -> Any:
     from backend.queue.claims import Claim
+    from backend.queue.queries import QUERIES
+
+    async with pool.connection() as conn:
+        await conn.execute(QUERIES["release_expired_claims"], {"now": now})
+        cur = await conn.execute(QUERIES["claim"], {"me": me, "limit": 1, "now": now, "lease": lease})
+        return Claim.from_row((await cur.fetchall())[0])
+
+
+async def _always_ours() -> bool:
+    return True
+
+
+@pytest.mark.parametrize("second_worker", ["fast", "slow"])
+def test_a_lapsed_claims_late_write_is_refused_and_changes_nothing(queue: Queue, second_worker: str) -> None:
+    """The claim is the worker and the claiming: even the same worker, claiming again after its own
+    lease lapsed, cannot write the first claim's outcome over the second's."""
+    from backend.approvals.service import ApprovalService
+    from backend.queue.claims import ClaimLost
     from backend.queue.commands import open_pool
     from backend.queue.driver import FlowCache, NoActions, load_run, walk_claim
-    from backend.queue.outcome import ClaimLost, write_outcome
-    from backend.queue.queries import QUERIES
+    from backend.queue.outcome import write_outcome
     from backend.queue.worker import Worker
 
     run_id = queue.start(queue.save(LOG_FLOW), input={"who": "ann"})
@@ -153,19 +170,23 @@ def test_a_lapsed_claims_late_write_is_refused_and_changes_nothing(queue: Queue)
         pool = open_pool(queue.url, size=4)
         await pool.open()
         try:
+            claim = await _claim(pool, "slow", queue.clock(), timedelta(seconds=1))
             async with pool.connection() as conn:
-                cur = await conn.execute(
-                    QUERIES["claim"],
-                    {"me": "slow", "limit": 1, "now": queue.clock(), "lease": timedelta(seconds=1)},
-                )
-                claim = Claim.from_row((await cur.fetchall())[0])
                 run = await load_run(conn, claim.run_id, FlowCache())
-                walked = await walk_claim(conn, claim, run, NoActions(), approvals)
-            queue.clock.advance(timedelta(seconds=2))  # the slow worker's lease lapses
-            await Worker(pool, clock=queue.clock, name="fast").drain()
+            walked = await walk_claim(pool, claim, run, NoActions(), approvals, _always_ours)
+            queue.clock.advance(timedelta(seconds=2))  # the slow walk's lease lapses
+            if second_worker == "slow":
+                # The same worker claims the wait again and holds it while the first claim tries to write.
+                again = await _claim(pool, "slow", queue.clock(), timedelta(seconds=30))
+                assert (again.wait_id, again.attempts) == (claim.wait_id, claim.attempts + 1)
             async with pool.connection() as conn:
+                if second_worker == "fast":
+                    await Worker(pool, clock=queue.clock, name="fast").drain()
                 with pytest.raises(ClaimLost):
                     await write_outcome(conn, "slow", queue.clock(), claim, run, walked, approvals)
+            if second_worker == "slow":
+                async with pool.connection() as conn:
+                    await write_outcome(conn, "slow", queue.clock(), again, run, walked, approvals)
         finally:
             await pool.close()
 
@@ -173,3 +194,34 @@ def test_a_lapsed_claims_late_write_is_refused_and_changes_nothing(queue: Queue)
     assert queue.status(run_id) == ("succeeded", None)
     assert queue.codes(run_id).count("run_succeeded") == 1
     assert queue.codes(run_id).count("log_written") == 1
+
+
+def test_a_delay_until_that_is_no_time_fails_after_five_attempts_never_loops(queue: Queue) -> None:
+    bad = flow(
+        {"id": "pause", "type": "delay", "config": {"until": "{{trigger.when}}"}},
+        wires=[{"from": "start", "to": "pause"}],
+    )
+    run_id = queue.start(queue.save(bad), input={"when": "tomorrow"})
+    for _ in range(5):
+        queue.drain()
+        row = queue.one("SELECT wake_at FROM waits WHERE run_id = %s", run_id)
+        if row is None:
+            break
+        queue.clock.now = max(queue.clock.now, row[0])
+    assert queue.status(run_id) == ("failed", "resume_attempts_exhausted")
+    errors = queue.all(
+        "SELECT data->>'error' FROM journal WHERE run_id = %s AND code = 'resume_failed' ORDER BY seq", run_id
+    )
+    assert errors == [("delay_until_invalid",)] * 5
+
+
+def test_a_wait_whose_claims_all_died_fails_the_run_instead_of_looping(queue: Queue) -> None:
+    run_id = queue.start(queue.save(LOG_FLOW))
+    with psycopg.connect(queue.url) as conn:
+        # Five claims that ended without a word: each worker died holding it.
+        conn.execute("UPDATE waits SET attempts = 5 WHERE run_id = %s", (run_id,))
+    queue.drain()
+    assert queue.status(run_id) == ("failed", "resume_attempts_exhausted")
+    line = queue.one("SELECT data FROM journal WHERE run_id = %s AND code = 'resume_failed'", run_id)
+    assert line is not None and line[0]["error"] == "claim_abandoned"
+    assert queue.one("SELECT count(*) FROM waits WHERE run_id = %s", run_id) == (0,)
