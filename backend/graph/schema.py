@@ -29,11 +29,11 @@ from urllib.parse import urljoin
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
+from backend.graph.durations import parse_duration
 from backend.graph.explain import Path, describe, path_key
 from backend.graph.fastcheck import Check, compile_check
 from backend.graph.findings import Report, pointer
 from backend.graph.model import NODE_TYPES
-from backend.graph.durations import parse_duration
 from backend.graph.outline import MAX_NODES, NodeEntry, Outline
 
 # jsonschema writes the offending value into each error's message; a value nested this deep is not handed
