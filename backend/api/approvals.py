@@ -64,18 +64,30 @@ _REFUSAL_STATUS = {
     "/api/approvals",
     summary="My inbox: the open approvals I may decide now",
     tag="approvals",
-    query={"limit": {"type": "integer", "minimum": 1, "maximum": 200}},
+    query={
+        "limit": {"type": "integer", "minimum": 1, "maximum": 200},
+        "cursor": {"type": "string", "maxLength": 100},
+    },
     responses={
         200: {
             "type": "object",
-            "required": ["approvals"],
-            "properties": {"approvals": {"type": "array", "items": APPROVAL}},
-        }
+            "required": ["approvals", "next"],
+            "properties": {
+                "approvals": {"type": "array", "items": APPROVAL},
+                "next": {"type": ["string", "null"], "description": "the cursor of the next page, if any"},
+            },
+        },
+        400: None,
     },
 )
 async def inbox(call: Call) -> Response:
-    found = await ApprovalService().inbox(call.conn, call.me.name, limit=call.query.get("limit", 100))
-    return reply({"approvals": [a.to_json() for a in found]})
+    try:
+        found, cursor = await ApprovalService().inbox(
+            call.conn, call.me.name, limit=call.query.get("limit", 100), cursor=call.query.get("cursor")
+        )
+    except AuditRefused as refused:
+        raise ApiError(400, code=refused.code) from None
+    return reply({"approvals": [a.to_json() for a in found], "next": cursor})
 
 
 @endpoint(

@@ -6,6 +6,7 @@ Every refusal here happens before anything is written: bad input changes nothing
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -48,13 +49,18 @@ def parse_json(raw: bytes) -> Any:
         backend.api.errors.ApiError: request_json_invalid
     """
     try:
-        value = json.loads(raw.decode("utf-8"), parse_constant=_no_constant, object_pairs_hook=_unique)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, _Refused) as exc:
-        raise ApiError(400, code="request_json_invalid", detail={"reason": _reason(exc)}) from None
-    if _has_nul(value):
-        raise ApiError(
-            400, code="request_json_invalid", detail={"reason": "a string holds the NUL character"}
+        value = json.loads(
+            raw.decode("utf-8"),
+            parse_constant=_no_constant,
+            parse_float=_finite,
+            parse_int=_bounded_int,
+            object_pairs_hook=_unique,
         )
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as exc:
+        raise ApiError(400, code="request_json_invalid", detail={"reason": _reason(exc)}) from None
+    problem = _unstorable_text(value)
+    if problem:
+        raise ApiError(400, code="request_json_invalid", detail={"reason": problem})
     return value
 
 
@@ -76,8 +82,24 @@ class _Refused(ValueError):
     pass
 
 
+MAX_DIGITS = 1000  # an integer longer than this is no count or id of ours
+
+
 def _no_constant(name: str) -> Any:
     raise _Refused(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise _Refused(f"{text[:20]} is too large a number")
+    return number
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _Refused(f"an integer has more than {MAX_DIGITS} digits")
+    return int(text)
 
 
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -96,19 +118,39 @@ def _reason(exc: Exception) -> str:
         return "not UTF-8"
     if isinstance(exc, RecursionError):
         return "nested too deeply"
+    if not isinstance(exc, _Refused):
+        return "a number cannot be read"
     return str(exc)
 
 
-def _has_nul(value: Any) -> bool:
+def _unstorable_text(value: Any) -> str | None:
+    """Why PostgreSQL's jsonb would refuse a string in `value` (NUL, an unpaired surrogate), or None."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            if "\x00" in item:
-                return True
+            problem = text_problem(item)
+            if problem:
+                return problem
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
-    return False
+    return None
+
+
+def text_problem(text: str) -> str | None:
+    r"""Why a string cannot be stored as PostgreSQL text, or None.
+
+    Examples:
+        >>> text_problem("ok"), text_problem("a\x00b"), text_problem("\ud800")
+        (None, 'a string holds the NUL character', 'a string holds an unpaired surrogate')
+    """
+    if "\x00" in text:
+        return "a string holds the NUL character"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "a string holds an unpaired surrogate"
+    return None

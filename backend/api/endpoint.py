@@ -5,6 +5,7 @@ serves the request (auth, body, query) and the OpenAPI document, so the two cann
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from backend.api.auth import User, authenticate
-from backend.api.body import check, read_json
+from backend.api.body import check, read_json, text_problem
 from backend.api.errors import ApiError, error_response, internal_error
 from backend.i18n import negotiate
 
@@ -68,13 +69,16 @@ class Endpoint:
             locale = negotiate(request.headers.get("accept-language"), None)
             pool: AsyncConnectionPool[Any] = request.app.state.pool
             try:
-                async with pool.connection() as conn:
-                    user = None
-                    if not self.public:
+                user = None
+                if not self.public:
+                    async with pool.connection() as conn:
                         user = await authenticate(conn, request)
-                        locale = negotiate(request.headers.get("accept-language"), user.locale)
-                    query = self._query(request)
-                    body = await read_json(request, self.body) if self.body is not None else None
+                    locale = negotiate(request.headers.get("accept-language"), user.locale)
+                # The body is read holding no connection: a slow client sending one cannot starve the
+                # pool the in-process worker shares.
+                query = self._query(request)
+                body = await read_json(request, self.body) if self.body is not None else None
+                async with pool.connection() as conn:
                     return await self.handler(Call(request, conn, user, locale, body, query))
             except ApiError as error:
                 return error_response(error, locale)
@@ -87,16 +91,18 @@ class Endpoint:
     def _query(self, request: Request) -> dict[str, Any]:
         """Query parameters converted by their schema's type and checked; unknown ones are refused."""
         values: dict[str, Any] = {}
-        for key in request.query_params:
+        for key, given in request.query_params.multi_items():
             if key not in self.query:
                 raise ApiError(400, code="request_query_unknown", detail={"parameter": key})
+            if text_problem(given):
+                raise ApiError(400, code="request_query_invalid", detail={"parameter": key})
         for name, schema in self.query.items():
             raw = request.query_params.get(name)
             if raw is None:
                 continue
             value: Any = raw
             if schema.get("type") == "integer":
-                if not raw.lstrip("-").isdigit():
+                if not _INTEGER.fullmatch(raw):
                     raise ApiError(400, code="request_query_invalid", detail={"parameter": name})
                 value = int(raw)
             try:
@@ -105,6 +111,10 @@ class Endpoint:
                 raise ApiError(400, code="request_query_invalid", detail={"parameter": name}) from None
             values[name] = value
         return values
+
+
+# ASCII digits only: str.isdigit() says yes to "²", which int() then refuses.
+_INTEGER = re.compile(r"-?[0-9]{1,19}")
 
 
 ENDPOINTS: list[Endpoint] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from starlette.responses import Response
@@ -61,7 +62,8 @@ async def login(call: Call) -> Response:
         max_age=int(SESSION_LIFETIME.total_seconds()),
         httponly=True,
         samesite="strict",
-        secure=call.request.url.scheme == "https",
+        # Behind a proxy that ends TLS the scheme we see is http: FLOWYARD_SECURE_COOKIES=1 says so.
+        secure=call.request.url.scheme == "https" or os.environ.get("FLOWYARD_SECURE_COOKIES") == "1",
         path="/",
     )
     return response

@@ -47,23 +47,27 @@ class Page:
     next_cursor: str | None  # None on the last page
 
 
-def encode_cursor(row: Approval) -> str:
-    """The key of the last row of a page.
+def encode_cursor(moment: datetime, row_id: int) -> str:
+    """The key of the last row of a page: its time and its id.
 
     Examples:
-        >>> decode_cursor("2026-01-02T03:04:05+00:00/17")
+        >>> from datetime import UTC
+        >>> decode_cursor(encode_cursor(datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC), 17))
         (datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc), 17)
     """
-    assert row.decided_at is not None
-    return f"{row.decided_at.isoformat()}/{row.id}"
+    return f"{moment.isoformat()}/{row_id}"
 
 
 def decode_cursor(cursor: str) -> tuple[datetime, int]:
+    """A cursor made by `encode_cursor`; `audit_cursor_invalid` for anything else."""
     at, _, row_id = cursor.rpartition("/")
     try:
-        return datetime.fromisoformat(at), int(row_id)
+        moment, number = datetime.fromisoformat(at), int(row_id)
     except ValueError:
         raise AuditRefused(code="audit_cursor_invalid") from None
+    if not 0 <= number < 2**63 or moment.tzinfo is None:
+        raise AuditRefused(code="audit_cursor_invalid")
+    return moment, number
 
 
 async def search(
@@ -89,7 +93,8 @@ async def search(
     rows = [Approval.from_row(row) for row in await cur.fetchall()]
     more = len(rows) > limit
     rows = rows[:limit]
-    return Page(rows, encode_cursor(rows[-1]) if more else None)
+    last = rows[-1] if rows else None
+    return Page(rows, encode_cursor(last.decided_at, last.id) if more and last and last.decided_at else None)
 
 
 COLUMNS = (

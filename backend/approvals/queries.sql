@@ -53,7 +53,8 @@ UPDATE approvals SET outcome = 'cancelled', decided_by = %(by)s, decided_at = no
 WHERE run_id = %(run_id)s AND outcome IS NULL
 
 -- name: inbox
--- The open approvals a user may decide now: the decide right on the flow, and named (or nobody named).
+-- The open approvals a user may decide now (the decide right on the flow, and named or nobody named),
+-- oldest first, a page after the cursor (requested_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment
 FROM approvals AS a
@@ -62,6 +63,8 @@ WHERE a.outcome IS NULL
               WHERE g.user_name = %(name)s AND g."right" = 'decide'
                 AND (g.flow_id IS NULL OR g.flow_id = a.flow_id))
   AND (cardinality(a.approvers) = 0 OR a.approvers && %(principals)s::text[])
+  AND (a.requested_at, a.id) > (coalesce(%(after_at)s::timestamptz, '-infinity'),
+                                coalesce(%(after_id)s::bigint, 0))
 ORDER BY a.requested_at, a.id
 LIMIT %(limit)s
 

@@ -157,8 +157,25 @@ class ApprovalService:
         row = await cur.fetchone()
         return Approval.from_row(row) if row else None
 
-    async def inbox(self, conn: AsyncConnection[Any], user: str, *, limit: int = 100) -> list[Approval]:
-        """What `user` may decide now, the oldest request first."""
+    async def inbox(
+        self, conn: AsyncConnection[Any], user: str, *, limit: int = 100, cursor: str | None = None
+    ) -> tuple[list[Approval], str | None]:
+        """What `user` may decide now, the oldest request first, a page at a time; and the next cursor."""
+        from backend.approvals.audit import decode_cursor, encode_cursor
+
+        after_at, after_id = decode_cursor(cursor) if cursor else (None, None)
         principals = sorted(await principals_of(conn, user))
-        cur = await conn.execute(QUERIES["inbox"], {"name": user, "principals": principals, "limit": limit})
-        return [Approval.from_row(row) for row in await cur.fetchall()]
+        cur = await conn.execute(
+            QUERIES["inbox"],
+            {
+                "name": user,
+                "principals": principals,
+                "limit": limit + 1,
+                "after_at": after_at,
+                "after_id": after_id,
+            },
+        )
+        rows = [Approval.from_row(row) for row in await cur.fetchall()]
+        page = rows[:limit]
+        more = len(rows) > limit
+        return page, encode_cursor(page[-1].requested_at, page[-1].id) if more else None

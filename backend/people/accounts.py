@@ -15,6 +15,7 @@ Examples:
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,8 @@ from backend.store.queries import load
 
 QUERIES = load("backend.people", "queries.sql")
 RIGHTS = ("edit", "run", "decide", "audit", "admin")
+# The same rule as the users table's CHECK, and as a `user:<name>` principal in an approval's approvers.
+USER_NAME = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
 _hasher = PasswordHasher()
 
 
@@ -57,7 +60,7 @@ class Grant:
         right, _, flow = text.partition(":")
         if right not in RIGHTS:
             raise AccountRefused(code="right_unknown", right=right)
-        if flow and not flow.isdigit():
+        if flow and not re.fullmatch(r"[0-9]{1,18}", flow):
             raise AccountRefused(code="grant_flow_invalid", flow=flow)
         return cls(right, int(flow) if flow else None)
 
@@ -84,6 +87,8 @@ async def add_user(
     locale: str | None = None,
 ) -> None:
     """Create a user with rights and groups, in one transaction; refused when the name is taken."""
+    if not USER_NAME.fullmatch(name):
+        raise AccountRefused(code="user_name_invalid", name=name)
     async with conn.transaction():
         cur = await conn.execute(
             QUERIES["insert_user"],

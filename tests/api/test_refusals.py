@@ -94,3 +94,35 @@ def test_unknown_routes_and_methods_answer_json_errors(queue: Queue) -> None:
     assert (missing.status_code, missing.json()["error"]["code"]) == (404, "not_found")
     assert (wrong.status_code, wrong.json()["error"]["code"]) == (405, "method_not_allowed")
     assert json.loads(wrong.text)["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"input": 1e400}',
+        b'{"input": ' + b"9" * 5000 + b"}",
+        b'{"input": "\\ud800"}',
+        b'{"input": "a\\u0000"}',
+    ],
+)
+def test_json_that_postgresql_would_refuse_is_a_400_not_a_500(queue: Queue, body: bytes) -> None:
+    runner = make_user(queue.url, f"runner{len(body)}{body[-3]}", "run", "edit")
+    with app_client(queue.url) as api:
+        flow_id = api.post("/api/flows", json=approval_and_delay_flow(), headers=auth(runner)).json()["id"]
+        answer = api.post(
+            f"/api/flows/{flow_id}/runs",
+            content=body,
+            headers=auth(runner, **{"content-type": "application/json"}),
+        )
+    assert (answer.status_code, answer.json()["error"]["code"]) == (400, "request_json_invalid")
+    assert queue.one("SELECT count(*) FROM runs WHERE flow_id = %s", flow_id) == (0,)
+
+
+@pytest.mark.parametrize(
+    "query", ["limit=%C2%B2", "limit=--5", "decider=a%00b", "limit=99999999999999999999"]
+)
+def test_query_parameters_that_are_not_what_they_claim_are_a_400(queue: Queue, query: str) -> None:
+    reader = make_user(queue.url, f"reader{abs(hash(query)) % 10**6}", "audit")
+    with app_client(queue.url) as api:
+        answer = api.get(f"/api/audit?{query}", headers=auth(reader))
+    assert (answer.status_code, answer.json()["error"]["code"]) == (400, "request_query_invalid")

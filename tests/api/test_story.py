@@ -71,3 +71,29 @@ def test_the_whole_story_and_its_refusals(queue: Queue) -> None:
             api.get(f"/api/flows/{flow_id}/versions", headers=auth(author)).json()["versions"][0]["version"]
             == 1
         )
+
+
+def test_the_inbox_pages_through_every_open_approval(queue: Queue) -> None:
+    author = make_user(queue.url, "pager", "edit", "run")
+    approver = make_user(queue.url, "paged", "decide", groups=("finance",))
+    with app_client(queue.url) as api:
+        flow_id = api.post("/api/flows", json=approval_and_delay_flow(), headers=auth(author)).json()["id"]
+        runs = [
+            api.post(
+                f"/api/flows/{flow_id}/runs", json={"input": {"invoice": i}}, headers=auth(author)
+            ).json()["run"]
+            for i in range(5)
+        ]
+        queue.drain()
+        seen, cursor = [], None
+        while True:
+            params = {"limit": 2, **({"cursor": cursor} if cursor else {})}
+            page = api.get("/api/approvals", params=params, headers=auth(approver)).json()
+            assert len(page["approvals"]) <= 2
+            seen += [a["run_id"] for a in page["approvals"]]
+            cursor = page["next"]
+            if cursor is None:
+                break
+        bad = api.get("/api/approvals", params={"cursor": "yesterday"}, headers=auth(approver))
+    assert sorted(seen) == sorted(runs) and len(seen) == 5
+    assert (bad.status_code, bad.json()["error"]["code"]) == (400, "audit_cursor_invalid")

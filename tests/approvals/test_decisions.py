@@ -111,3 +111,35 @@ def test_a_decided_approval_cannot_be_changed_even_by_sql(queue: Queue) -> None:
     with psycopg.connect(queue.url) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):
         conn.execute("DELETE FROM approvals WHERE id = %s", (row[0],))
     assert queue.one("SELECT outcome FROM approvals WHERE id = %s", row[0]) == ("rejected",)
+
+
+def test_a_run_cancelled_while_its_deadline_wait_is_claimed_goes_no_further(queue: Queue) -> None:
+    """The cancel lands between the claim and the resolution: the walk must not take on_timeout."""
+    from backend.queue.claims import ClaimLost
+    from backend.queue.commands import open_pool
+    from backend.queue.runs import cancel_run
+    from tests.queue.test_runs import _claim
+
+    run_id = queue.start(queue.save(approval_flow(deadline="PT1H", on_timeout="approve")))
+    queue.drain()
+    queue.clock.advance(timedelta(hours=1))
+
+    async def go() -> None:
+        pool = open_pool(queue.url, size=3)
+        await pool.open()
+        try:
+            claim = await _claim(pool, "w", queue.clock(), timedelta(seconds=30))
+            async with pool.connection() as conn:
+                assert await cancel_run(conn, run_id, by="ann")
+                with pytest.raises(ClaimLost):
+                    await ApprovalService(queue.clock).resolution(conn, claim)
+        finally:
+            await pool.close()
+
+    asyncio.run(go())
+    assert queue.status(run_id) == ("cancelled", None)
+    assert queue.one("SELECT outcome, decided_by FROM approvals WHERE run_id = %s", run_id) == (
+        "cancelled",
+        "ann",
+    )
+    assert "yes" not in visited(queue, run_id)

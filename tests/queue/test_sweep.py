@@ -48,3 +48,34 @@ def test_the_sweep_takes_old_ended_runs_and_nothing_else(queue: Queue) -> None:
     assert queue.one("SELECT count(*) FROM journal WHERE run_id IN (%s, %s)", ended, asked) == (0,)
     assert queue.one("SELECT outcome FROM approvals WHERE run_id = %s", asked) == ("cancelled",)
     assert asyncio.run(sweep()) == 0
+
+
+def test_a_running_worker_sweeps_from_its_heartbeat(queue: Queue) -> None:
+    from backend.queue.commands import open_pool
+    from backend.queue.worker import Worker
+
+    old = queue.start(queue.save(flow(wires=[])))
+    queue.drain()
+    with psycopg.connect(queue.url) as conn:
+        conn.execute("UPDATE runs SET ended_at = now() - interval '40 days' WHERE id = %s", (old,))
+
+    async def run_until_swept() -> None:
+        pool = open_pool(queue.url, size=5)
+        await pool.open()
+        stop = asyncio.Event()
+        worker = asyncio.create_task(Worker(pool, retention=timedelta(days=30)).run(stop))
+        try:
+            async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+                for _ in range(600):  # bounded: the first heartbeat sweeps at once
+                    cur = await conn.execute("SELECT count(*) FROM runs WHERE id = %s", (old,))
+                    if await cur.fetchone() == (0,):
+                        return
+                    await conn.execute("SELECT pg_sleep(0.05)")
+            raise AssertionError("the worker never swept")
+        finally:
+            stop.set()
+            await worker
+            await pool.close()
+
+    asyncio.run(run_until_swept())
+    assert queue.one("SELECT count(*) FROM runs WHERE id = %s", old) == (0,)
