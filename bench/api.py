@@ -21,19 +21,15 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 import argparse
 import asyncio
 import os
-import socket
 import statistics
 import subprocess
 import time
 
 import psycopg
-from psycopg import sql
 
-from backend.config import settings
 from backend.flows.store import create_flow
 from backend.people.accounts import Grant, add_user, create_token
-from backend.store.database import database_url, with_database
-from backend.store.migrations import migrate
+from bench.common import free_port, fresh_database
 
 BENCH_DB = "flowyard_bench_api"
 FLOW = {
@@ -136,18 +132,10 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     args = parser.parse_args()
 
-    server = database_url(settings())
-    with psycopg.connect(server, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(BENCH_DB)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(BENCH_DB)))
-    url = with_database(server, BENCH_DB)
-    with psycopg.connect(url) as conn:
-        migrate(conn)
+    url = fresh_database(BENCH_DB)
     token, run_id, approval_ids = asyncio.run(prepare(url, args.requests))
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     serve = subprocess.Popen(
         [sys.executable, "-m", "backend.cli", "serve", "--port", str(port), "--no-worker"],
         env=dict(os.environ, DATABASE_URL=url),

@@ -30,16 +30,13 @@ import time
 from typing import Any
 
 import psycopg
-from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from backend.approvals.service import ApprovalService
-from backend.config import settings
 from backend.flows.store import create_flow
 from backend.people.accounts import Grant, add_user
 from backend.queue.queries import QUERIES
-from backend.store.database import database_url, with_database
-from backend.store.migrations import migrate
+from bench.common import fresh_database
 
 BENCH_DB = "flowyard_bench"
 FIVE_NODES = {
@@ -68,17 +65,6 @@ APPROVAL = {
     ],
     "wires": [{"from": "start", "to": "ask"}],
 }
-
-
-def fresh_database() -> str:
-    server = database_url(settings())
-    with psycopg.connect(server, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(BENCH_DB)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(BENCH_DB)))
-    url = with_database(server, BENCH_DB)
-    with psycopg.connect(url) as conn:
-        migrate(conn)
-    return url
 
 
 async def save(url: str, document: dict[str, Any]) -> int:
@@ -252,7 +238,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--big", type=int, default=1_000_000)
     args = parser.parse_args()
-    url = fresh_database()
+    url = fresh_database(BENCH_DB)
     flow_id = asyncio.run(save(url, FIVE_NODES))
 
     print(f"resumes per second, {args.waits} due waits of a 5-node flow (workers at concurrency 10)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -101,3 +102,19 @@ class Queue:
 
 def utc(text: str) -> datetime:
     return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+def sequential_scans(url: str, statement: str, params: dict[str, Any], tables: set[str]) -> list[str]:
+    """The tables among `tables` that `statement`'s plan reads whole: what a growing table must never see."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute(b"EXPLAIN (FORMAT JSON) " + statement.encode(), params).fetchone()
+        conn.rollback()
+    assert row is not None
+    plan = row[0] if isinstance(row[0], list) else json.loads(row[0])
+    scans, stack = [], [plan[0]["Plan"]]
+    while stack:
+        node = stack.pop()
+        if node["Node Type"] == "Seq Scan" and node.get("Relation Name") in tables:
+            scans.append(node["Relation Name"])
+        stack.extend(node.get("Plans", []))
+    return scans

@@ -104,6 +104,8 @@ def catalog_json(locale: str) -> dict[str, str]:
 
 
 def _render(value: object, locale: str) -> str:
+    if isinstance(value, str):  # most values are: node ids, codes, names
+        return value
     if isinstance(value, datetime):
         return format_datetime(value, locale)
     if isinstance(value, date):

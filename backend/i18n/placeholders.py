@@ -19,6 +19,7 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from string import Formatter
 
 _FORMATTER = Formatter()
@@ -51,9 +52,8 @@ def placeholder_problems(template: str) -> list[str]:
 
 def fill(template: str, params: Mapping[str, object], render: Callable[[object], str] = str) -> str:
     """`template` with each `{name}` in `params` replaced by `render(value)`; any other left as written."""
-    try:
-        parsed = list(_FORMATTER.parse(template))
-    except ValueError:
+    parsed = _parsed(template)
+    if parsed is None:
         return template
     out: list[str] = []
     for literal, field, spec, conversion in parsed:
@@ -65,6 +65,18 @@ def fill(template: str, params: Mapping[str, object], render: Callable[[object],
         else:
             out.append(_as_written(field, spec, conversion))
     return "".join(out)
+
+
+Parsed = tuple[tuple[str, str | None, str | None, str | None], ...]
+
+
+@lru_cache(maxsize=4096)
+def _parsed(template: str) -> Parsed | None:
+    """A template's pieces, parsed once: a run page renders the same few sentences hundreds of times."""
+    try:
+        return tuple(_FORMATTER.parse(template))
+    except ValueError:
+        return None
 
 
 def _as_written(field: str, spec: str | None, conversion: str | None) -> str:

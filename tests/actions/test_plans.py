@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import psycopg
 import pytest
 
 from backend.actions.queries import QUERIES
-from tests.queue.test_plans import plan_nodes
-from tests.support import Queue, flow
+from tests.support import Queue, flow, sequential_scans
 
 PARAMS: dict[str, Any] = {
     "run_id": 1,
@@ -57,16 +55,7 @@ def big_log(database_url: str) -> Queue:
 
 @pytest.mark.parametrize("name", sorted(set(QUERIES) - SMALL_TABLES))
 def test_no_statement_scans_the_effects_log(big_log: Queue, name: str) -> None:
-    with psycopg.connect(big_log.url) as conn:
-        row = conn.execute(b"EXPLAIN (FORMAT JSON) " + QUERIES[name].encode(), PARAMS).fetchone()
-        conn.rollback()
-    assert row is not None
-    plan = row[0] if isinstance(row[0], list) else json.loads(row[0])
-    scans = [
-        n["Relation Name"]
-        for n in plan_nodes(plan[0]["Plan"])
-        if n["Node Type"] == "Seq Scan" and n.get("Relation Name") == "effects"
-    ]
+    scans = sequential_scans(big_log.url, QUERIES[name], PARAMS, {"effects"})
     assert scans == [], f"{name} scans {scans}"
 
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import psycopg
 import pytest
 
 from backend.queue.queries import QUERIES
-from tests.support import Queue, flow
+from tests.support import Queue, flow, sequential_scans
 
 # Parameters that make every statement plannable; the values matter only for their types.
 PARAMS: dict[str, Any] = {
@@ -61,15 +60,6 @@ SMALL_TABLES = {
 }
 
 
-def plan_nodes(plan: dict[str, Any]) -> list[dict[str, Any]]:
-    nodes, stack = [], [plan]
-    while stack:
-        node = stack.pop()
-        nodes.append(node)
-        stack.extend(node.get("Plans", []))
-    return nodes
-
-
 @pytest.fixture(scope="module")
 def big_queue(database_url: str) -> Queue:
     queue = Queue(database_url)
@@ -93,16 +83,7 @@ def big_queue(database_url: str) -> Queue:
 
 @pytest.mark.parametrize("name", sorted(set(QUERIES) - SMALL_TABLES))
 def test_no_statement_scans_a_growing_table(big_queue: Queue, name: str) -> None:
-    with psycopg.connect(big_queue.url) as conn:
-        row = conn.execute(b"EXPLAIN (FORMAT JSON) " + QUERIES[name].encode(), PARAMS).fetchone()
-        conn.rollback()
-    assert row is not None
-    plan = row[0] if isinstance(row[0], list) else json.loads(row[0])
-    scans = [
-        n["Relation Name"]
-        for n in plan_nodes(plan[0]["Plan"])
-        if n["Node Type"] == "Seq Scan" and n.get("Relation Name") in {"waits", "runs", "journal"}
-    ]
+    scans = sequential_scans(big_queue.url, QUERIES[name], PARAMS, {"waits", "runs", "journal"})
     assert scans == [], f"{name} scans {scans}"
 
 
