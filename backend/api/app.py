@@ -20,7 +20,7 @@ from backend.api.errors import ApiError, error_response
 from backend.i18n import negotiate
 from backend.queue.commands import open_pool
 from backend.queue.driver import Actions
-from backend.queue.sweep import retention_from_env
+from backend.queue.sweep import approval_retention_from_env, retention_from_env
 from backend.queue.worker import Worker
 
 
@@ -42,7 +42,12 @@ def create_app(database_url: str, *, run_worker: bool = False, actions: Actions 
         if run_worker:
             sender = actions or ActionSender(pool, ActionSettings.from_env())
             worker = asyncio.create_task(
-                Worker(pool, actions=sender, retention=retention_from_env()).run(stop)
+                Worker(
+                    pool,
+                    actions=sender,
+                    retention=retention_from_env(),
+                    approval_retention=approval_retention_from_env(),
+                ).run(stop)
             )
         try:
             yield

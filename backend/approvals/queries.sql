@@ -82,3 +82,18 @@ WHERE outcome IS NOT NULL
   AND (decided_at, id) > (coalesce(%(after_at)s::timestamptz, '-infinity'), coalesce(%(after_id)s::bigint, 0))
 ORDER BY decided_at, id
 LIMIT %(limit)s
+
+-- name: declare_retention_sweep
+-- This transaction is the approvals' retention sweep: the one thing the trail's trigger lets delete.
+SELECT set_config('flowyard.approval_retention', 'on', true)
+
+-- name: sweep_decided_approvals
+-- Decided approvals past their own retention, oldest first, a batch at a time.
+DELETE FROM approvals
+WHERE id IN (
+    SELECT id FROM approvals
+    WHERE outcome IS NOT NULL AND decided_at < coalesce(%(now)s::timestamptz, now()) - %(retention)s::interval
+    ORDER BY decided_at, id
+    LIMIT %(limit)s
+)
+RETURNING id

@@ -15,7 +15,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from backend.queue.faults import Faults
 from backend.queue.queries import QUERIES
-from backend.queue.sweep import retention_from_env
+from backend.queue.sweep import approval_retention_from_env, retention_from_env
 from backend.queue.worker import Worker
 
 
@@ -41,6 +41,7 @@ async def run_worker(url: str, concurrency: int, lease: timedelta, fault_point: 
             lease=lease,
             faults=faults,
             retention=retention_from_env(),
+            approval_retention=approval_retention_from_env(),
             actions=ActionSender(pool, ActionSettings.from_env(), faults=faults),
         )
         print(f"worker {worker.name} is serving due waits (concurrency {concurrency})", flush=True)

@@ -2,7 +2,7 @@
 
 The statement names ended runs only (`ended_at` is set when a run succeeds, fails or is cancelled), so a
 run that waits, for an approval or for years, is never swept. Approvals have no foreign key to runs and
-outlive them: their own retention is separate and off.
+outlive them: their own retention (FLOWYARD_APPROVAL_RETENTION_DAYS) is separate, and off unless set.
 """
 
 from __future__ import annotations
@@ -14,9 +14,23 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from backend.queue.queries import QUERIES
+from backend.store.queries import load
 
 BATCH = 1000
+# Read by name: the approvals package builds on the queue, not the other way round.
+APPROVAL_QUERIES = load("backend.approvals", "queries.sql")
 DEFAULT_RETENTION = timedelta(days=30)
+
+
+def approval_retention_from_env() -> timedelta | None:
+    """FLOWYARD_APPROVAL_RETENTION_DAYS: days a decided approval is kept; unset or 0 keeps them forever.
+
+    Examples:
+        >>> approval_retention_from_env() is None
+        True
+    """
+    days = float(os.environ.get("FLOWYARD_APPROVAL_RETENTION_DAYS") or 0)
+    return None if days == 0 else timedelta(days=days)
 
 
 def retention_from_env() -> timedelta | None:
@@ -44,6 +58,24 @@ async def sweep_ended_runs(conn: AsyncConnection[Any], now: datetime | None, ret
             QUERIES["sweep_ended_runs"], {"now": now, "retention": retention, "limit": BATCH}
         )
         batch = len(await cur.fetchall())
+        deleted += batch
+        if batch < BATCH:
+            return deleted
+
+
+async def sweep_decided_approvals(
+    conn: AsyncConnection[Any], now: datetime | None, retention: timedelta
+) -> int:
+    """Delete decided approvals older than `retention`, a batch per transaction; how many went."""
+    deleted = 0
+    while True:
+        async with conn.transaction():
+            await conn.execute(APPROVAL_QUERIES["declare_retention_sweep"])
+            cur = await conn.execute(
+                APPROVAL_QUERIES["sweep_decided_approvals"],
+                {"now": now, "retention": retention, "limit": BATCH},
+            )
+            batch = len(await cur.fetchall())
         deleted += batch
         if batch < BATCH:
             return deleted

@@ -29,7 +29,7 @@ from backend.queue.outcome import write_failure, write_outcome
 from backend.queue.queries import QUERIES
 from backend.queue.runs import NOTIFY_CHANNEL
 from backend.queue.schedules import fire_due
-from backend.queue.sweep import DEFAULT_RETENTION, sweep_ended_runs
+from backend.queue.sweep import DEFAULT_RETENTION, sweep_decided_approvals, sweep_ended_runs
 
 log = logging.getLogger("flowyard.worker")
 
@@ -57,6 +57,7 @@ class Worker:
         faults: Faults | None = None,
         name: str | None = None,
         retention: timedelta | None = DEFAULT_RETENTION,
+        approval_retention: timedelta | None = None,
     ) -> None:
         from backend.approvals.service import ApprovalService
 
@@ -69,6 +70,7 @@ class Worker:
         self.approvals: Approvals = approvals or ApprovalService(clock)
         self.faults = faults or Faults()
         self.retention = retention
+        self.approval_retention = approval_retention
         self.flows = FlowCache()
         self.outcomes = OutcomeBatch(pool)
         self._inflight: dict[tuple[int, int], asyncio.Task[None]] = {}
@@ -250,6 +252,8 @@ class Worker:
                         await conn.execute(QUERIES["forget_expired_sessions"])
                         if self.retention is not None:
                             await sweep_ended_runs(conn, self.clock(), self.retention)
+                        if self.approval_retention is not None:
+                            await sweep_decided_approvals(conn, self.clock(), self.approval_retention)
             except Exception:
                 log.warning("heartbeat failed", exc_info=True)
             beats += 1

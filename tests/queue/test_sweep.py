@@ -6,6 +6,7 @@ import asyncio
 from datetime import timedelta
 
 import psycopg
+import pytest
 
 from backend.queue.sweep import sweep_ended_runs
 from tests.support import Queue, flow
@@ -79,3 +80,33 @@ def test_a_running_worker_sweeps_from_its_heartbeat(queue: Queue) -> None:
 
     asyncio.run(run_until_swept())
     assert queue.one("SELECT count(*) FROM runs WHERE id = %s", old) == (0,)
+
+
+def test_approvals_have_their_own_retention_and_only_the_sweep_may_delete_a_decided_one(queue: Queue) -> None:
+    from backend.queue.sweep import sweep_decided_approvals
+
+    asked = queue.start(queue.save(ASK))
+    fresh = queue.start(queue.save(ASK))
+    queue.drain()
+    with psycopg.connect(queue.url) as conn:
+        conn.execute(
+            "UPDATE approvals SET outcome = 'approved', decided_by = 'ann',"
+            " decided_at = now() - interval '3 years' WHERE run_id = %s",
+            (asked,),
+        )
+        conn.execute(
+            "UPDATE approvals SET outcome = 'rejected', decided_by = 'bob', decided_at = now()"
+            " WHERE run_id = %s",
+            (fresh,),
+        )
+    with psycopg.connect(queue.url) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):
+        conn.execute("DELETE FROM approvals WHERE run_id = %s", (asked,))
+
+    async def sweep() -> int:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            return await sweep_decided_approvals(conn, None, timedelta(days=365 * 2))
+
+    assert asyncio.run(sweep()) == 1
+    assert queue.all("SELECT run_id FROM approvals WHERE run_id IN (%s, %s)", asked, fresh) == [(fresh,)]
+    with psycopg.connect(queue.url) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):
+        conn.execute("DELETE FROM approvals WHERE run_id = %s", (fresh,))  # the sweep's leave ended with it
