@@ -140,21 +140,17 @@ def _bare_loop(url: str, me: str) -> None:
                         QUERIES["take_journal_seq"], {"run_id": row[1], "count": len(lines)}
                     ).fetchone()
                     assert first is not None
-                    with conn.cursor() as cur:
-                        cur.executemany(
-                            QUERIES["append_journal"],
-                            [
-                                {
-                                    "run_id": row[1],
-                                    "seq": first[0] + i + 1,
-                                    "code": code,
-                                    "node": node,
-                                    "visit": i,
-                                    "data": Jsonb({}),
-                                }
-                                for i, (code, node) in enumerate(lines)
-                            ],
-                        )
+                    conn.execute(
+                        QUERIES["append_journal"],
+                        {
+                            "run_id": row[1],
+                            "first": first[0] + 1,
+                            "codes": [c for c, _ in lines],
+                            "nodes": [n for _, n in lines],
+                            "visits": list(range(len(lines))),
+                            "datas": [Jsonb({}) for _ in lines],
+                        },
+                    )
 
 
 def ceiling(url: str, flow_id: int, count: int, processes: int) -> float:

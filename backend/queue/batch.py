@@ -40,7 +40,8 @@ class OutcomeBatch:
             batch, self._pending = self._pending[: self.size], self._pending[self.size :]
             failures: dict[int, BaseException] = {}
             try:
-                async with self.pool.connection() as conn, conn.transaction():
+                # Pipelined: the statements of a batch go out without waiting for each answer.
+                async with self.pool.connection() as conn, conn.pipeline(), conn.transaction():
                     for index, (job, _) in enumerate(batch):
                         try:
                             async with conn.transaction():  # a savepoint: this outcome alone

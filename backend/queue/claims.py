@@ -32,7 +32,11 @@ def backoff(attempts: int) -> timedelta:
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """One row the claim statement returned: this worker's until it writes the outcome or its lease ends."""
+    """One row the claim statement returned: this worker's until it writes the outcome or its lease ends.
+
+    It carries what walking it needs of its run (flow, version, trigger input), read in the same
+    statement, so a claim costs no second round trip.
+    """
 
     wait_id: int
     run_id: int
@@ -42,11 +46,26 @@ class Claim:
     visit: int | None
     attempts: int
     wake_at: datetime
+    flow_id: int
+    version: int
+    input: Any
 
     @classmethod
     def from_row(cls, row: tuple[Any, ...]) -> Claim:
-        wait_id, run_id, kind, continuation, node, visit, attempts, wake_at = row
-        return cls(int(wait_id), int(run_id), kind, continuation, node, visit, int(attempts), wake_at)
+        wait_id, run_id, kind, continuation, node, visit, attempts, wake_at, flow_id, version, input_ = row
+        return cls(
+            int(wait_id),
+            int(run_id),
+            kind,
+            continuation,
+            node,
+            visit,
+            int(attempts),
+            wake_at,
+            int(flow_id),
+            int(version),
+            input_,
+        )
 
 
 class ClaimLost(Exception):

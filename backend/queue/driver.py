@@ -124,6 +124,12 @@ class FlowCache:
         self._flows: OrderedDict[tuple[int, int], Flow] = OrderedDict()
         self._size = size
 
+    def cached(self, key: tuple[int, int]) -> Flow | None:
+        flow = self._flows.get(key)
+        if flow is not None:
+            self._flows.move_to_end(key)
+        return flow
+
     def get(self, key: tuple[int, int], document: dict[str, Any]) -> Flow:
         flow = self._flows.get(key)
         if flow is None:
@@ -136,13 +142,20 @@ class FlowCache:
         return flow
 
 
-async def load_run(conn: AsyncConnection[Any], run_id: int, flows: FlowCache) -> Run:
-    cur = await conn.execute(QUERIES["run_for_walk"], {"run_id": run_id})
-    row = await cur.fetchone()
-    if row is None:
-        raise WaitFailed(code="run_missing", run=run_id)
-    run_id, flow_id, version, input_, status, document = row
-    return Run(run_id, flow_id, version, input_, status, flows.get((flow_id, version), document))
+async def load_run(pool: AsyncConnectionPool[Any], claim: Claim, flows: FlowCache) -> Run:
+    """The claim's run with its flow version parsed; the database is asked only for a version not seen yet."""
+    key = (claim.flow_id, claim.version)
+    flow = flows.cached(key)
+    if flow is None:
+        async with pool.connection() as conn:
+            cur = await conn.execute(
+                QUERIES["flow_document"], {"flow_id": claim.flow_id, "version": claim.version}
+            )
+            row = await cur.fetchone()
+        if row is None:
+            raise WaitFailed(code="run_missing", run=claim.run_id)
+        flow = flows.get(key, row[0])
+    return Run(claim.run_id, claim.flow_id, claim.version, claim.input, "waiting", flow)
 
 
 async def walk_claim(

@@ -20,19 +20,14 @@ async def append(conn: AsyncConnection[Any], run_id: int, lines: Sequence[Journa
     row = await cur.fetchone()
     if row is None:
         raise LookupError(f"no run {run_id}")
-    first = int(row[0]) + 1
-    async with conn.cursor() as cur:
-        await cur.executemany(
-            QUERIES["append_journal"],
-            [
-                {
-                    "run_id": run_id,
-                    "seq": first + i,
-                    "code": line.code,
-                    "node": line.node,
-                    "visit": line.visit,
-                    "data": Jsonb(line.data),
-                }
-                for i, line in enumerate(lines)
-            ],
-        )
+    await conn.execute(
+        QUERIES["append_journal"],
+        {
+            "run_id": run_id,
+            "first": int(row[0]) + 1,
+            "codes": [line.code for line in lines],
+            "nodes": [line.node for line in lines],
+            "visits": [line.visit for line in lines],
+            "datas": [Jsonb(line.data) for line in lines],
+        },
+    )

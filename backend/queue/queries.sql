@@ -2,20 +2,25 @@
 -- %(now)s is the injected clock: NULL means the database's own now().
 
 -- name: claim
--- Claim up to %(limit)s due waits for %(me)s; zero rows back means there is nothing to do.
+-- Claim up to %(limit)s due waits for %(me)s, with what walking them needs of their runs; zero rows back
+-- means there is nothing to do.
 WITH due AS (
     SELECT id FROM waits
     WHERE status = 'waiting' AND wake_at <= coalesce(%(now)s::timestamptz, now())
     ORDER BY wake_at
     LIMIT %(limit)s
     FOR UPDATE SKIP LOCKED
+), claimed AS (
+    UPDATE waits AS w
+    SET status = 'claimed', claimed_by = %(me)s, attempts = w.attempts + 1,
+        claim_expires_at = coalesce(%(now)s::timestamptz, now()) + %(lease)s::interval
+    FROM due
+    WHERE w.id = due.id
+    RETURNING w.id, w.run_id, w.kind, w.continuation, w.node, w.visit, w.attempts, w.wake_at
 )
-UPDATE waits AS w
-SET status = 'claimed', claimed_by = %(me)s, attempts = w.attempts + 1,
-    claim_expires_at = coalesce(%(now)s::timestamptz, now()) + %(lease)s::interval
-FROM due
-WHERE w.id = due.id
-RETURNING w.id, w.run_id, w.kind, w.continuation, w.node, w.visit, w.attempts, w.wake_at
+SELECT c.id, c.run_id, c.kind, c.continuation, c.node, c.visit, c.attempts, c.wake_at,
+       r.flow_id, r.version, r.input
+FROM claimed AS c JOIN runs AS r ON r.id = c.run_id
 
 -- name: renew_claim
 -- Extend the lease of a wait this worker is still walking; no row back means the claim is gone.
@@ -64,11 +69,9 @@ SET status = 'waiting', claimed_by = NULL, claim_expires_at = NULL, last_error =
 WHERE id = %(id)s AND claimed_by = %(me)s AND attempts = %(attempts)s
 RETURNING id
 
--- name: run_for_walk
--- The run a claimed wait belongs to, with the flow version it is pinned to.
-SELECT r.id, r.flow_id, r.version, r.input, r.status, v.document
-FROM runs AS r JOIN flow_versions AS v ON (v.flow_id, v.version) = (r.flow_id, r.version)
-WHERE r.id = %(run_id)s
+-- name: flow_document
+-- A flow version's document, when a worker has not parsed it yet.
+SELECT document FROM flow_versions WHERE flow_id = %(flow_id)s AND version = %(version)s
 
 -- name: set_run_status
 -- A run's new status; an ended run gets its end time.
@@ -84,9 +87,11 @@ UPDATE runs SET journal_seq = journal_seq + %(count)s WHERE id = %(run_id)s
 RETURNING journal_seq - %(count)s
 
 -- name: append_journal
--- One journal line.
+-- A stretch's journal lines in one statement, numbered on from %(first)s in the order given.
 INSERT INTO journal (run_id, seq, code, node, visit, data)
-VALUES (%(run_id)s, %(seq)s, %(code)s, %(node)s, %(visit)s, %(data)s)
+SELECT %(run_id)s, %(first)s + line.ord - 1, line.code, line.node, line.visit, line.data
+FROM unnest(%(codes)s::text[], %(nodes)s::text[], %(visits)s::integer[], %(datas)s::jsonb[])
+     WITH ORDINALITY AS line (code, node, visit, data, ord)
 
 -- name: insert_run
 -- A new run; on a repeated idempotency key, nothing (and the caller reads the run that stands).

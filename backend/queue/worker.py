@@ -148,8 +148,7 @@ class Worker:
                 await self._fail(claim, WaitFailed(code="claim_abandoned", attempts=claim.attempts - 1))
                 return
             try:
-                async with self.pool.connection() as conn:
-                    run = await load_run(conn, claim.run_id, self.flows)
+                run = await load_run(self.pool, claim, self.flows)
                 walked = await walk_claim(
                     self.pool,
                     claim,

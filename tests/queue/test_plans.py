@@ -12,6 +12,11 @@ from tests.support import Queue, flow, sequential_scans
 
 # Parameters that make every statement plannable; the values matter only for their types.
 PARAMS: dict[str, Any] = {
+    "first": 1,
+    "codes": ["c"],
+    "nodes": ["n"],
+    "visits": [1],
+    "datas": None,
     "attempts": 1,
     "after": 0,
     "before": None,

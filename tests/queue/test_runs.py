@@ -171,8 +171,7 @@ def test_a_lapsed_claims_late_write_is_refused_and_changes_nothing(queue: Queue,
         await pool.open()
         try:
             claim = await _claim(pool, "slow", queue.clock(), timedelta(seconds=1))
-            async with pool.connection() as conn:
-                run = await load_run(conn, claim.run_id, FlowCache())
+            run = await load_run(pool, claim, FlowCache())
             walked = await walk_claim(pool, claim, run, NoActions(), approvals, _always_ours)
             queue.clock.advance(timedelta(seconds=2))  # the slow walk's lease lapses
             if second_worker == "slow":
