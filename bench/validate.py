@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The repository, in place of this folder: bench/queue.py would otherwise shadow the standard library's queue.
+sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from backend.graph import validate
 
