@@ -58,9 +58,15 @@ CREATE INDEX approvals_open ON approvals (requested_at) WHERE outcome IS NULL;
 CREATE INDEX approvals_decided ON approvals (decided_at, id) WHERE outcome IS NOT NULL;
 
 -- A decided approval is the audit trail: the database refuses to change or delete it, even for a bug.
+-- The one exception is the approvals' own retention sweep (FLOWYARD_APPROVAL_RETENTION_DAYS, off unless
+-- set), which may delete, never change, and only in a transaction that declares itself with
+-- `set_config('flowyard.approval_retention', 'on', true)`.
 CREATE FUNCTION approvals_decided_are_final() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF OLD.outcome IS NOT NULL THEN
+        IF TG_OP = 'DELETE' AND current_setting('flowyard.approval_retention', true) = 'on' THEN
+            RETURN OLD;
+        END IF;
         RAISE EXCEPTION 'approval % was decided (%) and cannot change', OLD.id, OLD.outcome
             USING ERRCODE = 'integrity_constraint_violation';
     END IF;
