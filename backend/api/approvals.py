@@ -16,7 +16,15 @@ from backend.approvals.records import Approval
 from backend.approvals.service import ApprovalService, DecisionRefused
 from backend.people.accounts import has_right
 
-OUTCOMES = ["approved", "rejected", "timed_out_approved", "timed_out_rejected", "skipped", "cancelled"]
+OUTCOMES = [
+    "approved",
+    "rejected",
+    "timed_out_approved",
+    "timed_out_rejected",
+    "skipped",
+    "cancelled",
+    "run_failed",
+]
 APPROVAL: dict[str, Any] = {
     "type": "object",
     "required": ["id", "run_id", "flow_id", "node", "title", "explanation", "approvers", "outcome"],

@@ -97,3 +97,8 @@ WHERE id IN (
     LIMIT %(limit)s
 )
 RETURNING id
+
+-- name: close_open_approvals
+-- A run that failed while it waited at an approval: the approval can no longer be decided.
+UPDATE approvals SET outcome = 'run_failed', decided_at = now()
+WHERE run_id = %(run_id)s AND outcome IS NULL

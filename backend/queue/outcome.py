@@ -21,6 +21,7 @@ from backend.queue import journal
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, backoff
 from backend.queue.driver import Approvals, Run, WaitFailed, Walked
 from backend.queue.queries import QUERIES
+from backend.queue.runs import APPROVAL_QUERIES
 from backend.walker import ApprovalRequest, JournalLine
 
 
@@ -95,6 +96,7 @@ async def write_failure(
             )
             await _set_status(conn, claim.run_id, "failed", "resume_attempts_exhausted")
             await journal.append(conn, claim.run_id, lines)
+            await conn.execute(APPROVAL_QUERIES["close_open_approvals"], {"run_id": claim.run_id})
             await _guarded(conn, "finish", guard)
         else:
             wait = backoff(claim.attempts)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import psycopg
+
 from tests.api.support import app_client, approval_and_delay_flow, auth, make_user
 from tests.support import Queue
 
@@ -97,3 +99,24 @@ def test_the_inbox_pages_through_every_open_approval(queue: Queue) -> None:
         bad = api.get("/api/approvals", params={"cursor": "yesterday"}, headers=auth(approver))
     assert sorted(seen) == sorted(runs) and len(seen) == 5
     assert (bad.status_code, bad.json()["error"]["code"]) == (400, "audit_cursor_invalid")
+
+
+def test_a_run_whose_wait_a_worker_holds_reads_as_running(queue: Queue) -> None:
+    author = make_user(queue.url, "watcher", "edit", "run")
+    with app_client(queue.url) as api:
+        flow_id = api.post("/api/flows", json=approval_and_delay_flow(), headers=auth(author)).json()["id"]
+        run_id = api.post(f"/api/flows/{flow_id}/runs", json={"input": {}}, headers=auth(author)).json()[
+            "run"
+        ]
+        with psycopg.connect(queue.url) as conn:
+            conn.execute(
+                "UPDATE waits SET status = 'claimed', claimed_by = 'w',"
+                " claim_expires_at = now() + interval '1 minute' WHERE run_id = %s",
+                (run_id,),
+            )
+        one = api.get(f"/api/runs/{run_id}", headers=auth(author)).json()["run"]["status"]
+        running = api.get("/api/runs", params={"status": "running"}, headers=auth(author)).json()["runs"]
+        waiting = api.get("/api/runs", params={"status": "waiting"}, headers=auth(author)).json()["runs"]
+    assert one == "running"
+    assert [r["id"] for r in running] == [run_id]
+    assert run_id not in [r["id"] for r in waiting]

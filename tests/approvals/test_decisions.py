@@ -143,3 +143,17 @@ def test_a_run_cancelled_while_its_deadline_wait_is_claimed_goes_no_further(queu
         "ann",
     )
     assert "yes" not in visited(queue, run_id)
+
+
+def test_a_run_that_fails_while_it_waits_closes_its_open_approval(queue: Queue) -> None:
+    run_id = queue.start(queue.save(approval_flow(deadline="PT1H", on_timeout="approve")))
+    queue.drain()
+    with psycopg.connect(queue.url) as conn:
+        # Its deadline has come, and every earlier claim of the wait died without a word.
+        conn.execute("UPDATE waits SET attempts = 5, wake_at = now() WHERE run_id = %s", (run_id,))
+    queue.drain()
+    assert queue.status(run_id) == ("failed", "resume_attempts_exhausted")
+    assert queue.one("SELECT outcome, decided_by FROM approvals WHERE run_id = %s", run_id) == (
+        "run_failed",
+        None,
+    )

@@ -45,8 +45,9 @@ CREATE TABLE approvals (
     deadline_at   timestamptz,
     on_timeout    text CHECK (on_timeout IN ('approve', 'reject', 'skip')),
     requested_at  timestamptz NOT NULL,
+    -- cancelled: the run was cancelled; run_failed: the run failed while it waited here
     outcome       text CHECK (outcome IN ('approved', 'rejected', 'timed_out_approved',
-                                          'timed_out_rejected', 'skipped', 'cancelled')),
+                                          'timed_out_rejected', 'skipped', 'cancelled', 'run_failed')),
     decided_by    text,
     decided_at    timestamptz,
     comment       text,
