@@ -118,3 +118,11 @@ def sequential_scans(url: str, statement: str, params: dict[str, Any], tables: s
             scans.append(node["Relation Name"])
         stack.extend(node.get("Plans", []))
     return scans
+
+
+def plan_text(url: str, statement: str, params: dict[str, Any]) -> str:
+    """The plan of `statement`, as EXPLAIN prints it: what a failing plan assertion shows."""
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(b"EXPLAIN " + statement.encode(), params).fetchall()
+        conn.rollback()
+    return "\n".join(str(row[0]) for row in rows)

@@ -56,7 +56,10 @@ CREATE TABLE approvals (
     CHECK ((outcome IS NULL) = (decided_at IS NULL))
 );
 CREATE INDEX approvals_open ON approvals (requested_at) WHERE outcome IS NULL;
+-- The audit trail, in its stable order: all decisions, one flow's, one decider's.
 CREATE INDEX approvals_decided ON approvals (decided_at, id) WHERE outcome IS NOT NULL;
+CREATE INDEX approvals_decided_by_flow ON approvals (flow_id, decided_at, id) WHERE outcome IS NOT NULL;
+CREATE INDEX approvals_decided_by_decider ON approvals (decided_by, decided_at, id) WHERE outcome IS NOT NULL;
 
 -- A decided approval is the audit trail: the database refuses to change or delete it, even for a bug.
 -- The one exception is the approvals' own retention sweep (FLOWYARD_APPROVAL_RETENTION_DAYS, off unless

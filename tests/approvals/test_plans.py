@@ -1,0 +1,127 @@
+"""The approvals' statements (a table that grows forever), and the flows' and people's, explained at scale:
+none reads a growing table whole."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+import pytest
+
+from backend.approvals.service import QUERIES as APPROVALS
+from backend.flows.store import QUERIES as FLOWS
+from backend.people.accounts import QUERIES as PEOPLE
+from tests.support import Queue, flow, plan_text, sequential_scans
+
+PARAMS: dict[str, Any] = {
+    "run_id": 1,
+    "flow_id": 1,
+    "version": 1,
+    "node": "n",
+    "visit": 1,
+    "title": "t",
+    "explanation": "e",
+    "approvers": [],
+    "deadline": None,
+    "on_timeout": None,
+    "now": None,
+    "id": 1,
+    "outcome": "approved",
+    "by": "u",
+    "comment": None,
+    "name": "u",
+    "principals": ["user:u"],
+    "limit": 100,
+    "after_at": None,
+    "after_id": None,
+    "decider": None,
+    "since": None,
+    "until": None,
+    "retention": "30 days",
+    "document": None,
+    "user": "u",
+    "before": None,
+    "digest": "d",
+    "password_hash": None,
+    "locale": None,
+    "group": "g",
+    "right": "decide",
+    "token_hash": "t",
+    "id_hash": "h",
+    "csrf": "c",
+    "lifetime": "1 hour",
+}
+GROWING = {"approvals", "flows", "flow_versions", "runs", "tokens", "sessions"}
+# Statements that read what is small by nature (one user's grants and groups), or write one row.
+SMALL = {"declare_retention_sweep"}
+STATEMENTS = {
+    **{f"approvals.{n}": q for n, q in APPROVALS.items()},
+    **{f"flows.{n}": q for n, q in FLOWS.items()},
+    **{f"people.{n}": q for n, q in PEOPLE.items()},
+}
+
+
+@pytest.fixture(scope="module")
+def big_trail(database_url: str) -> Queue:
+    """100,000 approvals (most decided, over a year), 20,000 flows, tokens and sessions."""
+    queue = Queue(database_url)
+    queue.save(flow(wires=[]))
+    with psycopg.connect(database_url) as conn:
+        conn.execute("INSERT INTO users (name) SELECT 'u' || g FROM generate_series(1, 20000) AS g")
+        conn.execute("INSERT INTO users (name) VALUES ('u')")
+        conn.execute("INSERT INTO grants (user_name, \"right\", flow_id) VALUES ('u', 'audit', NULL)")
+        conn.execute(
+            "INSERT INTO flows (name, latest_version) SELECT 'f' || g, 1 FROM generate_series(1, 20000) AS g"
+        )
+        conn.execute(
+            "INSERT INTO flow_versions (flow_id, version, document) SELECT id, 1, '{}' FROM flows WHERE id > 1"
+        )
+        conn.execute(
+            "INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers,"
+            " requested_at, outcome, decided_by, decided_at)"
+            " SELECT g, 1 + g % 20000, 1, 'ask', 1, 't', '', '{}', now() - g * interval '5 minutes',"
+            " CASE WHEN g % 50 = 0 THEN NULL ELSE 'approved' END,"
+            " CASE WHEN g % 50 = 0 THEN NULL ELSE 'u' || g % 20 END,"
+            " CASE WHEN g % 50 = 0 THEN NULL ELSE now() - g * interval '4 minutes' END"
+            " FROM generate_series(1, 100000) AS g"
+        )
+        conn.execute(
+            "INSERT INTO tokens (user_name, token_hash) SELECT 'u' || g, md5(g::text) FROM generate_series(1, 20000) g"
+        )
+        conn.execute(
+            "INSERT INTO sessions (id_hash, user_name, csrf_token, expires_at)"
+            " SELECT md5(g::text), 'u' || g, 'c', now() + interval '1 hour' FROM generate_series(1, 20000) g"
+        )
+        conn.commit()
+        conn.autocommit = True
+        conn.execute("VACUUM ANALYZE")
+    return queue
+
+
+@pytest.mark.parametrize("name", sorted(set(STATEMENTS) - {f"approvals.{n}" for n in SMALL}))
+def test_no_statement_reads_a_growing_table_whole(big_trail: Queue, name: str) -> None:
+    scans = sequential_scans(big_trail.url, STATEMENTS[name], PARAMS, GROWING)
+    assert scans == [], f"{name} scans {scans}:\n{plan_text(big_trail.url, STATEMENTS[name], PARAMS)}"
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        {},
+        {"flow_id": 7},
+        {"decider": "u3"},
+        {"outcome": "approved"},
+        {"since": "2026-01-01T00:00:00+00:00", "until": "2026-02-01T00:00:00+00:00"},
+    ],
+)
+def test_every_audit_filter_reads_an_index(big_trail: Queue, where: dict[str, Any]) -> None:
+    params = {**PARAMS, "flow_id": None, "outcome": None, **where}
+    scans = sequential_scans(big_trail.url, APPROVALS["audit"], params, GROWING)
+    assert scans == [], (
+        f"audit {where} scans {scans}:\n{plan_text(big_trail.url, APPROVALS['audit'], params)}"
+    )
+
+
+def test_the_trail_holds_what_the_plans_were_measured_on(big_trail: Queue) -> None:
+    assert big_trail.one("SELECT count(*) FROM approvals") == (100000,)
+    assert big_trail.one("SELECT count(*) FROM approvals WHERE outcome IS NULL") == (2000,)
