@@ -74,7 +74,8 @@ def big_trail(database_url: str) -> Queue:
             "INSERT INTO flows (name, latest_version) SELECT 'f' || g, 1 FROM generate_series(1, 20000) AS g"
         )
         conn.execute(
-            "INSERT INTO flow_versions (flow_id, version, document) SELECT id, 1, '{}' FROM flows WHERE id > 1"
+            "INSERT INTO flow_versions (flow_id, version, document)"
+            " SELECT id, 1, '{}' FROM flows WHERE id > 1"
         )
         conn.execute(
             "INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers,"
@@ -86,7 +87,8 @@ def big_trail(database_url: str) -> Queue:
             " FROM generate_series(1, 100000) AS g"
         )
         conn.execute(
-            "INSERT INTO tokens (user_name, token_hash) SELECT 'u' || g, md5(g::text) FROM generate_series(1, 20000) g"
+            "INSERT INTO tokens (user_name, token_hash)"
+            " SELECT 'u' || g, md5(g::text) FROM generate_series(1, 20000) g"
         )
         conn.execute(
             "INSERT INTO sessions (id_hash, user_name, csrf_token, expires_at)"
