@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from typing import Any
 
 from starlette.responses import Response
@@ -30,6 +31,8 @@ async def healthz(call: Call) -> Response:
     return reply({"status": "ok", "database": {"ok": True, "schema": row[0] if row else None}})
 
 
+MAX_LOGIN_FAILURES = 10
+LOGIN_WINDOW = timedelta(minutes=15)
 LOGIN: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -48,12 +51,19 @@ LOGIN: dict[str, Any] = {
     tag="meta",
     public=True,
     body=LOGIN,
-    responses={201: {"type": "object", "required": ["user", "csrf_token"]}, 401: None},
+    responses={201: {"type": "object", "required": ["user", "csrf_token"]}, 401: None, 429: None},
 )
 async def login(call: Call) -> Response:
     name, password = call.body["name"], call.body["password"]
+    cur = await call.conn.execute(PEOPLE["recent_login_failures"], {"name": name, "window": LOGIN_WINDOW})
+    row = await cur.fetchone()
+    if row is not None and row[0] >= MAX_LOGIN_FAILURES:
+        # Refused before the password is looked at: guessing stops paying, for names that exist or not.
+        raise ApiError(429, code="login_throttled", minutes=int(LOGIN_WINDOW.total_seconds() // 60))
     if not await check_password(call.conn, name, password):
+        await call.conn.execute(PEOPLE["login_failed"], {"name": name})
         raise ApiError(401, code="login_failed")
+    await call.conn.execute(PEOPLE["login_succeeded"], {"name": name})
     session, csrf = await open_session(call.conn, name)
     response = reply({"user": name, "csrf_token": csrf}, 201)
     response.set_cookie(

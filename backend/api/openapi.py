@@ -24,6 +24,7 @@ _DESCRIPTIONS = {
     413: "Too large",
     415: "Unsupported media type",
     422: "Invalid",
+    429: "Too many attempts",
 }
 
 

@@ -71,3 +71,15 @@ SELECT "right", flow_id FROM grants WHERE user_name = %(name)s ORDER BY "right",
 SELECT EXISTS (
     SELECT 1 FROM grants WHERE user_name = %(name)s AND (flow_id IS NULL OR flow_id = %(flow_id)s)
 )
+
+-- name: recent_login_failures
+-- How many times a name failed to log in lately.
+SELECT count(*) FROM login_failures WHERE user_name = %(name)s AND at > now() - %(window)s::interval
+
+-- name: login_failed
+-- One more failed login for a name.
+INSERT INTO login_failures (user_name) VALUES (%(name)s)
+
+-- name: login_succeeded
+-- A good login clears the name's failures.
+DELETE FROM login_failures WHERE user_name = %(name)s

@@ -217,5 +217,6 @@ SELECT kind, node, visit, CASE WHEN wake_at < 'infinity' THEN wake_at END, statu
 FROM waits WHERE run_id = %(run_id)s
 
 -- name: forget_expired_sessions
--- Login sessions past their end.
+-- Login sessions past their end, and failed logins older than a day.
+WITH gone AS (DELETE FROM login_failures WHERE at < now() - interval '1 day')
 DELETE FROM sessions WHERE expires_at < now()

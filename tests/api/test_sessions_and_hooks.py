@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
+
 from tests.api.support import app_client, approval_and_delay_flow, auth, make_user
 from tests.support import Queue
 
@@ -62,3 +64,24 @@ def test_a_webhook_with_its_secret_starts_one_run_per_idempotency_key(queue: Que
         assert api.post(secret, json={}).status_code == 404, "a flow without a webhook trigger takes no calls"
     runs = queue.all("SELECT trigger_kind, input FROM runs WHERE flow_id = %s ORDER BY id", flow_id)
     assert runs == [("webhook", {"invoice": "B-1"}), ("webhook", {"invoice": "B-2"})]
+
+
+def test_ten_wrong_passwords_stop_the_guessing_for_a_while(queue: Queue) -> None:
+    make_user(queue.url, "target", "edit", password="the right one")
+    with app_client(queue.url) as api:
+        for _ in range(10):
+            wrong = api.post("/api/session", json={"name": "target", "password": "guess"})
+            assert wrong.json()["error"]["code"] == "login_failed"
+        right = api.post("/api/session", json={"name": "target", "password": "the right one"})
+        ghost = [api.post("/api/session", json={"name": "ghost", "password": "x"}) for _ in range(11)][-1]
+    assert (right.status_code, right.json()["error"]["code"]) == (429, "login_throttled")
+    assert (ghost.status_code, ghost.json()["error"]["code"]) == (429, "login_throttled"), (
+        "names that do not exist too"
+    )
+    with psycopg.connect(queue.url) as conn:
+        conn.execute("UPDATE login_failures SET at = at - interval '16 minutes' WHERE user_name = 'target'")
+    with app_client(queue.url) as api:
+        assert (
+            api.post("/api/session", json={"name": "target", "password": "the right one"}).status_code == 201
+        )
+    assert queue.one("SELECT count(*) FROM login_failures WHERE user_name = 'target'") == (0,)

@@ -16,6 +16,7 @@ from tests.support import Queue, flow, plan_text, sequential_scans
 PARAMS: dict[str, Any] = {
     "run_id": 1,
     "flow_id": 1,
+    "window": "15 minutes",
     "version": 1,
     "node": "n",
     "visit": 1,
@@ -51,7 +52,7 @@ PARAMS: dict[str, Any] = {
     "csrf": "c",
     "lifetime": "1 hour",
 }
-GROWING = {"approvals", "flows", "flow_versions", "runs", "tokens", "sessions"}
+GROWING = {"approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures"}
 # Statements that read what is small by nature (one user's grants and groups), or write one row.
 SMALL = {"declare_retention_sweep"}
 STATEMENTS = {
