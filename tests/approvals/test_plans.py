@@ -95,6 +95,10 @@ def big_trail(database_url: str) -> Queue:
             "INSERT INTO sessions (id_hash, user_name, csrf_token, expires_at)"
             " SELECT md5(g::text), 'u' || g, 'c', now() + interval '1 hour' FROM generate_series(1, 20000) g"
         )
+        conn.execute(
+            "INSERT INTO login_failures (user_name, at)"
+            " SELECT 'u' || g % 5000, now() - g * interval '1 second' FROM generate_series(1, 20000) g"
+        )
         conn.commit()
         conn.autocommit = True
         conn.execute("VACUUM ANALYZE")
