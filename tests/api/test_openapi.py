@@ -90,7 +90,13 @@ def test_no_operation_errs_or_contradicts_its_schema(api_schema: Any, live: tupl
     for operation in operations:
 
         @given(case=operation.as_strategy())
-        @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+        @settings(
+            max_examples=15,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            database=None,
+            derandomize=True,
+        )
         def check(case: Any) -> None:
             response = case.call_and_validate(
                 base_url=base, headers={"Authorization": f"Bearer {token}"}, checks=CHECKS
