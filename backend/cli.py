@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -50,11 +51,8 @@ def _parser() -> argparse.ArgumentParser:
     db = sub.add_parser("db", help="the embedded PostgreSQL server")
     db.add_argument("action", choices=("status", "stop", "url"), help="report, stop, or print its URL")
 
-    from backend.actions.commands import add_parser as add_action_parsers
-    from backend.people.commands import add_parsers as add_people_parsers
-
-    add_people_parsers(sub)
-    add_action_parsers(sub)
+    _add_people_parsers(sub)
+    _add_action_parsers(sub)
 
     check = sub.add_parser("check", help="validate a flow file (no database needed)")
     check.add_argument("flow", metavar="FLOW.json")
@@ -72,6 +70,52 @@ def _parser() -> argparse.ArgumentParser:
     )
     walk.add_argument("--json", action="store_true", help="print the result as JSON")
     return parser
+
+
+def _add_people_parsers(sub: Any) -> None:
+    """`user` and `token`: the admin's first tools, before the API has users."""
+    user = sub.add_parser("user", help="add users, with their rights and groups")
+    user.add_argument("action", choices=("add",))
+    user.add_argument("name")
+    user.add_argument(
+        "--grant",
+        action="append",
+        default=[],
+        metavar="RIGHT[:FLOW_ID]",
+        help="edit, run, decide, audit or admin; everywhere, or on one flow; repeat for several",
+    )
+    user.add_argument("--group", action="append", default=[], metavar="GROUP", help="a group to join")
+    user.add_argument(
+        "--password-env",
+        default=None,
+        metavar="VAR",
+        help="read the password for the editor's login from this environment variable (never an argument)",
+    )
+    token = sub.add_parser("token", help="tokens for programs (Authorization: Bearer)")
+    token.add_argument("action", choices=("create",))
+    token.add_argument("name", help="the user the token acts as")
+
+
+def _add_action_parsers(subparsers: Any) -> None:
+    """`server` and `template`: the agents command nodes talk to (docs/actions.md)."""
+    server = subparsers.add_parser("server", help="the servers whose agents command nodes send to")
+    server_actions = server.add_subparsers(dest="action", required=True, metavar="ACTION")
+    add = server_actions.add_parser("add", help="register a server, or give one a new URL and token")
+    add.add_argument("name", metavar="NAME")
+    add.add_argument("--url", required=True, help="the agent's URL, which commands are POSTed to")
+    add.add_argument("--token-env", required=True, metavar="VAR", help="the variable holding its token")
+    server_actions.add_parser("list", help="list the servers (never their tokens)")
+    remove = server_actions.add_parser("remove", help="forget a server")
+    remove.add_argument("name", metavar="NAME")
+
+    template = subparsers.add_parser("template", help="commands admins vetted, by name")
+    template_actions = template.add_subparsers(dest="action", required=True, metavar="ACTION")
+    add = template_actions.add_parser("add", help="store a command template, or replace one's command")
+    add.add_argument("name", metavar="NAME")
+    add.add_argument("--command", required=True, dest="text", help="the command the agent runs")
+    template_actions.add_parser("list", help="list the command templates")
+    remove = template_actions.add_parser("remove", help="forget a command template")
+    remove.add_argument("name", metavar="NAME")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,36 +16,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sys
 from typing import Any
 
 from psycopg import AsyncConnection
 
 from backend.actions import servers
 from backend.actions.failures import ActionFailure
-from backend.i18n.catalogs import message
-
-
-def add_parser(subparsers: Any) -> None:
-    """Add `server` and `template` to the CLI's subparsers."""
-    server = subparsers.add_parser("server", help="the servers whose agents command nodes send to")
-    server_actions = server.add_subparsers(dest="action", required=True, metavar="ACTION")
-    add = server_actions.add_parser("add", help="register a server, or give one a new URL and token")
-    add.add_argument("name", metavar="NAME")
-    add.add_argument("--url", required=True, help="the agent's URL, which commands are POSTed to")
-    add.add_argument("--token-env", required=True, metavar="VAR", help="the variable holding its token")
-    server_actions.add_parser("list", help="list the servers (never their tokens)")
-    remove = server_actions.add_parser("remove", help="forget a server")
-    remove.add_argument("name", metavar="NAME")
-
-    template = subparsers.add_parser("template", help="commands admins vetted, by name")
-    template_actions = template.add_subparsers(dest="action", required=True, metavar="ACTION")
-    add = template_actions.add_parser("add", help="store a command template, or replace one's command")
-    add.add_argument("name", metavar="NAME")
-    add.add_argument("--command", required=True, dest="text", help="the command the agent runs")
-    template_actions.add_parser("list", help="list the command templates")
-    remove = template_actions.add_parser("remove", help="forget a command template")
-    remove.add_argument("name", metavar="NAME")
+from backend.console import refuse
 
 
 def run(args: argparse.Namespace, database_url: str) -> int:
@@ -53,8 +30,7 @@ def run(args: argparse.Namespace, database_url: str) -> int:
     try:
         return asyncio.run(_run(args, database_url))
     except ActionFailure as failure:
-        print(f"flowyard: {message(failure.code, **failure.detail)} ({failure.code})", file=sys.stderr)
-        return 1
+        return refuse(code=failure.code, **failure.detail)
 
 
 async def _run(args: argparse.Namespace, url: str) -> int:

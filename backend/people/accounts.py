@@ -34,7 +34,7 @@ _hasher = PasswordHasher()
 
 
 class AccountRefused(ValueError):
-    def __init__(self, code: str, **params: object) -> None:
+    def __init__(self, code: str, **params: Any) -> None:
         super().__init__(code)
         self.code = code
         self.params = params

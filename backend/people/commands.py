@@ -9,31 +9,8 @@ import sys
 
 from psycopg import AsyncConnection
 
-from backend.i18n.catalogs import message
+from backend.console import refuse
 from backend.people.accounts import AccountRefused, Grant, add_user, create_token
-
-
-def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    user = sub.add_parser("user", help="add users, with their rights and groups")
-    user.add_argument("action", choices=("add",))
-    user.add_argument("name")
-    user.add_argument(
-        "--grant",
-        action="append",
-        default=[],
-        metavar="RIGHT[:FLOW_ID]",
-        help="edit, run, decide, audit or admin; everywhere, or on one flow; repeat for several",
-    )
-    user.add_argument("--group", action="append", default=[], metavar="GROUP", help="a group to join")
-    user.add_argument(
-        "--password-env",
-        default=None,
-        metavar="VAR",
-        help="read the password for the editor's login from this environment variable (never an argument)",
-    )
-    token = sub.add_parser("token", help="tokens for programs (Authorization: Bearer)")
-    token.add_argument("action", choices=("create",))
-    token.add_argument("name", help="the user the token acts as")
 
 
 async def _run(args: argparse.Namespace, url: str) -> int:
@@ -57,5 +34,4 @@ def run_people_command(args: argparse.Namespace, url: str) -> int:
     try:
         return asyncio.run(_run(args, url))
     except AccountRefused as refused:
-        print(f"flowyard: {message(refused.code, **refused.params)} ({refused.code})", file=sys.stderr)
-        return 1
+        return refuse(code=refused.code, **refused.params)

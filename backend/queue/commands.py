@@ -6,13 +6,13 @@ import argparse
 import asyncio
 import json
 import signal
-import sys
 from datetime import timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
+from backend.console import refuse
 from backend.queue.faults import Faults
 from backend.queue.queries import QUERIES
 from backend.queue.sweep import approval_retention_from_env, retention_from_env
@@ -73,17 +73,13 @@ async def start_run_command(url: str, flow_id: int, input_text: str | None) -> i
     try:
         payload = json.loads(input_text) if input_text is not None else None
     except json.JSONDecodeError as exc:
-        print(
-            f"flowyard: --input is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-            file=sys.stderr,
-        )
-        return 2
+        reason = f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+        return refuse(code="walk_input_invalid", exit_code=2, reason=reason)
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
         try:
             started = await start_run(conn, flow_id, input=payload, trigger_kind="manual", started_by="cli")
         except FlowHasNoVersion:
-            print(f"flowyard: there is no flow {flow_id} (flow_not_found)", file=sys.stderr)
-            return 1
+            return refuse(code="flow_not_found")
     print(f"started run {started.run_id}")
     return 0
 
@@ -93,14 +89,12 @@ async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
     from backend.flows.store import create_flow, save_version
     from backend.graph import validate
     from backend.graph.cli import FlowFileUnreadable, print_findings, read_flow_file
-    from backend.i18n.catalogs import message
     from backend.queue.schedules import ScheduleInvalid
 
     try:
         document = read_flow_file(path)
     except FlowFileUnreadable as unreadable:
-        print(f"flowyard: {message(unreadable.code, path=path, **unreadable.params)}", file=sys.stderr)
-        return 2
+        return refuse(code=unreadable.code, exit_code=2, path=path, **unreadable.params)
     findings = validate(document)
     if findings:
         print_findings(path, findings, as_json=False)
@@ -113,11 +107,9 @@ async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
             else:
                 version = await save_version(conn, flow_id, document, by="cli")
         except ScheduleInvalid as invalid:
-            print(f"flowyard: {message(invalid.code)} ({invalid.code})", file=sys.stderr)
-            return 1
+            return refuse(code=invalid.code)
         except LookupError:
-            print(f"flowyard: {message('flow_not_found')} (flow_not_found)", file=sys.stderr)
-            return 1
+            return refuse(code="flow_not_found")
     print(f"saved flow {flow_id} version {version}")
     return 0
 

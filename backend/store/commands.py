@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import argparse
 import socket
-import sys
 
 from backend.config import settings
-from backend.i18n.catalogs import message
+from backend.console import refuse
 from backend.store import embedded
 from backend.store.database import connect, database_url
 from backend.store.errors import StoreError
@@ -33,8 +32,7 @@ def run_store_command(args: argparse.Namespace) -> int:
             migrate(conn)
         return run_queue_command(args, url)
     except StoreError as exc:
-        print(f"flowyard: {message(exc.code, **exc.params)} ({exc.code})", file=sys.stderr)
-        return 2
+        return refuse(code=exc.code, exit_code=2, **exc.params)
     raise AssertionError(f"no handler for {args.command}")
 
 

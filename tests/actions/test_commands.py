@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
-
 import pytest
 
-from backend.actions.commands import add_parser, run
+from backend.actions.commands import run
+from backend.cli import _parser
 from tests.support import Queue
 
 
 def flowyard(url: str, *argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="flowyard")
-    add_parser(parser.add_subparsers(dest="command", required=True))
-    return run(parser.parse_args(argv), url)
+    return run(_parser().parse_args(argv), url)
 
 
 def test_servers_are_added_listed_updated_and_removed_and_the_token_never_shown(
