@@ -2,10 +2,13 @@
 
 Released migrations are never edited; a schema change is a new file with the next number. A database
 that holds a number this release does not know was migrated by a newer Flowyard, and is refused unchanged.
+Each applied file's SHA-256 is recorded with it: a database whose applied file differs from the one this
+release ships (someone edited a released migration) is refused, naming the file, before anything runs.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -24,6 +27,11 @@ class Migration:
     number: int
     name: str
     sql: str
+
+    @property
+    def checksum(self) -> str:
+        """The SHA-256 of the file's text, as recorded when it was applied."""
+        return hashlib.sha256(self.sql.encode()).hexdigest()
 
 
 def known() -> list[Migration]:
@@ -71,6 +79,8 @@ def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[Migration]:
             " number integer PRIMARY KEY, name text NOT NULL,"
             " applied_at timestamptz NOT NULL DEFAULT now())"
         )
+        conn.execute("ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text")
+        _check_unchanged(conn, shipped)
     done: list[Migration] = []
     for migration in shipped:
         with conn.transaction():
@@ -79,8 +89,29 @@ def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[Migration]:
                 continue  # another process applied it while we waited for the lock
             conn.execute(migration.sql.encode())
             conn.execute(
-                "INSERT INTO schema_migrations (number, name) VALUES (%s, %s)",
-                (migration.number, migration.name),
+                "INSERT INTO schema_migrations (number, name, checksum) VALUES (%s, %s, %s)",
+                (migration.number, migration.name, migration.checksum),
             )
             done.append(migration)
     return done
+
+
+def _check_unchanged(conn: psycopg.Connection[tuple[object, ...]], shipped: list[Migration]) -> None:
+    """Refuse a database whose applied migrations differ from the files shipped under their numbers.
+
+    Files applied before checksums were recorded get the shipped file's checksum now: the first release
+    that records them trusts what it finds once, and every later start compares.
+    """
+    by_number = {m.number: m for m in shipped}
+    rows = conn.execute("SELECT number, name, checksum FROM schema_migrations ORDER BY number").fetchall()
+    for number, name, checksum in rows:
+        migration = by_number.get(int(str(number)))
+        if migration is None:
+            continue  # newer than this release: refused by the caller's check already
+        if checksum is None:
+            conn.execute(
+                "UPDATE schema_migrations SET checksum = %s WHERE number = %s",
+                (migration.checksum, migration.number),
+            )
+        elif checksum != migration.checksum or name != migration.name:
+            raise StoreError(code="migration_changed", number=migration.number, name=migration.name)

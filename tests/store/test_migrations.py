@@ -54,3 +54,42 @@ def test_migrations_are_numbered_without_gaps() -> None:
     numbers = [m.number for m in known()]
     assert numbers == list(range(1, len(numbers) + 1))
     assert all(m.sql.strip() for m in known())
+
+
+def test_each_applied_migration_is_recorded_with_the_checksum_of_its_file(empty_database_url: str) -> None:
+    with connect(empty_database_url) as conn:
+        migrate(conn)
+        recorded = dict(conn.execute("SELECT number, checksum FROM schema_migrations").fetchall())
+        assert recorded == {m.number: m.checksum for m in known()}
+        assert all(len(str(checksum)) == 64 for checksum in recorded.values())
+
+
+def test_a_database_whose_applied_migration_was_edited_is_refused_naming_it(empty_database_url: str) -> None:
+    with connect(empty_database_url) as conn:
+        migrate(conn)
+        conn.execute("UPDATE schema_migrations SET checksum = repeat('0', 64) WHERE number = 2")
+        conn.commit()
+
+        with pytest.raises(StoreError) as refused:
+            migrate(conn)
+
+        assert refused.value.code == "migration_changed"
+        assert refused.value.params == {"number": 2, "name": known()[1].name}
+
+
+def test_migrations_applied_before_checksums_get_them_once_and_are_compared_after(
+    empty_database_url: str,
+) -> None:
+    with connect(empty_database_url) as conn:
+        migrate(conn)
+        conn.execute("ALTER TABLE schema_migrations DROP COLUMN checksum")
+        conn.commit()
+
+        assert migrate(conn) == []
+        filled = conn.execute("SELECT count(*) FROM schema_migrations WHERE checksum IS NULL").fetchone()
+        assert filled == (0,)
+        conn.execute("UPDATE schema_migrations SET name = 'renamed' WHERE number = 1")
+        conn.commit()
+        with pytest.raises(StoreError) as refused:
+            migrate(conn)
+        assert refused.value.code == "migration_changed"
