@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from psycopg import AsyncConnection
+from psycopg.errors import UniqueViolation
 from psycopg.types.json import Jsonb
 
 from backend.flows.store import QUERIES as FLOW_QUERIES
@@ -25,6 +26,15 @@ APPROVAL_QUERIES = load("backend.approvals", "queries.sql")
 
 class FlowHasNoVersion(LookupError):
     """The flow does not exist, or has never been saved."""
+
+
+class RunAlreadyParked(Exception):
+    """A second open wait for one run: the second layer of idempotency caught a bug, loudly."""
+
+    def __init__(self, *, code: str, run: int) -> None:
+        super().__init__(f"{code}: run {run}")
+        self.code = code
+        self.params = {"run": run}
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,9 +102,20 @@ async def start_in_transaction(
         run_id,
         [JournalLine(code="run_created", node=None, visit=None, data={"trigger": trigger_kind})],
     )
-    await conn.execute(QUERIES["insert_start_wait"], {"run_id": run_id})
+    await park_first(conn, run_id)
     await conn.execute(QUERIES["notify"], {"payload": str(run_id)})
     return Started(run_id, created=True)
+
+
+async def park_first(conn: AsyncConnection[Any], run_id: int) -> None:
+    """The run's first wait, due now; `RunAlreadyParked` when it has an open wait already."""
+    try:
+        async with conn.transaction():
+            await conn.execute(QUERIES["insert_start_wait"], {"run_id": run_id})
+    except UniqueViolation as twice:
+        if twice.diag.constraint_name != "waits_one_per_run":
+            raise
+        raise RunAlreadyParked(code="run_already_parked", run=run_id) from None
 
 
 async def cancel_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None) -> bool:

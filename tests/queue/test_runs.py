@@ -9,6 +9,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from backend.queue.runs import RunAlreadyParked, park_first
 from tests.support import Queue, flow
 
 LOG_FLOW = flow(
@@ -224,3 +225,19 @@ def test_a_wait_whose_claims_all_died_fails_the_run_instead_of_looping(queue: Qu
     line = queue.one("SELECT data FROM journal WHERE run_id = %s AND code = 'resume_failed'", run_id)
     assert line is not None and line[0]["error"] == "claim_abandoned"
     assert queue.one("SELECT count(*) FROM waits WHERE run_id = %s", run_id) == (0,)
+
+
+def test_a_second_open_wait_for_one_run_is_a_domain_error_and_changes_nothing(queue: Queue) -> None:
+    async def park_twice(run_id: int) -> RunAlreadyParked:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            with pytest.raises(RunAlreadyParked) as raised:
+                await park_first(conn, run_id)
+            return raised.value
+
+    run_id = queue.start(queue.save(DELAY_FLOW))
+    before = queue.all("SELECT id, kind, wake_at FROM waits WHERE run_id = %s", run_id)
+
+    refused = queue.run(lambda: park_twice(run_id))
+
+    assert (refused.code, refused.params) == ("run_already_parked", {"run": run_id})
+    assert queue.all("SELECT id, kind, wake_at FROM waits WHERE run_id = %s", run_id) == before
