@@ -100,9 +100,33 @@ VALUES (%(flow_id)s, %(version)s, 'waiting', %(trigger_kind)s, %(input)s, %(idem
 ON CONFLICT (flow_id, idempotency_key) DO NOTHING
 RETURNING id
 
+-- name: claim_trigger_key
+-- A trigger's idempotency key, taken for a new run; no row when the key was taken already (a concurrent
+-- taker waits here until the first one commits, then finds it taken).
+INSERT INTO trigger_keys (flow_id, key) VALUES (%(flow_id)s, %(idempotency_key)s)
+ON CONFLICT (flow_id, key) DO NOTHING
+RETURNING 1
+
 -- name: run_by_key
--- The run an idempotency key already started.
-SELECT id FROM runs WHERE flow_id = %(flow_id)s AND idempotency_key = %(idempotency_key)s
+-- The run an idempotency key already started (it may have been swept since).
+SELECT run_id FROM trigger_keys WHERE flow_id = %(flow_id)s AND key = %(idempotency_key)s
+
+-- name: set_trigger_key_run
+-- The run a freshly taken key started.
+UPDATE trigger_keys SET run_id = %(run_id)s WHERE flow_id = %(flow_id)s AND key = %(idempotency_key)s
+
+-- name: sweep_trigger_keys
+-- Forget keys past their retention whose run is gone (a run that still waits keeps its key), oldest
+-- first, a batch at a time.
+DELETE FROM trigger_keys
+WHERE (flow_id, key) IN (
+    SELECT flow_id, key FROM trigger_keys AS k
+    WHERE created_at < coalesce(%(now)s::timestamptz, now()) - %(retention)s::interval
+      AND NOT EXISTS (SELECT FROM runs WHERE runs.id = k.run_id)
+    ORDER BY created_at
+    LIMIT %(limit)s
+)
+RETURNING 1
 
 -- name: insert_start_wait
 -- A new run's first wait, due now.

@@ -89,14 +89,19 @@ async def start_in_transaction(
         "idempotency_key": idempotency_key,
         "started_by": started_by,
     }
+    if idempotency_key is not None:
+        cur = await conn.execute(QUERIES["claim_trigger_key"], params)
+        if await cur.fetchone() is None:
+            cur = await conn.execute(QUERIES["run_by_key"], params)
+            existing = await cur.fetchone()
+            assert existing is not None and existing[0] is not None, "a taken key without its run"
+            return Started(int(existing[0]), created=False)
     cur = await conn.execute(QUERIES["insert_run"], params)
     inserted = await cur.fetchone()
-    if inserted is None:
-        cur = await conn.execute(QUERIES["run_by_key"], params)
-        existing = await cur.fetchone()
-        assert existing is not None, "ON CONFLICT DO NOTHING without a conflicting row"
-        return Started(int(existing[0]), created=False)
+    assert inserted is not None, "a run's key is taken in trigger_keys first"
     run_id = int(inserted[0])
+    if idempotency_key is not None:
+        await conn.execute(QUERIES["set_trigger_key_run"], {**params, "run_id": run_id})
     await journal.append(
         conn,
         run_id,

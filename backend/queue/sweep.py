@@ -3,6 +3,8 @@
 The statement names ended runs only (`ended_at` is set when a run succeeds, fails or is cancelled), so a
 run that waits, for an approval or for years, is never swept. Approvals have no foreign key to runs and
 outlive them: their own retention (FLOWYARD_APPROVAL_RETENTION_DAYS) is separate, and off unless set.
+Triggers' idempotency keys outlive their runs too (FLOWYARD_KEY_RETENTION_DAYS, 90 by default, never
+shorter than the runs'): a sender retrying after its run was swept still gets that run, not a new one.
 """
 
 from __future__ import annotations
@@ -20,6 +22,21 @@ BATCH = 1000
 # Read by name: the approvals package builds on the queue, not the other way round.
 APPROVAL_QUERIES = load("backend.approvals", "queries.sql")
 DEFAULT_RETENTION = timedelta(days=30)
+DEFAULT_KEY_RETENTION = timedelta(days=90)
+
+
+def key_retention_from_env(run_retention: timedelta) -> timedelta:
+    """FLOWYARD_KEY_RETENTION_DAYS (default 90), never shorter than the runs' retention.
+
+    Examples:
+        >>> key_retention_from_env(timedelta(days=30))
+        datetime.timedelta(days=90)
+        >>> key_retention_from_env(timedelta(days=400))
+        datetime.timedelta(days=400)
+    """
+    text = os.environ.get("FLOWYARD_KEY_RETENTION_DAYS")
+    days = DEFAULT_KEY_RETENTION if text is None else timedelta(days=float(text))
+    return max(days, run_retention)
 
 
 def approval_retention_from_env() -> timedelta | None:
@@ -51,12 +68,21 @@ def retention_from_env() -> timedelta | None:
 
 
 async def sweep_ended_runs(conn: AsyncConnection[Any], now: datetime | None, retention: timedelta) -> int:
-    """Delete ended runs older than `retention`, a batch per transaction; how many went."""
+    """Delete ended runs older than `retention`, a batch per transaction; how many went.
+
+    Then the triggers' keys past their own retention whose runs are gone.
+    """
+    deleted = await _in_batches(conn, "sweep_ended_runs", now, retention)
+    await _in_batches(conn, "sweep_trigger_keys", now, key_retention_from_env(retention))
+    return deleted
+
+
+async def _in_batches(
+    conn: AsyncConnection[Any], name: str, now: datetime | None, retention: timedelta
+) -> int:
     deleted = 0
     while True:
-        cur = await conn.execute(
-            QUERIES["sweep_ended_runs"], {"now": now, "retention": retention, "limit": BATCH}
-        )
+        cur = await conn.execute(QUERIES[name], {"now": now, "retention": retention, "limit": BATCH})
         batch = len(await cur.fetchall())
         deleted += batch
         if batch < BATCH:

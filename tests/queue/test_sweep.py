@@ -110,3 +110,45 @@ def test_approvals_have_their_own_retention_and_only_the_sweep_may_delete_a_deci
     assert queue.all("SELECT run_id FROM approvals WHERE run_id IN (%s, %s)", asked, fresh) == [(fresh,)]
     with psycopg.connect(queue.url) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):
         conn.execute("DELETE FROM approvals WHERE run_id = %s", (fresh,))  # the sweep's leave ended with it
+
+
+def _sweep(queue: Queue, retention: timedelta) -> int:
+    async def go() -> int:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            return await sweep_ended_runs(conn, None, retention)
+
+    return asyncio.run(go())
+
+
+def test_a_webhook_key_still_answers_its_run_after_the_run_was_swept(queue: Queue) -> None:
+    flow_id = queue.save(flow(wires=[]))
+    first = queue.start(flow_id, key="webhook:order-6")
+    queue.drain()
+    with psycopg.connect(queue.url) as conn:
+        conn.execute("UPDATE runs SET ended_at = now() - interval '31 days' WHERE id = %s", (first,))
+
+    assert _sweep(queue, timedelta(days=30)) == 1
+    assert queue.one("SELECT count(*) FROM runs WHERE id = %s", first) == (0,)
+
+    again = queue.start(flow_id, key="webhook:order-6")
+
+    assert again == first
+    assert queue.one("SELECT count(*) FROM runs WHERE flow_id = %s", flow_id) == (0,)
+
+
+def test_keys_go_after_their_own_retention_but_never_while_their_run_is_kept(
+    queue: Queue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FLOWYARD_KEY_RETENTION_DAYS", "90")
+    flow_id = queue.save(flow(wires=[]))
+    swept = queue.start(flow_id, key="webhook:old")
+    waiting = queue.start(queue.save(DELAY), key="webhook:still-waiting")
+    queue.drain()
+    with psycopg.connect(queue.url) as conn:
+        conn.execute("UPDATE runs SET ended_at = now() - interval '100 days' WHERE id = %s", (swept,))
+        conn.execute("UPDATE trigger_keys SET created_at = now() - interval '100 days'")
+
+    _sweep(queue, timedelta(days=30))
+
+    assert queue.all("SELECT key FROM trigger_keys ORDER BY key") == [("webhook:still-waiting",)]
+    assert queue.start(flow_id, key="webhook:old") not in (swept, waiting)
