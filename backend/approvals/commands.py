@@ -34,10 +34,21 @@ async def _require_user(conn: AsyncConnection[Any], name: str) -> None:
         raise _UnknownUser(name)
 
 
+def printable(text: str) -> str:
+    r"""`text` with control characters written as escapes: a title rendered from a webhook's payload
+    must not move the cursor, recolour or clear an approver's terminal, nor break the one-line listing.
+
+    Examples:
+        >>> print(printable("Pay A-7?\x1b[2J\nnow \u2028 ok ✓"))
+        Pay A-7?\x1b[2J\nnow \u2028 ok ✓
+    """
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
 def _line(approval: Approval) -> str:
     params: dict[str, Any] = {
         "approval": approval.id,
-        "title": approval.title,
+        "title": printable(approval.title),
         "run": approval.run_id,
         "flow": approval.flow_id,
         "node": approval.node,

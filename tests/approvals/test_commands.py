@@ -29,9 +29,9 @@ def cli(queue: Queue, monkeypatch: pytest.MonkeyPatch) -> Queue:
     return queue
 
 
-def waiting_approval(queue: Queue, **config: object) -> tuple[int, int]:
+def waiting_approval(queue: Queue, invoice: str = "A-7", **config: object) -> tuple[int, int]:
     """A run paused at its approval, walked by a worker: (run id, approval id)."""
-    run_id = queue.start(queue.save(approval_flow(**config)), {"id": "A-7"})
+    run_id = queue.start(queue.save(approval_flow(**config)), {"id": invoice})
     queue.drain()
     row = queue.one("SELECT id FROM approvals WHERE run_id = %s", run_id)
     assert row is not None
@@ -90,6 +90,17 @@ def test_the_list_shows_every_open_approval_or_those_one_user_may_decide(
     assert not [x for x in flowyard(capsys, "approvals", "list", "--as", "fred")[1] if x.startswith(line)]
     unknown = flowyard(capsys, "approvals", "list", "--as", "nobody")
     assert unknown[0] == 1 and "(user_unknown)" in unknown[2]
+
+
+def test_a_title_from_a_payload_cannot_drive_the_approvers_terminal(
+    cli: Queue, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_id, approval_id = waiting_approval(cli, "A-7\x1b[2J\nrm -rf", approvers=["user:gil"])
+    user(cli, "gil", "decide")
+    code, out, _ = flowyard(capsys, "approvals", "list", "--as", "gil")
+    assert code == 0 and not [line for line in out if "\x1b" in line]
+    (line,) = [line for line in out if line.startswith(f"Approval {approval_id}:")]
+    assert line.startswith(f"Approval {approval_id}: Pay A-7\\x1b[2J\\nrm -rf? (run {run_id}, ")
 
 
 def test_a_long_list_comes_a_page_at_a_time_never_cut(cli: Queue, capsys: pytest.CaptureFixture[str]) -> None:
