@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from datetime import UTC
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -56,7 +57,7 @@ def _line(approval: Approval) -> str:
     }
     if approval.deadline_at is None:
         return message("approval_line_no_deadline", **params)
-    return message("approval_line", deadline=approval.deadline_at, **params)
+    return message("approval_line", deadline=approval.deadline_at.astimezone(UTC), **params)
 
 
 async def _list(conn: AsyncConnection[Any], user: str | None, cursor: str | None) -> int:

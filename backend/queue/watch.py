@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -59,7 +59,9 @@ async def run_state(conn: AsyncConnection[Any], run_id: int) -> RunState | None:
             return RunState(message("run_state_due", run=run_id), settled=False)
         sentence = message("run_state_waiting_approval", run=run_id, approval=approval[0], node=node)
         return RunState(sentence, settled=True)
-    return RunState(message("run_state_waiting_until", run=run_id, node=node, until=wake_at), settled=True)
+    return RunState(
+        message("run_state_waiting_until", run=run_id, node=node, until=wake_at.astimezone(UTC)), settled=True
+    )
 
 
 async def _now(conn: AsyncConnection[Any]) -> datetime:

@@ -6,6 +6,7 @@ runs them as real processes beside a real server.
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import psycopg
@@ -14,7 +15,7 @@ import pytest
 from backend.cli import main
 from backend.i18n.catalogs import message
 from tests.approvals.test_decisions import approval_flow, user, visited
-from tests.support import Queue
+from tests.support import Queue, flow
 
 
 def flowyard(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str], str]:
@@ -32,6 +33,7 @@ def cli(queue: Queue, monkeypatch: pytest.MonkeyPatch) -> Queue:
 def waiting_approval(queue: Queue, invoice: str = "A-7", **config: object) -> tuple[int, int]:
     """A run paused at its approval, walked by a worker: (run id, approval id)."""
     run_id = queue.start(queue.save(approval_flow(**config)), {"id": invoice})
+    queue.clock.advance(timedelta(seconds=10))  # the start wait is due at the database's now
     queue.drain()
     row = queue.one("SELECT id FROM approvals WHERE run_id = %s", run_id)
     assert row is not None
@@ -132,11 +134,18 @@ def test_runs_show_waits_only_as_long_as_asked_and_says_why(
     code, out, err = flowyard(capsys, "runs", "show", str(run_id), "--wait", "0.3")
     assert (code, out) == (1, [f"Run {run_id} is due: the next free worker walks it."])
     assert err.endswith("(run_wait_timed_out)\n") and "flowyard worker" in err
+    cli.clock.advance(timedelta(minutes=1))  # the start wait is due at the database's now
     cli.drain()
     row = cli.one("SELECT id FROM approvals WHERE run_id = %s", run_id)
     assert row is not None
     shown = flowyard(capsys, "runs", "show", str(run_id), "--wait", "5")
     assert shown == (0, [f"Run {run_id} is waiting for approval {row[0]} at node ask."], "")
+    pause = {"id": "nap", "type": "delay", "config": {"duration": "P1D"}}
+    napping = cli.start(cli.save(flow(pause, wires=[{"from": "start", "to": "nap"}])))
+    cli.clock.advance(timedelta(minutes=1))  # the start wait is due at the database's now
+    cli.drain()
+    code, out, _ = flowyard(capsys, "runs", "show", str(napping), "--wait", "5")
+    assert code == 0 and re.fullmatch(rf"Run {napping} is waiting at node nap until .+ UTC\.", out[0])
     missing = flowyard(capsys, "runs", "show", "99999999")
     assert missing[0] == 1 and "(run_not_found)" in missing[2]
 

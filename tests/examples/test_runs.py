@@ -16,6 +16,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from backend.actions import ActionSettings
 from backend.approvals.service import ApprovalService
 from tests.actions.servers import RecordingServer, Reply, recording_server, smtp_server
 from tests.actions.support import LOCAL, drain, journal_data
@@ -35,6 +36,13 @@ def example(name: str) -> dict[str, Any]:
 def receiver() -> Iterator[RecordingServer]:
     with recording_server() as server:
         yield server
+
+
+def walk(queue: Queue, settings: ActionSettings = LOCAL) -> None:
+    """A worker serves what is due. The clock first moves past the database's now, at which a run's
+    start wait is due; the fake clock was read from it when the test began."""
+    queue.clock.advance(timedelta(seconds=10))
+    drain(queue, settings)
 
 
 def open_approval(queue: Queue, run_id: int) -> int:
@@ -72,9 +80,9 @@ def test_an_approved_invoice_is_posted_to_the_payment_url_with_an_idempotency_ke
     run_id = queue.start(
         queue.save(example("invoice-approval.json")), {**INVOICE, "payment_url": receiver.url}
     )
-    drain(queue)
+    walk(queue)
     decide(queue, run_id, "approved", "bob")
-    drain(queue)
+    walk(queue)
     assert queue.status(run_id) == ("succeeded", None)
     (paid,) = receiver.wait_for(1)
     assert paid.method == "POST" and paid.headers["idempotency-key"].startswith(f"fy-{run_id}-")
@@ -89,10 +97,10 @@ def test_a_payment_service_that_refuses_fails_the_run_and_a_reject_sends_nothing
     flow_id = queue.save(example("invoice-approval.json"))
     refused = queue.start(flow_id, {**INVOICE, "payment_url": receiver.url})
     rejected = queue.start(flow_id, {**INVOICE, "payment_url": receiver.url})
-    drain(queue)
+    walk(queue)
     decide(queue, refused, "approved", "bob")
     decide(queue, rejected, "rejected", "bob")
-    drain(queue)
+    walk(queue)
     assert queue.status(refused)[0] == "failed"
     assert queue.status(rejected) == ("succeeded", None)
     assert logged(queue, rejected) == ["Invoice A-7 not approved (rejected)"]
@@ -102,9 +110,9 @@ def test_a_payment_service_that_refuses_fails_the_run_and_a_reject_sends_nothing
 
 def test_the_invoice_deadline_passing_takes_the_reject_exit(queue: Queue, people: dict[str, str]) -> None:
     run_id = queue.start(queue.save(example("invoice-approval.json")), INVOICE)
-    drain(queue)
+    walk(queue)
     queue.clock.advance(timedelta(days=3, minutes=1))
-    drain(queue)
+    walk(queue)
     assert queue.status(run_id) == ("succeeded", None)
     assert logged(queue, run_id) == ["Invoice A-7 not approved (timed_out_rejected)"]
 
@@ -118,12 +126,12 @@ def test_each_order_line_over_the_limit_waits_for_its_own_decision(
         {"sku": "chair", "quantity": 4, "amount": 880},
     ]
     run_id = queue.start(queue.save(example("order-lines.json")), {"order": "O-12", "lines": lines})
-    drain(queue)
+    walk(queue)
     decide(queue, run_id, "approved", "pia")
-    drain(queue)
+    walk(queue)
     assert queue.status(run_id)[0] == "waiting", "the third line asks again"
     decide(queue, run_id, "rejected", "pia")
-    drain(queue)
+    walk(queue)
     assert queue.status(run_id) == ("succeeded", None)
     assert logged(queue, run_id) == [
         "Line desk is under the limit",
@@ -149,7 +157,7 @@ def test_the_webhook_order_runs_once_per_idempotency_key_and_confirms_once(
     assert (first.json()["created"], again.json()["created"]) == (True, False)
     run_id = first.json()["run"]
     assert again.json()["run"] == run_id
-    drain(queue)
+    walk(queue)
     assert queue.status(run_id) == ("succeeded", None)
     (confirmation,) = receiver.wait_for(1)
     assert confirmation.json() == {"order": "O-12", "status": "received"}
@@ -166,17 +174,17 @@ def test_the_reminder_waits_a_day_then_mails_and_the_weekly_report_mails_when_it
             queue.save(example("reminder.json")),
             {"email": "ann@example.com", "task": "renew the certificate"},
         )
-        drain(queue, settings)
+        walk(queue, settings)
         assert queue.status(run_id)[0] == "waiting" and mailbox.messages == []
         queue.clock.advance(timedelta(days=1, seconds=1))
-        drain(queue, settings)
+        walk(queue, settings)
         assert queue.status(run_id) == ("succeeded", None)
 
         flow_id = queue.save(example("weekly-report.json"))
         fire = queue.one("SELECT next_fire_at FROM schedules WHERE flow_id = %s", flow_id)
         assert fire is not None and fire[0].weekday() == 0  # a Monday, at 07:00 or 06:00 UTC
         queue.clock.now = max(queue.clock.now, fire[0]) + timedelta(seconds=1)
-        drain(queue, settings)
+        walk(queue, settings)
         (report,) = queue.all("SELECT id, status FROM runs WHERE flow_id = %s", flow_id)
         assert report[1] == "succeeded"
     # Each drain returns once its actions have an outcome: an accepted mail is in the box by then.
