@@ -48,10 +48,13 @@ async def run_state(conn: AsyncConnection[Any], run_id: int) -> RunState | None:
     wait = await cur.fetchone()
     if wait is None or status == "running":
         return RunState(message("run_state_running", run=run_id), settled=False)
-    kind, node, visit, wake_at, wait_status = wait[:5]
-    due = wait_status != "waiting" or (wake_at is not None and wake_at <= await _now(conn))
-    if due or kind == "start":
+    kind, node, visit, wake_at, wait_status, _attempts, last_error = wait
+    if wait_status != "waiting" or (wake_at is not None and wake_at <= await _now(conn)):
         return RunState(message("run_state_due", run=run_id), settled=False)
+    if last_error is not None:
+        # A resume that threw waits out its backoff: a worker will try again, so it is not settled.
+        until = wake_at.astimezone(UTC)
+        return RunState(message("run_state_retrying", run=run_id, until=until, error=last_error), False)
     if kind == "approval":
         cur = await conn.execute(APPROVAL_QUERIES["approval_of_wait"], {"run_id": run_id, "visit": visit})
         approval = await cur.fetchone()
@@ -59,9 +62,8 @@ async def run_state(conn: AsyncConnection[Any], run_id: int) -> RunState | None:
             return RunState(message("run_state_due", run=run_id), settled=False)
         sentence = message("run_state_waiting_approval", run=run_id, approval=approval[0], node=node)
         return RunState(sentence, settled=True)
-    return RunState(
-        message("run_state_waiting_until", run=run_id, node=node, until=wake_at.astimezone(UTC)), settled=True
-    )
+    until = wake_at.astimezone(UTC)
+    return RunState(message("run_state_waiting_until", run=run_id, node=node, until=until), settled=True)
 
 
 async def _now(conn: AsyncConnection[Any]) -> datetime:

@@ -12,8 +12,10 @@ from datetime import timedelta
 import psycopg
 import pytest
 
+from backend.actions import ActionSettings
 from backend.cli import main
 from backend.i18n.catalogs import message
+from tests.actions.support import drain
 from tests.approvals.test_decisions import approval_flow, user, visited
 from tests.support import Queue, flow
 
@@ -146,6 +148,15 @@ def test_runs_show_waits_only_as_long_as_asked_and_says_why(
     cli.drain()
     code, out, _ = flowyard(capsys, "runs", "show", str(napping), "--wait", "5")
     assert code == 0 and re.fullmatch(rf"Run {napping} is waiting at node nap until .+ UTC\.", out[0])
+    call = {"id": "call", "type": "http", "config": {"method": "GET", "url": "http://127.0.0.1:9/"}}
+    failing = cli.start(cli.save(flow(call, wires=[{"from": "start", "to": "call"}])))
+    cli.clock.advance(timedelta(minutes=1))
+    drain(cli, ActionSettings())  # loopback is not allowed: the visit fails, its error port is unwired
+    code, out, _ = flowyard(capsys, "runs", "show", str(failing))
+    assert code == 0 and re.fullmatch(
+        rf"Run {failing} will be tried again at .+ UTC, after an error: action_destination_forbidden\.",
+        out[0],
+    )
     missing = flowyard(capsys, "runs", "show", "99999999")
     assert missing[0] == 1 and "(run_not_found)" in missing[2]
 
