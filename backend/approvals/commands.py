@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from datetime import UTC
 from typing import Any
 
@@ -17,7 +18,7 @@ from psycopg import AsyncConnection
 
 from backend.approvals.audit import AuditRefused
 from backend.approvals.records import Approval
-from backend.approvals.service import ApprovalService, DecisionRefused
+from backend.approvals.service import ApprovalService, Decision, DecisionRefused
 from backend.console import refuse
 from backend.i18n.catalogs import message
 from backend.people.accounts import QUERIES as PEOPLE
@@ -102,4 +103,16 @@ def run_approvals_command(args: argparse.Namespace, url: str) -> int:
         return refuse(code=refused.code)
     except DecisionRefused as refused:
         params = {"approval": args.id, "user": args.as_user, **refused.params}
-        return refuse(code=refused.code, **params)
+        exit_code = refuse(code=refused.code, **params)
+        if refused.standing is not None:  # what the API's 409 carries as detail.standing
+            print(_standing(refused.standing), file=sys.stderr)
+        return exit_code
+
+
+def _standing(decision: Decision) -> str:
+    # Anything but a person's approve or reject (a deadline, a cancel, a failed run) is named by its code.
+    code = {"approved": "approval_standing_approved", "rejected": "approval_standing_rejected"}.get(
+        decision.outcome, "approval_standing_closed"
+    )
+    at = decision.decided_at.astimezone(UTC)
+    return message(code, user=decision.decided_by or "", outcome=decision.outcome, at=at)

@@ -6,6 +6,7 @@ runs them as real processes beside a real server.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from datetime import timedelta
 
@@ -15,6 +16,7 @@ import pytest
 from backend.actions import ActionSettings
 from backend.cli import main
 from backend.i18n.catalogs import message
+from backend.queue.runs import cancel_run
 from tests.actions.support import drain
 from tests.approvals.test_decisions import approval_flow, user, visited
 from tests.support import Queue, flow
@@ -70,6 +72,7 @@ def test_a_decision_from_the_terminal_takes_the_apis_rules_and_the_first_one_win
     assert done == (0, [f"Approval {approval_id} approved by bob; run {run_id} goes on."], "")
     again = flowyard(capsys, *decide, "reject", "--as", "bob")
     assert again[0] == 1 and "(approval_already_decided)" in again[2]
+    assert re.fullmatch(r"It was approved by bob at .+ UTC\.", again[2].splitlines()[1])
     row = cli.one("SELECT outcome, decided_by, comment FROM approvals WHERE id = %s", approval_id)
     assert row == ("approved", "bob", "Checked")
 
@@ -77,6 +80,24 @@ def test_a_decision_from_the_terminal_takes_the_apis_rules_and_the_first_one_win
     cli.drain()
     assert visited(cli, run_id) == ["start", "ask", "yes", "after"]
     assert flowyard(capsys, "runs", "show", str(run_id)) == (0, [f"Run {run_id} succeeded."], "")
+
+
+def test_a_cancelled_runs_approval_says_it_was_closed_without_a_decision(
+    cli: Queue, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_id, approval_id = waiting_approval(cli)
+    user(cli, "hal", "decide")
+
+    async def cancel() -> None:
+        async with await psycopg.AsyncConnection.connect(cli.url, autocommit=True) as conn:
+            assert await cancel_run(conn, run_id, by="ops")
+
+    asyncio.run(cancel())
+    code, out, err = flowyard(capsys, "approvals", "decide", str(approval_id), "approve", "--as", "hal")
+    assert (code, out) == (1, []) and "(approval_already_decided)" in err
+    assert re.fullmatch(
+        r"It was closed without a person's decision \(cancelled\) at .+ UTC\.", err.splitlines()[1]
+    )
 
 
 def test_the_list_shows_every_open_approval_or_those_one_user_may_decide(
