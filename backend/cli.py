@@ -51,7 +51,19 @@ def _parser() -> argparse.ArgumentParser:
     db = sub.add_parser("db", help="the embedded PostgreSQL server")
     db.add_argument("action", choices=("status", "stop", "url"), help="report, stop, or print its URL")
 
+    runs = sub.add_parser("runs", help="where a run stands")
+    runs.add_argument("action", choices=("show",))
+    runs.add_argument("run", type=int, metavar="RUN_ID")
+    runs.add_argument(
+        "--wait",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="wait up to SECONDS until the run has ended or waits for a person or a time",
+    )
+
     _add_people_parsers(sub)
+    _add_approvals_parsers(sub)
     _add_action_parsers(sub)
 
     check = sub.add_parser("check", help="validate a flow file (no database needed)")
@@ -86,6 +98,11 @@ def _add_people_parsers(sub: Any) -> None:
     )
     user.add_argument("--group", action="append", default=[], metavar="GROUP", help="a group to join")
     user.add_argument(
+        "--admin",
+        action="store_true",
+        help="an administrator: admin, edit, run and audit everywhere (never decide: grant it apart)",
+    )
+    user.add_argument(
         "--password-env",
         default=None,
         metavar="VAR",
@@ -94,6 +111,22 @@ def _add_people_parsers(sub: Any) -> None:
     token = sub.add_parser("token", help="tokens for programs (Authorization: Bearer)")
     token.add_argument("action", choices=("create",))
     token.add_argument("name", help="the user the token acts as")
+
+
+def _add_approvals_parsers(subparsers: Any) -> None:
+    """`approvals list|decide`: the approver without a browser, under the API's rules."""
+    approvals = subparsers.add_parser("approvals", help="open approvals, and decisions from the terminal")
+    actions = approvals.add_subparsers(dest="action", required=True, metavar="ACTION")
+    listing = actions.add_parser("list", help="the open approvals, oldest first; --as: those NAME may decide")
+    listing.add_argument("--as", dest="as_user", default=None, metavar="NAME", help="whose inbox")
+    listing.add_argument("--after", default=None, metavar="CURSOR", help="the next page, as printed")
+    decide = actions.add_parser("decide", help="approve or reject; the first decision wins")
+    decide.add_argument("id", type=int, metavar="ID")
+    decide.add_argument("outcome", choices=("approve", "reject"))
+    decide.add_argument("--comment", default=None, help="why, kept with the decision")
+    decide.add_argument(
+        "--as", dest="as_user", required=True, metavar="NAME", help="who decides, with their rights"
+    )
 
 
 def _add_action_parsers(subparsers: Any) -> None:

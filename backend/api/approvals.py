@@ -13,7 +13,7 @@ from backend.api.flows import ID
 from backend.api.rights import require, require_read
 from backend.approvals.audit import AuditFilter, AuditRefused, export_csv, export_json, search
 from backend.approvals.records import Approval
-from backend.approvals.service import ApprovalService, DecisionRefused
+from backend.approvals.service import COMMENT_MAX, ApprovalService, DecisionRefused
 from backend.people.accounts import has_right
 
 OUTCOMES = [
@@ -53,7 +53,7 @@ DECISION_BODY: dict[str, Any] = {
     "required": ["outcome"],
     "properties": {
         "outcome": {"enum": ["approve", "reject"]},
-        "comment": {"type": "string", "maxLength": 2000},
+        "comment": {"type": "string", "maxLength": COMMENT_MAX},
     },
 }
 # The refusals of a decision, by how HTTP says them.
@@ -64,6 +64,7 @@ _REFUSAL_STATUS = {
     "approval_already_decided": 409,
     "approval_deadline_passed": 409,
     "decision_outcome_invalid": 422,
+    "decision_comment_too_long": 422,
 }
 
 

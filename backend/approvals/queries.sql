@@ -102,3 +102,19 @@ RETURNING id
 -- A run that failed while it waited at an approval: the approval can no longer be decided.
 UPDATE approvals SET outcome = 'run_failed', decided_at = now()
 WHERE run_id = %(run_id)s AND outcome IS NULL
+
+-- name: open_approvals
+-- Every open approval, whoever may decide it (the terminal's view without --as), oldest first, a page
+-- after the cursor (requested_at, id).
+SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
+       requested_at, outcome, decided_by, decided_at, comment
+FROM approvals
+WHERE outcome IS NULL
+  AND (requested_at, id) > (coalesce(%(after_at)s::timestamptz, '-infinity'),
+                            coalesce(%(after_id)s::bigint, 0))
+ORDER BY requested_at, id
+LIMIT %(limit)s
+
+-- name: approval_of_wait
+-- The approval a run's wait is for (one per visit), open or decided.
+SELECT id, outcome FROM approvals WHERE run_id = %(run_id)s AND visit = %(visit)s

@@ -23,6 +23,8 @@ from backend.walker import ApprovalRequest, Resume
 
 QUERIES = load("backend.approvals", "queries.sql")
 
+# The longest comment a decision keeps, from the API and the terminal alike.
+COMMENT_MAX = 2000
 # What a decision resumes the walk with, by the outcome recorded.
 _RESUMES = {"approved": "approve", "rejected": "reject"}
 
@@ -120,6 +122,8 @@ class ApprovalService:
         """
         if outcome not in ("approved", "rejected"):
             raise DecisionRefused(code="decision_outcome_invalid", outcome=outcome)
+        if comment is not None and len(comment) > COMMENT_MAX:
+            raise DecisionRefused(code="decision_comment_too_long", limit=COMMENT_MAX)
         approval = await self.get(conn, approval_id)
         if approval is None:
             raise DecisionRefused(code="approval_not_found", approval=approval_id)
@@ -158,23 +162,23 @@ class ApprovalService:
         return Approval.from_row(row) if row else None
 
     async def inbox(
-        self, conn: AsyncConnection[Any], user: str, *, limit: int = 100, cursor: str | None = None
+        self, conn: AsyncConnection[Any], user: str | None, *, limit: int = 100, cursor: str | None = None
     ) -> tuple[list[Approval], str | None]:
-        """What `user` may decide now, the oldest request first, a page at a time; and the next cursor."""
+        """What `user` may decide now, the oldest request first, a page at a time; and the next cursor.
+
+        `user=None` lists every open approval: the view of whoever holds the database's credentials.
+        """
         from backend.approvals.audit import decode_cursor, encode_cursor
 
         after_at, after_id = decode_cursor(cursor) if cursor else (None, None)
-        principals = sorted(await principals_of(conn, user))
-        cur = await conn.execute(
-            QUERIES["inbox"],
-            {
-                "name": user,
-                "principals": principals,
-                "limit": limit + 1,
-                "after_at": after_at,
-                "after_id": after_id,
-            },
-        )
+        page_params = {"limit": limit + 1, "after_at": after_at, "after_id": after_id}
+        if user is None:
+            cur = await conn.execute(QUERIES["open_approvals"], page_params)
+        else:
+            principals = sorted(await principals_of(conn, user))
+            cur = await conn.execute(
+                QUERIES["inbox"], {"name": user, "principals": principals, **page_params}
+            )
         rows = [Approval.from_row(row) for row in await cur.fetchall()]
         page = rows[:limit]
         more = len(rows) > limit

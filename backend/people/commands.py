@@ -12,16 +12,20 @@ from psycopg import AsyncConnection
 from backend.console import refuse
 from backend.people.accounts import AccountRefused, Grant, add_user, create_token
 
+# What `--admin` grants everywhere. Deciding is a right of its own, never part of being an administrator.
+ADMIN_RIGHTS = ("admin", "edit", "run", "audit")
+
 
 async def _run(args: argparse.Namespace, url: str) -> int:
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
         if args.command == "user":
-            grants = [Grant.parse(text) for text in args.grant]
+            texts = [*(ADMIN_RIGHTS if args.admin else ()), *args.grant]
+            grants = [Grant.parse(text) for text in texts]
             password = os.environ.get(args.password_env) if args.password_env else None
             if args.password_env and not password:
                 raise AccountRefused(code="password_env_empty", var=args.password_env)
             await add_user(conn, args.name, grants=grants, groups=args.group, password=password)
-            rights = ", ".join(text for text in args.grant) or "no rights"
+            rights = ", ".join(texts) or "no rights"
             print(f"added user {args.name} ({rights})")
             return 0
         token = await create_token(conn, args.name)

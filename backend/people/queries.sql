@@ -83,3 +83,7 @@ INSERT INTO login_failures (user_name) VALUES (%(name)s)
 -- name: login_succeeded
 -- A good login clears the name's failures.
 DELETE FROM login_failures WHERE user_name = %(name)s
+
+-- name: any_user
+-- Whether anyone has been added yet: an empty database is told how to add its first administrator.
+SELECT EXISTS (SELECT 1 FROM users)

@@ -124,6 +124,14 @@ def run_queue_command(args: argparse.Namespace, url: str) -> int:
         return asyncio.run(start_run_command(url, args.flow, args.input))
     if args.command == "flow":
         return asyncio.run(save_flow_command(url, args.file, args.flow))
+    if args.command == "runs":
+        from backend.queue.watch import show_run
+
+        return asyncio.run(show_run(url, args.run, args.wait))
+    if args.command == "approvals":
+        from backend.approvals.commands import run_approvals_command
+
+        return run_approvals_command(args, url)
     if args.command in ("user", "token"):
         from backend.people.commands import run_people_command
 

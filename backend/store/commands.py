@@ -11,10 +11,12 @@ import socket
 
 from backend.config import settings
 from backend.console import refuse
+from backend.i18n.catalogs import message
 from backend.store import embedded
 from backend.store.database import connect, database_url
 from backend.store.errors import StoreError
 from backend.store.migrations import migrate
+from backend.store.queries import load
 
 
 def run_store_command(args: argparse.Namespace) -> int:
@@ -72,6 +74,10 @@ def _serve(args: argparse.Namespace) -> int:
     url = database_url(config)
     with connect(url) as conn:
         migrate(conn)
+        row = conn.execute(load("backend.people", "queries.sql")["any_user"]).fetchone()
+    if row is not None and not row[0]:
+        # Nobody can log in or hold a token yet; the terminal is the only way in, and this says how.
+        print(message("first_admin_missing"), flush=True)
     host = args.host or config.host
     port = args.port or config.port
     # Bound before the banner: whoever reads "serving" can connect at once (the kernel queues it).

@@ -55,7 +55,10 @@ def test_serve_starts_the_embedded_server_and_a_killed_process_leaves_it_reusabl
     ) as serve:
         try:
             assert serve.stdout is not None
-            banner = serve.stdout.readline()  # printed once the database is up and the port bound
+            # An empty database first hears how to add its first administrator; then the banner, printed
+            # once the database is up and the port bound.
+            assert serve.stdout.readline().startswith("There are no users yet.")
+            banner = serve.stdout.readline()
             assert f"http://127.0.0.1:{port}" in banner
             health = _get_json(f"http://127.0.0.1:{port}/healthz")
             assert health["status"] == "ok"

@@ -1,0 +1,89 @@
+"""`flowyard runs show RUN_ID [--wait SECONDS]`: where a run stands, in one sentence.
+
+`--wait` waits until the run has nothing for a worker to do: it ended, or it is paused at an approval or
+a delay that is not due. That is what a terminal needs after `flowyard run` or a decision, both of which
+only make a wait due; a worker walks the run in its own time. The command reads the database a few times
+a second while it waits: it holds no lock and writes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from psycopg import AsyncConnection
+
+from backend.console import refuse
+from backend.i18n.catalogs import message
+from backend.queue.queries import QUERIES
+from backend.store.queries import load
+
+# The approvals package builds on the queue; its statements are read here by name, not imported.
+APPROVAL_QUERIES = load("backend.approvals", "queries.sql")
+_POLL_S = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class RunState:
+    sentence: str
+    settled: bool  # nothing is due for a worker: the run ended, or waits for a person or a time
+
+
+async def run_state(conn: AsyncConnection[Any], run_id: int) -> RunState | None:
+    """The run's state now; None when there is no such run."""
+    cur = await conn.execute(QUERIES["get_run"], {"run_id": run_id})
+    run = await cur.fetchone()
+    if run is None:
+        return None
+    status, error = run[3], run[5]
+    if status in ("succeeded", "failed", "cancelled"):
+        code = {"succeeded": "run_state_succeeded", "failed": "run_state_failed"}.get(
+            status, "run_state_cancelled"
+        )
+        return RunState(message(code, run=run_id, error=error or ""), settled=True)
+    cur = await conn.execute(QUERIES["wait_of_run"], {"run_id": run_id})
+    wait = await cur.fetchone()
+    if wait is None or status == "running":
+        return RunState(message("run_state_running", run=run_id), settled=False)
+    kind, node, visit, wake_at, wait_status, _attempts, last_error = wait
+    if wait_status != "waiting" or (wake_at is not None and wake_at <= await _now(conn)):
+        return RunState(message("run_state_due", run=run_id), settled=False)
+    if last_error is not None:
+        # A resume that threw waits out its backoff: a worker will try again, so it is not settled.
+        until = wake_at.astimezone(UTC)
+        return RunState(message("run_state_retrying", run=run_id, until=until, error=last_error), False)
+    if kind == "approval":
+        cur = await conn.execute(APPROVAL_QUERIES["approval_of_wait"], {"run_id": run_id, "visit": visit})
+        approval = await cur.fetchone()
+        if approval is None or approval[1] is not None:  # decided: the run is about to go on
+            return RunState(message("run_state_due", run=run_id), settled=False)
+        sentence = message("run_state_waiting_approval", run=run_id, approval=approval[0], node=node)
+        return RunState(sentence, settled=True)
+    until = wake_at.astimezone(UTC)
+    return RunState(message("run_state_waiting_until", run=run_id, node=node, until=until), settled=True)
+
+
+async def _now(conn: AsyncConnection[Any]) -> datetime:
+    cur = await conn.execute("SELECT now()")
+    row = await cur.fetchone()
+    assert row is not None
+    return row[0]  # type: ignore[no-any-return]
+
+
+async def show_run(url: str, run_id: int, wait_s: float | None) -> int:
+    deadline = None if wait_s is None else time.monotonic() + wait_s
+    async with await AsyncConnection.connect(url, autocommit=True) as conn:
+        while True:
+            state = await run_state(conn, run_id)
+            if state is None:
+                return refuse(code="run_not_found", run=run_id)
+            if deadline is None or state.settled:
+                print(state.sentence)
+                return 0
+            if time.monotonic() >= deadline:
+                print(state.sentence)
+                return refuse(code="run_wait_timed_out", run=run_id, seconds=wait_s)
+            await asyncio.sleep(_POLL_S)
