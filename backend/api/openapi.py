@@ -20,6 +20,7 @@ _DESCRIPTIONS = {
     401: "Not authenticated",
     403: "Forbidden",
     404: "Not found",
+    408: "The body was not sent in time",
     409: "Conflict",
     413: "Too large",
     415: "Unsupported media type",
@@ -96,8 +97,8 @@ def _implicit(ep: Endpoint) -> list[int]:
     statuses = [] if ep.public else [401, 403]
     if ep.query:
         statuses.append(400)
-    if ep.body is not None or ep.path.startswith("/hooks/"):
-        statuses += [400, 413, 415, 422]
+    if ep.body is not None or ep.optional_body:
+        statuses += [400, 408, 413, 415, 422]
     if _PARAM.search(ep.path):
         statuses.append(404)
     return statuses

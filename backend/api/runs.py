@@ -8,7 +8,6 @@ from typing import Any
 
 from starlette.responses import Response
 
-from backend.api.body import read_json
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.flows import ID
@@ -16,7 +15,7 @@ from backend.api.rights import require, require_read
 from backend.flows.store import QUERIES as FLOWS
 from backend.i18n.catalogs import message
 from backend.queue.queries import QUERIES
-from backend.queue.runs import FlowHasNoVersion, cancel_run, start_run
+from backend.queue.runs import DecisionStands, FlowHasNoVersion, cancel_run, start_run
 
 STATUSES = ["running", "waiting", "succeeded", "failed", "cancelled"]
 RUN: dict[str, Any] = {
@@ -189,7 +188,19 @@ async def get_run(call: Call) -> Response:
 async def cancel(call: Call) -> Response:
     row = await _readable_run(call)
     await require(call, "run", row[1])
-    if not await cancel_run(call.conn, row[0], by=call.me.name):
+    try:
+        cancelled = await cancel_run(call.conn, row[0], by=call.me.name)
+    except DecisionStands as stands:
+        standing = {
+            "approval": stands.approval_id,
+            "outcome": stands.outcome,
+            "decided_by": stands.decided_by,
+            "decided_at": stands.decided_at.isoformat(),
+        }
+        raise ApiError(
+            409, code="run_decision_stands", detail={"standing": standing}, approval=stands.approval_id
+        ) from None
+    if not cancelled:
         raise ApiError(409, code="run_already_ended", detail={"status": row[3]}, state=row[3])
     return reply({"run": row[0], "status": "cancelled"})
 
@@ -213,6 +224,7 @@ async def _readable_run(call: Call) -> tuple[Any, ...]:
     "the secret in the path is the credential; the same Idempotency-Key twice starts one run)",
     tag="runs",
     public=True,
+    optional_body=True,
     responses={202: STARTED, 404: None},
 )
 async def webhook(call: Call) -> Response:
@@ -232,7 +244,7 @@ async def webhook(call: Call) -> Response:
     key = call.request.headers.get("idempotency-key")
     if key is not None and not 1 <= len(key) <= MAX_KEY:
         raise ApiError(400, code="idempotency_key_invalid", limit=MAX_KEY)
-    payload = await read_json(call.request, None) if call.request.headers.get("content-type") else None
+    payload = call.body  # read before the connection was taken: a slow sender holds none
     # Namespaced, so that no sender's key can ever stand for a schedule's fire.
     scoped = f"webhook:{key}" if key is not None else None
     started = await start_run(
