@@ -50,6 +50,11 @@ class Call:
         pool: AsyncConnectionPool[Any] = self.request.app.state.pool
         return pool
 
+    async def read_body(self) -> Any:
+        """The body as any JSON, within the body deadline: for `pooled=False` endpoints, which read it
+        between connections."""
+        return await read_json(self.request, None, deadline_s=self.request.app.state.settings.body_timeout_s)
+
     def path_id(self, name: str) -> int:
         value = int(self.request.path_params[name])
         if value > MAX_ID:
@@ -77,8 +82,6 @@ class Endpoint:
     query: dict[str, dict[str, Any]] = field(default_factory=dict)
     responses: dict[int, dict[str, Any] | None] = field(default_factory=dict)
     content: str = "application/json"
-    # A body of any JSON, or none at all when the request has no Content-Type (webhooks).
-    optional_body: bool = False
     pooled: bool = True
 
     def route(self) -> Route:
@@ -112,12 +115,9 @@ class Endpoint:
         return Route(self.path, serve, methods=[self.method])
 
     async def _body(self, request: Request) -> Any:
-        deadline = request.app.state.settings.body_timeout_s
-        if self.body is not None:
-            return await read_json(request, self.body, deadline_s=deadline)
-        if self.optional_body and request.headers.get("content-type"):
-            return await read_json(request, None, deadline_s=deadline)
-        return None
+        if self.body is None:
+            return None
+        return await read_json(request, self.body, deadline_s=request.app.state.settings.body_timeout_s)
 
     def _query(self, request: Request) -> dict[str, Any]:
         """Query parameters converted by their schema's type and checked; unknown ones are refused."""
@@ -162,7 +162,6 @@ def endpoint(
     query: dict[str, dict[str, Any]] | None = None,
     responses: dict[int, dict[str, Any] | None],
     content: str = "application/json",
-    optional_body: bool = False,
     pooled: bool = True,
 ) -> Callable[[Handler], Handler]:
     def register(handler: Handler) -> Handler:
@@ -178,7 +177,6 @@ def endpoint(
                 query or {},
                 responses,
                 content,
-                optional_body,
                 pooled,
             )
         )

@@ -70,9 +70,12 @@ async def login(call: Call) -> Response:
         cur = await conn.execute(PEOPLE["recent_login_failures"], where)
         row = await cur.fetchone()
     from_address, on_name, on_name_from_here = row if row is not None else (0, 0, 0)
-    if from_address >= MAX_ADDRESS_FAILURES or (on_name >= MAX_NAME_FAILURES and on_name_from_here > 0):
-        # Refused before the password is looked at: guessing stops paying, for names that exist or not.
-        raise ApiError(429, code="login_throttled", minutes=int(LOGIN_WINDOW.total_seconds() // 60))
+    # Refused before the password is looked at: guessing stops paying, for names that exist or not.
+    minutes = int(LOGIN_WINDOW.total_seconds() // 60)
+    if from_address >= MAX_ADDRESS_FAILURES:
+        raise ApiError(429, code="login_throttled_address", minutes=minutes)
+    if on_name >= MAX_NAME_FAILURES and on_name_from_here > 0:
+        raise ApiError(429, code="login_throttled", minutes=minutes)
     # The hash runs holding no connection: thirty logins at once must not empty the pool.
     hashing: PasswordHashing = call.request.app.state.hashing
     async with call.pool.connection() as conn:

@@ -97,7 +97,7 @@ def _implicit(ep: Endpoint) -> list[int]:
     statuses = [] if ep.public else [401, 403]
     if ep.query:
         statuses.append(400)
-    if ep.body is not None or ep.optional_body:
+    if ep.body is not None or ep.path.startswith("/hooks/"):
         statuses += [400, 408, 413, 415, 422]
     if _PARAM.search(ep.path):
         statuses.append(404)

@@ -224,14 +224,17 @@ async def _readable_run(call: Call) -> tuple[Any, ...]:
     "the secret in the path is the credential; the same Idempotency-Key twice starts one run)",
     tag="runs",
     public=True,
-    optional_body=True,
+    pooled=False,
     responses={202: STARTED, 404: None},
 )
 async def webhook(call: Call) -> Response:
     flow_id = call.path_id("flow_id")
     secret = call.request.path_params["secret"]
-    cur = await call.conn.execute(FLOWS["webhook_of"], {"flow_id": flow_id})
-    row = await cur.fetchone()
+    # The secret is checked first, the body read next, each holding a connection only while it needs
+    # one: a slow sender, with a secret or without, never holds one.
+    async with call.pool.connection() as conn:
+        cur = await conn.execute(FLOWS["webhook_of"], {"flow_id": flow_id})
+        row = await cur.fetchone()
     digest = hashlib.sha256(secret.encode()).hexdigest()
     # The same answer for no flow, no secret, a wrong secret and a flow without a webhook trigger.
     if (
@@ -244,12 +247,13 @@ async def webhook(call: Call) -> Response:
     key = call.request.headers.get("idempotency-key")
     if key is not None and not 1 <= len(key) <= MAX_KEY:
         raise ApiError(400, code="idempotency_key_invalid", limit=MAX_KEY)
-    payload = call.body  # read before the connection was taken: a slow sender holds none
+    payload = await call.read_body() if call.request.headers.get("content-type") else None
     # Namespaced, so that no sender's key can ever stand for a schedule's fire.
     scoped = f"webhook:{key}" if key is not None else None
-    started = await start_run(
-        call.conn, flow_id, input=payload, trigger_kind="webhook", idempotency_key=scoped
-    )
+    async with call.pool.connection() as conn:
+        started = await start_run(
+            conn, flow_id, input=payload, trigger_kind="webhook", idempotency_key=scoped
+        )
     return reply({"run": started.run_id, "created": started.created}, 202)
 
 
