@@ -4,11 +4,18 @@ An argon2 hash costs ~150 ms of CPU by design. On the event loop, thirty logins 
 other request for seconds; on unbounded threads, they take every core from the worker. So hashes run on
 a small executor of their own (argon2-cffi releases the GIL while it hashes): at most `size` at once,
 the rest wait their turn in its queue without holding the loop, a database connection, or a thread.
+
+On Linux the hashing threads also run at a lower priority (nice 10; a nice value there belongs to a
+thread, and argon2's own lane threads inherit it): with the cores busy hashing, the event loop still
+gets the CPU first, so `/healthz` and every other request keep answering at once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from argon2 import PasswordHasher
@@ -33,11 +40,24 @@ def _verify(stored: str | None, password: str) -> tuple[bool, bool]:
     return True, _hasher.check_needs_rehash(stored)
 
 
+HASHING_NICENESS = 10
+
+
+def _lower_priority() -> None:
+    if sys.platform == "linux":
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASHING_NICENESS)
+        except OSError:
+            pass  # a container may forbid it; hashing still runs off the loop, only not yielding
+
+
 class PasswordHashing:
     """`await hashing.verify(stored, password)`; one per process (the app keeps it in its state)."""
 
     def __init__(self, size: int) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="argon2")
+        self._executor = ThreadPoolExecutor(
+            max_workers=size, thread_name_prefix="argon2", initializer=_lower_priority
+        )
 
     async def verify(self, stored: str | None, password: str) -> tuple[bool, bool]:
         """(the password matches, the stored hash should be replaced by a new one)."""
