@@ -13,6 +13,7 @@ gets the CPU first, so `/healthz` and every other request keep answering at once
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 import threading
@@ -44,11 +45,10 @@ HASHING_NICENESS = 10
 
 
 def _lower_priority() -> None:
+    # A container may forbid it; hashing then still runs off the loop, only without yielding to it.
     if sys.platform == "linux":
-        try:
+        with contextlib.suppress(OSError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASHING_NICENESS)
-        except OSError:
-            pass  # a container may forbid it; hashing still runs off the loop, only not yielding
 
 
 class PasswordHashing:
