@@ -95,7 +95,7 @@ class Endpoint:
                         user = await authenticate(conn, request)
                     locale = negotiate(request.headers.get("accept-language"), user.locale)
                 # The body is read holding no connection: a slow client sending one cannot starve the
-                # pool the in-process worker shares.
+                # pool every other request needs (docs/api.md).
                 query = self._query(request)
                 body = await self._body(request)
                 if not self.pooled:

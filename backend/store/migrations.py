@@ -65,9 +65,9 @@ def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[Migration]:
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
         present = applied(conn)
-        newest = max(m.number for m in shipped)
-        if present and (max(present) > newest or not set(present) <= {m.number for m in shipped}):
-            raise StoreError(code="database_schema_newer", found=max(present), known=newest)
+        unknown = set(present) - {m.number for m in shipped}
+        if unknown:
+            raise StoreError(code="database_schema_newer", found=max(unknown), known=len(shipped))
         conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations ("
             " number integer PRIMARY KEY, name text NOT NULL,"
