@@ -15,6 +15,7 @@ from jsonschema import Draft202012Validator
 from starlette.requests import ClientDisconnect, Request
 
 from backend.api.errors import ApiError
+from backend.graph.explain import describe
 
 MAX_BODY_BYTES = 5_000_000  # a flow of 1,000 nodes with room to spare; the same limit as `flowyard check`
 # Deeper than any flow document needs (a node's config sits at depth 4), and far below the depth at
@@ -104,11 +105,10 @@ def check(value: Any, schema: dict[str, Any]) -> None:
     if not errors:
         return
     first = errors[0]
-    pointer = "".join(f"/{part}" for part in first.absolute_path) or "/"
-    # jsonschema's message quotes the value: the rule and the schema's side of it are told instead.
-    detail: dict[str, Any] = {"pointer": pointer, "rule": str(first.validator)}
-    if isinstance(first.validator_value, int | float | str) and first.validator != "pattern":
-        detail["limit"] = first.validator_value
+    # jsonschema's message quotes the value (a password, say): the validator's phrasing never does.
+    where, reason = next(describe(first), (tuple(first.absolute_path), f"does not satisfy {first.validator}"))
+    pointer = "".join(f"/{part}" for part in where) or "/"
+    detail = {"pointer": pointer, "rule": str(first.validator), "reason": reason}
     if first.validator == "additionalProperties":
         raise ApiError(422, code="request_field_unknown", detail=detail)
     raise ApiError(422, code="request_invalid", detail=detail)

@@ -136,7 +136,12 @@ def test_a_refusal_never_quotes_the_value_it_refuses(queue: Queue) -> None:
         unknown = api.post("/api/session", json={"name": "bob", "password": "pw", "otp": "secret-654321"})
     assert answer.status_code == 422
     assert "correct-horse" not in answer.text
-    assert answer.json()["error"]["detail"] == {"pointer": "/password", "rule": "maxLength", "limit": 1024}
+    assert answer.json()["error"]["detail"] == {
+        "pointer": "/password",
+        "rule": "maxLength",
+        "reason": "must have at most 1024 characters",
+    }
     assert unknown.status_code == 422
     assert "secret-654321" not in unknown.text
     assert unknown.json()["error"]["code"] == "request_field_unknown"
+    assert unknown.json()["error"]["detail"]["pointer"] == "/otp"
