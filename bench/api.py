@@ -1,12 +1,15 @@
 """The API under load, on loopback: requests per second and latency percentiles, printed for the record.
 
-Run: `.venv/bin/python bench/api.py [--requests 2000] [--clients 16]` (DATABASE_URL, or the embedded
-server). It makes its own database (`flowyard_bench_api`), starts `flowyard serve --no-worker` on a free
-port, and drives it with 16 concurrent httpx clients:
+Run: `.venv/bin/python bench/api.py [--requests 2000] [--clients 16] [--pressure-only]` (DATABASE_URL,
+or the embedded server). It makes its own database (`flowyard_bench_api_<pid>`, dropped after), starts
+`flowyard serve --no-worker` on a free port, and drives it with 16 concurrent httpx clients:
 
 - GET /api/runs/{id} of a run whose journal has 500 lines (each line's message translated);
 - POST /api/approvals/{id}/decision, each on an approval of its own (first decisions, the costly path);
-- GET /healthz, as the floor of what one request costs here.
+- GET /healthz, as the floor of what one request costs here;
+- GET /healthz again, one request at a time, while 30 logins, 30 webhook senders that send a byte of
+  their body and then nothing, and one validation of a 900-node flow are in flight: its percentiles
+  (the target is p99 under 100 ms) say whether anything holds the event loop or the pool.
 
 Nothing is asserted: the machine is shared and noisy.
 """
@@ -20,18 +23,22 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 import argparse
 import asyncio
+import itertools
+import json
 import os
 import statistics
 import subprocess
 import time
+from typing import Any
 
 import psycopg
 
 from backend.flows.store import create_flow
 from backend.people.accounts import Grant, add_user, create_token
-from bench.common import free_port, fresh_database
+from bench.common import drop_database, free_port, fresh_database
 
-BENCH_DB = "flowyard_bench_api"
+# Its own name per process: two people benchmarking against one server must not drop each other's.
+BENCH_DB = f"flowyard_bench_api_{os.getpid()}"
 FLOW = {
     "format": "flowyard.flow/1",
     "name": "bench",
@@ -126,10 +133,84 @@ def report(name: str, rate: float, latencies: list[float]) -> None:
     print(f"{name:<44} {rate:>8.0f} req/s   p50 {p50:>6.1f} ms   p99 {p99:>6.1f} ms")
 
 
+def big_flow(nodes: int) -> dict[str, Any]:
+    """A valid chain of log nodes behind a webhook trigger."""
+    chain = [{"id": f"n{i}", "type": "log", "config": {"message": f"step {i}"}} for i in range(nodes)]
+    ids = ["start", *(node["id"] for node in chain)]
+    return {
+        "format": "flowyard.flow/1",
+        "name": "big",
+        "nodes": [{"id": "start", "type": "trigger", "config": {"kind": "webhook"}}, *chain],
+        "wires": [{"from": a, "to": b} for a, b in itertools.pairwise(ids)],
+    }
+
+
+async def under_pressure(port: int, token: str, logins: int, senders: int) -> None:
+    """/healthz latencies, one request at a time, while the issue's load is in flight."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    setup = Connection(reader, writer, token)
+    status, body = await setup.request("POST", "/api/flows", json.dumps(big_flow(3)).encode())
+    assert status == 201, body
+    flow_id = json.loads(body)["id"]
+    status, body = await setup.request("POST", f"/api/flows/{flow_id}/webhook")
+    hook = json.loads(body)["path"]
+
+    slow = []
+    for _ in range(senders):
+        _r, w = await asyncio.open_connection("127.0.0.1", port)
+        w.write(
+            f"POST {hook} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n"
+            "Content-Length: 100\r\n\r\n{".encode()
+        )
+        await w.drain()
+        slow.append(w)
+
+    async def one(method: str, path: str, body: bytes) -> int:
+        r, w = await asyncio.open_connection("127.0.0.1", port)
+        status, _answer = await Connection(r, w, token).request(method, path, body)
+        w.close()
+        return status
+
+    login = json.dumps({"name": "nobody", "password": "guess"}).encode()
+    started = time.perf_counter()
+    pressure = [asyncio.create_task(one("POST", "/api/session", login)) for _ in range(logins)]
+    document = json.dumps(big_flow(900)).encode()
+    pressure.append(asyncio.create_task(one("POST", "/api/flows/validate", document)))
+    latencies: list[float] = []
+    while not all(task.done() for task in pressure) or len(latencies) < 200:
+        begun = time.perf_counter()
+        status, _answer = await setup.request("GET", "/healthz")
+        latencies.append((time.perf_counter() - begun) * 1000)
+        assert status == 200, status
+    lasted = time.perf_counter() - started
+    statuses = sorted(task.result() for task in pressure)
+    for w in slow:
+        w.close()
+    writer.close()
+    latencies.sort()
+    p = {q: latencies[max(0, int(len(latencies) * q / 100) - 1)] for q in (50, 95, 99)}
+    print(
+        f"under load ({logins} logins, {senders} slow webhook senders, one 900-node validation; "
+        f"{lasted:.1f} s until all answered, statuses {dict(sorted(_count(statuses).items()))})"
+    )
+    print(
+        f"{'GET /healthz, one at a time':<44} {len(latencies):>8} reqs    p50 {p[50]:>6.1f} ms   "
+        f"p95 {p[95]:>6.1f} ms   p99 {p[99]:>6.1f} ms   max {latencies[-1]:>6.1f} ms"
+    )
+
+
+def _count(values: list[int]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return counts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--pressure-only", action="store_true", help="only /healthz under the issue's load")
     args = parser.parse_args()
 
     url = fresh_database(BENCH_DB)
@@ -145,6 +226,9 @@ def main() -> None:
     try:
         assert serve.stdout is not None
         serve.stdout.readline()
+        asyncio.run(under_pressure(port, token, logins=30, senders=30))
+        if args.pressure_only:
+            return
         print(
             f"{args.clients} concurrent clients, {args.requests} requests of each kind, loopback, one server"
         )
@@ -161,6 +245,7 @@ def main() -> None:
         serve.wait()
         assert serve.stdout is not None
         serve.stdout.close()
+        drop_database(BENCH_DB)
 
 
 if __name__ == "__main__":

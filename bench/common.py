@@ -24,6 +24,11 @@ def fresh_database(name: str) -> str:
     return url
 
 
+def drop_database(name: str) -> None:
+    with psycopg.connect(database_url(settings()), autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -46,7 +46,7 @@ async def send_http(
         url=url,
         headers=headers,
         content=content,
-        timeout_s=float(config.get("timeout_s") or timeout_s),
+        timeout_s=timeout_s,
         follow=max_redirects,
     )
     answer = await sender.send(exchange)

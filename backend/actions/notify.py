@@ -31,7 +31,7 @@ SUBJECT_LIMIT = 78
 
 
 async def send_notify(
-    config: Mapping[str, Any], key: str, sender: HttpSender, settings: ActionSettings
+    config: Mapping[str, Any], key: str, sender: HttpSender, settings: ActionSettings, *, timeout_s: float
 ) -> dict[str, Any]:
     channel, to, text = config.get("channel"), config.get("to"), config.get("message")
     if not isinstance(to, str) or not to:
@@ -39,21 +39,21 @@ async def send_notify(
     if not isinstance(text, str):
         raise ActionFailure(code="action_config_invalid", field="message", detail="not text")
     if channel == "webhook":
-        return await _webhook(to, text, key, sender, settings)
+        return await _webhook(to, text, key, sender, settings, timeout_s)
     if channel == "email":
-        return await _email(to, text, key, settings)
+        return await _email(to, text, key, settings, timeout_s)
     raise ActionFailure(code="action_config_invalid", field="channel", detail=str(channel))
 
 
 async def _webhook(
-    url: str, text: str, key: str, sender: HttpSender, settings: ActionSettings
+    url: str, text: str, key: str, sender: HttpSender, settings: ActionSettings, timeout_s: float
 ) -> dict[str, Any]:
     exchange = Exchange(
         method="POST",
         url=url,
         headers={"Content-Type": "application/json", "Idempotency-Key": key},
         content=json.dumps({"text": text}, ensure_ascii=False).encode(),
-        timeout_s=settings.timeout_s,
+        timeout_s=timeout_s,
         follow=settings.max_redirects,
     )
     answer = await sender.send(exchange)
@@ -62,7 +62,7 @@ async def _webhook(
     return {"channel": "webhook", "status": answer.status, "body": answer.body}
 
 
-async def _email(to: str, text: str, key: str, settings: ActionSettings) -> dict[str, Any]:
+async def _email(to: str, text: str, key: str, settings: ActionSettings, timeout_s: float) -> dict[str, Any]:
     if settings.smtp_host is None:
         raise ActionFailure(code="notify_email_unconfigured")
     addresses = recipients(to)
@@ -74,7 +74,12 @@ async def _email(to: str, text: str, key: str, settings: ActionSettings) -> dict
     message["Message-ID"] = f"<{key}@{domain}>"
     message.set_content(text)
     try:
-        refused = await asyncio.to_thread(_deliver, settings, message)
+        # smtplib's timeout bounds each socket operation; this one bounds the whole session. A thread
+        # past it is left to finish on its own (smtplib cannot be interrupted), its answer unread.
+        async with asyncio.timeout(timeout_s):
+            refused = await asyncio.to_thread(_deliver, settings, message, timeout_s)
+    except TimeoutError:
+        raise ActionFailure(code="action_timeout", timeout_s=timeout_s) from None
     except (smtplib.SMTPException, OSError) as exc:
         raise ActionFailure(code="notify_email_failed", detail=str(exc) or type(exc).__name__) from None
     return {
@@ -85,14 +90,14 @@ async def _email(to: str, text: str, key: str, settings: ActionSettings) -> dict
     }
 
 
-def _deliver(settings: ActionSettings, message: EmailMessage) -> dict[str, Any]:
+def _deliver(settings: ActionSettings, message: EmailMessage, timeout_s: float) -> dict[str, Any]:
     """One SMTP session (in a thread: smtplib blocks); the recipients the server refused."""
     assert settings.smtp_host is not None
     context = ssl.create_default_context()
     smtp = (
-        smtplib.SMTP_SSL(settings.smtp_host, settings.smtp_port, timeout=settings.timeout_s, context=context)
+        smtplib.SMTP_SSL(settings.smtp_host, settings.smtp_port, timeout=timeout_s, context=context)
         if settings.smtp_security == "tls"
-        else smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=settings.timeout_s)
+        else smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=timeout_s)
     )
     with smtp:
         if settings.smtp_security == "starttls":

@@ -13,6 +13,7 @@ walk sends again under the same key.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
@@ -67,17 +68,31 @@ class ActionSender:
 
     async def _send(self, run_id: int, request: ActionRequest, key: str) -> dict[str, Any]:
         config, settings = request.config, self.settings
+        timeout_s = action_timeout(config, settings.timeout_s)
         if request.type == "http":
             return await send_http(
-                config,
-                key,
-                self.guarded,
-                timeout_s=settings.timeout_s,
-                max_redirects=settings.max_redirects,
+                config, key, self.guarded, timeout_s=timeout_s, max_redirects=settings.max_redirects
             )
         if request.type == "notify":
-            return await send_notify(config, key, self.guarded, settings)
+            return await send_notify(config, key, self.guarded, settings, timeout_s=timeout_s)
         if request.type == "command":
             where = (run_id, request.node, request.visit)
-            return await send_command(config, key, where, self.pool, self.agents, settings.timeout_s)
+            return await send_command(config, key, where, self.pool, self.agents, timeout_s)
         raise ActionFailure(code="action_type_unknown", type=request.type)
+
+
+def action_timeout(config: Mapping[str, Any], cap_s: float) -> float:
+    """The node's `timeout_s`, capped by the operator's FLOWYARD_ACTIONS_TIMEOUT_S; the cap without one.
+
+    The cap is the operator's: a flow's author may ask for less time, never for more.
+
+    Examples:
+        >>> action_timeout({"timeout_s": 2}, 30.0), action_timeout({"timeout_s": 300}, 30.0)
+        (2.0, 30.0)
+        >>> action_timeout({}, 30.0)
+        30.0
+    """
+    asked = config.get("timeout_s")
+    if isinstance(asked, int | float) and not isinstance(asked, bool) and asked > 0:
+        return min(float(asked), cap_s)
+    return cap_s

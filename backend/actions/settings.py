@@ -3,7 +3,7 @@
 | variable | default | what |
 |---|---|---|
 | FLOWYARD_ACTIONS_ALLOW | (none) | comma-separated CIDRs, addresses or host names admitted although private |
-| FLOWYARD_ACTIONS_TIMEOUT_S | 30 | an action's timeout in seconds (an http node's `timeout_s` overrides) |
+| FLOWYARD_ACTIONS_TIMEOUT_S | 30 | an action's timeout in seconds, and the cap of a node's own `timeout_s` |
 | FLOWYARD_HTTP_MAX_RESPONSE_BYTES | 1048576 | the largest response body an action reads |
 | FLOWYARD_HTTP_MAX_REDIRECTS | 5 | redirects an http node follows |
 | FLOWYARD_SMTP_HOST, _PORT | (none), 25 | the SMTP server of `notify` with channel `email` |

@@ -74,7 +74,15 @@ class HttpSender:
         method, url, content = exchange.method, _url(exchange.url), exchange.content
         headers = {"User-Agent": USER_AGENT, **exchange.headers}
         limits = httpx.Limits(max_keepalive_connections=0)
-        client = httpx.AsyncClient(trust_env=False, follow_redirects=False, limits=limits, verify=self.tls)
+        # httpx's own default (5 s per phase) would cut in before the action's timeout and say
+        # "connection failed"; the action's timeout bounds each phase here and the whole exchange above.
+        client = httpx.AsyncClient(
+            trust_env=False,
+            follow_redirects=False,
+            limits=limits,
+            verify=self.tls,
+            timeout=httpx.Timeout(exchange.timeout_s),
+        )
         async with client:
             redirects = 0
             while True:
@@ -119,6 +127,8 @@ class HttpSender:
             )
             try:
                 response = await client.send(request, stream=True)
+            except httpx.TimeoutException:
+                raise  # the action's timeout: send() says so
             except httpx.ConnectError as exc:
                 failures.append(f"{address}: {exc}")  # nothing left: the next address may answer
                 continue
@@ -126,6 +136,8 @@ class HttpSender:
                 raise ActionFailure(code="action_connection_failed", host=host, detail=str(exc)) from None
             try:
                 raw = await self._read(response)
+            except httpx.TimeoutException:
+                raise
             except httpx.TransportError as exc:
                 raise ActionFailure(code="action_connection_failed", host=host, detail=str(exc)) from None
             finally:

@@ -1,11 +1,11 @@
-"""The Starlette application: the declared endpoints, JSON errors for everything else, and the pool it
-shares with its in-process worker."""
+"""The Starlette application: the declared endpoints, JSON errors for everything else, its pool, and
+the in-process worker with a pool of its own."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 from starlette.applications import Starlette
@@ -17,11 +17,17 @@ from backend.actions import ActionSender, ActionSettings
 from backend.api import approvals, flows, meta, openapi, runs  # noqa: F401 - they declare the endpoints
 from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response
+from backend.api.settings import ApiSettings
 from backend.i18n import negotiate
+from backend.people.hashing import PasswordHashing
 from backend.queue.commands import open_pool
 from backend.queue.driver import Actions
 from backend.queue.sweep import approval_retention_from_env, retention_from_env
 from backend.queue.worker import Worker
+
+WORKER_CONCURRENCY = 10
+# Each walk holds a connection; the heartbeat, the listener and an action's effect log need a few more.
+WORKER_POOL_SIZE = WORKER_CONCURRENCY + 3
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -31,31 +37,52 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return error_response(ApiError(exc.status_code, code=code), locale, headers=dict(exc.headers or {}))
 
 
-def create_app(database_url: str, *, run_worker: bool = False, actions: Actions | None = None) -> Starlette:
+def create_app(
+    database_url: str,
+    *,
+    run_worker: bool = False,
+    actions: Actions | None = None,
+    settings: ApiSettings | None = None,
+) -> Starlette:
+    config = settings or ApiSettings.from_env()
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        pool = open_pool(database_url, size=20)
-        await pool.open(wait=False)
-        app.state.pool = pool
-        stop = asyncio.Event()
-        worker = None
-        if run_worker:
-            sender = actions or ActionSender(pool, ActionSettings.from_env())
-            worker = asyncio.create_task(
-                Worker(
-                    pool,
-                    actions=sender,
-                    retention=retention_from_env(),
-                    approval_retention=approval_retention_from_env(),
-                ).run(stop)
-            )
-        try:
+        async with AsyncExitStack() as stack:
+            pool = open_pool(database_url, size=config.pool_size)
+            await pool.open(wait=False)
+            stack.push_async_callback(pool.close)
+            app.state.pool = pool
+            app.state.settings = config
+            app.state.hashing = PasswordHashing(config.login_hashers)
+            stack.callback(app.state.hashing.close)
+            if run_worker:
+                # A pool of its own: requests that queue for connections never stall a walk or a heartbeat.
+                worker_pool = open_pool(database_url, size=WORKER_POOL_SIZE)
+                await worker_pool.open(wait=False)
+                stack.push_async_callback(worker_pool.close)
+                await stack.enter_async_context(_worker(worker_pool, actions))
             yield
-        finally:
-            stop.set()  # the worker finishes the walks in hand before the pool closes
-            if worker is not None:
-                await worker
-            await pool.close()
 
     handlers: dict[Any, Any] = {HTTPException: _http_error}
     return Starlette(routes=[ep.route() for ep in ENDPOINTS], lifespan=lifespan, exception_handlers=handlers)
+
+
+@asynccontextmanager
+async def _worker(pool: Any, actions: Actions | None) -> AsyncIterator[None]:
+    stop = asyncio.Event()
+    sender = actions or ActionSender(pool, ActionSettings.from_env())
+    task = asyncio.create_task(
+        Worker(
+            pool,
+            concurrency=WORKER_CONCURRENCY,
+            actions=sender,
+            retention=retention_from_env(),
+            approval_retention=approval_retention_from_env(),
+        ).run(stop)
+    )
+    try:
+        yield
+    finally:
+        stop.set()  # the worker finishes the walks in hand before its pool closes
+        await task

@@ -138,20 +138,22 @@ async def decide(call: Call) -> Response:
                     "decided_at": standing.decided_at.isoformat(),
                 }
             }
-        raise ApiError(_REFUSAL_STATUS.get(refused.code, 409), code=refused.code, detail=detail) from None
+        status = _REFUSAL_STATUS.get(refused.code, 409)
+        raise ApiError(status, code=refused.code, detail=detail, **refused.params) from None
     decided = await ApprovalService().get(call.conn, approval.id)
     assert decided is not None
     return reply(decided.to_json())
 
 
 async def _readable(call: Call) -> Approval:
-    approval = await ApprovalService().get(call.conn, call.path_id("approval_id"))
+    approval_id = call.path_id("approval_id")
+    approval = await ApprovalService().get(call.conn, approval_id)
     if approval is None:
-        raise ApiError(404, code="approval_not_found")
+        raise ApiError(404, code="approval_not_found", approval=approval_id)
     try:
         await require_read(call, approval.flow_id)
     except ApiError:
-        raise ApiError(404, code="approval_not_found") from None
+        raise ApiError(404, code="approval_not_found", approval=approval_id) from None
     return approval
 
 

@@ -1,24 +1,56 @@
-"""Reading a request's JSON body: size, content type, syntax, and what PostgreSQL can store.
+"""Reading a request's JSON body: size, time, content type, syntax, depth, and what PostgreSQL can store.
 
-Every refusal here happens before anything is written: bad input changes nothing.
+Every refusal here happens before anything is written: bad input changes nothing. A refusal never
+quotes the value it refuses (it may be a password): it names where (a JSON pointer) and which rule.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from backend.api.errors import ApiError
+from backend.graph.explain import describe
 
 MAX_BODY_BYTES = 5_000_000  # a flow of 1,000 nodes with room to spare; the same limit as `flowyard check`
+# Deeper than any flow document needs (a node's config sits at depth 4), and far below the depth at
+# which the json encoder, jsonschema and the walker would hit Python's recursion limit.
+MAX_DEPTH = 100
 
 
-async def read_json(request: Request, schema: dict[str, Any] | None, *, limit: int = MAX_BODY_BYTES) -> Any:
-    """The body as JSON, checked against `schema` when one is given."""
+class ClientGone(Exception):
+    """The client closed its connection before its body was all sent: there is nobody to answer."""
+
+
+async def read_json(
+    request: Request, schema: dict[str, Any] | None, *, limit: int = MAX_BODY_BYTES, deadline_s: float = 30.0
+) -> Any:
+    """The body as JSON, checked against `schema` when one is given.
+
+    The body must arrive within `deadline_s` (408 after it): a sender trickling a byte at a time holds
+    a task and a socket, never more, and not for long.
+    """
+    try:
+        async with asyncio.timeout(deadline_s):
+            raw = await _read(request, limit)
+    except TimeoutError:
+        raise ApiError(
+            408, code="request_body_timeout", detail={"seconds": deadline_s}, seconds=deadline_s
+        ) from None
+    except ClientDisconnect:
+        raise ClientGone from None
+    value = parse_json(raw)
+    if schema is not None:
+        check(value, schema)
+    return value
+
+
+async def _read(request: Request, limit: int) -> bytes:
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media_type != "application/json":
         raise ApiError(415, code="request_content_type", detail={"expected": "application/json"})
@@ -31,10 +63,7 @@ async def read_json(request: Request, schema: dict[str, Any] | None, *, limit: i
         if size > limit:
             raise ApiError(413, code="request_too_large", detail={"limit": limit}, limit=limit)
         chunks.append(chunk)
-    value = parse_json(b"".join(chunks))
-    if schema is not None:
-        check(value, schema)
-    return value
+    return b"".join(chunks)
 
 
 def parse_json(raw: bytes) -> Any:
@@ -56,9 +85,15 @@ def parse_json(raw: bytes) -> Any:
             parse_int=_bounded_int,
             object_pairs_hook=_unique,
         )
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as exc:
+    except RecursionError:
+        raise ApiError(
+            400, code="request_json_too_deep", detail={"limit": MAX_DEPTH}, limit=MAX_DEPTH
+        ) from None
+    except (UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:
         raise ApiError(400, code="request_json_invalid", detail={"reason": _reason(exc)}) from None
     problem = _unstorable_text(value)
+    if problem == _TOO_DEEP:
+        raise ApiError(400, code="request_json_too_deep", detail={"limit": MAX_DEPTH}, limit=MAX_DEPTH)
     if problem:
         raise ApiError(400, code="request_json_invalid", detail={"reason": problem})
     return value
@@ -70,12 +105,13 @@ def check(value: Any, schema: dict[str, Any]) -> None:
     if not errors:
         return
     first = errors[0]
-    pointer = "".join(f"/{part}" for part in first.absolute_path)
+    # jsonschema's message quotes the value (a password, say): the validator's phrasing never does.
+    where, reason = next(describe(first), (tuple(first.absolute_path), f"does not satisfy {first.validator}"))
+    pointer = "".join(f"/{part}" for part in where) or "/"
+    detail = {"pointer": pointer, "rule": str(first.validator), "reason": reason}
     if first.validator == "additionalProperties":
-        raise ApiError(
-            422, code="request_field_unknown", detail={"pointer": pointer or "/", "reason": first.message}
-        )
-    raise ApiError(422, code="request_invalid", detail={"pointer": pointer or "/", "reason": first.message})
+        raise ApiError(422, code="request_field_unknown", detail=detail)
+    raise ApiError(422, code="request_invalid", detail=detail)
 
 
 class _Refused(ValueError):
@@ -116,27 +152,35 @@ def _reason(exc: Exception) -> str:
         return f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
     if isinstance(exc, UnicodeDecodeError):
         return "not UTF-8"
-    if isinstance(exc, RecursionError):
-        return "nested too deeply"
     if not isinstance(exc, _Refused):
         return "a number cannot be read"
     return str(exc)
 
 
+_TOO_DEEP = "nested too deeply"
+
+
 def _unstorable_text(value: Any) -> str | None:
-    """Why PostgreSQL's jsonb would refuse a string in `value` (NUL, an unpaired surrogate), or None."""
-    stack = [value]
+    """Why PostgreSQL's jsonb would refuse a string in `value` (NUL, an unpaired surrogate), or None;
+    `_TOO_DEEP` for arrays and objects nested deeper than MAX_DEPTH (the encoder that stores it recurses).
+
+    Examples:
+        >>> _unstorable_text(json.loads("[" * 101 + "]" * 101)) == _TOO_DEEP, _unstorable_text([[["ok"]]])
+        (True, None)
+    """
+    stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
         if isinstance(item, str):
             problem = text_problem(item)
             if problem:
                 return problem
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
+        elif isinstance(item, dict | list):
+            if depth >= MAX_DEPTH:
+                return _TOO_DEEP
+            if isinstance(item, dict):
+                stack.extend((key, depth) for key in item)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
     return None
 
 

@@ -17,7 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from backend.api.auth import User, authenticate
-from backend.api.body import check, read_json, text_problem
+from backend.api.body import ClientGone, check, read_json, text_problem
 from backend.api.errors import ApiError, error_response, internal_error
 from backend.i18n import negotiate
 
@@ -27,14 +27,33 @@ MAX_ID = 2**63 - 1
 
 @dataclass(slots=True)
 class Call:
-    """What a handler gets: the request, a connection, who asks, in which language, and the checked input."""
+    """What a handler gets: the request, a connection, who asks, in which language, and the checked input.
+
+    An endpoint declared with `pooled=False` gets no connection and takes one from `pool` only for the
+    moments it needs one (a login must not hold one while its password is hashed).
+    """
 
     request: Request
-    conn: AsyncConnection[Any]
+    connection: AsyncConnection[Any] | None
     user: User | None
     locale: str
     body: Any
     query: dict[str, Any]
+
+    @property
+    def conn(self) -> AsyncConnection[Any]:
+        assert self.connection is not None, "an endpoint declared pooled=False takes its own"
+        return self.connection
+
+    @property
+    def pool(self) -> AsyncConnectionPool[Any]:
+        pool: AsyncConnectionPool[Any] = self.request.app.state.pool
+        return pool
+
+    async def read_body(self) -> Any:
+        """The body as any JSON, within the body deadline: for `pooled=False` endpoints, which read it
+        between connections."""
+        return await read_json(self.request, None, deadline_s=self.request.app.state.settings.body_timeout_s)
 
     def path_id(self, name: str) -> int:
         value = int(self.request.path_params[name])
@@ -63,6 +82,7 @@ class Endpoint:
     query: dict[str, dict[str, Any]] = field(default_factory=dict)
     responses: dict[int, dict[str, Any] | None] = field(default_factory=dict)
     content: str = "application/json"
+    pooled: bool = True
 
     def route(self) -> Route:
         async def serve(request: Request) -> Response:
@@ -75,18 +95,29 @@ class Endpoint:
                         user = await authenticate(conn, request)
                     locale = negotiate(request.headers.get("accept-language"), user.locale)
                 # The body is read holding no connection: a slow client sending one cannot starve the
-                # pool the in-process worker shares.
+                # pool every other request needs (docs/api.md).
                 query = self._query(request)
-                body = await read_json(request, self.body) if self.body is not None else None
+                body = await self._body(request)
+                if not self.pooled:
+                    return await self.handler(Call(request, None, user, locale, body, query))
                 async with pool.connection() as conn:
                     return await self.handler(Call(request, conn, user, locale, body, query))
             except ApiError as error:
                 return error_response(error, locale)
+            except ClientGone:
+                # Nobody is left to read an answer: not a failure of ours, so no traceback either.
+                log.info("%s %s: the client left before its body was sent", self.method, self.path)
+                return error_response(ApiError(400, code="request_body_incomplete"), locale)
             except Exception:
                 log.exception("%s %s failed", self.method, self.path)
                 return internal_error(locale)
 
         return Route(self.path, serve, methods=[self.method])
+
+    async def _body(self, request: Request) -> Any:
+        if self.body is None:
+            return None
+        return await read_json(request, self.body, deadline_s=request.app.state.settings.body_timeout_s)
 
     def _query(self, request: Request) -> dict[str, Any]:
         """Query parameters converted by their schema's type and checked; unknown ones are refused."""
@@ -131,10 +162,23 @@ def endpoint(
     query: dict[str, dict[str, Any]] | None = None,
     responses: dict[int, dict[str, Any] | None],
     content: str = "application/json",
+    pooled: bool = True,
 ) -> Callable[[Handler], Handler]:
     def register(handler: Handler) -> Handler:
         ENDPOINTS.append(
-            Endpoint(method, path, handler, summary, tag, public, body, query or {}, responses, content)
+            Endpoint(
+                method,
+                path,
+                handler,
+                summary,
+                tag,
+                public,
+                body,
+                query or {},
+                responses,
+                content,
+                pooled,
+            )
         )
         return handler
 

@@ -20,6 +20,7 @@ _DESCRIPTIONS = {
     401: "Not authenticated",
     403: "Forbidden",
     404: "Not found",
+    408: "The body was not sent in time",
     409: "Conflict",
     413: "Too large",
     415: "Unsupported media type",
@@ -97,7 +98,7 @@ def _implicit(ep: Endpoint) -> list[int]:
     if ep.query:
         statuses.append(400)
     if ep.body is not None or ep.path.startswith("/hooks/"):
-        statuses += [400, 413, 415, 422]
+        statuses += [400, 408, 413, 415, 422]
     if _PARAM.search(ep.path):
         statuses.append(404)
     return statuses

@@ -8,7 +8,6 @@ from typing import Any
 
 from starlette.responses import Response
 
-from backend.api.body import read_json
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.flows import ID
@@ -16,7 +15,7 @@ from backend.api.rights import require, require_read
 from backend.flows.store import QUERIES as FLOWS
 from backend.i18n.catalogs import message
 from backend.queue.queries import QUERIES
-from backend.queue.runs import FlowHasNoVersion, cancel_run, start_run
+from backend.queue.runs import DecisionStands, FlowHasNoVersion, cancel_run, start_run
 
 STATUSES = ["running", "waiting", "succeeded", "failed", "cancelled"]
 RUN: dict[str, Any] = {
@@ -189,7 +188,19 @@ async def get_run(call: Call) -> Response:
 async def cancel(call: Call) -> Response:
     row = await _readable_run(call)
     await require(call, "run", row[1])
-    if not await cancel_run(call.conn, row[0], by=call.me.name):
+    try:
+        cancelled = await cancel_run(call.conn, row[0], by=call.me.name)
+    except DecisionStands as stands:
+        standing = {
+            "approval": stands.approval_id,
+            "outcome": stands.outcome,
+            "decided_by": stands.decided_by,
+            "decided_at": stands.decided_at.isoformat(),
+        }
+        raise ApiError(
+            409, code="run_decision_stands", detail={"standing": standing}, approval=stands.approval_id
+        ) from None
+    if not cancelled:
         raise ApiError(409, code="run_already_ended", detail={"status": row[3]}, state=row[3])
     return reply({"run": row[0], "status": "cancelled"})
 
@@ -213,13 +224,17 @@ async def _readable_run(call: Call) -> tuple[Any, ...]:
     "the secret in the path is the credential; the same Idempotency-Key twice starts one run)",
     tag="runs",
     public=True,
+    pooled=False,
     responses={202: STARTED, 404: None},
 )
 async def webhook(call: Call) -> Response:
     flow_id = call.path_id("flow_id")
     secret = call.request.path_params["secret"]
-    cur = await call.conn.execute(FLOWS["webhook_of"], {"flow_id": flow_id})
-    row = await cur.fetchone()
+    # The secret is checked first, the body read next, each holding a connection only while it needs
+    # one: a slow sender, with a secret or without, never holds one.
+    async with call.pool.connection() as conn:
+        cur = await conn.execute(FLOWS["webhook_of"], {"flow_id": flow_id})
+        row = await cur.fetchone()
     digest = hashlib.sha256(secret.encode()).hexdigest()
     # The same answer for no flow, no secret, a wrong secret and a flow without a webhook trigger.
     if (
@@ -232,12 +247,13 @@ async def webhook(call: Call) -> Response:
     key = call.request.headers.get("idempotency-key")
     if key is not None and not 1 <= len(key) <= MAX_KEY:
         raise ApiError(400, code="idempotency_key_invalid", limit=MAX_KEY)
-    payload = await read_json(call.request, None) if call.request.headers.get("content-type") else None
+    payload = await call.read_body() if call.request.headers.get("content-type") else None
     # Namespaced, so that no sender's key can ever stand for a schedule's fire.
     scoped = f"webhook:{key}" if key is not None else None
-    started = await start_run(
-        call.conn, flow_id, input=payload, trigger_kind="webhook", idempotency_key=scoped
-    )
+    async with call.pool.connection() as conn:
+        started = await start_run(
+            conn, flow_id, input=payload, trigger_kind="webhook", idempotency_key=scoped
+        )
     return reply({"run": started.run_id, "created": started.created}, 202)
 
 

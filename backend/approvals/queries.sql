@@ -26,6 +26,17 @@ SET outcome = CASE on_timeout WHEN 'approve' THEN 'timed_out_approved'
 WHERE id = %(id)s AND outcome IS NULL
 RETURNING outcome, decided_at
 
+-- name: lock_run_of_approval
+-- An approval's run, locked before the approval (runs < approvals < waits): a decision and a cancel of
+-- the run take turns, so the second sees what the first did.
+SELECT status FROM runs WHERE id = (SELECT run_id FROM approvals WHERE id = %(id)s) FOR UPDATE
+
+-- name: decision_awaiting_resume
+-- A decision the run has not gone on with yet: its approval wait is still there and the approval decided.
+SELECT a.id, a.outcome, a.decided_by, a.decided_at
+FROM waits AS w JOIN approvals AS a ON a.run_id = w.run_id AND a.visit = w.visit
+WHERE w.run_id = %(run_id)s AND w.kind = 'approval' AND a.outcome IS NOT NULL AND a.outcome <> 'cancelled'
+
 -- name: decide
 -- First decision wins: nothing when the approval has an outcome already, or its deadline has passed.
 UPDATE approvals

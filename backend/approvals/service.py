@@ -133,6 +133,8 @@ class ApprovalService:
             raise DecisionRefused(code="approver_not_named", user=by)
         now = self.clock()
         async with conn.transaction():
+            # The run first, as a cancel takes it: one of the two lands first, and the other sees it.
+            await conn.execute(QUERIES["lock_run_of_approval"], {"id": approval_id})
             cur = await conn.execute(
                 QUERIES["decide"],
                 {"id": approval_id, "outcome": outcome, "by": by, "comment": comment, "now": now},
@@ -150,11 +152,10 @@ class ApprovalService:
         if standing.outcome is None:
             raise DecisionRefused(code="approval_deadline_passed", approval=approval_id)
         assert standing.decided_at is not None
-        raise DecisionRefused(
-            code="approval_already_decided",
-            approval=approval_id,
-            standing=Decision(approval_id, standing.outcome, standing.decided_at, standing.decided_by),
-        )
+        stands = Decision(approval_id, standing.outcome, standing.decided_at, standing.decided_by)
+        if standing.outcome == "cancelled":
+            raise DecisionRefused(code="approval_cancelled", approval=approval_id, standing=stands)
+        raise DecisionRefused(code="approval_already_decided", approval=approval_id, standing=stands)
 
     async def get(self, conn: AsyncConnection[Any], approval_id: int) -> Approval | None:
         cur = await conn.execute(QUERIES["approval"], {"id": approval_id})

@@ -20,17 +20,15 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from psycopg import AsyncConnection
 
+from backend.people.hashing import hash_now
 from backend.store.queries import load
 
 QUERIES = load("backend.people", "queries.sql")
 RIGHTS = ("edit", "run", "decide", "audit", "admin")
 # The same rule as the users table's CHECK, and as a `user:<name>` principal in an approval's approvers.
 USER_NAME = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
-_hasher = PasswordHasher()
 
 
 class AccountRefused(ValueError):
@@ -74,7 +72,7 @@ def token_digest(token: str) -> str:
 
 
 def hash_password(password: str) -> str:
-    return _hasher.hash(password)
+    return hash_now(password)
 
 
 async def add_user(
@@ -119,21 +117,6 @@ async def user_of_token(conn: AsyncConnection[Any], token: str) -> str | None:
     cur = await conn.execute(QUERIES["user_of_token"], {"token_hash": token_digest(token)})
     row = await cur.fetchone()
     return str(row[0]) if row else None
-
-
-async def check_password(conn: AsyncConnection[Any], name: str, password: str) -> bool:
-    cur = await conn.execute(QUERIES["password_of"], {"name": name})
-    row = await cur.fetchone()
-    if row is None or row[0] is None:
-        _hasher.hash(password)  # the same work whether or not the user exists
-        return False
-    try:
-        _hasher.verify(row[0], password)
-    except (VerificationError, InvalidHashError):
-        return False
-    if _hasher.check_needs_rehash(row[0]):
-        await conn.execute(QUERIES["set_password"], {"name": name, "password_hash": hash_password(password)})
-    return True
 
 
 async def has_right(conn: AsyncConnection[Any], name: str, right: str, flow_id: int | None) -> bool:

@@ -73,16 +73,20 @@ SELECT EXISTS (
 )
 
 -- name: recent_login_failures
--- How many times a name failed to log in lately.
-SELECT count(*) FROM login_failures WHERE user_name = %(name)s AND at > now() - %(window)s::interval
+-- Failed logins lately: from this address (any name), on this name (any address), on it from here.
+SELECT count(*) FILTER (WHERE address = %(address)s),
+       count(*) FILTER (WHERE user_name = %(name)s),
+       count(*) FILTER (WHERE user_name = %(name)s AND address = %(address)s)
+FROM login_failures
+WHERE (address = %(address)s OR user_name = %(name)s) AND at > now() - %(window)s::interval
 
 -- name: login_failed
--- One more failed login for a name.
-INSERT INTO login_failures (user_name) VALUES (%(name)s)
+-- One more failed login for a name, from an address.
+INSERT INTO login_failures (user_name, address) VALUES (%(name)s, %(address)s)
 
 -- name: login_succeeded
--- A good login clears the name's failures.
-DELETE FROM login_failures WHERE user_name = %(name)s
+-- A good login clears the name's failures from its address; other addresses' failures stand.
+DELETE FROM login_failures WHERE user_name = %(name)s AND address = %(address)s
 
 -- name: any_user
 -- Whether anyone has been added yet: an empty database is told how to add its first administrator.

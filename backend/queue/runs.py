@@ -7,6 +7,7 @@ transaction too: the run's status, the deletion of its wait, and a journal line 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -122,16 +123,37 @@ async def park_first(conn: AsyncConnection[Any], run_id: int) -> None:
             raise
         raise RunAlreadyParked(code="run_already_parked", run=run_id) from None
 
+class DecisionStands(Exception):
+    """A cancel refused: the run's approval was decided and the run has yet to go on with the decision.
+
+    Cancelling now would leave the audit saying `approved` of a run that never went on; the decision
+    landed first, so it stands (a cancel once the run has gone on is taken as usual).
+    """
+
+    def __init__(self, approval_id: int, outcome: str, decided_by: str | None, decided_at: datetime) -> None:
+        super().__init__(outcome)
+        self.approval_id = approval_id
+        self.outcome = outcome
+        self.decided_by = decided_by
+        self.decided_at = decided_at
+
 
 async def cancel_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None) -> bool:
     """Cancel a run that has not ended; False when it had ended (or never existed). Commits.
 
-    A worker walking the run at this moment finds its claim gone and writes nothing.
+    A worker walking the run at this moment finds its claim gone and writes nothing. DecisionStands
+    when a decision of its approval landed first and the run has not gone on with it yet.
     """
     async with conn.transaction():
         cur = await conn.execute(QUERIES["cancel_run"], {"run_id": run_id})
         if await cur.fetchone() is None:
             return False
+        # The run's row is locked now: a decision landing at this moment has either committed (and is
+        # seen here) or waits for this transaction (and then finds its approval cancelled).
+        cur = await conn.execute(APPROVAL_QUERIES["decision_awaiting_resume"], {"run_id": run_id})
+        decided = await cur.fetchone()
+        if decided is not None:
+            raise DecisionStands(*decided)  # rolls the status back with the transaction
         # runs, then approvals, then waits: the order the worker and a decision take them in too.
         await conn.execute(APPROVAL_QUERIES["cancel_open_approvals"], {"run_id": run_id, "by": by})
         await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})

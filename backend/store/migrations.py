@@ -72,8 +72,9 @@ def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[Migration]:
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
         present = applied(conn)
-        if present and max(present) > len(shipped):
-            raise StoreError(code="database_schema_newer", found=max(present), known=len(shipped))
+        unknown = set(present) - {m.number for m in shipped}
+        if unknown:
+            raise StoreError(code="database_schema_newer", found=max(unknown), known=len(shipped))
         conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations ("
             " number integer PRIMARY KEY, name text NOT NULL,"

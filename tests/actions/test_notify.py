@@ -22,7 +22,7 @@ def notify(
     config: dict[str, Any], settings: ActionSettings = LOCAL, key: str = "fy-1-2-abc"
 ) -> dict[str, Any]:
     sender = HttpSender(Destinations(settings.allow), settings.max_response_bytes)
-    return asyncio.run(send_notify(config, key, sender, settings))
+    return asyncio.run(send_notify(config, key, sender, settings, timeout_s=settings.timeout_s))
 
 
 def failure_of(config: dict[str, Any], settings: ActionSettings = LOCAL) -> ActionFailure:

@@ -51,6 +51,7 @@ PARAMS: dict[str, Any] = {
     "id_hash": "h",
     "csrf": "c",
     "lifetime": "1 hour",
+    "address": "10.0.0.1",
 }
 GROWING = {"approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures"}
 # Statements that read what is small by nature (one user's grants and groups), or write one row.
@@ -96,8 +97,13 @@ def big_trail(database_url: str) -> Queue:
             " SELECT md5(g::text), 'u' || g, 'c', now() + interval '1 hour' FROM generate_series(1, 20000) g"
         )
         conn.execute(
-            "INSERT INTO login_failures (user_name, at)"
-            " SELECT 'u' || g % 5000, now() - g * interval '1 second' FROM generate_series(1, 20000) g"
+            "INSERT INTO login_failures (user_name, address, at)"
+            " SELECT 'u' || g % 5000, '10.0.' || g % 200 || '.1', now() - g * interval '1 second'"
+            " FROM generate_series(1, 20000) g"
+        )
+        conn.execute(
+            "INSERT INTO runs (flow_id, version, status, trigger_kind)"
+            " SELECT 1, 1, 'succeeded', 'manual' FROM generate_series(1, 20000)"
         )
         conn.commit()
         conn.autocommit = True
