@@ -123,6 +123,7 @@ async def park_first(conn: AsyncConnection[Any], run_id: int) -> None:
             raise
         raise RunAlreadyParked(code="run_already_parked", run=run_id) from None
 
+
 class DecisionStands(Exception):
     """A cancel refused: the run's approval was decided and the run has yet to go on with the decision.
 
