@@ -94,7 +94,7 @@ def test_a_cancelled_runs_approval_says_it_was_closed_without_a_decision(
 
     asyncio.run(cancel())
     code, out, err = flowyard(capsys, "approvals", "decide", str(approval_id), "approve", "--as", "hal")
-    assert (code, out) == (1, []) and "(approval_already_decided)" in err
+    assert (code, out) == (1, []) and "(approval_cancelled)" in err
     assert re.fullmatch(
         r"It was closed without a person's decision \(cancelled\) at .+ UTC\.", err.splitlines()[1]
     )
