@@ -97,7 +97,7 @@ def _add_people_parsers(sub: Any) -> None:
 
 
 def _add_action_parsers(subparsers: Any) -> None:
-    """`server` and `template`: the agents command nodes talk to (docs/actions.md)."""
+    """`server`, `template` and `secret`: the agents command nodes talk to, and the secret store."""
     server = subparsers.add_parser("server", help="the servers whose agents command nodes send to")
     server_actions = server.add_subparsers(dest="action", required=True, metavar="ACTION")
     add = server_actions.add_parser("add", help="register a server, or give one a new URL and token")
@@ -108,14 +108,38 @@ def _add_action_parsers(subparsers: Any) -> None:
     remove = server_actions.add_parser("remove", help="forget a server")
     remove.add_argument("name", metavar="NAME")
 
-    template = subparsers.add_parser("template", help="commands admins vetted, by name")
+    template = subparsers.add_parser("template", help="the argv templates admins registered per server")
     template_actions = template.add_subparsers(dest="action", required=True, metavar="ACTION")
-    add = template_actions.add_parser("add", help="store a command template, or replace one's command")
+    add = template_actions.add_parser("add", help="register a server's template, or replace one")
+    add.add_argument("server", metavar="SERVER")
     add.add_argument("name", metavar="NAME")
-    add.add_argument("--command", required=True, dest="text", help="the command the agent runs")
-    template_actions.add_parser("list", help="list the command templates")
-    remove = template_actions.add_parser("remove", help="forget a command template")
+    add.add_argument(
+        "--argv",
+        required=True,
+        metavar="JSON",
+        help='the argument vector, {param} where an argument goes: \'["systemctl", "restart", "{unit}"]\'',
+    )
+    add.add_argument(
+        "--params",
+        default="{}",
+        metavar="JSON",
+        help='each parameter\'s type: \'{"unit": {"type": "string", "pattern": "^[a-z.-]+$"}}\'',
+    )
+    listing = template_actions.add_parser("list", help="list the templates")
+    listing.add_argument("--server", default=None, metavar="SERVER", help="of this server only")
+    remove = template_actions.add_parser("remove", help="forget a server's template")
+    remove.add_argument("server", metavar="SERVER")
     remove.add_argument("name", metavar="NAME")
+
+    secret = subparsers.add_parser("secret", help="the secret store: {{secrets.NAME}} in action configs")
+    secret_actions = secret.add_subparsers(dest="action", required=True, metavar="ACTION")
+    put = secret_actions.add_parser("set", help="store a secret (the value from stdin), or replace one")
+    put.add_argument("name", metavar="NAME")
+    put.add_argument("--from-env", default=None, metavar="VAR", help="read the value from this variable")
+    secret_actions.add_parser("list", help="list the secrets' names (never a value)")
+    remove = secret_actions.add_parser("remove", help="forget a secret")
+    remove.add_argument("name", metavar="NAME")
+    secret_actions.add_parser("rotate", help="seal every secret again under the first key")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
