@@ -73,27 +73,44 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _add_people_parsers(sub: Any) -> None:
-    """`user` and `token`: the admin's first tools, before the API has users."""
-    user = sub.add_parser("user", help="add users, with their rights and groups")
-    user.add_argument("action", choices=("add",))
-    user.add_argument("name")
-    user.add_argument(
+    """`user` and `token`: the admin's tools at the database, before and beside the API."""
+    user = sub.add_parser("user", help="users, their rights and groups")
+    user_actions = user.add_subparsers(dest="action", required=True, metavar="ACTION")
+    add = user_actions.add_parser("add", help="add a user with rights and groups")
+    add.add_argument("name")
+    add.add_argument(
         "--grant",
         action="append",
         default=[],
         metavar="RIGHT[:FLOW_ID]",
-        help="edit, run, decide, audit or admin; everywhere, or on one flow; repeat for several",
+        help="edit, run, decide, audit or admin, everywhere or on one flow, or use_server:SERVER; repeat",
     )
-    user.add_argument("--group", action="append", default=[], metavar="GROUP", help="a group to join")
-    user.add_argument(
+    add.add_argument("--group", action="append", default=[], metavar="GROUP", help="a group to join")
+    add.add_argument(
         "--password-env",
         default=None,
         metavar="VAR",
         help="read the password for the editor's login from this environment variable (never an argument)",
     )
+    user_actions.add_parser("list", help="list the users with their rights and groups")
+    for action, text in (("grant", "give a user rights"), ("revoke", "take rights away from a user")):
+        change = user_actions.add_parser(action, help=text)
+        change.add_argument("name")
+        change.add_argument("rights", nargs="+", metavar="RIGHT[:FLOW_ID]")
+    remove = user_actions.add_parser("remove", help="remove a user with its rights, groups and tokens")
+    remove.add_argument("name")
+
     token = sub.add_parser("token", help="tokens for programs (Authorization: Bearer)")
-    token.add_argument("action", choices=("create",))
-    token.add_argument("name", help="the user the token acts as")
+    token_actions = token.add_subparsers(dest="action", required=True, metavar="ACTION")
+    create = token_actions.add_parser("create", help="a new token, shown once")
+    create.add_argument("name", help="the user the token acts as")
+    create.add_argument(
+        "--expires-in", type=int, default=None, metavar="DAYS", help="the token stops working after this"
+    )
+    listing = token_actions.add_parser("list", help="list tokens (never the tokens themselves)")
+    listing.add_argument("name", nargs="?", default=None, help="of this user only")
+    revoke = token_actions.add_parser("revoke", help="revoke a token by its id")
+    revoke.add_argument("id", type=int)
 
 
 def _add_action_parsers(subparsers: Any) -> None:

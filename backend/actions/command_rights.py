@@ -34,7 +34,11 @@ class CommandRefused(Exception):
 
 def command_nodes(document: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
     for node in document.get("nodes") or ():
-        if isinstance(node, Mapping) and node.get("type") == "command" and isinstance(node.get("config"), Mapping):
+        if (
+            isinstance(node, Mapping)
+            and node.get("type") == "command"
+            and isinstance(node.get("config"), Mapping)
+        ):
             yield str(node.get("id")), node["config"]
 
 
@@ -46,9 +50,17 @@ async def check_commands(conn: AsyncConnection[Any], document: Mapping[str, Any]
             raise CommandRefused(403, "server_use_refused", server=server, node=node_id)
         spec = await servers.template(conn, server, str(config.get("template")))
         if spec is None:
-            raise CommandRefused(422, "command_template_unknown", server=server, template=str(config.get("template")), node=node_id)
+            raise CommandRefused(
+                422,
+                "command_template_unknown",
+                server=server,
+                template=str(config.get("template")),
+                node=node_id,
+            )
         args = config.get("args") or {}
-        literal = {name: value for name, value in args.items() if not (isinstance(value, str) and "{{" in value)}
+        literal = {
+            name: value for name, value in args.items() if not (isinstance(value, str) and "{{" in value)
+        }
         typed = {name: spec.params[name] for name in literal if name in spec.params}
         # Arguments that are templates are known only when the action is sent; the rest are checked now.
         problems = args_problems(TemplateSpec(spec.argv, typed), literal)

@@ -66,10 +66,16 @@ def check_template(argv: Any, params: Any) -> TemplateSpec:
 
 def _check_param(name: str, schema: Any) -> None:
     if not isinstance(schema, Mapping) or schema.get("type") not in _TYPES:
-        raise ActionFailure(code="template_params_invalid", param=name, problem="type is not one of " + ", ".join(sorted(_TYPES)))
+        raise ActionFailure(
+            code="template_params_invalid",
+            param=name,
+            problem="type is not one of " + ", ".join(sorted(_TYPES)),
+        )
     unknown = set(schema) - _KEYWORDS
     if unknown:
-        raise ActionFailure(code="template_params_invalid", param=name, problem="unknown keyword " + min(unknown))
+        raise ActionFailure(
+            code="template_params_invalid", param=name, problem="unknown keyword " + min(unknown)
+        )
     try:
         Draft202012Validator.check_schema(dict(schema))
     except SchemaError as error:

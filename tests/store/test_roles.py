@@ -34,7 +34,9 @@ APP_PRIVILEGES = [
 def app_role(database_url: str) -> Iterator[str]:
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(ROLE)))
-        conn.execute(sql.SQL("CREATE ROLE {} NOSUPERUSER NOCREATEDB NOCREATEROLE").format(sql.Identifier(ROLE)))
+        conn.execute(
+            sql.SQL("CREATE ROLE {} NOSUPERUSER NOCREATEDB NOCREATEROLE").format(sql.Identifier(ROLE))
+        )
         for statement in APP_PRIVILEGES:
             conn.execute(sql.SQL(statement).format(role=sql.Identifier(ROLE)))
     yield ROLE
@@ -63,10 +65,14 @@ def decided_approvals(queue: Queue) -> tuple[int, int]:
     return old, recent
 
 
-def test_the_app_role_cannot_truncate_delete_or_bypass_the_approvals_trail(queue: Queue, app_role: str) -> None:
+def test_the_app_role_cannot_truncate_delete_or_bypass_the_approvals_trail(
+    queue: Queue, app_role: str
+) -> None:
     old, recent = decided_approvals(queue)
     with as_app(queue.url, app_role) as conn:
-        assert conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone() == (False,)
+        assert conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone() == (
+            False,
+        )
         # The app's ordinary work goes through: it reads and writes its tables.
         assert conn.execute("SELECT count(*) FROM approvals WHERE run_id = %s", (old,)).fetchone() == (1,)
         conn.execute("INSERT INTO users (name) VALUES ('role-test')")
