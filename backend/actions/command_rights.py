@@ -47,7 +47,7 @@ async def check_commands(conn: AsyncConnection[Any], document: Mapping[str, Any]
     for node_id, config in command_nodes(document):
         server = str(config.get("server"))
         if author != OPERATOR and not (author and await servers.may_use_server(conn, author, server)):
-            raise CommandRefused(403, "server_use_refused", server=server, node=node_id)
+            raise CommandRefused(403, code="server_use_refused", server=server, node=node_id)
         spec = await servers.template(conn, server, str(config.get("template")))
         if spec is None:
             raise CommandRefused(
@@ -66,7 +66,7 @@ async def check_commands(conn: AsyncConnection[Any], document: Mapping[str, Any]
         problems = args_problems(TemplateSpec(spec.argv, typed), literal)
         problems += [f"{name}: not a parameter" for name in args if name not in spec.params]
         if problems:
-            raise CommandRefused(422, "command_args_invalid", node=node_id, problem="; ".join(problems))
+            raise CommandRefused(422, code="command_args_invalid", node=node_id, problem="; ".join(problems))
 
 
 async def may_send(conn: AsyncConnection[Any], run_id: int, server: str) -> bool:

@@ -21,6 +21,7 @@ Examples:
 from __future__ import annotations
 
 import binascii
+import contextlib
 import os
 import stat
 from collections.abc import Mapping
@@ -71,9 +72,8 @@ def _create(path: Path) -> None:
             handle.write(Fernet.generate_key().decode() + "\n")
             handle.flush()
             os.fsync(handle.fileno())
-        try:
+        # Another process that made it first wins: its key is the key.
+        with contextlib.suppress(FileExistsError):
             os.link(draft, path)
-        except FileExistsError:
-            pass  # another process made it first: its key is the key
     finally:
         draft.unlink(missing_ok=True)

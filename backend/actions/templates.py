@@ -8,7 +8,8 @@ space, a `;`, a quote). `params` gives each parameter a JSON Schema of a scalar 
 without a shell (docs/actions.md).
 
 Examples:
-    >>> spec = check_template(["systemctl", "restart", "{unit}"], {"unit": {"type": "string", "pattern": "^[a-z-]+$"}})
+    >>> unit = {"unit": {"type": "string", "pattern": "^[a-z-]+$"}}
+    >>> spec = check_template(["systemctl", "restart", "{unit}"], unit)
     >>> build_argv(spec, {"unit": "nginx; rm -rf /"})
     Traceback (most recent call last):
     ...

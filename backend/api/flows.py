@@ -8,10 +8,10 @@ from typing import Any
 
 from starlette.responses import Response
 
+from backend.actions.command_rights import CommandRefused
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.rights import require, require_read
-from backend.actions.command_rights import CommandRefused
 from backend.flows.store import QUERIES, create_flow, save_version
 from backend.graph import list_view, load_schema, validate
 from backend.graph.model import NODE_TYPES

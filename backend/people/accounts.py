@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+import psycopg
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-import psycopg
 from psycopg import AsyncConnection
 
 from backend.store.queries import load
@@ -123,6 +123,7 @@ async def add_user(
     grants: list[Grant] = [],  # noqa: B006 - read only
     groups: list[str] = [],  # noqa: B006 - read only
     password: str | None = None,
+    password_hash: str | None = None,
     locale: str | None = None,
     actor: str | None = None,
 ) -> None:
@@ -133,7 +134,11 @@ async def add_user(
         await declare_actor(conn, actor)
         cur = await conn.execute(
             QUERIES["insert_user"],
-            {"name": name, "password_hash": hash_password(password) if password else None, "locale": locale},
+            {
+                "name": name,
+                "password_hash": hash_password(password) if password else password_hash,
+                "locale": locale,
+            },
         )
         if await cur.fetchone() is None:
             raise AccountRefused(code="user_exists", name=name)

@@ -117,7 +117,7 @@ DELETE FROM users WHERE name = %(name)s RETURNING name
 SELECT EXISTS (SELECT 1 FROM users WHERE name = %(name)s)
 
 -- name: list_users
--- Users after a name, with their rights (use_server:NAME among them) and groups.
+-- Users after a name (or the one named), with their rights (use_server:NAME among them) and groups.
 SELECT u.name, u.created_at,
        ARRAY(SELECT g."right" || coalesce(':' || g.flow_id, '') FROM grants AS g
              WHERE g.user_name = u.name ORDER BY 1)
@@ -125,7 +125,7 @@ SELECT u.name, u.created_at,
                 WHERE s.user_name = u.name ORDER BY 1) AS rights,
        ARRAY(SELECT m.group_name FROM group_members AS m WHERE m.user_name = u.name ORDER BY 1) AS groups
 FROM users AS u
-WHERE u.name > coalesce(%(after)s::text, '')
+WHERE u.name > coalesce(%(after)s::text, '') AND (%(only)s::text IS NULL OR u.name = %(only)s::text)
 ORDER BY u.name
 LIMIT %(limit)s
 
@@ -147,3 +147,7 @@ SELECT id, at, actor, change, user_name, "right", flow_id, server, token_id FROM
 WHERE id > coalesce(%(after_id)s::bigint, 0) AND (%(user)s::text IS NULL OR user_name = %(user)s::text)
 ORDER BY id
 LIMIT %(limit)s
+
+-- name: token_id_of
+-- The id of a token, by its hash: an admin may not revoke the token the request carries.
+SELECT id FROM tokens WHERE token_hash = %(token_hash)s

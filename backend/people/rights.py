@@ -82,10 +82,18 @@ async def remove_user(conn: AsyncConnection[Any], name: str, actor: str | None) 
 
 
 async def list_users(
-    conn: AsyncConnection[Any], after: str | None = None, limit: int = 200
+    conn: AsyncConnection[Any], after: str | None = None, limit: int = 200, *, only: str | None = None
 ) -> list[UserEntry]:
-    rows = await (await conn.execute(QUERIES["list_users"], {"after": after, "limit": limit})).fetchall()
+    params = {"after": after, "limit": limit, "only": only}
+    rows = await (await conn.execute(QUERIES["list_users"], params)).fetchall()
     return [UserEntry(str(n), at, list(rights), list(groups)) for n, at, rights, groups in rows]
+
+
+async def user_entry(conn: AsyncConnection[Any], name: str) -> UserEntry:
+    found = await list_users(conn, None, 1, only=name)
+    if not found:
+        raise AccountRefused(code="user_unknown", name=name[:64])
+    return found[0]
 
 
 async def list_tokens(

@@ -86,10 +86,10 @@ async def start_run_command(url: str, flow_id: int, input_text: str | None) -> i
 
 async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
     """Validate a flow file and save it; with findings, print them as `check` does and save nothing."""
+    from backend.actions.command_rights import CommandRefused
     from backend.flows.store import create_flow, save_version
     from backend.graph import validate
     from backend.graph.cli import FlowFileUnreadable, print_findings, read_flow_file
-    from backend.actions.command_rights import CommandRefused
     from backend.queue.schedules import ScheduleInvalid
 
     try:

@@ -37,9 +37,9 @@ REDACTED = "[redacted]"
 # `Idempotency-Key` names a key but is ours and harmless.
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _CREDENTIAL_WORDS = frozenset(
-    "auth authorization authentication bearer token tokens secret secrets password passwd passphrase pass "
-    "pw pwd pin key keys apikey sig sign signature signed hmac cookie session sid credential credentials "
-    "cred creds jwt otp totp csrf xsrf".split()
+    """auth authorization authentication bearer token tokens secret secrets password passwd passphrase pass
+    pw pwd pin key keys apikey sig sign signature signed hmac cookie session sid credential credentials
+    cred creds jwt otp totp csrf xsrf""".split()
 )
 _HARMLESS = frozenset({"idempotency-key"})
 
@@ -137,7 +137,8 @@ def redact_output(output: Mapping[str, Any], values: frozenset[str] = frozenset(
     the request used) replaced wherever it appears, in any string at any depth.
 
     Examples:
-        >>> redact_output({"url": "https://u:p@h.example/", "body": {"echo": "key k-1 sent"}}, frozenset({"k-1"}))
+        >>> output = {"url": "https://u:p@h.example/", "body": {"echo": "key k-1 sent"}}
+        >>> redact_output(output, frozenset({"k-1"}))
         {'url': 'https://u:[redacted]@h.example/', 'body': {'echo': 'key [redacted] sent'}}
     """
     kept = dict(output)

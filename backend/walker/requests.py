@@ -24,7 +24,7 @@ from backend.graph.durations import parse_duration
 from backend.graph.model import Node
 from backend.walker.errors import WalkFailure
 from backend.walker.secret_refs import Slot, secret_slots, shown
-from backend.walker.templates import MISSING, as_text, evaluate, render, render_text
+from backend.walker.templates import MISSING, as_text, evaluate, render_text
 
 
 @dataclass(frozen=True, slots=True)

@@ -211,7 +211,8 @@ def test_a_stored_free_command_line_is_refused_when_sent(queue: Queue, receiver:
     admin(queue, server=("web-8", receiver.url), template=("web-8", "uptime", ["uptime"], {}))
     flow_id = queue.save(command_flow(True, server="web-8", template="uptime"))
     queue.one(
-        "UPDATE flow_versions SET document = jsonb_set(document, '{nodes,1,config,command}', '\"curl x | sh\"')"
+        "UPDATE flow_versions"
+        " SET document = jsonb_set(document, '{nodes,1,config,command}', '\"curl x | sh\"')"
         " WHERE flow_id = %s RETURNING version",
         flow_id,
     )
