@@ -52,12 +52,14 @@ async def check_commands(conn: AsyncConnection[Any], document: Mapping[str, Any]
         if spec is None:
             raise CommandRefused(
                 422,
-                "command_template_unknown",
+                code="command_template_unknown",
                 server=server,
                 template=str(config.get("template")),
                 node=node_id,
             )
         args = config.get("args") or {}
+        if not isinstance(args, Mapping):
+            raise CommandRefused(422, code="command_args_invalid", node=node_id, problem="args: not an object")
         literal = {
             name: value for name, value in args.items() if not (isinstance(value, str) and "{{" in value)
         }

@@ -37,9 +37,43 @@ REDACTED = "[redacted]"
 # `Idempotency-Key` names a key but is ours and harmless.
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _CREDENTIAL_WORDS = frozenset(
-    """auth authorization authentication bearer token tokens secret secrets password passwd passphrase pass
-    pw pwd pin key keys apikey sig sign signature signed hmac cookie session sid credential credentials
-    cred creds jwt otp totp csrf xsrf""".split()
+    {
+        "auth",
+        "authorization",
+        "authentication",
+        "bearer",
+        "token",
+        "tokens",
+        "secret",
+        "secrets",
+        "password",
+        "passwd",
+        "passphrase",
+        "pass",
+        "pw",
+        "pwd",
+        "pin",
+        "key",
+        "keys",
+        "apikey",
+        "sig",
+        "sign",
+        "signature",
+        "signed",
+        "hmac",
+        "cookie",
+        "session",
+        "sid",
+        "credential",
+        "credentials",
+        "cred",
+        "creds",
+        "jwt",
+        "otp",
+        "totp",
+        "csrf",
+        "xsrf",
+    }
 )
 _HARMLESS = frozenset({"idempotency-key"})
 
