@@ -59,7 +59,9 @@ async def check_commands(conn: AsyncConnection[Any], document: Mapping[str, Any]
             )
         args = config.get("args") or {}
         if not isinstance(args, Mapping):
-            raise CommandRefused(422, code="command_args_invalid", node=node_id, problem="args: not an object")
+            raise CommandRefused(
+                422, code="command_args_invalid", node=node_id, problem="args: not an object"
+            )
         literal = {
             name: value for name, value in args.items() if not (isinstance(value, str) and "{{" in value)
         }

@@ -95,8 +95,8 @@ SET sealed = excluded.sealed, legacy_plain = NULL, updated_at = now(), updated_b
 RETURNING (xmax = 0) AS created
 
 -- name: list_secrets
--- The secrets' names and when they changed; never a value.
-SELECT name, created_at, updated_at, updated_by FROM secrets ORDER BY name
+-- The names flows can reference, and when they changed; never a value. Server tokens are the servers'.
+SELECT name, created_at, updated_at, updated_by FROM secrets WHERE left(name, 7) <> 'server:' ORDER BY name
 
 -- name: remove_secret
 -- Forget a secret; an action that references it then fails with secret_missing.
