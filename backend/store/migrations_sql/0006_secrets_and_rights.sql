@@ -91,6 +91,8 @@ CREATE TABLE server_grants (
 );
 
 ALTER TABLE tokens ADD COLUMN expires_at timestamptz, ADD COLUMN revoked_at timestamptz;
+-- An admin lists one user's tokens.
+CREATE INDEX tokens_by_user ON tokens (user_name, id);
 
 -- Every change of a right, of a user's existence and of a token, in order; written by triggers, so a
 -- change made by any statement (a cascade from removing a user included) is on it. `actor` is what the
