@@ -57,7 +57,9 @@ PARAMS: dict[str, Any] = {
     "after": None,
     "only": None,
 }
-GROWING = {"approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures", "rights_trail"}
+GROWING = {
+    *("approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures", "rights_trail")
+}
 # Statements that read what is small by nature (one user's grants and groups), or write one row.
 SMALL = {"declare_retention_sweep"}
 STATEMENTS = {
