@@ -1,7 +1,7 @@
-"""The app as a role that is not a superuser and owns nothing (docs/operations.md): the trails hold.
+"""The app as a role that is not a superuser and owns nothing (docs/security.md): the trails hold.
 
 The role is created in the test server (roles belong to the whole server, so its name carries the
-process id) with exactly the privileges docs/operations.md gives the app, and each connection takes it
+process id) with exactly the privileges docs/security.md gives the app, and each connection takes it
 with SET ROLE. What a superuser could still do (disable a trigger, replication mode) is refused to it;
 what the triggers refuse (TRUNCATE, deleting a decision) is refused to everybody, the owner included.
 """
@@ -22,7 +22,7 @@ from tests.queue.test_sweep import ASK
 from tests.support import Queue
 
 ROLE = f"flowyard_app_test_{os.getpid()}"
-# The grants docs/operations.md tells an operator to give the app's role, word for word.
+# The grants docs/security.md tells an operator to give the app's role, word for word.
 APP_PRIVILEGES = [
     "GRANT USAGE ON SCHEMA public TO {role}",
     "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}",
@@ -134,3 +134,16 @@ def test_the_app_role_cannot_rewrite_the_rights_trail(database_url: str, app_rol
             conn.execute("UPDATE rights_trail SET actor = 'nobody' WHERE user_name = 'trail-test'")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("TRUNCATE rights_trail")
+
+
+def test_the_app_role_starts_on_a_migrated_database(database_url: str, app_role: str) -> None:
+    """`flowyard serve` migrates on start: with nothing to apply, the app role needs no CREATE for it."""
+    from backend.actions.secret_key import keys_from_text
+    from backend.actions.secret_store import SecretStore
+    from backend.store.migrations import migrate
+
+    with as_app(database_url, app_role) as conn:
+        conn.autocommit = False
+        assert migrate(conn) == []
+        key = "x" * 43 + "="
+        assert SecretStore(keys_from_text(key)).seal_moved_tokens(conn) == 0
