@@ -35,6 +35,7 @@ from backend.graph.fastcheck import Check, compile_check
 from backend.graph.findings import Report, pointer
 from backend.graph.model import NODE_TYPES
 from backend.graph.outline import MAX_NODES, NodeEntry, Outline
+from backend.graph.secret_refs import check_secret_refs
 
 # jsonschema writes the offending value into each error's message; a value nested this deep is not handed
 # to it (the repr would overflow the stack), the piece is reported as a whole instead.
@@ -138,6 +139,7 @@ def check_configs(outline: Outline, report: Report) -> None:
     for node in outline.nodes:
         if node.type not in NODE_TYPES or not isinstance(node.config, dict):
             continue  # an unknown type or a config that is no object is a finding of its own already
+        check_secret_refs(node, report)
         piece, config = pieces[node.type], _without_command_line(node, report)
         if piece.check(config):
             _check_durations(node, report)

@@ -256,3 +256,15 @@ def test_a_free_command_line_is_refused_with_its_own_code() -> None:
         f"{X}/args",
         f"{X}/template",
     ]
+
+
+def test_a_secret_outside_an_action_config_is_a_finding() -> None:
+    document = flow("t:trigger say:log call:http", "t>say say>call")
+    document["nodes"][1]["config"] = {"message": "the key is {{ secrets.api_key }}"}
+    document["nodes"][2]["config"] = {
+        "method": "GET",
+        "url": "https://api.example/x",
+        "headers": {"Authorization": "Bearer {{secrets.api_key}}"},
+    }
+    findings = [(f.code, f.node, f.detail) for f in validate(document)]
+    assert findings == [("secret_outside_action", "say", "/nodes/1/config/message")]
