@@ -113,3 +113,22 @@ def test_secrets_outside_an_action_config_are_never_rendered(queue: Queue) -> No
     drain(queue)
     assert [d["message"] for d in journal_data(queue, run_id, "log_written")] == ["key: "]
     assert VALUE not in everything_kept(queue, run_id)
+
+
+def test_credentials_written_into_a_flow_are_redacted_from_the_request_and_the_output(
+    queue: Queue, receiver: RecordingServer
+) -> None:
+    """The second net: a flow that still writes credentials inline keeps none of them in its records."""
+    receiver.routes["/x"] = lambda r: Reply(200, b'{"access_token": "at-9", "ok": true}')
+    url = receiver.url.replace("http://", "http://ann:pw-inline@") + "/x?sig=sig-inline&page=2"
+    document = echo_flow(url=url, headers={"X-Upstream-Sig": "hdr-inline"}, body={"password": "body-inline"})
+    run_id = queue.start(queue.save(document))
+    drain(queue)
+    assert queue.status(run_id) == ("succeeded", None)
+    assert receiver.received[0].headers["x-upstream-sig"] == "hdr-inline", "sent as written"
+    kept = everything_kept(queue, run_id)
+    for inline in ("pw-inline", "sig-inline", "hdr-inline", "body-inline", "at-9"):
+        assert inline not in kept, inline
+    [row] = effects(queue, run_id)
+    assert row["output"]["url"].startswith("http://ann:[redacted]@127.0.0.1:")
+    assert row["output"]["body"] == {"access_token": "[redacted]", "ok": True}
