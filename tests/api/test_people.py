@@ -96,3 +96,49 @@ def test_bad_rights_are_refused_with_a_code_and_change_nothing(queue: Queue) -> 
             == 404
         )
     assert queue.one("SELECT count(*) FROM users WHERE name = 'gus'") == (0,)
+
+
+def test_saving_a_command_node_over_the_api_takes_use_server_on_its_server(queue: Queue) -> None:
+    import asyncio
+
+    import psycopg
+
+    from backend.actions import servers
+    from backend.actions.secret_key import keys_from_text
+    from backend.actions.secret_store import SecretStore
+
+    async def register() -> None:
+        store = SecretStore(keys_from_text("A" * 43 + "="))
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            await servers.save_server(conn, store, "db-1", "https://db-1.internal/run", "t", by="test")
+            await servers.save_template(
+                conn, "db-1", "vacuum", ["vacuumdb", "{db}"], {"db": {"type": "string"}}, "t"
+            )
+
+    asyncio.run(register())
+    editor = make_user(queue.url, "writer", "edit")
+    trusted = make_user(queue.url, "operator", "edit", "use_server:db-1")
+    node = {
+        "id": "cmd",
+        "type": "command",
+        "config": {"server": "db-1", "template": "vacuum", "args": {"db": "x"}},
+    }
+    document = {
+        "format": "flowyard.flow/1",
+        "name": "vacuum",
+        "nodes": [{"id": "start", "type": "trigger", "config": {"kind": "manual"}}, node],
+        "wires": [{"from": "start", "to": "cmd"}],
+    }
+    with app_client(queue.url) as api:
+        refused = api.post("/api/flows", json=document, headers=auth(editor))
+        assert (refused.status_code, refused.json()["error"]["code"]) == (403, "server_use_refused")
+        assert "use_server:db-1" in refused.json()["error"]["message"]
+        assert api.post("/api/flows", json=document, headers=auth(trusted)).status_code == 201
+        node["config"]["template"] = "drop-everything"
+        unknown = api.post("/api/flows", json=document, headers=auth(trusted))
+        assert (unknown.status_code, unknown.json()["error"]["code"]) == (422, "command_template_unknown")
+        node["config"] = {"server": "db-1", "command": "dropdb prod"}
+        free = api.post("/api/flows", json=document, headers=auth(trusted))
+        assert free.status_code == 422
+        assert "command_line_refused" in [f["code"] for f in free.json()["error"]["detail"]["findings"]]
+    assert queue.one("SELECT count(*) FROM flows WHERE name = 'vacuum'") == (1,)
