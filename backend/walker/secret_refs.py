@@ -16,12 +16,14 @@ Examples:
     ((('headers', 'Authorization'), ('Bearer ', SecretRef(name='api'))),)
     >>> fill(shown(config, variables), secret_slots(config, variables), {"api": "k-1"})["headers"]
     {'Authorization': 'Bearer k-1'}
+    >>> shown({"a": "{{secrets}}", "b": "x {{secrets}}"}, {})
+    {'a': {}, 'b': 'x {}'}
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,17 +41,15 @@ Piece = str | SecretRef
 Slot = tuple[Path, tuple[Piece, ...]]
 
 
-class _Placeholders(Mapping[str, str]):
-    """`secrets` while an action's config renders: each name yields its own placeholder back."""
+class _Placeholders(dict[str, str]):
+    """`secrets` while an action's config renders: each name yields its own placeholder back.
 
-    def __getitem__(self, name: str) -> str:
+    An empty dict, so that `{{secrets}}` on its own renders as `{}` (JSON, like any object) and never
+    as something that cannot be stored.
+    """
+
+    def get(self, name: str, default: object = None) -> str:
         return "{{secrets." + name + "}}"
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(())
-
-    def __len__(self) -> int:
-        return 0
 
 
 def shown(config: Any, variables: Mapping[str, Any]) -> Any:
