@@ -27,8 +27,10 @@ Examples:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -78,6 +80,7 @@ _CREDENTIAL_WORDS = frozenset(
 _HARMLESS = frozenset({"idempotency-key"})
 
 
+@lru_cache(maxsize=4096)
 def is_credential_name(name: str, *, field: bool = False) -> bool:
     """Whether a header, a query parameter or (`field`) a JSON field is named like a credential.
 
@@ -89,6 +92,8 @@ def is_credential_name(name: str, *, field: bool = False) -> bool:
         [True, True, True, True, False, False]
         >>> is_credential_name("key", field=True), is_credential_name("signing_key", field=True)
         (False, True)
+
+    Cached: the records of a response repeat the same few field names thousands of times.
     """
     lowered = name.lower()
     if lowered in _HARMLESS:
@@ -130,19 +135,21 @@ def redact_url(url: Any) -> Any:
 
 def redact_body(body: Any) -> Any:
     """A JSON value with every field named like a credential replaced, at any depth (no recursion)."""
-    if not isinstance(body, Mapping | list):
+    # dict and list, not the ABCs: bodies are parsed JSON, and an ABC check costs more than the copy.
+    if not isinstance(body, dict | list):
         return body
-    root: Any = {} if isinstance(body, Mapping) else []
+    root: Any = {} if isinstance(body, dict) else []
     stack: list[tuple[Any, Any]] = [(body, root)]
     while stack:
         source, target = stack.pop()
-        entries = source.items() if isinstance(source, Mapping) else enumerate(source)
+        is_object = isinstance(source, dict)
+        entries = source.items() if is_object else enumerate(source)
         for key, value in entries:
             kept: Any
-            if isinstance(source, Mapping) and is_credential_name(str(key), field=True):
+            if is_object and is_credential_name(str(key), field=True):
                 kept = REDACTED
-            elif isinstance(value, Mapping | list):
-                kept = {} if isinstance(value, Mapping) else []
+            elif isinstance(value, dict | list):
+                kept = {} if isinstance(value, dict) else []
                 stack.append((value, kept))
             else:
                 kept = value
@@ -188,6 +195,11 @@ def redact_output(output: Mapping[str, Any], values: frozenset[str] = frozenset(
 def _replace_values(value: Any, secrets: frozenset[str]) -> Any:
     # Longest first, so that a secret containing another is replaced whole.
     ordered = sorted((s for s in secrets if s), key=len, reverse=True)
+    # Most outputs hold none of them: one look at the JSON text (where a value with a quote or a
+    # backslash appears escaped) spares copying the whole output.
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    if not any(s in text or json.dumps(s, ensure_ascii=False)[1:-1] in text for s in ordered):
+        return value
 
     def scrub(text: str) -> str:
         for secret in ordered:

@@ -75,7 +75,7 @@ def secret_slots(config: Any, variables: Mapping[str, Any]) -> tuple[Slot, ...]:
 
 
 def _pieces(template: str, variables: Mapping[str, Any]) -> tuple[Piece, ...] | None:
-    if "{{" not in template:
+    if "secrets" not in template:  # most strings: no parse at all
         return None
     parts = _parse(template)
     if not any(isinstance(part, tuple) and part[0] == "secrets" for part in parts):
