@@ -8,6 +8,7 @@ from typing import Any
 
 from starlette.responses import Response
 
+from backend.actions.command_rights import CommandRefused
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.rights import require, require_read
@@ -82,7 +83,7 @@ def _valid_document(call: Call) -> dict[str, Any]:
     summary="Create a flow from a document (its version 1)",
     tag="flows",
     body=DOCUMENT,
-    responses={201: SAVED, 422: None},
+    responses={201: SAVED, 403: None, 422: None},
 )
 async def create(call: Call) -> Response:
     await require(call, "edit")
@@ -91,6 +92,8 @@ async def create(call: Call) -> Response:
         flow_id = await create_flow(call.conn, document, by=call.me.name)
     except ScheduleInvalid as invalid:
         raise ApiError(422, code=invalid.code) from None
+    except CommandRefused as refused:
+        raise ApiError(refused.status, code=refused.code, detail=refused.params, **refused.params) from None
     return reply({"id": flow_id, "version": 1}, 201)
 
 
@@ -141,7 +144,7 @@ async def get_flow(call: Call) -> Response:
     summary="Save a document as the flow's next version",
     tag="flows",
     body=DOCUMENT,
-    responses={200: SAVED, 404: None, 422: None},
+    responses={200: SAVED, 403: None, 404: None, 422: None},
 )
 async def save(call: Call) -> Response:
     flow_id = call.path_id("flow_id")
@@ -152,6 +155,8 @@ async def save(call: Call) -> Response:
         version = await save_version(call.conn, flow_id, document, by=call.me.name)
     except ScheduleInvalid as invalid:
         raise ApiError(422, code=invalid.code) from None
+    except CommandRefused as refused:
+        raise ApiError(refused.status, code=refused.code, detail=refused.params, **refused.params) from None
     except LookupError:
         raise ApiError(404, code="flow_not_found") from None
     return reply({"id": flow_id, "version": version})

@@ -23,7 +23,8 @@ from typing import Any
 from backend.graph.durations import parse_duration
 from backend.graph.model import Node
 from backend.walker.errors import WalkFailure
-from backend.walker.templates import MISSING, as_text, evaluate, render, render_text
+from backend.walker.secret_refs import Slot, secret_slots, shown
+from backend.walker.templates import MISSING, as_text, evaluate, render_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,8 @@ class ActionRequest:
     visit: int
     type: str
     config: dict[str, Any]
+    # Where the config names secrets, for the sender to fill in (backend/walker/secret_refs.py).
+    secrets: tuple[Slot, ...] = ()
 
 
 Request = ApprovalRequest | DelayRequest | ActionRequest
@@ -107,6 +110,8 @@ def action_request(node: Node, visit: int, variables: Mapping[str, Any]) -> Acti
 
     A whole-path template (`"body": "{{trigger.order}}"`) yields the variable's own object; the copy
     through JSON keeps a driver that adds a header or a key from changing the run's variables.
+    `{{secrets.NAME}}` stays as written, with a slot the sender fills in when it sends.
     """
-    config = json.loads(json.dumps(render(node.config, variables)))
-    return ActionRequest(node=node.id, visit=visit, type=node.type, config=config)
+    config = json.loads(json.dumps(shown(node.config, variables)))
+    slots = secret_slots(node.config, variables)
+    return ActionRequest(node=node.id, visit=visit, type=node.type, config=config, secrets=slots)

