@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
+from itertools import islice
 from typing import Any
 from urllib.parse import urljoin
 
@@ -34,11 +35,13 @@ from backend.graph.explain import Path, describe, path_key
 from backend.graph.fastcheck import Check, compile_check
 from backend.graph.findings import Report, pointer
 from backend.graph.model import NODE_TYPES
-from backend.graph.outline import MAX_NODES, NodeEntry, Outline
+from backend.graph.outline import MAX_NODES, MAX_WIRES, NodeEntry, Outline
 
 # jsonschema writes the offending value into each error's message; a value nested this deep is not handed
 # to it (the repr would overflow the stack), the piece is reported as a whole instead.
 MAX_EXPLAINED_DEPTH = 64
+# The values a validation hands to jsonschema to be explained, in all (see `Explainer`).
+MAX_EXPLAINED_VALUES = 10_000
 
 
 def load_schema(name: str) -> dict[str, Any]:
@@ -68,21 +71,21 @@ class _Piece:
     check: Check
     validator: Draft202012Validator
 
-    def problems(self, instance: object, at: Path, apart: tuple[str, ...] = ()) -> list[tuple[Path, str]]:
-        """Where and how `instance` (found at `at` in the document) fails; empty when it matches.
+    def problems(
+        self, instance: object, at: Path, apart: tuple[str, ...], budget: int
+    ) -> tuple[list[tuple[Path, str]], bool]:
+        """Where and how a failing `instance` (found at `at` in the document) fails, and whether there is
+        more than `budget` problems (only that many are worked out).
 
         `apart` names the keys whose contents are pieces of their own, and not this one's to explain.
         """
-        if self.check(instance):
-            return []
-        instance = _stand_in(instance, apart)
-        if _deeper_than(instance, MAX_EXPLAINED_DEPTH):
-            return [(at, f"does not match, and nests values more than {MAX_EXPLAINED_DEPTH} levels deep")]
-        return [
+        found = (
             (at + where, problem)
-            for error in self.validator.iter_errors(instance)
+            for error in self.validator.iter_errors(_stand_in(instance, apart))
             for where, problem in describe(error)
-        ]
+        )
+        listed = list(islice(found, budget))
+        return listed, next(found, None) is not None
 
 
 @cache
@@ -107,23 +110,26 @@ def _pieces() -> dict[str, _Piece]:
     return pieces
 
 
-def check_document(document: object, report: Report) -> None:
+def check_document(document: object, report: Report, explainer: Explainer | None = None) -> None:
     """`format_invalid` findings: the document, its nodes and its wires against `flow.schema.json`."""
     pieces = _pieces()
-    problems = pieces["document"].problems(document, (), apart=("nodes", "wires"))
+    problems: list[tuple[Path, str]] = []
+    found = explainer or Explainer(report)
+    if not pieces["document"].check(document):
+        found.explain(pieces["document"], document, (), problems, apart=("nodes", "wires"))
     nodes = document.get("nodes") if isinstance(document, dict) else None
     wires = document.get("wires") if isinstance(document, dict) else None
-    # Past the limit the nodes are not looked at one by one: the limit is the finding.
+    # Past their limits the nodes or wires are not looked at one by one: the limit is the finding.
     # The quick check inline: this loop runs once per node and wire on every edit.
     node_piece, wire_piece = pieces["node"], pieces["wire"]
     if isinstance(nodes, list) and len(nodes) <= MAX_NODES:
         for index, node in enumerate(nodes):
             if not node_piece.check(node):
-                problems += node_piece.problems(node, ("nodes", index), apart=("config",))
-    if isinstance(wires, list):
+                found.explain(node_piece, node, ("nodes", index), problems, apart=("config",))
+    if isinstance(wires, list) and len(wires) <= MAX_WIRES:
         for index, wire in enumerate(wires):
             if not wire_piece.check(wire):
-                problems += wire_piece.problems(wire, ("wires", index))
+                found.explain(wire_piece, wire, ("wires", index), problems)
     for path, problem in _in_order(problems):
         node_id, wire_index = _owner(document, path)
         where = pointer(path)
@@ -132,9 +138,10 @@ def check_document(document: object, report: Report) -> None:
         )
 
 
-def check_configs(outline: Outline, report: Report) -> None:
+def check_configs(outline: Outline, report: Report, explainer: Explainer | None = None) -> None:
     """`node_config_invalid` findings: each config of a known type against its type's schema."""
     pieces = _pieces()
+    found = explainer or Explainer(report)
     for node in outline.nodes:
         if node.type not in NODE_TYPES or not isinstance(node.config, dict):
             continue  # an unknown type or a config that is no object is a finding of its own already
@@ -142,9 +149,59 @@ def check_configs(outline: Outline, report: Report) -> None:
         if piece.check(node.config):
             _check_durations(node, report)
             continue
-        for path, problem in _in_order(piece.problems(node.config, ("nodes", node.place, "config"))):
+        problems: list[tuple[Path, str]] = []
+        found.explain(piece, node.config, ("nodes", node.place, "config"), problems)
+        for path, problem in _in_order(problems):
             where = pointer(path)
             report.add(code="node_config_invalid", node=node.id, detail=where, pointer=where, problem=problem)
+
+
+class Explainer:
+    """Works out why pieces fail, within two budgets; a piece past them still counts.
+
+    jsonschema costs about 20 µs for every value it enters, and it enters every value of a piece before
+    it names the first fault: a config of 400,000 values took 9 s to explain. So the values handed to it
+    in one validation are limited (`MAX_EXPLAINED_VALUES`, about 0.2 s), and so are the problems worked
+    out: no more than the report has room for. A piece past the room is counted as one finding (it has at
+    least one), which is why `findings_truncated` says "at least"; a piece past the values is one finding
+    at its root, saying it was not explained.
+    """
+
+    def __init__(self, report: Report) -> None:
+        self.report = report
+        self.values = MAX_EXPLAINED_VALUES
+
+    def explain(
+        self,
+        piece: _Piece,
+        instance: object,
+        at: Path,
+        problems: list[tuple[Path, str]],
+        apart: tuple[str, ...] = (),
+    ) -> None:
+        """Add why `instance`, which failed its piece's quick check, fails, to `problems`."""
+        room = self.report.room - len(problems)
+        if room <= 0:
+            self.report.count(1)
+            return
+        standing = _stand_in(instance, apart)
+        if _deeper_than(standing, MAX_EXPLAINED_DEPTH):
+            problems.append(
+                (at, f"does not match, and nests values more than {MAX_EXPLAINED_DEPTH} levels deep")
+            )
+            return
+        # The stand-ins are not entered (their piece's schema looks at their type and length only).
+        size = _values(instance, self.values, skip=apart)
+        if size > self.values:
+            self.values = 0
+            problems.append((at, "does not match; not explained further, the document is too large"))
+            return
+        self.values -= size
+        # One more than the room: the sorted list must still hold the first `room`, duplicates aside.
+        found, more = piece.problems(instance, at, apart, room + 1)
+        problems += found
+        if more:
+            self.report.count(1)
 
 
 # The config keys that hold an ISO 8601 duration, by node type: their length has a limit the schema's
@@ -210,6 +267,25 @@ def _owner(document: object, path: Path) -> tuple[str | None, int | None]:
     return None, None
 
 
+def _values(instance: object, limit: int, skip: tuple[str, ...] = ()) -> int:
+    """How many values `instance` holds, itself included, counted up to one past `limit`; the values of
+    its keys `skip` count one each, whatever they hold."""
+    count, stack = 0, [instance]
+    if skip and isinstance(instance, dict):
+        count, stack = (
+            1 + sum(key in instance for key in skip),
+            [v for k, v in instance.items() if k not in skip],
+        )
+    while stack and count <= limit:
+        value = stack.pop()
+        count += 1
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return count
+
+
 def _deeper_than(instance: object, limit: int) -> bool:
     """Whether lists and objects nest more than `limit` levels deep (iteratively: deep is the point)."""
     stack: list[tuple[object, int]] = [(instance, 0)]
@@ -219,5 +295,6 @@ def _deeper_than(instance: object, limit: int) -> bool:
             if depth >= limit:
                 return True
             children = value.values() if isinstance(value, dict) else value
-            stack.extend((child, depth + 1) for child in children)
+            # Only containers go on the stack: a list of 100,000 stand-ins is one pass, not 100,000 frames.
+            stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
     return False
