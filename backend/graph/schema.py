@@ -21,6 +21,7 @@ import copy
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
 from importlib.resources import files
 from itertools import islice
@@ -30,7 +31,7 @@ from urllib.parse import urljoin
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from backend.graph.durations import parse_duration
+from backend.graph.durations import check_moment, parse_duration, parse_moment
 from backend.graph.explain import Path, describe, path_key
 from backend.graph.fastcheck import Check, compile_check
 from backend.graph.findings import Report, pointer
@@ -138,8 +139,14 @@ def check_document(document: object, report: Report, explainer: Explainer | None
         )
 
 
-def check_configs(outline: Outline, report: Report, explainer: Explainer | None = None) -> None:
-    """`node_config_invalid` findings: each config of a known type against its type's schema."""
+def check_configs(
+    outline: Outline, report: Report, explainer: Explainer | None = None, now: datetime | None = None
+) -> None:
+    """`node_config_invalid` findings: each config of a known type against its type's schema.
+
+    With `now`, a delay's literal `until` is also held to the longest wait from then (the graph reads no
+    clock: its caller says when it is).
+    """
     pieces = _pieces()
     found = explainer or Explainer(report)
     for node in outline.nodes:
@@ -147,7 +154,7 @@ def check_configs(outline: Outline, report: Report, explainer: Explainer | None 
             continue  # an unknown type or a config that is no object is a finding of its own already
         piece = pieces[node.type]
         if piece.check(node.config):
-            _check_durations(node, report)
+            _check_durations(node, report, now)
             continue
         problems: list[tuple[Path, str]] = []
         found.explain(piece, node.config, ("nodes", node.place, "config"), problems)
@@ -209,7 +216,7 @@ class Explainer:
 _DURATIONS = {"approval": ("deadline",), "delay": ("duration",)}
 
 
-def _check_durations(node: NodeEntry, report: Report) -> None:
+def _check_durations(node: NodeEntry, report: Report, now: datetime | None) -> None:
     for key in _DURATIONS.get(node.type, ()):
         value = node.config.get(key) if isinstance(node.config, dict) else None
         if not isinstance(value, str):
@@ -221,6 +228,23 @@ def _check_durations(node: NodeEntry, report: Report) -> None:
             report.add(
                 code="node_config_invalid", node=node.id, detail=where, pointer=where, problem=str(too_long)
             )
+    until = node.config.get("until") if node.type == "delay" and isinstance(node.config, dict) else None
+    # A template is read at run time, where the driver holds it to the same cap (`duration_invalid`).
+    if isinstance(until, str) and "{{" not in until:
+        problem = None
+        try:
+            moment = parse_moment(until)
+        except ValueError:
+            problem = "must be an ISO 8601 timestamp or a template"
+        else:
+            try:
+                if now is not None:
+                    check_moment(moment, now)
+            except ValueError as too_far:
+                problem = str(too_far)
+        if problem is not None:
+            where = pointer(("nodes", node.place, "config", "until"))
+            report.add(code="node_config_invalid", node=node.id, detail=where, pointer=where, problem=problem)
 
 
 def _stand_in(instance: object, keys: tuple[str, ...]) -> object:
