@@ -56,11 +56,11 @@ def measure(value: Any, limit: int) -> int:
         if kind is str:
             size += (len(item) if item.isascii() else text_size(item)) + 2
         elif kind is dict or (kind is not list and isinstance(item, Mapping)):
-            # braces, and per entry the key's quotes, a colon and a comma (one too many: the last has none)
-            size += 1 + 4 * len(item) + sum(text_size(str(key)) for key in item)
+            # braces, and per entry the key's quotes, a colon and a comma (but after the last)
+            size += max(2, 1 + 4 * len(item)) + sum(text_size(str(key)) for key in item)
             stack.extend(item.values())
         elif kind is list or kind is tuple:
-            size += 1 + len(item)
+            size += max(2, 1 + len(item))
             stack.extend(item)
         elif item is None or item is True:
             size += 4

@@ -126,7 +126,7 @@ def _text(template: str, variables: Mapping[str, Any], missing: str | None, limi
         value = lookup(parts[0], variables)
         return None if value is MISSING and missing is not None else value
     pieces: list[str] = []
-    size = 0
+    size = 2  # its quotes: a value's size is that of its JSON, as sizes.py counts it
     for part in parts:
         if isinstance(part, str):
             piece = part
