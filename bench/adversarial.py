@@ -122,7 +122,7 @@ def too_many_wires(size: int = 1000, limit: int = 4_900_000) -> Document:
 
 def bad_configs(size: int = 1000, limit: int = 4_900_000) -> Document:
     """Every node a `set` whose values are all numbers (templates must be text): a finding per value."""
-    per_node = max(1, (limit // size - 100) // 12)
+    per_node = max(1, (limit // size - 100) // 13)
     document = _document([("t", "trigger")], [])
     for i in range(size - 1):
         values = {f"v{j}": j for j in range(per_node)}
@@ -133,7 +133,7 @@ def bad_configs(size: int = 1000, limit: int = 4_900_000) -> Document:
 
 def huge_config(limit: int = 4_900_000) -> Document:
     """One `approval` whose approvers list holds as many principals as the body allows, one of them bad."""
-    approvers = ["user:a"] * (limit // 9)
+    approvers = ["user:a"] * (limit // 10)
     approvers[-1] = "nobody"
     config = {"title": "Go?", "approvers": approvers}
     document = _document([("t", "trigger")], [("t", "out", "ask")])

@@ -191,17 +191,16 @@ class Explainer:
         if room <= 0:
             self.report.count(1)
             return
-        standing = _stand_in(instance, apart)
-        if _deeper_than(standing, MAX_EXPLAINED_DEPTH):
-            problems.append(
-                (at, f"does not match, and nests values more than {MAX_EXPLAINED_DEPTH} levels deep")
-            )
-            return
         # The stand-ins are not entered (their piece's schema looks at their type and length only).
         size = _values(instance, self.values, skip=apart)
         if size > self.values:
             self.values = 0
             problems.append((at, "does not match; not explained further, the document is too large"))
+            return
+        if _deeper_than(_stand_in(instance, apart), MAX_EXPLAINED_DEPTH):
+            problems.append(
+                (at, f"does not match, and nests values more than {MAX_EXPLAINED_DEPTH} levels deep")
+            )
             return
         self.values -= size
         # One more than the room: the sorted list must still hold the first `room`, duplicates aside.
