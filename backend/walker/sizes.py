@@ -57,7 +57,9 @@ def measure(value: Any, limit: int) -> int:
             size += (len(item) if item.isascii() else text_size(item)) + 2
         elif kind is dict or (kind is not list and isinstance(item, Mapping)):
             # braces, and per entry the key's quotes, a colon and a comma (but after the last)
-            size += max(2, 1 + 4 * len(item)) + sum(text_size(str(key)) for key in item)
+            size += max(2, 1 + 4 * len(item))
+            for key in item:
+                size += len(key) if type(key) is str and key.isascii() else text_size(str(key))
             stack.extend(item.values())
         elif kind is list or kind is tuple:
             size += max(2, 1 + len(item))
@@ -110,7 +112,7 @@ class Ledger:
         """Count `name` as holding `value` (of `size`, when the caller knows it); returns its size."""
         if size is None:
             size = self.size_of(value)
-        entry = text_size(name) + 4 + size
+        entry = (len(name) if name.isascii() else text_size(name)) + 4 + size
         self.total += entry - self.sizes.get(name, 0)
         self.sizes[name] = entry
         return size
