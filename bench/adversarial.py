@@ -141,6 +141,17 @@ def huge_config(limit: int = 4_900_000) -> Document:
     return document
 
 
+def long_id(length: int = 1_000_000) -> Document:
+    """One node whose id is a megabyte, and whose config has a fault for every finding there is room for:
+    each finding names the node."""
+    document = _document([("t", "trigger")], [])
+    node_id = "a" * length
+    values = {f"k{i}": i for i in range(300)}
+    document["nodes"].append({"id": node_id, "type": "set", "config": {"values": values}})
+    document["wires"].append({"from": "t", "to": node_id})
+    return document
+
+
 def duplicate_ids(size: int = 1000) -> Document:
     """Every node with the same id, of a type that does not exist."""
     document = _document([("t", "trigger")], [])
@@ -160,5 +171,6 @@ SHAPES: dict[str, Callable[[], Document]] = {
     "too_many_wires": too_many_wires,
     "bad_configs": bad_configs,
     "huge_config": huge_config,
+    "long_id": long_id,
     "duplicate_ids": duplicate_ids,
 }
