@@ -80,6 +80,22 @@ def long_cycle(size: int = 1000) -> Document:
     return _document(nodes, wires)
 
 
+def many_cycles(size: int = 1000) -> Document:
+    """Pairs of nodes wired in a ring each, back through a port logs lack: a cycle and a port finding each."""
+    pairs = [(f"a{i}", f"b{i}") for i in range((size - 1) // 2)]
+    nodes = [("t", "trigger"), *((node, "log") for pair in pairs for node in pair)]
+    wires = [("t", "out", a) for a, _ in pairs]
+    wires += [edge for a, b in pairs for edge in ((a, "out", b), (b, "sideways", a))]
+    return _document(nodes, wires)
+
+
+def breaks_outside(size: int = 1000) -> Document:
+    """Every node a `break` outside any loop, straight from the trigger."""
+    document = _document([("t", "trigger")], [(("t", "out", f"b{i}")) for i in range(size - 1)])
+    document["nodes"] += [{"id": f"b{i}", "type": "break", "config": {}} for i in range(size - 1)]
+    return document
+
+
 def dense(size: int = 1000, wires: int = MAX_WIRES) -> Document:
     """As many wires as a flow may have, between the nodes of a cycle-free graph, half of them loops.
 
@@ -165,6 +181,8 @@ SHAPES: dict[str, Callable[[], Document]] = {
     "fan_out": fan_out,
     "deep_nesting": deep_nesting,
     "long_cycle": long_cycle,
+    "many_cycles": many_cycles,
+    "breaks_outside": breaks_outside,
     "dense": dense,
     "triggers_with_inputs": triggers_with_inputs,
     "unknown_ends": unknown_ends,
