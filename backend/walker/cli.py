@@ -28,6 +28,7 @@ from backend.graph import validate
 
 # The file is read exactly as `flowyard check` reads it (size, encoding, strict JSON, duplicate keys).
 from backend.graph.cli import FlowFileUnreadable, print_findings, read_flow_file, write_line
+from backend.graph.durations import check_moment, parse_moment
 from backend.graph.model import Flow
 from backend.i18n.catalogs import message
 from backend.walker.errors import CodedError
@@ -97,10 +98,32 @@ def _walk_through(
             outcome = queue.popleft()
             resume = Resume(request.node, request.visit, outcome, {"outcome": outcome})
         elif isinstance(request, DelayRequest):
+            refused = _until_refused(request)
+            if refused is not None:
+                journal.append(refused)
+                return "failed", str(refused.data["error"]), visits, journal, None
             resume = Resume(request.node, request.visit, "passed")
         else:
             resume = Resume(request.node, request.visit, "out")
         step = walk(flow, continuation, resume=resume, limits=limits)
+
+
+def _until_refused(request: DelayRequest) -> JournalLine | None:
+    """The failure the worker's driver gives a delay's `until` that is no timestamp, or is further ahead
+    than a run may wait; None when it would wait (here, it passes at once)."""
+    if request.until is None:
+        return None
+    try:
+        moment = parse_moment(request.until)
+    except ValueError:
+        data = {"error": "delay_until_invalid", "until": request.until}
+    else:
+        try:
+            check_moment(moment, datetime.now(UTC))
+            return None
+        except ValueError:
+            data = {"error": "duration_invalid", "duration": request.until}
+    return JournalLine(code="run_failed", node=request.node, visit=request.visit, data=data)
 
 
 def _say(*, code: str, params: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> str:
