@@ -76,9 +76,12 @@ def _flow_json(row: tuple[Any, ...]) -> dict[str, Any]:
 # A document of this many nodes and wires validates in well under a millisecond: on the event loop, as a
 # hop to a thread would cost more. A larger one validates on a worker thread, so that the loop (and the
 # in-process worker on it) go on serving; at most VALIDATIONS_AT_ONCE of them at once, the machine's two
-# cores, and further ones wait their turn without holding a thread.
+# cores. Further ones wait their turn without holding a thread, but each holds the pool connection its
+# endpoint took, so at most VALIDATIONS_WAITING wait; past that the answer is 503 `validation_busy`,
+# rather than a pool drained by one client's requests.
 INLINE_PIECES = 100
 VALIDATIONS_AT_ONCE = 2
+VALIDATIONS_WAITING = 6
 _validations = anyio.CapacityLimiter(VALIDATIONS_AT_ONCE)
 
 
@@ -87,6 +90,10 @@ async def findings_of(document: Any, locale: str) -> list[Finding]:
     work = partial(validate, document, locale, limit=settings().max_findings, now=datetime.now(UTC))
     if _pieces(document) <= INLINE_PIECES:
         return work()
+    if _validations.statistics().tasks_waiting >= VALIDATIONS_WAITING:
+        raise ApiError(
+            503, code="validation_busy", detail={"limit": VALIDATIONS_AT_ONCE + VALIDATIONS_WAITING}
+        )
     return await anyio.to_thread.run_sync(work, limiter=_validations)
 
 
@@ -110,7 +117,7 @@ async def _valid_document(call: Call) -> dict[str, Any]:
     summary="Create a flow from a document (its version 1)",
     tag="flows",
     body=DOCUMENT,
-    responses={201: SAVED, 422: None},
+    responses={201: SAVED, 422: None, 503: None},
 )
 async def create(call: Call) -> Response:
     await require(call, "edit")
@@ -169,7 +176,7 @@ async def get_flow(call: Call) -> Response:
     summary="Save a document as the flow's next version",
     tag="flows",
     body=DOCUMENT,
-    responses={200: SAVED, 404: None, 422: None},
+    responses={200: SAVED, 404: None, 422: None, 503: None},
 )
 async def save(call: Call) -> Response:
     flow_id = call.path_id("flow_id")
@@ -247,7 +254,8 @@ async def version(call: Call) -> Response:
             "type": "object",
             "required": ["valid", "findings"],
             "properties": {"valid": {"type": "boolean"}, "findings": {"type": "array", "items": FINDING}},
-        }
+        },
+        503: None,
     },
 )
 async def validate_document(call: Call) -> Response:
@@ -261,7 +269,7 @@ async def validate_document(call: Call) -> Response:
     summary="The editor's list view of a valid document",
     tag="flows",
     body=DOCUMENT,
-    responses={200: {"type": "object", "required": ["nodes"]}, 422: None},
+    responses={200: {"type": "object", "required": ["nodes"]}, 422: None, 503: None},
 )
 async def list_view_of(call: Call) -> Response:
     document = await _valid_document(call)

@@ -117,3 +117,28 @@ def test_at_most_two_large_validations_run_at_once_and_the_others_wait_their_tur
         gate.open.set()
         assert [answer.result(timeout=30) for answer in answers] == [200] * 5
     assert gate.most == 2
+
+
+def test_past_the_waiting_validations_the_answer_is_busy_and_nothing_waits_on_the_pool(
+    queue: Queue, reader: str, gate: Gate, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(flows_api, "VALIDATIONS_WAITING", 1)
+    document = shared_body()
+    limiter = flows_api._validations
+    with app_client(queue.url) as api, ThreadPoolExecutor(3) as senders:
+
+        def send() -> int:
+            return api.post("/api/flows/validate", json=document, headers=auth(reader)).status_code
+
+        held = [senders.submit(send) for _ in range(3)]
+        deadline = time.monotonic() + 30
+        while limiter.statistics().tasks_waiting < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        busy = api.post(
+            "/api/flows/validate", json=document, headers=auth(reader, **{"Accept-Language": "de"})
+        )
+        assert busy.status_code == 503
+        assert busy.json()["error"]["code"] == "validation_busy"
+        assert "Server" in busy.json()["error"]["message"]
+        gate.open.set()
+        assert [answer.result(timeout=30) for answer in held] == [200] * 3
