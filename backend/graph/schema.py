@@ -86,7 +86,9 @@ class _Piece:
             for where, problem in describe(error)
         )
         listed = list(islice(found, budget))
-        return listed, next(found, None) is not None
+        # More only if a further problem is at a new place: two rules failing at one value are one finding.
+        places = {path for path, _ in listed}
+        return listed, any(path not in places for path, _ in found)
 
 
 @cache
@@ -187,7 +189,7 @@ class Explainer:
         apart: tuple[str, ...] = (),
     ) -> None:
         """Add why `instance`, which failed its piece's quick check, fails, to `problems`."""
-        room = self.report.room - len(problems)
+        room = self.report.room - len({path for path, _ in problems})  # places, as findings are
         if room <= 0:
             self.report.count(1)
             return
