@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from importlib.resources import files
-from itertools import islice
 from typing import Any
 from urllib.parse import urljoin
 
@@ -72,23 +71,16 @@ class _Piece:
     check: Check
     validator: Draft202012Validator
 
-    def problems(
-        self, instance: object, at: Path, apart: tuple[str, ...], budget: int
-    ) -> tuple[list[tuple[Path, str]], bool]:
-        """Where and how a failing `instance` (found at `at` in the document) fails, and whether there is
-        more than `budget` problems (only that many are worked out).
+    def problems(self, instance: object, at: Path, apart: tuple[str, ...]) -> list[tuple[Path, str]]:
+        """Where and how a failing `instance` (found at `at` in the document) fails.
 
         `apart` names the keys whose contents are pieces of their own, and not this one's to explain.
         """
-        found = (
+        return [
             (at + where, problem)
             for error in self.validator.iter_errors(_stand_in(instance, apart))
             for where, problem in describe(error)
-        )
-        listed = list(islice(found, budget))
-        # More only if a further problem is at a new place: two rules failing at one value are one finding.
-        places = {path for path, _ in listed}
-        return listed, any(path not in places for path, _ in found)
+        ]
 
 
 @cache
@@ -170,10 +162,10 @@ class Explainer:
 
     jsonschema costs about 20 µs for every value it enters, and it enters every value of a piece before
     it names the first fault: a config of 400,000 values took 9 s to explain. So the values handed to it
-    in one validation are limited (`MAX_EXPLAINED_VALUES`, about 0.2 s), and so are the problems worked
-    out: no more than the report has room for. A piece past the room is counted as one finding (it has at
-    least one), which is why `findings_truncated` says "at least"; a piece past the values is one finding
-    at its root, saying it was not explained.
+    in one validation are limited (`MAX_EXPLAINED_VALUES`, about 0.2 s), and pieces are explained only
+    while the report has room. A piece past the room is counted as one finding (it has at least one),
+    which is why `findings_truncated` says "at least"; a piece past the values is one finding at its root,
+    saying it was not explained.
     """
 
     def __init__(self, report: Report) -> None:
@@ -205,11 +197,9 @@ class Explainer:
             )
             return
         self.values -= size
-        # One more than the room: the sorted list must still hold the first `room`, duplicates aside.
-        found, more = piece.problems(instance, at, apart, room + 1)
-        problems += found
-        if more:
-            self.report.count(1)
+        # Whole, never cut: jsonschema's order is not the document's, and the first findings listed must
+        # be the document's first. The values budget above bounds what this costs.
+        problems += piece.problems(instance, at, apart)
 
 
 # The config keys that hold an ISO 8601 duration, by node type: their length has a limit the schema's
