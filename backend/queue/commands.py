@@ -6,12 +6,13 @@ import argparse
 import asyncio
 import json
 import signal
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
+from backend.config import settings
 from backend.console import refuse
 from backend.queue.faults import Faults
 from backend.queue.queries import QUERIES
@@ -96,7 +97,7 @@ async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
         document = read_flow_file(path)
     except FlowFileUnreadable as unreadable:
         return refuse(code=unreadable.code, exit_code=2, path=path, **unreadable.params)
-    findings = validate(document)
+    findings = validate(document, limit=settings().max_findings, now=datetime.now(UTC))
     if findings:
         print_findings(path, findings, as_json=False)
         return 1

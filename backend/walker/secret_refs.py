@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from backend.walker.templates import MISSING, _parse, as_text, lookup, render
+from backend.walker.templates import DEFAULT_MAX_VALUE_BYTES, MISSING, _parse, as_text, lookup, render
 
 Path = tuple[str | int, ...]
 
@@ -52,9 +52,9 @@ class _Placeholders(dict[str, str]):
         return "{{secrets." + name + "}}"
 
 
-def shown(config: Any, variables: Mapping[str, Any]) -> Any:
-    """The config rendered with every `{{secrets.NAME}}` left as written."""
-    return render(config, {**variables, "secrets": _Placeholders()})
+def shown(config: Any, variables: Mapping[str, Any], limit: int = DEFAULT_MAX_VALUE_BYTES) -> Any:
+    """The config rendered with every `{{secrets.NAME}}` left as written; `limit` as `render`'s."""
+    return render(config, {**variables, "secrets": _Placeholders()}, limit)
 
 
 def secret_slots(config: Any, variables: Mapping[str, Any]) -> tuple[Slot, ...]:

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from backend.graph import load_schema, validate
 from backend.graph.durations import DURATION_PATTERN
 from backend.graph.model import NODE_TYPES
-from backend.graph.outline import MAX_NODES
+from backend.graph.outline import MAX_NODES, MAX_WIRES
 from tests.graph.graph_flows import flow, found
 
 SCHEMAS = files("backend.graph").joinpath("schemas")
@@ -41,6 +41,7 @@ def test_load_schema_gives_a_copy_and_reads_the_file() -> None:
 def test_the_schema_says_the_limits_and_patterns_the_code_uses() -> None:
     flow_schema = load_schema("flow")
     assert flow_schema["properties"]["nodes"]["maxItems"] == MAX_NODES
+    assert flow_schema["properties"]["wires"]["maxItems"] == MAX_WIRES
     # The schema's duration pattern is DURATION_PATTERN without Python's named groups (ECMA-262 has none).
     plain = re.sub(r"\?P<\w+>", "", DURATION_PATTERN)
     assert load_schema("delay")["properties"]["duration"]["pattern"] == plain
@@ -200,6 +201,15 @@ def test_more_than_a_thousand_nodes_is_one_finding_and_no_more() -> None:
     assert ("node_config_invalid", "/nodes/5/config/message") in [
         (f.code, f.detail) for f in validate(document)
     ]
+
+
+def test_more_than_ten_thousand_wires_is_one_finding_and_no_more() -> None:
+    document = flow("t:trigger a:log")
+    document["wires"] = [{"from": "t", "to": "nowhere"}] * (MAX_WIRES + 1)
+    assert [(f.code, f.detail) for f in validate(document)] == [("format_invalid", "/wires")]
+    document["wires"].pop()
+    findings = validate(document, limit=MAX_WIRES + 10)
+    assert [f.code for f in findings].count("wire_endpoint_unknown") == MAX_WIRES
 
 
 def test_a_config_that_is_no_object_is_a_format_finding_only() -> None:
