@@ -27,7 +27,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from backend.walker.templates import DEFAULT_MAX_VALUE_BYTES, MISSING, _parse, as_text, lookup, render
+from backend.config import DEFAULT_MAX_VALUE_BYTES
+from backend.walker.templates import MISSING, _parse, as_text, lookup, render
 
 Path = tuple[str | int, ...]
 
