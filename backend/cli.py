@@ -85,32 +85,49 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _add_people_parsers(sub: Any) -> None:
-    """`user` and `token`: the admin's first tools, before the API has users."""
-    user = sub.add_parser("user", help="add users, with their rights and groups")
-    user.add_argument("action", choices=("add",))
-    user.add_argument("name")
-    user.add_argument(
+    """`user` and `token`: the admin's tools at the database, before and beside the API."""
+    user = sub.add_parser("user", help="users, their rights and groups")
+    user_actions = user.add_subparsers(dest="action", required=True, metavar="ACTION")
+    add = user_actions.add_parser("add", help="add a user with rights and groups")
+    add.add_argument("name")
+    add.add_argument(
         "--grant",
         action="append",
         default=[],
         metavar="RIGHT[:FLOW_ID]",
-        help="edit, run, decide, audit or admin; everywhere, or on one flow; repeat for several",
+        help="edit, run, decide, audit or admin, everywhere or on one flow, or use_server:SERVER; repeat",
     )
-    user.add_argument("--group", action="append", default=[], metavar="GROUP", help="a group to join")
-    user.add_argument(
+    add.add_argument("--group", action="append", default=[], metavar="GROUP", help="a group to join")
+    add.add_argument(
         "--admin",
         action="store_true",
         help="an administrator: admin, edit, run and audit everywhere (never decide: grant it apart)",
     )
-    user.add_argument(
+    add.add_argument(
         "--password-env",
         default=None,
         metavar="VAR",
         help="read the password for the editor's login from this environment variable (never an argument)",
     )
+    user_actions.add_parser("list", help="list the users with their rights and groups")
+    for action, text in (("grant", "give a user rights"), ("revoke", "take rights away from a user")):
+        change = user_actions.add_parser(action, help=text)
+        change.add_argument("name")
+        change.add_argument("rights", nargs="+", metavar="RIGHT[:FLOW_ID]")
+    remove = user_actions.add_parser("remove", help="remove a user with its rights, groups and tokens")
+    remove.add_argument("name")
+
     token = sub.add_parser("token", help="tokens for programs (Authorization: Bearer)")
-    token.add_argument("action", choices=("create",))
-    token.add_argument("name", help="the user the token acts as")
+    token_actions = token.add_subparsers(dest="action", required=True, metavar="ACTION")
+    create = token_actions.add_parser("create", help="a new token, shown once")
+    create.add_argument("name", help="the user the token acts as")
+    create.add_argument(
+        "--expires-in", type=int, default=None, metavar="DAYS", help="the token stops working after this"
+    )
+    listing = token_actions.add_parser("list", help="list tokens (never the tokens themselves)")
+    listing.add_argument("name", nargs="?", default=None, help="of this user only")
+    revoke = token_actions.add_parser("revoke", help="revoke a token by its id")
+    revoke.add_argument("id", type=int)
 
 
 def _add_approvals_parsers(subparsers: Any) -> None:
@@ -130,7 +147,7 @@ def _add_approvals_parsers(subparsers: Any) -> None:
 
 
 def _add_action_parsers(subparsers: Any) -> None:
-    """`server` and `template`: the agents command nodes talk to (docs/actions.md)."""
+    """`server`, `template` and `secret`: the agents command nodes talk to, and the secret store."""
     server = subparsers.add_parser("server", help="the servers whose agents command nodes send to")
     server_actions = server.add_subparsers(dest="action", required=True, metavar="ACTION")
     add = server_actions.add_parser("add", help="register a server, or give one a new URL and token")
@@ -141,14 +158,38 @@ def _add_action_parsers(subparsers: Any) -> None:
     remove = server_actions.add_parser("remove", help="forget a server")
     remove.add_argument("name", metavar="NAME")
 
-    template = subparsers.add_parser("template", help="commands admins vetted, by name")
+    template = subparsers.add_parser("template", help="the argv templates admins registered per server")
     template_actions = template.add_subparsers(dest="action", required=True, metavar="ACTION")
-    add = template_actions.add_parser("add", help="store a command template, or replace one's command")
+    add = template_actions.add_parser("add", help="register a server's template, or replace one")
+    add.add_argument("server", metavar="SERVER")
     add.add_argument("name", metavar="NAME")
-    add.add_argument("--command", required=True, dest="text", help="the command the agent runs")
-    template_actions.add_parser("list", help="list the command templates")
-    remove = template_actions.add_parser("remove", help="forget a command template")
+    add.add_argument(
+        "--argv",
+        required=True,
+        metavar="JSON",
+        help='the argument vector, {param} where an argument goes: \'["systemctl", "restart", "{unit}"]\'',
+    )
+    add.add_argument(
+        "--params",
+        default="{}",
+        metavar="JSON",
+        help='each parameter\'s type: \'{"unit": {"type": "string", "pattern": "^[a-z.-]+$"}}\'',
+    )
+    listing = template_actions.add_parser("list", help="list the templates")
+    listing.add_argument("--server", default=None, metavar="SERVER", help="of this server only")
+    remove = template_actions.add_parser("remove", help="forget a server's template")
+    remove.add_argument("server", metavar="SERVER")
     remove.add_argument("name", metavar="NAME")
+
+    secret = subparsers.add_parser("secret", help="the secret store: {{secrets.NAME}} in action configs")
+    secret_actions = secret.add_subparsers(dest="action", required=True, metavar="ACTION")
+    put = secret_actions.add_parser("set", help="store a secret (the value from stdin), or replace one")
+    put.add_argument("name", metavar="NAME")
+    put.add_argument("--from-env", default=None, metavar="VAR", help="read the value from this variable")
+    secret_actions.add_parser("list", help="list the secrets' names (never a value)")
+    remove = secret_actions.add_parser("remove", help="forget a secret")
+    remove.add_argument("name", metavar="NAME")
+    secret_actions.add_parser("rotate", help="seal every secret again under the first key")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

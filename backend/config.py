@@ -6,6 +6,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+# Defaults of the limits below, here so that the pure parts (graph/, walker/) can take them as their
+# default arguments without reading the environment themselves.
+DEFAULT_MAX_FINDINGS = 200
+DEFAULT_MAX_VALUE_BYTES = 1 << 20
+DEFAULT_MAX_VARIABLES_BYTES = 1 << 20
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -13,6 +19,11 @@ class Settings:
     data_dir: Path
     host: str
     port: int
+    # Findings a validation lists before one `findings_truncated` says how many more there are.
+    max_findings: int = DEFAULT_MAX_FINDINGS
+    # The JSON size of one rendered value, and of a run's whole variable set (`value_too_large`).
+    max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES
+    max_variables_bytes: int = DEFAULT_MAX_VARIABLES_BYTES
 
     @property
     def pgdata(self) -> Path:
@@ -26,4 +37,15 @@ def settings() -> Settings:
         data_dir=Path(os.environ.get("FLOWYARD_DATA_DIR", ".flowyard")).resolve(),
         host=os.environ.get("FLOWYARD_HOST", "127.0.0.1"),
         port=int(os.environ.get("FLOWYARD_PORT", "8000")),
+        max_findings=_positive("FLOWYARD_MAX_FINDINGS", DEFAULT_MAX_FINDINGS),
+        max_value_bytes=_positive("FLOWYARD_MAX_VALUE_BYTES", DEFAULT_MAX_VALUE_BYTES),
+        max_variables_bytes=_positive("FLOWYARD_MAX_VARIABLES_BYTES", DEFAULT_MAX_VARIABLES_BYTES),
     )
+
+
+def _positive(name: str, default: int) -> int:
+    """A whole number above 0 from the environment; a limit of 0 or less would refuse everything."""
+    value = int(os.environ.get(name) or default)
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, not {value}")
+    return value

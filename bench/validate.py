@@ -1,14 +1,17 @@
-"""How long `backend.graph.validate` takes on valid flows of 100 and 1,000 nodes, and the ratio.
+"""How long `backend.graph.validate` takes on valid flows of 100 and 1,000 nodes, and the ratio; then on
+the shapes an attacker would send (bench/adversarial.py), with their findings and output size.
 
 The flows are what an editor saves: a trigger, then actions, conditions whose branches merge again,
 loops (nested up to three deep) whose bodies sometimes break out, approvals, in a shuffled document order.
 Run: `.venv/bin/python bench/validate.py [--repeat N]`. It prints figures; it passes or fails nothing.
 The aim (issue #3): 1,000 nodes under 50 ms on the 2-core dev machine, growing no worse than linearly.
+The aim for the adversarial shapes (issue #12): each well under a second, its output a few dozen KB.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -20,6 +23,7 @@ from typing import Any
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from backend.graph import validate
+from bench.adversarial import SHAPES
 
 _ACTIONS: list[tuple[str, dict[str, Any]]] = [
     ("log", {"message": "item {{item.id}} done", "level": "info"}),
@@ -143,6 +147,23 @@ def main() -> None:
         f"ratio 1,000 / 100 nodes: median {medians[1000] / medians[100]:.1f},"
         f" best {bests[1000] / bests[100]:.1f} (10.0 is linear)"
     )
+    adversarial(max(3, args.repeat // 10), medians[1000])
+
+
+def adversarial(repeat: int, valid_ms: float) -> None:
+    """Each shape: its size, the findings listed and counted, the answer's size, and the time."""
+    print(f"adversarial shapes ({repeat} runs each; ratio to the valid 1,000-node flow's median):")
+    for name, make in SHAPES.items():
+        document = make()
+        findings = validate(document)
+        answer = len(json.dumps([f.to_json() for f in findings]).encode())
+        more = findings[-1].detail if findings and findings[-1].code == "findings_truncated" else "0"
+        median, best = timings_ms(document, repeat)
+        print(
+            f"  {name:<21} {len(json.dumps(document)) / 1e6:5.2f} MB {len(document['wires']):>7} wires"
+            f" {len(findings):>4} findings (+{more:>6}) {answer / 1e3:7.1f} KB:"
+            f" median {median:7.1f} ms (best {best:7.1f}) {median / valid_ms:6.1f}x"
+        )
 
 
 if __name__ == "__main__":

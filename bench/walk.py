@@ -9,6 +9,9 @@ build, because it depends on the machine.
 - The continuation at a pause: the same flow with the body's last node a delay, so the run pauses on
   every pass. At each of the 100 pauses it is frozen to JSON text and thawed; the figures are the
   largest continuation (target: under 16 KB) and its freeze + thaw time (target: under 0.5 ms).
+- What the size limits cost (issue 12): the first figure again with the counting of value sizes switched
+  off, side by side, and what serializing the variables at every visit would cost instead of counting
+  them as they change.
 """
 
 from __future__ import annotations
@@ -17,12 +20,16 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 # The repository, in place of this folder: bench/queue.py would otherwise shadow the standard library's queue.
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
+import backend.walker.sizes as sizes
+import backend.walker.templates as templates
 from backend.graph.model import Flow
 from backend.walker import Resume, walk
 
@@ -73,6 +80,31 @@ def visits_per_second(flow: Flow) -> float:
     return 500 * runs / elapsed
 
 
+@contextmanager
+def sizes_not_counted() -> Iterator[None]:
+    """Every size counts as 0: the walk as it was before the limits, for the side-by-side figure."""
+    saved = sizes.measure, templates.measure
+
+    def nothing(value: Any, limit: int) -> int:
+        return 0
+
+    sizes.measure = templates.measure = nothing
+    try:
+        yield
+    finally:
+        sizes.measure, templates.measure = saved
+
+
+def serialize_every_visit_ms(flow: Flow) -> float:
+    """What `json.dumps` of the run's variables at each of its 500 visits would take, in ms per run."""
+    variables = {"trigger": PAYLOAD, "invoice": PAYLOAD["invoices"][-1], "current": "INV-0099"}
+    variables.update({node: {"current": "INV-0099"} for node in flow.nodes})
+    started = time.perf_counter()
+    for _ in range(500):
+        json.dumps(variables)
+    return (time.perf_counter() - started) * 1000
+
+
 def freeze_thaw_ms(continuation: dict[str, Any], repeats: int = 200) -> float:
     times = []
     for _ in range(repeats):
@@ -102,7 +134,15 @@ def paused_run(flow: Flow) -> tuple[int, int, float, float]:
 
 
 def main() -> None:
-    rate = visits_per_second(invoice_flow({"type": "log", "config": {"message": "seen {{current}}"}}))
+    plain = invoice_flow({"type": "log", "config": {"message": "seen {{current}}"}})
+    # Side by side, in turns, the best of three each: the machine's load moves both alike.
+    rates, uncounted_rates = [], []
+    for _ in range(3):
+        rates.append(visits_per_second(plain))
+        with sizes_not_counted():
+            uncounted_rates.append(visits_per_second(plain))
+    rate, uncounted = max(rates), max(uncounted_rates)
+    serialized = serialize_every_visit_ms(plain)
     pauses, size, ms, paused_rate = paused_run(
         invoice_flow({"type": "delay", "config": {"duration": "PT1S"}})
     )
@@ -119,6 +159,16 @@ def main() -> None:
         ),
         ("largest continuation", f"{size:,} bytes", f"{size / TARGET_BYTES:.2f} of the 16 KB target"),
         ("its freeze + thaw", f"{ms:.3f} ms", f"{ms / TARGET_FREEZE_THAW_MS:.2f} of the 0.5 ms target"),
+        (
+            "the same, sizes not counted",
+            f"{uncounted:,.0f} visits/s",
+            f"counting costs {(1 / rate - 1 / uncounted) * 500e3:.2f} ms a run, {uncounted / rate:.2f}x",
+        ),
+        (
+            "serializing vars every visit",
+            f"{serialized:.2f} ms a run",
+            f"{serialized / (500e3 / rate):.2f}x the whole counted walk",
+        ),
     ]
     print(f"python {sys.version.split()[0]}")
     for label, figure, ratio in rows:

@@ -35,41 +35,85 @@ RETURNING outcome, output
 SELECT outcome, output FROM effects WHERE run_id = %(run_id)s AND visit = %(visit)s
 
 -- name: save_server
--- Register a server's agent, or replace the URL and token of one registered under that name.
-INSERT INTO servers (name, agent_url, token, created_by)
-VALUES (%(name)s, %(agent_url)s, %(token)s, %(by)s)
-ON CONFLICT (name) DO UPDATE SET agent_url = excluded.agent_url, token = excluded.token, updated_at = now()
+-- Register a server's agent, or give a registered one a new URL (its token is the secret server:NAME).
+INSERT INTO servers (name, agent_url, created_by)
+VALUES (%(name)s, %(agent_url)s, %(by)s)
+ON CONFLICT (name) DO UPDATE SET agent_url = excluded.agent_url, updated_at = now()
 RETURNING (xmax = 0) AS created
 
 -- name: list_servers
--- The registered servers, without their tokens.
+-- The registered servers (tokens live in the secret store).
 SELECT name, agent_url, created_at, updated_at, created_by FROM servers ORDER BY name
 
 -- name: remove_server
--- Forget a server; a command node that names it then fails with action_server_missing.
-DELETE FROM servers WHERE name = %(name)s
-RETURNING name
+-- Forget a server, its templates (cascade) and its token.
+WITH gone AS (DELETE FROM servers WHERE name = %(name)s RETURNING name),
+     token AS (DELETE FROM secrets WHERE name = 'server:' || %(name)s AND EXISTS (SELECT 1 FROM gone))
+SELECT name FROM gone
 
 -- name: server_agent
--- The one statement that reads a token: the agent a command is sent to.
-SELECT agent_url, token FROM servers WHERE name = %(name)s
+-- The agent a command is sent to.
+SELECT agent_url FROM servers WHERE name = %(name)s
 
 -- name: save_template
--- Store a command template, or replace the command of one stored under that name.
-INSERT INTO command_templates (name, command, created_by)
-VALUES (%(name)s, %(command)s, %(by)s)
-ON CONFLICT (name) DO UPDATE SET command = excluded.command
+-- Store a server's command template, or replace the argv and parameters of one stored under that name.
+INSERT INTO command_templates (server, name, argv, params, created_by)
+VALUES (%(server)s, %(name)s, %(argv)s, %(params)s, %(by)s)
+ON CONFLICT (server, name) DO UPDATE SET argv = excluded.argv, params = excluded.params
 RETURNING (xmax = 0) AS created
 
 -- name: list_templates
--- The stored command templates.
-SELECT name, command, created_at, created_by FROM command_templates ORDER BY name
+-- The command templates, of one server or of all.
+SELECT server, name, argv, params, created_at, created_by FROM command_templates
+WHERE %(server)s::text IS NULL OR server = %(server)s::text
+ORDER BY server, name
 
 -- name: remove_template
--- Forget a command template; a command node that names it then fails with action_template_missing.
-DELETE FROM command_templates WHERE name = %(name)s
+-- Forget a server's command template; a command node that names it then fails with action_template_missing.
+DELETE FROM command_templates WHERE server = %(server)s AND name = %(name)s
 RETURNING name
 
--- name: template_command
--- The command a template stands for.
-SELECT command FROM command_templates WHERE name = %(name)s
+-- name: template
+-- A server's template: its argv and the types of its parameters.
+SELECT argv, params FROM command_templates WHERE server = %(server)s AND name = %(name)s
+
+-- name: may_use_server
+-- Whether a user holds use_server on a server.
+SELECT EXISTS (SELECT 1 FROM server_grants WHERE user_name = %(user)s AND server = %(server)s)
+
+-- name: flow_version_author
+-- Who saved the version a run walks: the one whose use_server rights its command nodes use.
+SELECT v.created_by FROM runs AS r
+JOIN flow_versions AS v ON v.flow_id = r.flow_id AND v.version = r.version
+WHERE r.id = %(run_id)s
+
+-- name: set_secret
+-- Store a sealed secret, or replace one's value.
+INSERT INTO secrets (name, sealed, updated_by) VALUES (%(name)s, %(sealed)s, %(by)s)
+ON CONFLICT (name) DO UPDATE
+SET sealed = excluded.sealed, legacy_plain = NULL, updated_at = now(), updated_by = excluded.updated_by
+RETURNING (xmax = 0) AS created
+
+-- name: list_secrets
+-- The names flows can reference, and when they changed; never a value. Server tokens are the servers'.
+SELECT name, created_at, updated_at, updated_by FROM secrets WHERE left(name, 7) <> 'server:' ORDER BY name
+
+-- name: remove_secret
+-- Forget a secret; an action that references it then fails with secret_missing.
+DELETE FROM secrets WHERE name = %(name)s RETURNING name
+
+-- name: open_secrets
+-- The sealed values of the named secrets (a token moved by migration 0008 may still be in the clear).
+SELECT name, sealed, legacy_plain FROM secrets WHERE name = ANY(%(names)s::text[])
+
+-- name: unsealed_secrets
+-- Tokens migration 0008 moved here in the clear, to be sealed.
+SELECT name, legacy_plain FROM secrets WHERE legacy_plain IS NOT NULL FOR UPDATE
+
+-- name: all_sealed_secrets
+-- Every sealed value, to seal again under the newest key.
+SELECT name, sealed FROM secrets WHERE sealed IS NOT NULL FOR UPDATE
+
+-- name: reseal_secret
+-- A secret's value sealed again (a moved token sealed, or a rotation), its value unchanged.
+UPDATE secrets SET sealed = %(sealed)s, legacy_plain = NULL WHERE name = %(name)s

@@ -24,10 +24,13 @@ from backend.actions.effects import EffectLog
 from backend.actions.failures import ActionFailure
 from backend.actions.http import send_http
 from backend.actions.notify import send_notify
+from backend.actions.secret_store import SecretStore
 from backend.actions.settings import ActionSettings
 from backend.actions.transport import HttpSender
 from backend.queue.faults import Faults
 from backend.walker import ActionRequest, Resume
+from backend.walker.redact import redact_output
+from backend.walker.secret_refs import fill, secret_names
 
 
 class ActionSender:
@@ -44,8 +47,10 @@ class ActionSender:
         *,
         faults: Faults | None = None,
         resolver: Resolver = system_resolver,
+        secrets: SecretStore | None = None,
     ) -> None:
         self.pool = pool
+        self.secrets = secrets or SecretStore.from_settings()
         self.settings = settings or ActionSettings.from_env()
         self.faults = faults or Faults()
         self.effects = EffectLog(pool)
@@ -58,16 +63,28 @@ class ActionSender:
         if opened.attempt is None:
             assert opened.outcome is not None
             return Resume(request.node, request.visit, opened.outcome, opened.output)
+        opened_values: dict[str, str] = {}
         try:
-            output, outcome = await self._send(run_id, request, opened.key), "out"
+            config = request.config
+            if request.secrets:
+                # Opened now, for this try only: the values live in this frame and the request in flight.
+                async with self.pool.connection() as conn:
+                    opened_values = await self.secrets.reveal(conn, secret_names(request.secrets))
+                config = fill(config, request.secrets, opened_values)
+            output, outcome = await self._send(run_id, request, config, opened.key), "out"
         except ActionFailure as failure:
             output, outcome = failure.output(), "error"
+        # The second net: a value that came from a secret, echoed by a server or quoted in an error,
+        # never reaches the effects log, the journal or the variables.
+        output = redact_output(output, frozenset(opened_values.values()))
         await self.faults.reach("after_action_sent")
         outcome, output = await self.effects.complete(run_id, request.visit, opened.attempt, outcome, output)
         return Resume(request.node, request.visit, outcome, output)
 
-    async def _send(self, run_id: int, request: ActionRequest, key: str) -> dict[str, Any]:
-        config, settings = request.config, self.settings
+    async def _send(
+        self, run_id: int, request: ActionRequest, config: dict[str, Any], key: str
+    ) -> dict[str, Any]:
+        settings = self.settings
         timeout_s = action_timeout(config, settings.timeout_s)
         if request.type == "http":
             return await send_http(
@@ -77,7 +94,7 @@ class ActionSender:
             return await send_notify(config, key, self.guarded, settings, timeout_s=timeout_s)
         if request.type == "command":
             where = (run_id, request.node, request.visit)
-            return await send_command(config, key, where, self.pool, self.agents, timeout_s)
+            return await send_command(config, key, where, self.pool, self.secrets, self.agents, timeout_s)
         raise ActionFailure(code="action_type_unknown", type=request.type)
 
 

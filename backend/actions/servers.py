@@ -1,9 +1,8 @@
-"""Registered servers (a name, an agent URL, a token) and command templates, managed by admins.
+"""Registered servers (a name and an agent URL) and their command templates, managed by admins.
 
-A token is stored as given: the worker must present it to the agent, so it cannot be hashed, and a key
-to encrypt it with would live beside the database URL in the same process. What is kept is the rule
-that it never comes back out: `Server` has no token field, listings do not select it, and only
-`agent()`, which the command action calls, reads it (into an `Agent` whose repr hides it).
+A server's agent token lives in the secret store as `server:<name>`, sealed like every secret: the
+worker must present it, so it cannot be hashed. `Server` has no token field, listings never open one,
+and only `agent()`, which the command action calls, does (into an `Agent` whose repr hides it).
 
 Examples:
     >>> check_name("web-1.prod")
@@ -20,10 +19,14 @@ from datetime import datetime
 from typing import Any
 
 import httpx
+import psycopg
 from psycopg import AsyncConnection
+from psycopg.types.json import Jsonb
 
 from backend.actions.failures import ActionFailure
 from backend.actions.queries import QUERIES
+from backend.actions.secret_store import SecretStore, server_secret
+from backend.actions.templates import TemplateSpec, check_template
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$")
 
@@ -46,15 +49,17 @@ class Agent:
 
 @dataclass(frozen=True, slots=True)
 class Template:
+    server: str
     name: str
-    command: str
+    argv: list[str]
+    params: dict[str, Any]
     created_at: datetime
     created_by: str | None
 
 
 def check_name(name: str) -> str:
     if not _NAME.match(name):
-        raise ActionFailure(code="server_name_invalid", name=name)
+        raise ActionFailure(code="server_name_invalid", name=name[:200])
     return name
 
 
@@ -68,12 +73,16 @@ def check_url(url: str) -> str:
     return url
 
 
-async def save_server(conn: AsyncConnection[Any], name: str, url: str, token: str, by: str | None) -> bool:
-    """Register a server, or give a registered one a new URL and token; True when it is new."""
+async def save_server(
+    conn: AsyncConnection[Any], store: SecretStore, name: str, url: str, token: str, by: str | None
+) -> bool:
+    """Register a server, or give a registered one a new URL and token, in one transaction; True when new."""
     if not token:
         raise ActionFailure(code="action_config_invalid", field="token", detail="empty")
-    params = {"name": check_name(name), "agent_url": check_url(url), "token": token, "by": by}
-    row = await (await conn.execute(QUERIES["save_server"], params)).fetchone()
+    params = {"name": check_name(name), "agent_url": check_url(url), "by": by}
+    async with conn.transaction():
+        row = await (await conn.execute(QUERIES["save_server"], params)).fetchone()
+        await store.put(conn, server_secret(name), token, by)
     return bool(row and row[0])
 
 
@@ -82,31 +91,58 @@ async def list_servers(conn: AsyncConnection[Any]) -> list[Server]:
 
 
 async def remove_server(conn: AsyncConnection[Any], name: str) -> bool:
+    """Forget a server with its templates and its token."""
     return await (await conn.execute(QUERIES["remove_server"], {"name": name})).fetchone() is not None
 
 
-async def agent(conn: AsyncConnection[Any], name: str) -> Agent | None:
+async def agent(conn: AsyncConnection[Any], store: SecretStore, name: str) -> Agent | None:
     row = await (await conn.execute(QUERIES["server_agent"], {"name": name})).fetchone()
-    return None if row is None else Agent(name, row[0], row[1])
+    if row is None:
+        return None
+    token = (await store.reveal(conn, {server_secret(name)}))[server_secret(name)]
+    return Agent(name, str(row[0]), token)
 
 
-async def save_template(conn: AsyncConnection[Any], name: str, command: str, by: str | None) -> bool:
-    """Store a command template, or replace the command of one; True when it is new."""
-    if not command.strip():
-        raise ActionFailure(code="action_config_invalid", field="command", detail="empty")
-    params = {"name": check_name(name), "command": command, "by": by}
-    row = await (await conn.execute(QUERIES["save_template"], params)).fetchone()
+async def save_template(
+    conn: AsyncConnection[Any], server: str, name: str, argv: Any, params: Any, by: str | None
+) -> bool:
+    """Store a server's template, or replace one's argv and parameters; True when it is new."""
+    spec = check_template(argv, params)
+    values = {
+        "server": server,
+        "name": check_name(name),
+        "argv": Jsonb(spec.argv),
+        "params": Jsonb(spec.params),
+        "by": by,
+    }
+    try:
+        row = await (await conn.execute(QUERIES["save_template"], values)).fetchone()
+    except psycopg.errors.ForeignKeyViolation:
+        raise ActionFailure(code="action_server_missing", server=server) from None
     return bool(row and row[0])
 
 
-async def list_templates(conn: AsyncConnection[Any]) -> list[Template]:
-    return [Template(*row) for row in await (await conn.execute(QUERIES["list_templates"])).fetchall()]
+async def list_templates(conn: AsyncConnection[Any], server: str | None = None) -> list[Template]:
+    rows = await (await conn.execute(QUERIES["list_templates"], {"server": server})).fetchall()
+    return [Template(*row) for row in rows]
 
 
-async def remove_template(conn: AsyncConnection[Any], name: str) -> bool:
-    return await (await conn.execute(QUERIES["remove_template"], {"name": name})).fetchone() is not None
+async def remove_template(conn: AsyncConnection[Any], server: str, name: str) -> bool:
+    params = {"server": server, "name": name}
+    return await (await conn.execute(QUERIES["remove_template"], params)).fetchone() is not None
 
 
-async def template_command(conn: AsyncConnection[Any], name: str) -> str | None:
-    row = await (await conn.execute(QUERIES["template_command"], {"name": name})).fetchone()
-    return None if row is None else str(row[0])
+async def template(conn: AsyncConnection[Any], server: str, name: str) -> TemplateSpec | None:
+    row = await (await conn.execute(QUERIES["template"], {"server": server, "name": name})).fetchone()
+    return None if row is None else TemplateSpec(list(row[0]), dict(row[1]))
+
+
+async def may_use_server(conn: AsyncConnection[Any], user: str, server: str) -> bool:
+    row = await (await conn.execute(QUERIES["may_use_server"], {"user": user, "server": server})).fetchone()
+    return bool(row and row[0])
+
+
+async def version_author(conn: AsyncConnection[Any], run_id: int) -> str | None:
+    """Who saved the flow version a run walks."""
+    row = await (await conn.execute(QUERIES["flow_version_author"], {"run_id": run_id})).fetchone()
+    return None if row is None or row[0] is None else str(row[0])

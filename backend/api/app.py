@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from backend.actions import ActionSender, ActionSettings
-from backend.api import approvals, flows, meta, openapi, runs  # noqa: F401 - they declare the endpoints
+from backend.api import approvals, flows, meta, openapi, people, runs  # noqa: F401 - they declare the endpoints
 from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response
 from backend.api.settings import ApiSettings

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from starlette.responses import Response
 
+from backend.actions.command_rights import CommandRefused
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.rights import require, require_read
+from backend.config import settings
 from backend.flows.store import QUERIES, create_flow, save_version
-from backend.graph import list_view, load_schema, validate
+from backend.graph import Finding, list_view, load_schema, validate
 from backend.graph.model import NODE_TYPES
 from backend.queue.schedules import ScheduleInvalid
 
@@ -68,8 +74,38 @@ def _flow_json(row: tuple[Any, ...]) -> dict[str, Any]:
     return data
 
 
-def _valid_document(call: Call) -> dict[str, Any]:
-    findings = validate(call.body, call.locale)
+# A document of this many nodes and wires validates in well under a millisecond: on the event loop, as a
+# hop to a thread would cost more. A larger one validates on a worker thread, so that the loop (and the
+# in-process worker on it) go on serving; at most VALIDATIONS_AT_ONCE of them at once, the machine's two
+# cores. Further ones wait their turn without holding a thread, but each holds the pool connection its
+# endpoint took, so at most VALIDATIONS_WAITING wait; past that the answer is 503 `validation_busy`,
+# rather than a pool drained by one client's requests.
+INLINE_PIECES = 100
+VALIDATIONS_AT_ONCE = 2
+VALIDATIONS_WAITING = 6
+_validations = anyio.CapacityLimiter(VALIDATIONS_AT_ONCE)
+
+
+async def findings_of(document: Any, locale: str) -> list[Finding]:
+    """`validate`, with the findings cap of the settings, off the event loop for a large document."""
+    work = partial(validate, document, locale, limit=settings().max_findings, now=datetime.now(UTC))
+    if _pieces(document) <= INLINE_PIECES:
+        return work()
+    if _validations.statistics().tasks_waiting >= VALIDATIONS_WAITING:
+        raise ApiError(
+            503, code="validation_busy", detail={"limit": VALIDATIONS_AT_ONCE + VALIDATIONS_WAITING}
+        )
+    return await anyio.to_thread.run_sync(work, limiter=_validations)
+
+
+def _pieces(document: Any) -> int:
+    if not isinstance(document, dict):
+        return 0
+    return sum(len(part) for part in (document.get("nodes"), document.get("wires")) if isinstance(part, list))
+
+
+async def _valid_document(call: Call) -> dict[str, Any]:
+    findings = await findings_of(call.body, call.locale)
     if findings:
         raise ApiError(422, code="flow_invalid", detail={"findings": [f.to_json() for f in findings]})
     assert isinstance(call.body, dict)
@@ -82,15 +118,17 @@ def _valid_document(call: Call) -> dict[str, Any]:
     summary="Create a flow from a document (its version 1)",
     tag="flows",
     body=DOCUMENT,
-    responses={201: SAVED, 422: None},
+    responses={201: SAVED, 403: None, 422: None, 503: None},
 )
 async def create(call: Call) -> Response:
     await require(call, "edit")
-    document = _valid_document(call)
+    document = await _valid_document(call)
     try:
         flow_id = await create_flow(call.conn, document, by=call.me.name)
     except ScheduleInvalid as invalid:
         raise ApiError(422, code=invalid.code) from None
+    except CommandRefused as refused:
+        raise ApiError(refused.status, code=refused.code, detail=refused.params, **refused.params) from None
     return reply({"id": flow_id, "version": 1}, 201)
 
 
@@ -141,17 +179,19 @@ async def get_flow(call: Call) -> Response:
     summary="Save a document as the flow's next version",
     tag="flows",
     body=DOCUMENT,
-    responses={200: SAVED, 404: None, 422: None},
+    responses={200: SAVED, 403: None, 404: None, 422: None, 503: None},
 )
 async def save(call: Call) -> Response:
     flow_id = call.path_id("flow_id")
     await require_read(call, flow_id)
     await require(call, "edit", flow_id)
-    document = _valid_document(call)
+    document = await _valid_document(call)
     try:
         version = await save_version(call.conn, flow_id, document, by=call.me.name)
     except ScheduleInvalid as invalid:
         raise ApiError(422, code=invalid.code) from None
+    except CommandRefused as refused:
+        raise ApiError(refused.status, code=refused.code, detail=refused.params, **refused.params) from None
     except LookupError:
         raise ApiError(404, code="flow_not_found") from None
     return reply({"id": flow_id, "version": version})
@@ -219,11 +259,12 @@ async def version(call: Call) -> Response:
             "type": "object",
             "required": ["valid", "findings"],
             "properties": {"valid": {"type": "boolean"}, "findings": {"type": "array", "items": FINDING}},
-        }
+        },
+        503: None,
     },
 )
 async def validate_document(call: Call) -> Response:
-    findings = validate(call.body, call.locale)
+    findings = await findings_of(call.body, call.locale)
     return reply({"valid": not findings, "findings": [f.to_json() for f in findings]})
 
 
@@ -233,10 +274,10 @@ async def validate_document(call: Call) -> Response:
     summary="The editor's list view of a valid document",
     tag="flows",
     body=DOCUMENT,
-    responses={200: {"type": "object", "required": ["nodes"]}, 422: None},
+    responses={200: {"type": "object", "required": ["nodes"]}, 422: None, 503: None},
 )
 async def list_view_of(call: Call) -> Response:
-    document = _valid_document(call)
+    document = await _valid_document(call)
     return reply({"nodes": [entry.to_json() for entry in list_view(document)]})
 
 

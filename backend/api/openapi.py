@@ -26,6 +26,7 @@ _DESCRIPTIONS = {
     415: "Unsupported media type",
     422: "Invalid",
     429: "Too many attempts",
+    503: "Busy: try again in a moment",
 }
 
 

@@ -95,8 +95,9 @@ ORDER BY decided_at, id
 LIMIT %(limit)s
 
 -- name: declare_retention_sweep
--- This transaction is the approvals' retention sweep: the one thing the trail's trigger lets delete.
-SELECT set_config('flowyard.approval_retention', 'on', true)
+-- This transaction is the approvals' retention sweep, with its retention: the trail's trigger lets it
+-- delete decided approvals older than that, and nothing else.
+SELECT set_config('flowyard.approval_retention', %(retention)s::interval::text, true)
 
 -- name: sweep_decided_approvals
 -- Decided approvals past their own retention, oldest first, a batch at a time.

@@ -29,10 +29,13 @@ async def save_version(
     """Save `document` as the flow's next version; its number. The document must be valid.
 
     A schedule trigger takes effect with the version: its next fire is computed in the same transaction.
+    Command nodes take `use_server` on their servers and registered templates: `CommandRefused`.
     """
+    from backend.actions.command_rights import check_commands
     from backend.queue.schedules import sync_schedule
 
     async with conn.transaction():
+        await check_commands(conn, document, by)
         cur = await conn.execute(
             QUERIES["add_version"],
             {"flow_id": flow_id, "name": document["name"], "document": Jsonb(document), "by": by},

@@ -15,8 +15,10 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any, TextIO
 
+from backend.config import settings
 from backend.graph.findings import Finding
 from backend.graph.validator import validate
 from backend.i18n.catalogs import message
@@ -48,7 +50,7 @@ def run_check(path: str, *, as_json: bool) -> int:
         sentence = message(unreadable.code, "en", path=path, **unreadable.params)
         write_line(sys.stderr, f"flowyard check: {sentence}")
         return 2
-    findings = validate(document)
+    findings = validate(document, limit=settings().max_findings, now=datetime.now(UTC))
     print_findings(path, findings, as_json=as_json)
     return 1 if findings else 0
 

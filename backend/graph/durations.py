@@ -21,7 +21,7 @@ Examples:
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 DURATION_PATTERN = (
     r"^P(?!$)(?:(?P<weeks>\d+)W)?(?:(?P<days>\d+)D)?"
@@ -46,3 +46,29 @@ def parse_duration(text: str) -> timedelta:
     if duration > MAX_DURATION:
         raise ValueError(f"longer than {MAX_DURATION.days} days, the longest a run may wait")
     return duration
+
+
+def parse_moment(text: str) -> datetime:
+    """A delay's `until`: an ISO 8601 timestamp; one without an offset is UTC, as everywhere in our API.
+
+    Examples:
+        >>> parse_moment("2031-05-01T09:00:00")
+        datetime.datetime(2031, 5, 1, 9, 0, tzinfo=datetime.timezone.utc)
+    """
+    moment = datetime.fromisoformat(text)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def check_moment(moment: datetime, now: datetime) -> None:
+    """ValueError when `moment` is further from `now` than a run may wait: `until` is capped as durations are.
+
+    Examples:
+        >>> now = parse_moment("2026-11-30T12:00:00")
+        >>> check_moment(parse_moment("2036-11-30T12:00:00"), now)
+        >>> check_moment(parse_moment("9999-12-31T00:00:00"), now)
+        Traceback (most recent call last):
+        ...
+        ValueError: more than 3660 days ahead, the longest a run may wait
+    """
+    if moment - now > MAX_DURATION:
+        raise ValueError(f"more than {MAX_DURATION.days} days ahead, the longest a run may wait")

@@ -4,7 +4,9 @@ A node of a loop's body region leaks when the trigger reaches it without passing
 `body` port. Every leaking node lies downstream of a wire that enters the region from outside it (its
 source is reachable and outside the region, and it is not the loop's body wire), or is a trigger inside
 the region. Those wires are what the user has to change, so they are what is reported: one finding per
-wire and loop, naming the node it enters, rather than one per node downstream.
+wire, naming the node it enters and the first loop (in document order) whose body it enters, rather than
+one per node downstream or one per loop. A wire into a node that a thousand loops' bodies share enters a
+thousand regions at once; one finding per loop made that a million findings (issue 12).
 
 Examples:
     >>> from backend.graph.findings import Report
@@ -35,7 +37,10 @@ MAX_LOOP_DEPTH = 3
 
 @dataclass(frozen=True, slots=True)
 class Leak:
-    """A way into a loop's body region that avoids its `body` port: a wire, or a trigger inside it."""
+    """A way into loops' body regions that avoids their `body` port: a wire, or a trigger inside them.
+
+    `loop` is the first of the loops it enters, in document order.
+    """
 
     node: int
     loop: int
@@ -43,20 +48,19 @@ class Leak:
 
 
 def leaks(topology: Topology) -> Iterator[Leak]:
-    """Every leak, triggers first, then by wire in document order, each by loop in document order."""
+    """Every leak, triggers first, then by wire in document order: one each, whatever the loops entered."""
     for trigger in topology.triggers:
-        yield from _each_loop(topology, topology.regions[trigger], trigger, None)
+        if topology.regions[trigger]:
+            yield _leak(topology, topology.regions[trigger], trigger, None)
     for edge in topology.edges:
         if topology.reachable[edge.source]:
             entered = topology.regions[edge.target] & ~(topology.regions[edge.source] | edge.body_bit)
-            yield from _each_loop(topology, entered, edge.target, edge.wire.place)
+            if entered:
+                yield _leak(topology, entered, edge.target, edge.wire.place)
 
 
-def _each_loop(topology: Topology, bits: int, node: int, wire: int | None) -> Iterator[Leak]:
-    while bits:
-        lowest = bits & -bits
-        yield Leak(node, topology.loops[lowest.bit_length() - 1], wire)
-        bits ^= lowest
+def _leak(topology: Topology, bits: int, node: int, wire: int | None) -> Leak:
+    return Leak(node, topology.loops[(bits & -bits).bit_length() - 1], wire)
 
 
 def check_loops(topology: Topology, report: Report) -> None:
@@ -67,9 +71,11 @@ def check_loops(topology: Topology, report: Report) -> None:
         report.add(
             code="loop_body_leaks", node=vertices[leak.node].id, wire=leak.wire, detail=loop, loop=loop
         )
+    # A loop's level is asked once per loop and once per `end` below it: work it out once.
+    depth = {loop: topology.depth(loop) for loop in topology.loops}
     for loop_vertex in topology.loops:
         # The loop node follows `done` in the scope around it: its own level is one more than its depth.
-        level = topology.depth(loop_vertex) + 1
+        level = depth[loop_vertex] + 1
         if level > MAX_LOOP_DEPTH:
             report.add(
                 code="loop_nesting_too_deep", node=vertices[loop_vertex].id, depth=level, limit=MAX_LOOP_DEPTH
@@ -79,10 +85,9 @@ def check_loops(topology: Topology, report: Report) -> None:
             report.add(code="break_outside_loop", node=node.id)
     for vertex, node in enumerate(vertices):
         if node.type == "end" and topology.regions[vertex]:
-            loop = vertices[_innermost(topology, vertex)].id
+            if not report.room:
+                report.count(1)  # the innermost loop would only be counted
+                continue
+            innermost = max(topology.loops_around(vertex), key=lambda loop: (depth[loop], -loop))
+            loop = vertices[innermost].id
             report.add(code="end_inside_loop", node=node.id, detail=loop, loop=loop)
-
-
-def _innermost(topology: Topology, vertex: int) -> int:
-    """The deepest of the loops around a node; the first in document order among equals."""
-    return max(topology.loops_around(vertex), key=lambda loop: (topology.depth(loop), -loop))

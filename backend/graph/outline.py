@@ -3,8 +3,8 @@
 The graph rules run on any document whose nodes and wires can be told apart, even when other parts of it
 are wrong (a label too long, a config that does not match): the editor validates on every change, and
 someone fixing one mistake should still see the others. What they need is a list of at most `MAX_NODES`
-objects with a text `id` and `type`, and a list of objects with a text `from` and `to` and, if any, a text
-`port`. A document without that shape has no outline; its schema findings say why.
+objects with a text `id` and `type`, and a list of at most `MAX_WIRES` objects with a text `from` and `to`
+and, if any, a text `port`. A document without that shape has no outline; its schema findings say why.
 
 Examples:
     >>> outline = read_outline({"nodes": [{"id": "t", "type": "trigger", "config": {}}],
@@ -25,6 +25,10 @@ from backend.graph.model import DEFAULT_PORT
 # The nodes a flow may have (FLOW_FORMAT.md, "Limits"); the schema's `maxItems` says the same, a test
 # keeps them equal.
 MAX_NODES = 1000
+# The wires a flow may have: ten per node on average, far more than any drawn flow has (the benchmark's
+# 1,000-node flow has 1,149). Without a limit a 5 MB body held 100,000 wires, and although every rule is
+# linear in them, the validator then took seconds (issue 12). The schema's `maxItems` says the same.
+MAX_WIRES = 10_000
 
 
 class NodeEntry(NamedTuple):
@@ -58,7 +62,9 @@ def read_outline(document: object) -> Outline | None:
     if not isinstance(document, dict):
         return None
     raw_nodes, raw_wires = document.get("nodes"), document.get("wires")
-    if not isinstance(raw_nodes, list) or not isinstance(raw_wires, list) or len(raw_nodes) > MAX_NODES:
+    if not isinstance(raw_nodes, list) or not isinstance(raw_wires, list):
+        return None
+    if len(raw_nodes) > MAX_NODES or len(raw_wires) > MAX_WIRES:
         return None
     nodes: list[NodeEntry] = []
     for index, node in enumerate(raw_nodes):

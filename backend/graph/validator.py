@@ -20,18 +20,25 @@ Examples:
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from backend.config import DEFAULT_MAX_FINDINGS
 from backend.graph.findings import Finding, Report
 from backend.graph.loops import check_loops
 from backend.graph.outline import read_outline
 from backend.graph.rules import check_cycles, check_nodes, check_reachability, check_triggers, check_wires
-from backend.graph.schema import check_configs, check_document
+from backend.graph.schema import Explainer, check_configs, check_document
 from backend.graph.topology import analyse
 
 
-def validate(document: object, locale: str = "en") -> list[Finding]:
+def validate(
+    document: object, locale: str = "en", *, limit: int = DEFAULT_MAX_FINDINGS, now: datetime | None = None
+) -> list[Finding]:
     """Every finding about `document` (any JSON value), with messages in `locale`; empty when valid.
 
-    Never raises on a JSON value: whatever it is, what is wrong with it is a finding.
+    Never raises on a JSON value: whatever it is, what is wrong with it is a finding. At most `limit`
+    findings are listed; a last `findings_truncated` then says how many more there are (at least).
+    `now`, when given, is the moment a delay's literal `until` may be at most 3,660 days after.
 
     Examples:
         >>> [(f.code, f.detail) for f in validate({"format": "flowyard.flow/1", "name": "n",
@@ -39,17 +46,18 @@ def validate(document: object, locale: str = "en") -> list[Finding]:
         ...                                         "wires": []})]
         [('node_config_invalid', '/nodes/0/config/kind')]
     """
-    report = Report(locale)
-    check_document(document, report)
+    report = Report(locale, limit)
+    explainer = Explainer(report)
+    check_document(document, report, explainer)
     outline = read_outline(document)
     if outline is None:
-        return report.findings
+        return report.close()
     check_nodes(outline, report)
-    check_configs(outline, report)
+    check_configs(outline, report, explainer, now)
     topology = analyse(outline)
     check_wires(outline, topology, report)
     check_triggers(topology, report)
     check_cycles(topology, report)
     check_reachability(topology, report)
     check_loops(topology, report)
-    return report.findings
+    return report.close()

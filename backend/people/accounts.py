@@ -18,8 +18,10 @@ import hashlib
 import re
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+import psycopg
 from psycopg import AsyncConnection
 
 from backend.people.hashing import hash_now
@@ -27,8 +29,13 @@ from backend.store.queries import load
 
 QUERIES = load("backend.people", "queries.sql")
 RIGHTS = ("edit", "run", "decide", "audit", "admin")
+# A right of its own, always on one server (`use_server:NAME`), kept apart from the flow rights.
+USE_SERVER = "use_server"
+SERVER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,199}")
 # The same rule as the users table's CHECK, and as a `user:<name>` principal in an approval's approvers.
 USER_NAME = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
+# A token lives ten years at most: an expiry is a promise that it ends, so it must end within reason.
+MAX_TOKEN_LIFETIME = timedelta(days=3660)
 
 
 class AccountRefused(ValueError):
@@ -42,25 +49,57 @@ class AccountRefused(ValueError):
 class Grant:
     right: str
     flow_id: int | None
+    server: str | None = None
 
     @classmethod
     def parse(cls, text: str) -> Grant:
-        """`decide` (everywhere) or `decide:12` (on flow 12).
+        """`decide` (everywhere), `decide:12` (on flow 12), or `use_server:web-1` (that server's commands).
 
         Examples:
             >>> Grant.parse("decide:12")
-            Grant(right='decide', flow_id=12)
+            Grant(right='decide', flow_id=12, server=None)
+            >>> Grant.parse("use_server:web-1")
+            Grant(right='use_server', flow_id=None, server='web-1')
             >>> Grant.parse("sign")
             Traceback (most recent call last):
             ...
             backend.people.accounts.AccountRefused: right_unknown
         """
-        right, _, flow = text.partition(":")
+        right, _, place = text.partition(":")
+        if right == USE_SERVER:
+            if not SERVER_NAME.fullmatch(place):
+                raise AccountRefused(code="grant_server_invalid", server=place[:200])
+            return cls(right, None, place)
         if right not in RIGHTS:
-            raise AccountRefused(code="right_unknown", right=right)
-        if flow and not re.fullmatch(r"[0-9]{1,18}", flow):
-            raise AccountRefused(code="grant_flow_invalid", flow=flow)
-        return cls(right, int(flow) if flow else None)
+            raise AccountRefused(code="right_unknown", right=right[:64])
+        if place and not re.fullmatch(r"[0-9]{1,18}", place):
+            raise AccountRefused(code="grant_flow_invalid", flow=place[:64])
+        return cls(right, int(place) if place else None)
+
+    def __str__(self) -> str:
+        """As the CLI and the API write it: the form `parse` reads."""
+        if self.server is not None:
+            return f"{self.right}:{self.server}"
+        return self.right if self.flow_id is None else f"{self.right}:{self.flow_id}"
+
+
+async def declare_actor(conn: AsyncConnection[Any], actor: str | None) -> None:
+    """Name who changes rights in the open transaction: the rights trail's triggers write it down."""
+    await conn.execute(QUERIES["declare_actor"], {"actor": actor or ""})
+
+
+async def apply_grant(conn: AsyncConnection[Any], name: str, grant: Grant) -> None:
+    """Write one grant (no change when it is held already); the caller's transaction declares the actor."""
+    if grant.right == USE_SERVER:
+        await conn.execute(QUERIES["grant_server"], {"name": name, "server": grant.server})
+        return
+    try:
+        async with conn.transaction():  # a savepoint: the refusal leaves the caller's transaction usable
+            await conn.execute(
+                QUERIES["grant"], {"name": name, "right": grant.right, "flow_id": grant.flow_id}
+            )
+    except psycopg.errors.ForeignKeyViolation:
+        raise AccountRefused(code="grant_flow_unknown", flow=grant.flow_id) from None
 
 
 def new_token() -> str:
@@ -82,34 +121,45 @@ async def add_user(
     grants: list[Grant] = [],  # noqa: B006 - read only
     groups: list[str] = [],  # noqa: B006 - read only
     password: str | None = None,
+    password_hash: str | None = None,
     locale: str | None = None,
+    actor: str | None = None,
 ) -> None:
     """Create a user with rights and groups, in one transaction; refused when the name is taken."""
     if not USER_NAME.fullmatch(name):
-        raise AccountRefused(code="user_name_invalid", name=name)
+        raise AccountRefused(code="user_name_invalid", name=name[:64])
     async with conn.transaction():
+        await declare_actor(conn, actor)
         cur = await conn.execute(
             QUERIES["insert_user"],
-            {"name": name, "password_hash": hash_password(password) if password else None, "locale": locale},
+            {
+                "name": name,
+                "password_hash": hash_password(password) if password else password_hash,
+                "locale": locale,
+            },
         )
         if await cur.fetchone() is None:
             raise AccountRefused(code="user_exists", name=name)
         for group in groups:
             await conn.execute(QUERIES["add_to_group"], {"group": group, "name": name})
         for grant in grants:
-            await conn.execute(
-                QUERIES["grant"], {"name": name, "right": grant.right, "flow_id": grant.flow_id}
-            )
+            await apply_grant(conn, name, grant)
 
 
-async def create_token(conn: AsyncConnection[Any], name: str) -> str:
+async def create_token(
+    conn: AsyncConnection[Any], name: str, *, expires_in: timedelta | None = None, actor: str | None = None
+) -> str:
     """A new token for `name`; the only time the token itself exists outside its holder's hands."""
+    if expires_in is not None and not timedelta(0) < expires_in <= MAX_TOKEN_LIFETIME:
+        raise AccountRefused(code="token_expiry_invalid", limit=MAX_TOKEN_LIFETIME.days)
     token = new_token()
     async with conn.transaction():
+        await declare_actor(conn, actor)
         cur = await conn.execute(QUERIES["password_of"], {"name": name})
         if await cur.fetchone() is None:
             raise AccountRefused(code="user_unknown", name=name)
-        await conn.execute(QUERIES["insert_token"], {"name": name, "token_hash": token_digest(token)})
+        params = {"name": name, "token_hash": token_digest(token), "expires_in": expires_in}
+        await conn.execute(QUERIES["insert_token"], params)
     return token
 
 

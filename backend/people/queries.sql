@@ -28,12 +28,16 @@ SELECT EXISTS (
 SELECT group_name FROM group_members WHERE user_name = %(name)s
 
 -- name: insert_token
--- A token, by its hash.
-INSERT INTO tokens (user_name, token_hash) VALUES (%(name)s, %(token_hash)s) RETURNING id
+-- A token, by its hash, that stops working after its expiry (none: never).
+INSERT INTO tokens (user_name, token_hash, expires_at)
+VALUES (%(name)s, %(token_hash)s, now() + %(expires_in)s::interval)
+RETURNING id
 
 -- name: user_of_token
--- Who a token belongs to; marks it used.
-UPDATE tokens SET last_used_at = now() WHERE token_hash = %(token_hash)s RETURNING user_name
+-- Who a token that is neither revoked nor expired belongs to; marks it used.
+UPDATE tokens SET last_used_at = now()
+WHERE token_hash = %(token_hash)s AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+RETURNING user_name
 
 -- name: password_of
 -- A user's password hash, for a login.
@@ -91,3 +95,67 @@ DELETE FROM login_failures WHERE user_name = %(name)s AND address = %(address)s
 -- name: any_user
 -- Whether anyone has been added yet: an empty database is told how to add its first administrator.
 SELECT EXISTS (SELECT 1 FROM users)
+
+-- name: declare_actor
+-- Who makes this transaction's changes of rights: the rights trail's triggers read it.
+SELECT set_config('flowyard.actor', %(actor)s, true)
+
+-- name: grant_server
+-- The right to use a server's commands.
+INSERT INTO server_grants (user_name, server) VALUES (%(name)s, %(server)s)
+ON CONFLICT DO NOTHING
+
+-- name: revoke_grant
+-- Take a right away, everywhere (flow NULL) or on one flow.
+DELETE FROM grants
+WHERE user_name = %(name)s AND "right" = %(right)s AND flow_id IS NOT DISTINCT FROM %(flow_id)s::bigint
+RETURNING user_name
+
+-- name: revoke_server
+-- Take the right to use a server away.
+DELETE FROM server_grants WHERE user_name = %(name)s AND server = %(server)s
+RETURNING user_name
+
+-- name: remove_user
+-- Remove a user; grants, groups, tokens and sessions go with it (each revocation on the rights trail).
+DELETE FROM users WHERE name = %(name)s RETURNING name
+
+-- name: user_exists
+-- Whether a user exists.
+SELECT EXISTS (SELECT 1 FROM users WHERE name = %(name)s)
+
+-- name: list_users
+-- Users after a name (or the one named), with their rights (use_server:NAME among them) and groups.
+SELECT u.name, u.created_at,
+       ARRAY(SELECT g."right" || coalesce(':' || g.flow_id, '') FROM grants AS g
+             WHERE g.user_name = u.name ORDER BY 1)
+       || ARRAY(SELECT 'use_server:' || s.server FROM server_grants AS s
+                WHERE s.user_name = u.name ORDER BY 1) AS rights,
+       ARRAY(SELECT m.group_name FROM group_members AS m WHERE m.user_name = u.name ORDER BY 1) AS groups
+FROM users AS u
+WHERE u.name > coalesce(%(after)s::text, '') AND (%(only)s::text IS NULL OR u.name = %(only)s::text)
+ORDER BY u.name
+LIMIT %(limit)s
+
+-- name: list_tokens
+-- Tokens after an id (of one user, or all), never their hashes.
+SELECT id, user_name, created_at, expires_at, last_used_at, revoked_at FROM tokens
+WHERE id > coalesce(%(after_id)s::bigint, 0) AND (%(user)s::text IS NULL OR user_name = %(user)s::text)
+ORDER BY id
+LIMIT %(limit)s
+
+-- name: revoke_token
+-- Revoke a token; a revoked token is refused from the next request on.
+UPDATE tokens SET revoked_at = now() WHERE id = %(id)s AND revoked_at IS NULL
+RETURNING user_name
+
+-- name: rights_trail
+-- The rights trail after an id, oldest first: every change of a right, user or token.
+SELECT id, at, actor, change, user_name, "right", flow_id, server, token_id FROM rights_trail
+WHERE id > coalesce(%(after_id)s::bigint, 0) AND (%(user)s::text IS NULL OR user_name = %(user)s::text)
+ORDER BY id
+LIMIT %(limit)s
+
+-- name: token_id_of
+-- The id of a token, by its hash: an admin may not revoke the token the request carries.
+SELECT id FROM tokens WHERE token_hash = %(token_hash)s

@@ -6,12 +6,13 @@ import argparse
 import asyncio
 import json
 import signal
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
+from backend.config import settings
 from backend.console import refuse
 from backend.queue.faults import Faults
 from backend.queue.queries import QUERIES
@@ -86,6 +87,7 @@ async def start_run_command(url: str, flow_id: int, input_text: str | None) -> i
 
 async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
     """Validate a flow file and save it; with findings, print them as `check` does and save nothing."""
+    from backend.actions.command_rights import CommandRefused
     from backend.flows.store import create_flow, save_version
     from backend.graph import validate
     from backend.graph.cli import FlowFileUnreadable, print_findings, read_flow_file
@@ -95,7 +97,7 @@ async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
         document = read_flow_file(path)
     except FlowFileUnreadable as unreadable:
         return refuse(code=unreadable.code, exit_code=2, path=path, **unreadable.params)
-    findings = validate(document)
+    findings = validate(document, limit=settings().max_findings, now=datetime.now(UTC))
     if findings:
         print_findings(path, findings, as_json=False)
         return 1
@@ -108,6 +110,8 @@ async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
                 version = await save_version(conn, flow_id, document, by="cli")
         except ScheduleInvalid as invalid:
             return refuse(code=invalid.code)
+        except CommandRefused as refused:
+            return refuse(code=refused.code, **refused.params)
         except LookupError:
             return refuse(code="flow_not_found")
     print(f"saved flow {flow_id} version {version}")
@@ -136,7 +140,7 @@ def run_queue_command(args: argparse.Namespace, url: str) -> int:
         from backend.people.commands import run_people_command
 
         return run_people_command(args, url)
-    if args.command in ("server", "template"):
+    if args.command in ("server", "template", "secret"):
         from backend.actions.commands import run as run_action_command
 
         return run_action_command(args, url)

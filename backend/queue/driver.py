@@ -17,7 +17,8 @@ from typing import Any, Protocol
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
-from backend.graph.durations import parse_duration
+from backend.config import settings
+from backend.graph.durations import check_moment, parse_duration, parse_moment
 from backend.graph.model import Flow
 from backend.queue.claims import Claim, ClaimLost
 from backend.queue.queries import QUERIES
@@ -26,6 +27,7 @@ from backend.walker import (
     ApprovalRequest,
     DelayRequest,
     JournalLine,
+    Limits,
     Request,
     Resume,
     Step,
@@ -171,8 +173,10 @@ async def walk_claim(
     A connection is held only around each database step, never across an action's network I/O.
     """
     walked = Walked(step=None)
+    config = settings()
+    limits = Limits(config.max_value_bytes, config.max_variables_bytes)
     if claim.kind == "start":
-        step = walk(run.flow, None, trigger=run.input)
+        step = walk(run.flow, None, trigger=run.input, limits=limits)
     else:
         resume = await _resume_for(pool, claim, approvals)
         if isinstance(resume, Undecided):
@@ -186,7 +190,7 @@ async def walk_claim(
                 data={"kind": claim.kind, "attempt": claim.attempts},
             )
         )
-        step = walk(run.flow, claim.continuation, resume=resume)
+        step = walk(run.flow, claim.continuation, resume=resume, limits=limits)
     walked.journal.extend(step.journal)
     while step.status == "waiting" and isinstance(step.request, ActionRequest):
         request = step.request
@@ -200,7 +204,7 @@ async def walk_claim(
             why = {k: v for k, v in output.items() if k not in ("code", "node", "body", "headers")}
             why = {k: v for k, v in why.items() if isinstance(v, str | int | float | bool) or v is None}
             raise WaitFailed(code=str(output.get("code", "action_failed")), node=request.node, **why)
-        step = walk(run.flow, step.continuation, resume=resume)
+        step = walk(run.flow, step.continuation, resume=resume, limits=limits)
         walked.journal.extend(step.journal)
     walked.step = step
     if step.status == "waiting":
@@ -237,12 +241,19 @@ def _duration(text: str, node: str) -> timedelta:
 
 
 def _timestamp(text: str | None, node: str) -> datetime:
-    """A delay's `until`: ISO 8601; a time without an offset is UTC, as everywhere in our API."""
+    """A delay's `until`: ISO 8601; a time without an offset is UTC, as everywhere in our API.
+
+    No further ahead than a duration may be (3,660 days): the validator holds a literal `until` to that,
+    this holds a template's."""
     try:
-        moment = datetime.fromisoformat(text or "")
+        moment = parse_moment(text or "")
     except ValueError:
         raise WaitFailed(code="delay_until_invalid", node=node, until=text) from None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    try:
+        check_moment(moment, datetime.now(UTC))
+    except ValueError:
+        raise WaitFailed(code="duration_invalid", node=node, duration=text) from None
+    return moment
 
 
 async def _resume_for(

@@ -96,7 +96,7 @@ async def sweep_decided_approvals(
     deleted = 0
     while True:
         async with conn.transaction():
-            await conn.execute(APPROVAL_QUERIES["declare_retention_sweep"])
+            await conn.execute(APPROVAL_QUERIES["declare_retention_sweep"], {"retention": retention})
             cur = await conn.execute(
                 APPROVAL_QUERIES["sweep_decided_approvals"],
                 {"now": now, "retention": retention, "limit": BATCH},

@@ -9,13 +9,14 @@ from __future__ import annotations
 import argparse
 import socket
 
+from backend.actions.failures import ActionFailure
 from backend.config import settings
 from backend.console import refuse
 from backend.i18n.catalogs import message
 from backend.store import embedded
 from backend.store.database import connect, database_url
 from backend.store.errors import StoreError
-from backend.store.migrations import migrate
+from backend.store.migrations import Migration, migrate
 from backend.store.queries import load
 
 
@@ -35,13 +36,28 @@ def run_store_command(args: argparse.Namespace) -> int:
         return run_queue_command(args, url)
     except StoreError as exc:
         return refuse(code=exc.code, exit_code=2, **exc.params)
+    except ActionFailure as failure:  # the secret key: missing from the data folder, open to others, invalid
+        return refuse(code=failure.code, exit_code=2, **failure.detail)
     raise AssertionError(f"no handler for {args.command}")
+
+
+def _migrate_and_seal(url: str) -> list[Migration]:
+    """Apply the migrations, then seal the server tokens migration 0008 moved in the clear.
+
+    The sealing needs the secret key, which SQL does not have; both `migrate` and `serve` do it, so that
+    `make run` leaves no token in the clear.
+    """
+    from backend.actions.secret_store import SecretStore
+
+    with connect(url) as conn:
+        done = migrate(conn)
+        SecretStore.from_settings().seal_moved_tokens(conn)
+    return done
 
 
 def _migrate() -> int:
     url = database_url(settings())
-    with connect(url) as conn:
-        done = migrate(conn)
+    done = _migrate_and_seal(url)
     for migration in done:
         print(f"applied {migration.number:04d}_{migration.name}")
     print("the database is up to date" if not done else f"applied {len(done)} migration(s)")
@@ -72,8 +88,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     config = settings()
     url = database_url(config)
+    _migrate_and_seal(url)
     with connect(url) as conn:
-        migrate(conn)
         row = conn.execute(load("backend.people", "queries.sql")["any_user"]).fetchone()
     if row is not None and not row[0]:
         # Nobody can log in or hold a token yet; the terminal is the only way in, and this says how.

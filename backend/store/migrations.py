@@ -75,6 +75,10 @@ def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[Migration]:
         unknown = set(present) - {m.number for m in shipped}
         if unknown:
             raise StoreError(code="database_schema_newer", found=max(unknown), known=len(shipped))
+        if present == [m.number for m in shipped] and _has_checksums(conn):
+            # Up to date: nothing is created, so an app role without CREATE on the schema starts too.
+            _check_unchanged(conn, shipped)
+            return []
         conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations ("
             " number integer PRIMARY KEY, name text NOT NULL,"
@@ -95,6 +99,15 @@ def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[Migration]:
             )
             done.append(migration)
     return done
+
+
+def _has_checksums(conn: psycopg.Connection[tuple[object, ...]]) -> bool:
+    row = conn.execute(
+        "SELECT EXISTS (SELECT FROM information_schema.columns"
+        " WHERE table_name = 'schema_migrations' AND column_name = 'checksum'"
+        " AND table_schema = current_schema())"
+    ).fetchone()
+    return bool(row and row[0])
 
 
 def _check_unchanged(conn: psycopg.Connection[tuple[object, ...]], shipped: list[Migration]) -> None:

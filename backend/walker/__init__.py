@@ -7,6 +7,7 @@ performs the requests and resumes the walk with their outcomes. See docs/walker.
 from backend.walker.continuation import VERSION
 from backend.walker.errors import ContinuationInvalid, ResumeMismatch
 from backend.walker.requests import ActionRequest, ApprovalRequest, DelayRequest, Request
+from backend.walker.sizes import Limits
 from backend.walker.step import JournalLine, Resume, Status, Step
 from backend.walker.templates import MISSING, render
 from backend.walker.walk import PASS_LIMIT, VISIT_LIMIT, walk
@@ -21,6 +22,7 @@ __all__ = [
     "ContinuationInvalid",
     "DelayRequest",
     "JournalLine",
+    "Limits",
     "Request",
     "Resume",
     "ResumeMismatch",

@@ -20,16 +20,20 @@ import json
 import sys
 from collections import deque
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any, cast
 
+from backend.config import settings
 from backend.graph import validate
 
 # The file is read exactly as `flowyard check` reads it (size, encoding, strict JSON, duplicate keys).
 from backend.graph.cli import FlowFileUnreadable, print_findings, read_flow_file, write_line
+from backend.graph.durations import check_moment, parse_moment
 from backend.graph.model import Flow
 from backend.i18n.catalogs import message
 from backend.walker.errors import CodedError
 from backend.walker.requests import ApprovalRequest, DelayRequest
+from backend.walker.sizes import Limits
 from backend.walker.step import JournalLine, Resume, Status
 from backend.walker.walk import walk
 
@@ -73,12 +77,12 @@ def _read_answers(answers: Sequence[str], flow: Flow) -> dict[str, deque[str]]:
 
 
 def _walk_through(
-    flow: Flow, trigger: Any, answers: dict[str, deque[str]]
+    flow: Flow, trigger: Any, answers: dict[str, deque[str]], limits: Limits
 ) -> tuple[Status, str | None, list[str], list[JournalLine], str | None]:
     """Walk on while every pause has an answer: the status, error, visits, journal, and the node waited at."""
     visits: list[str] = []
     journal: list[JournalLine] = []
-    step = walk(flow, None, trigger=trigger)
+    step = walk(flow, None, trigger=trigger, limits=limits)
     while True:
         visits += step.visits
         journal += step.journal
@@ -94,10 +98,32 @@ def _walk_through(
             outcome = queue.popleft()
             resume = Resume(request.node, request.visit, outcome, {"outcome": outcome})
         elif isinstance(request, DelayRequest):
+            refused = _until_refused(request)
+            if refused is not None:
+                journal.append(refused)
+                return "failed", str(refused.data["error"]), visits, journal, None
             resume = Resume(request.node, request.visit, "passed")
         else:
             resume = Resume(request.node, request.visit, "out")
-        step = walk(flow, continuation, resume=resume)
+        step = walk(flow, continuation, resume=resume, limits=limits)
+
+
+def _until_refused(request: DelayRequest) -> JournalLine | None:
+    """The failure the worker's driver gives a delay's `until` that is no timestamp, or is further ahead
+    than a run may wait; None when it would wait (here, it passes at once)."""
+    if request.until is None:
+        return None
+    try:
+        moment = parse_moment(request.until)
+    except ValueError:
+        data = {"error": "delay_until_invalid", "until": request.until}
+    else:
+        try:
+            check_moment(moment, datetime.now(UTC))
+            return None
+        except ValueError:
+            data = {"error": "duration_invalid", "duration": request.until}
+    return JournalLine(code="run_failed", node=request.node, visit=request.visit, data=data)
 
 
 def _say(*, code: str, params: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> str:
@@ -125,9 +151,10 @@ def run_walk(path: str, *, input_text: str | None, answers: list[str], as_json: 
         params = {"path": path, **unreadable.params}
         write_line(sys.stderr, f"flowyard walk: {_say(code=unreadable.code, params=params)}")
         return 2
+    config = settings()
     try:
         trigger = _read_input(input_text)
-        findings = validate(document)
+        findings = validate(document, limit=config.max_findings, now=datetime.now(UTC))
         if findings:
             print_findings(path, findings, as_json=as_json)
             return 1
@@ -136,7 +163,8 @@ def run_walk(path: str, *, input_text: str | None, answers: list[str], as_json: 
     except _Refused as refused:
         write_line(sys.stderr, f"flowyard walk: {_say(code=refused.code, params=refused.detail)}")
         return 2
-    status, error, visits, journal, waiting_at = _walk_through(flow, trigger, queued)
+    limits = Limits(config.max_value_bytes, config.max_variables_bytes)
+    status, error, visits, journal, waiting_at = _walk_through(flow, trigger, queued, limits)
     if as_json:
         lines = [{**line.to_json(), "message": _sentence(line)} for line in journal]
         write_line(

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from backend.config import DEFAULT_MAX_VALUE_BYTES
 from backend.walker.errors import WalkFailure
 from backend.walker.templates import MISSING, evaluate, kind_of
 
@@ -62,7 +63,9 @@ _OPERATORS: Mapping[str, Callable[[Any, Any], bool]] = {
 OPERATORS: tuple[str, ...] = (*_OPERATORS, "exists")
 
 
-def holds(config: Mapping[str, Any], variables: Mapping[str, Any]) -> bool:
+def holds(
+    config: Mapping[str, Any], variables: Mapping[str, Any], limit: int = DEFAULT_MAX_VALUE_BYTES
+) -> bool:
     """Whether the test in `config` (`left`, `op`, `right`) holds for these variables.
 
     An operand key that is absent counts as missing. An unknown `op` fails the run with
@@ -75,13 +78,13 @@ def holds(config: Mapping[str, Any], variables: Mapping[str, Any]) -> bool:
         False
     """
     op = config.get("op")
-    left = evaluate(config.get("left", MISSING), variables)
+    left = evaluate(config.get("left", MISSING), variables, limit)
     if op == "exists":
         return left is not MISSING
     compare = _OPERATORS.get(op) if isinstance(op, str) else None
     if compare is None:
         raise WalkFailure(code="node_config_invalid", field="op")
-    right = evaluate(config.get("right", MISSING), variables)
+    right = evaluate(config.get("right", MISSING), variables, limit)
     if left is MISSING or right is MISSING:
         return False
     return compare(left, right)

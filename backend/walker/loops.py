@@ -30,6 +30,7 @@ from backend.graph.model import Flow, Node
 from backend.walker.conditions import holds
 from backend.walker.continuation import Loop, State
 from backend.walker.errors import WalkFailure
+from backend.walker.sizes import DEFAULT_LIMITS, Ledger, Limits
 from backend.walker.step import JournalLine
 from backend.walker.templates import MISSING, evaluate, kind_of
 
@@ -42,10 +43,19 @@ class Loops:
     It shares the walk's state and journal lists, and changes them in place.
     """
 
-    def __init__(self, flow: Flow, state: State, journal: list[JournalLine]) -> None:
+    def __init__(
+        self,
+        flow: Flow,
+        state: State,
+        journal: list[JournalLine],
+        limits: Limits = DEFAULT_LIMITS,
+        ledger: Ledger | None = None,
+    ) -> None:
         self.flow = flow
         self.state = state
         self.journal = journal
+        self.ledger = ledger or Ledger(state.variables, limits)
+        self.value_limit = limits.value_bytes
 
     def enter_foreach(self, node: Node, visit: int) -> str:
         """Open a pass over the items ("body"), or follow "done" when there are none or they are missing."""
@@ -53,7 +63,7 @@ class Loops:
         if not isinstance(name, str) or not name:
             raise WalkFailure(code="node_config_invalid", field="as")
         variables = self.state.variables
-        items = evaluate(node.config.get("items", MISSING), variables)
+        items = evaluate(node.config.get("items", MISSING), variables, self.value_limit)
         if items is MISSING:
             return "done"
         if not isinstance(items, list):
@@ -67,7 +77,7 @@ class Loops:
 
     def enter_repeat(self, node: Node, visit: int) -> str:
         """Open the first pass when `while` holds ("body"), else follow "done"."""
-        if not holds(_while(node), self.state.variables):
+        if not holds(_while(node), self.state.variables, self.value_limit):
             return "done"
         self._open(Loop(node.id, visit, len(self.state.stack), 0))
         return "body"
@@ -85,7 +95,7 @@ class Loops:
         if loop.items is not None:
             more = loop.passes < len(loop.items)
         else:
-            more = holds(_while(self.flow.nodes[loop.node]), self.state.variables)
+            more = holds(_while(self.flow.nodes[loop.node]), self.state.variables, self.value_limit)
             if more and loop.passes >= PASS_LIMIT:
                 raise WalkFailure(code="iteration_limit_exceeded", limit=PASS_LIMIT, passes=loop.passes + 1)
         if more:
@@ -103,7 +113,10 @@ class Loops:
         loop.passes += 1
         self.state.seen[-1] = {}
         if loop.items is not None and loop.name is not None:
-            self.state.variables[loop.name] = loop.items[loop.passes - 1]
+            item = loop.items[loop.passes - 1]
+            self.state.variables[loop.name] = item
+            self.ledger.assign(loop.name, item)
+            self.ledger.check()
         data = {"pass": loop.passes}
         self.journal.append(
             JournalLine(code="loop_pass_started", node=loop.node, visit=loop.visit, data=data)
@@ -115,8 +128,10 @@ class Loops:
         if loop.name is not None:
             if loop.saved is MISSING:
                 self.state.variables.pop(loop.name, None)
+                self.ledger.remove(loop.name)
             else:
                 self.state.variables[loop.name] = loop.saved
+                self.ledger.assign(loop.name, loop.saved)
         data: dict[str, Any] = {"passes": loop.passes}
         if broken:
             self.journal.append(JournalLine(code="loop_broken", node=loop.node, visit=loop.visit, data=data))

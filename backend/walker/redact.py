@@ -1,59 +1,225 @@
-"""Credentials out of what the effects table keeps: it says what was asked, not how to ask it again.
+"""Credentials out of what the effects table, the journal and a node's output keep.
 
-Header values whose names say they carry a credential, a URL's password, and query parameters named
-like a credential are replaced with `[redacted]`. The request digest is taken before redaction, so two
-requests that differ only in a secret still count as different.
+The first net is the secret store: a flow names `{{secrets.NAME}}` and its value is never rendered into
+anything kept (backend/walker/secret_refs.py), and the sender replaces any secret's value it finds in an
+output. This module is the second net, for credentials written into a flow or returned by a server:
+
+- headers whose name suggests a credential (`Authorization`, `X-Api-Key`, `X-Upstream-Sig`, ...);
+- a URL's user-info (a password, or a user name alone, which is often a token), query parameters named
+  like a credential (`token`, `pw`, `sig`, `X-Amz-Signature`, ...), and a URL that cannot be parsed
+  (kept whole it could hold anything);
+- fields of a JSON body named like a credential (`password`, `client_secret`, `token`, ...), however deep.
+
+The request digest is taken before redaction, so two requests that differ only in a secret still differ.
 
 Examples:
-    >>> redact_headers({"Authorization": "Bearer s3cr3t", "X-Api-Key": "k", "Accept": "text/plain"})
-    {'Authorization': '[redacted]', 'X-Api-Key': '[redacted]', 'Accept': 'text/plain'}
+    >>> redact_headers({"Authorization": "Bearer s3cr3t", "X-Upstream-Sig": "k", "Accept": "text/plain"})
+    {'Authorization': '[redacted]', 'X-Upstream-Sig': '[redacted]', 'Accept': 'text/plain'}
     >>> redact_url("https://ann:pw@api.example/v1?token=abc&page=2")
     'https://ann:[redacted]@api.example/v1?token=%5Bredacted%5D&page=2'
+    >>> redact_url("https://ghp_abc@git.example/x?pw=1&sig=2")
+    'https://[redacted]@git.example/x?pw=%5Bredacted%5D&sig=%5Bredacted%5D'
+    >>> redact_url("http://[::1/?token=x")
+    '[redacted]'
+    >>> redact_body({"user": "ann", "auth": {"password": "p", "otp": "1"}, "items": [{"api_key": "k"}]})
+    {'user': 'ann', 'auth': '[redacted]', 'items': [{'api_key': '[redacted]'}]}
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 REDACTED = "[redacted]"
-# `Idempotency-Key` names a key but is ours and harmless; every other *key* header is a credential.
-_SECRET_NAME = re.compile(r"auth|token|secret|passw|cookie|session|signature|(?<!idempotency-)key", re.I)
+# A name is split into words at `-`, `_`, `.` and case changes; any word below marks a credential.
+# `Idempotency-Key` names a key but is ours and harmless.
+_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_CREDENTIAL_WORDS = frozenset(
+    {
+        "auth",
+        "authorization",
+        "authentication",
+        "bearer",
+        "token",
+        "tokens",
+        "secret",
+        "secrets",
+        "password",
+        "passwd",
+        "passphrase",
+        "pass",
+        "pw",
+        "pwd",
+        "pin",
+        "key",
+        "keys",
+        "apikey",
+        "sig",
+        "sign",
+        "signature",
+        "signed",
+        "hmac",
+        "cookie",
+        "session",
+        "sid",
+        "credential",
+        "credentials",
+        "cred",
+        "creds",
+        "jwt",
+        "otp",
+        "totp",
+        "csrf",
+        "xsrf",
+    }
+)
+_HARMLESS = frozenset({"idempotency-key"})
+
+
+@lru_cache(maxsize=4096)
+def is_credential_name(name: str, *, field: bool = False) -> bool:
+    """Whether a header, a query parameter or (`field`) a JSON field is named like a credential.
+
+    A JSON field named just `key` is most often an identifier (a ticket's `PROJ-12`), so a field needs a
+    word before `key` (`api_key`, `private_key`) where a header or a parameter does not.
+
+    Examples:
+        >>> [is_credential_name(n) for n in ("X-Api-Key", "apiKey", "client_secret", "pw", "page", "keyword")]
+        [True, True, True, True, False, False]
+        >>> is_credential_name("key", field=True), is_credential_name("signing_key", field=True)
+        (False, True)
+
+    Cached: the records of a response repeat the same few field names thousands of times.
+    """
+    lowered = name.lower()
+    if lowered in _HARMLESS:
+        return False
+    if any(word in lowered for word in ("passw", "secret", "token", "apikey", "api_key", "api-key")):
+        return True
+    words = [word.lower() for word in _WORDS.findall(name)]
+    if field and words in (["key"], ["keys"]):
+        return False
+    return any(word in _CREDENTIAL_WORDS for word in words)
 
 
 def redact_headers(headers: Mapping[str, Any]) -> dict[str, Any]:
-    return {name: REDACTED if _SECRET_NAME.search(name) else value for name, value in headers.items()}
+    return {name: REDACTED if is_credential_name(str(name)) else value for name, value in headers.items()}
 
 
 def redact_url(url: Any) -> Any:
-    """The URL with its password and credential-named query values redacted; anything else unchanged."""
+    """The URL without user-info secrets or credential-named query values; unparseable: all of it."""
     if not isinstance(url, str):
         return url
     try:
         parts = urlsplit(url)
-        password = parts.password
+        password, user = parts.password, parts.username
+        parts.port  # noqa: B018 - a bad port raises here; such a URL is not kept
     except ValueError:
-        return url
+        return REDACTED
     netloc = parts.netloc
-    if password is not None:
-        user, _, host = netloc.rpartition("@")
-        netloc = f"{user.partition(':')[0]}:{REDACTED}@{host}"
+    if "@" in netloc:
+        host = netloc.rpartition("@")[2]
+        netloc = f"{user}:{REDACTED}@{host}" if password is not None and user else f"{REDACTED}@{host}"
     query = parts.query
     if query:
         pairs = parse_qsl(query, keep_blank_values=True)
-        if any(_SECRET_NAME.search(name) for name, _ in pairs):
-            query = urlencode([(n, REDACTED if _SECRET_NAME.search(n) else v) for n, v in pairs])
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+        if any(is_credential_name(name) for name, _ in pairs):
+            query = urlencode([(n, REDACTED if is_credential_name(n) else v) for n, v in pairs])
+    fragment = REDACTED if "=" in parts.fragment else parts.fragment  # OAuth implicit: #access_token=...
+    return urlunsplit((parts.scheme, netloc, parts.path, query, fragment))
+
+
+def redact_body(body: Any) -> Any:
+    """A JSON value with every field named like a credential replaced, at any depth (no recursion)."""
+    # dict and list, not the ABCs: bodies are parsed JSON, and an ABC check costs more than the copy.
+    if not isinstance(body, dict | list):
+        return body
+    root: Any = {} if isinstance(body, dict) else []
+    stack: list[tuple[Any, Any]] = [(body, root)]
+    while stack:
+        source, target = stack.pop()
+        is_object = isinstance(source, dict)
+        entries = source.items() if is_object else enumerate(source)
+        for key, value in entries:
+            kept: Any
+            if is_object and is_credential_name(str(key), field=True):
+                kept = REDACTED
+            elif isinstance(value, dict | list):
+                kept = {} if isinstance(value, dict) else []
+                stack.append((value, kept))
+            else:
+                kept = value
+            if isinstance(target, list):
+                target.append(kept)
+            else:
+                target[key] = kept
+    return root
 
 
 def redact_request(action_type: str, config: Mapping[str, Any]) -> dict[str, Any]:
-    """A rendered action config as the effects table keeps it."""
+    """A rendered action config as the effects table and the journal keep it."""
     kept = dict(config)
     if "headers" in kept and isinstance(kept["headers"], Mapping):
         kept["headers"] = redact_headers(kept["headers"])
+    if "body" in kept:
+        kept["body"] = redact_body(kept["body"])
     if action_type == "http" or (action_type == "notify" and kept.get("channel") == "webhook"):
         field = "url" if action_type == "http" else "to"
         kept[field] = redact_url(kept.get(field))
     return kept
+
+
+def redact_output(output: Mapping[str, Any], values: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """An action's output (or error output) as kept: credentials out, and any of `values` (the secrets
+    the request used) replaced wherever it appears, in any string at any depth.
+
+    Examples:
+        >>> output = {"url": "https://u:p@h.example/", "body": {"echo": "key k-1 sent"}}
+        >>> redact_output(output, frozenset({"k-1"}))
+        {'url': 'https://u:[redacted]@h.example/', 'body': {'echo': 'key [redacted] sent'}}
+    """
+    kept = dict(output)
+    if "url" in kept:
+        kept["url"] = redact_url(kept["url"])
+    if "headers" in kept and isinstance(kept["headers"], Mapping):
+        kept["headers"] = redact_headers(kept["headers"])
+    if "body" in kept:
+        kept["body"] = redact_body(kept["body"])
+    return _replace_values(kept, values) if values else kept
+
+
+def _replace_values(value: Any, secrets: frozenset[str]) -> Any:
+    # Longest first, so that a secret containing another is replaced whole.
+    ordered = sorted((s for s in secrets if s), key=len, reverse=True)
+    # Most outputs hold none of them: one look at the JSON text (where a value with a quote or a
+    # backslash appears escaped) spares copying the whole output.
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    if not any(s in text or json.dumps(s, ensure_ascii=False)[1:-1] in text for s in ordered):
+        return value
+
+    def scrub(text: str) -> str:
+        for secret in ordered:
+            text = text.replace(secret, REDACTED)
+        return text
+
+    root: Any = {"v": value}
+    stack: list[Any] = [root]
+    while stack:
+        container = stack.pop()
+        keys = list(container.keys()) if isinstance(container, dict) else range(len(container))
+        for key in keys:
+            item = container[key]
+            if isinstance(item, str):
+                container[key] = scrub(item)
+            elif isinstance(item, dict | list):
+                item = dict(item) if isinstance(item, dict) else list(item)
+                container[key] = item
+                stack.append(item)
+        if isinstance(container, dict):
+            for key in [k for k in container if isinstance(k, str) and scrub(k) != k]:
+                container[scrub(key)] = container.pop(key)
+    return root["v"]

@@ -20,10 +20,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from backend.config import DEFAULT_MAX_VALUE_BYTES
 from backend.graph.durations import parse_duration
 from backend.graph.model import Node
 from backend.walker.errors import WalkFailure
-from backend.walker.templates import MISSING, as_text, evaluate, render, render_text
+from backend.walker.secret_refs import Slot, secret_slots, shown
+from backend.walker.templates import MISSING, as_text, evaluate, render_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,26 +62,32 @@ class ActionRequest:
     visit: int
     type: str
     config: dict[str, Any]
+    # Where the config names secrets, for the sender to fill in (backend/walker/secret_refs.py).
+    secrets: tuple[Slot, ...] = ()
 
 
 Request = ApprovalRequest | DelayRequest | ActionRequest
 
 
-def approval_request(node: Node, visit: int, variables: Mapping[str, Any]) -> ApprovalRequest:
+def approval_request(
+    node: Node, visit: int, variables: Mapping[str, Any], limit: int = DEFAULT_MAX_VALUE_BYTES
+) -> ApprovalRequest:
     """The approval a visit of `node` asks for; `deadline` and `on_timeout` stay as written."""
     config = node.config
     return ApprovalRequest(
         node=node.id,
         visit=visit,
-        title=render_text(config.get("title", ""), variables),
-        explanation=render_text(config.get("explanation", ""), variables),
-        approvers=[render_text(principal, variables) for principal in config.get("approvers") or ()],
+        title=render_text(config.get("title", ""), variables, limit),
+        explanation=render_text(config.get("explanation", ""), variables, limit),
+        approvers=[render_text(principal, variables, limit) for principal in config.get("approvers") or ()],
         deadline=config.get("deadline"),
         on_timeout=config.get("on_timeout"),
     )
 
 
-def delay_request(node: Node, visit: int, variables: Mapping[str, Any]) -> DelayRequest:
+def delay_request(
+    node: Node, visit: int, variables: Mapping[str, Any], limit: int = DEFAULT_MAX_VALUE_BYTES
+) -> DelayRequest:
     """The wake-up a visit of `node` asks for: a duration as written, or the rendered `until` text.
 
     The walker has no clock, so it checks only that there is something to wait for; the driver turns it
@@ -95,18 +103,22 @@ def delay_request(node: Node, visit: int, variables: Mapping[str, Any]) -> Delay
         return DelayRequest(node=node.id, visit=visit, duration=duration, until=None)
     if "until" not in node.config:
         raise WalkFailure(code="node_config_invalid", field="until")
-    until = evaluate(node.config["until"], variables)
+    until = evaluate(node.config["until"], variables, limit)
     if until is MISSING or not isinstance(until, str) or not until:
         shown = "missing" if until is MISSING else as_text(until)
         raise WalkFailure(code="delay_until_invalid", until=shown)
     return DelayRequest(node=node.id, visit=visit, duration=None, until=until)
 
 
-def action_request(node: Node, visit: int, variables: Mapping[str, Any]) -> ActionRequest:
+def action_request(
+    node: Node, visit: int, variables: Mapping[str, Any], limit: int = DEFAULT_MAX_VALUE_BYTES
+) -> ActionRequest:
     """The action a visit of `node` asks the driver to send: its config with every template rendered.
 
     A whole-path template (`"body": "{{trigger.order}}"`) yields the variable's own object; the copy
     through JSON keeps a driver that adds a header or a key from changing the run's variables.
+    `{{secrets.NAME}}` stays as written, with a slot the sender fills in when it sends.
     """
-    config = json.loads(json.dumps(render(node.config, variables)))
-    return ActionRequest(node=node.id, visit=visit, type=node.type, config=config)
+    config = json.loads(json.dumps(shown(node.config, variables, limit)))
+    slots = secret_slots(node.config, variables)
+    return ActionRequest(node=node.id, visit=visit, type=node.type, config=config, secrets=slots)

@@ -32,6 +32,9 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, Final
 
+from backend.config import DEFAULT_MAX_VALUE_BYTES
+from backend.walker.sizes import measure, text_size, too_large
+
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\s*\}\}")
 
 # A parsed template: literal text (str) and paths (tuples of keys), in order.
@@ -110,8 +113,12 @@ def as_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-def _text(template: str, variables: Mapping[str, Any], missing: str | None) -> Any:
-    """A string template's value; a missing path gives MISSING, or `missing` text when that is given."""
+def _text(template: str, variables: Mapping[str, Any], missing: str | None, limit: int) -> Any:
+    """A string template's value; a missing path gives MISSING, or `missing` text when that is given.
+
+    Text with placeholders is counted as it is built: `{{v}}` written a thousand times fails with
+    `value_too_large` before the thousand copies exist.
+    """
     if "{{" not in template:
         return template
     parts = _parse(template)
@@ -119,34 +126,51 @@ def _text(template: str, variables: Mapping[str, Any], missing: str | None) -> A
         value = lookup(parts[0], variables)
         return None if value is MISSING and missing is not None else value
     pieces: list[str] = []
+    size = 2  # its quotes: a value's size is that of its JSON, as sizes.py counts it
     for part in parts:
         if isinstance(part, str):
-            pieces.append(part)
-            continue
-        value = lookup(part, variables)
-        if value is MISSING:
-            if missing is None:
-                return MISSING
-            pieces.append(missing)
+            piece = part
         else:
-            pieces.append(as_text(value))
+            value = lookup(part, variables)
+            if value is MISSING:
+                if missing is None:
+                    return MISSING
+                piece = missing
+            elif type(value) is str:
+                piece = value
+            elif isinstance(value, Mapping | list) and measure(value, limit) > limit:
+                raise too_large(limit, what="text")  # before its JSON text is made
+            else:
+                piece = as_text(value)
+        size += len(piece) if piece.isascii() else text_size(piece)
+        if size > limit:
+            raise too_large(limit, what="text")
+        pieces.append(piece)
     return "".join(pieces)
 
 
-def render(template: Any, variables: Mapping[str, Any]) -> Any:
+def render(template: Any, variables: Mapping[str, Any], limit: int = DEFAULT_MAX_VALUE_BYTES) -> Any:
     """Render every string in `template`, through nested objects and lists; other values pass unchanged.
 
     A missing path renders as `None` when it is the whole string and as empty text inside one. Nested
     containers are copied with an explicit stack, so a deep config cannot reach the recursion limit.
+    A result larger than `limit` bytes of JSON fails the run with `value_too_large` (sizes.py).
 
     Examples:
         >>> render({"body": {"ids": ["{{a}}", "{{a}}-{{b}}"]}, "n": 2}, {"a": 1})
         {'body': {'ids': [1, '1-']}, 'n': 2}
         >>> render("{{ a.b }}", {"a": {"b": [True]}})
         [True]
+        >>> render({"x": "{{a}}", "y": "{{a}}"}, {"a": "z" * 60}, limit=100)
+        Traceback (most recent call last):
+        ...
+        backend.walker.errors.WalkFailure: value_too_large: limit=100, what=value
     """
     if isinstance(template, str):
-        return _text(template, variables, "")
+        whole = _text(template, variables, "", limit)
+        if isinstance(whole, Mapping | list) and measure(whole, limit) > limit:
+            raise too_large(limit, what="value")
+        return whole
     if not isinstance(template, Mapping | list | tuple):
         return template
     root: dict[str, Any] | list[Any] = {} if isinstance(template, Mapping) else []
@@ -157,7 +181,7 @@ def render(template: Any, variables: Mapping[str, Any]) -> Any:
         for key, value in entries:
             rendered: Any
             if isinstance(value, str):
-                rendered = _text(value, variables, "")
+                rendered = _text(value, variables, "", limit)
             elif isinstance(value, Mapping | list | tuple):
                 rendered = {} if isinstance(value, Mapping) else []
                 stack.append((value, rendered))
@@ -167,10 +191,13 @@ def render(template: Any, variables: Mapping[str, Any]) -> Any:
                 target.append(rendered)
             else:
                 target[str(key)] = rendered
+    # Whole-path values are shared, not copied: counting the result costs at most the limit.
+    if measure(root, limit) > limit:
+        raise too_large(limit, what="value")
     return root
 
 
-def evaluate(template: Any, variables: Mapping[str, Any]) -> Any:
+def evaluate(template: Any, variables: Mapping[str, Any], limit: int = DEFAULT_MAX_VALUE_BYTES) -> Any:
     """A template's value, or MISSING when any path in a string template does not resolve.
 
     Tests, loop items and `set` use this: they must tell "not there" from "empty". Objects and lists are
@@ -185,16 +212,22 @@ def evaluate(template: Any, variables: Mapping[str, Any]) -> Any:
         1000
     """
     if isinstance(template, str):
-        return _text(template, variables, None)
-    return render(template, variables)
+        return _text(template, variables, None, limit)
+    return render(template, variables, limit)
 
 
-def render_text(template: Any, variables: Mapping[str, Any]) -> str:
+def render_text(template: Any, variables: Mapping[str, Any], limit: int = DEFAULT_MAX_VALUE_BYTES) -> str:
     """`render`, as text: for titles, messages and principals, which are always strings.
 
     Examples:
         >>> render_text("{{n}}", {"n": 3}), render_text("{{gone}}", {})
         ('3', '')
     """
-    value = _text(template, variables, "") if isinstance(template, str) else render(template, variables)
+    value = (
+        _text(template, variables, "", limit)
+        if isinstance(template, str)
+        else render(template, variables, limit)
+    )
+    if isinstance(value, Mapping | list) and measure(value, limit) > limit:
+        raise too_large(limit, what="text")
     return "" if value is None else as_text(value)

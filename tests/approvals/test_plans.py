@@ -52,8 +52,15 @@ PARAMS: dict[str, Any] = {
     "csrf": "c",
     "lifetime": "1 hour",
     "address": "10.0.0.1",
+    "actor": "cli",
+    "server": "web-1",
+    "expires_in": None,
+    "after": None,
+    "only": None,
 }
-GROWING = {"approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures"}
+GROWING = {
+    *("approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures", "rights_trail")
+}
 # Statements that read what is small by nature (one user's grants and groups), or write one row.
 SMALL = {"declare_retention_sweep"}
 STATEMENTS = {

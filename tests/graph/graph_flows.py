@@ -22,7 +22,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "delay": {"duration": "PT30M"},
     "http": {"method": "POST", "url": "https://example.test/pay", "timeout_s": 10},
     "notify": {"channel": "email", "to": "finance@example.test", "message": "paid"},
-    "command": {"server": "web-1", "command": "uptime"},
+    "command": {"server": "web-1", "template": "uptime"},
     "log": {"message": "hello {{trigger.who}}"},
     "end": {"status": "succeeded"},
 }

@@ -161,3 +161,20 @@ def test_text_the_terminal_cannot_encode_is_escaped_not_raised(tmp_path: Path) -
     )
     assert (done.returncode, done.stderr) == (1, b"")
     assert done.stdout.splitlines()[0].startswith(str(tmp_path).encode() + b"/fl\\xf6w.json: cycle: ")
+
+
+def test_check_lists_the_first_findings_of_an_adversarial_flow_and_counts_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bench.adversarial import shared_body
+
+    path = write(tmp_path, json.dumps(shared_body()))
+    code, out, _ = check(capsys, path, "--json")
+    findings = json.loads(out)["findings"]
+    # Issue 12: a million `loop_body_leaks`; now the first 200 of the 998, and the count of the others.
+    assert (code, len(findings), findings[-1]["code"]) == (1, 201, "findings_truncated")
+    assert "798" in findings[-1]["message"]
+    monkeypatch.setenv("FLOWYARD_MAX_FINDINGS", "3")
+    code, out, _ = check(capsys, path)
+    assert out.count(": loop_body_leaks: ") == 3
+    assert out.splitlines()[-1].startswith(f"{path}: findings_truncated: ")

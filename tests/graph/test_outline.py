@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from backend.graph.outline import MAX_NODES, NodeEntry, WireEntry, read_outline
+from backend.graph.outline import MAX_NODES, MAX_WIRES, NodeEntry, WireEntry, read_outline
 
 
 def test_nodes_and_wires_in_document_order_with_the_default_port() -> None:
@@ -35,6 +35,7 @@ def test_nodes_and_wires_in_document_order_with_the_default_port() -> None:
         {"nodes": [], "wires": [{"from": "a", "to": "b", "port": None}]},
         {"nodes": [], "wires": [3]},
         {"nodes": [{"id": f"n{i}", "type": "log"} for i in range(MAX_NODES + 1)], "wires": []},
+        {"nodes": [], "wires": [{"from": "a", "to": "b"}] * (MAX_WIRES + 1)},
     ],
 )
 def test_no_outline_without_readable_nodes_and_wires(document: Any) -> None:

@@ -187,3 +187,26 @@ def test_one_backward_wire_makes_a_cycle(document: dict[str, Any], data: st.Data
 @given(document=st.one_of(valid_flows(), broken_flows(), json_values), seed=st.integers(0, 2**32))
 def test_the_order_of_keys_changes_nothing(document: Any, seed: int) -> None:
     assert validate(shuffled_keys(document, random.Random(seed))) == validate(document)
+
+
+@given(document=st.one_of(valid_flows(), broken_flows(), json_values), limit=st.integers(1, 12))
+def test_a_capped_validation_lists_the_first_findings_and_counts_at_least_the_rest(
+    document: Any, limit: int
+) -> None:
+    everything = validate(document, limit=10**6)
+    capped = validate(document, limit=limit)
+    if len(everything) <= limit:
+        assert capped == everything
+        return
+    assert capped[:limit] == everything[:limit]
+    assert [f.code for f in capped[limit:]] == ["findings_truncated"]
+    # Exact for the graph rules; at least one for each piece that fails its schema past the cap.
+    assert 1 <= int(capped[-1].detail or 0) <= len(everything) - limit
+
+
+@given(document=st.one_of(broken_flows(), valid_flows()))
+def test_no_two_findings_are_about_the_same_thing(document: Any) -> None:
+    # One finding per offending node, wire or place: nothing is said twice, however the graph is shaped.
+    findings = validate(document, limit=10**6)
+    said = [(f.code, f.node, f.wire, f.detail) for f in findings]
+    assert len(said) == len(set(said))

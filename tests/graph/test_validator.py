@@ -30,6 +30,9 @@ TABLE = [
     "break_outside_loop",
     "end_inside_loop",
 ]
+# Beyond the table (docs/flow-format-notes.md): found with the node configs, in the place of
+# node_config_invalid.
+BEYOND_THE_TABLE = ["command_line_refused", "secret_outside_action"]
 CHECK_COMMAND = [
     "flow_valid",
     "flow_file_unreadable",
@@ -76,7 +79,7 @@ def codes_in_source() -> set[str]:
 
 
 def test_the_source_uses_every_code_of_the_table_and_only_those_and_the_commands() -> None:
-    assert codes_in_source() == set(TABLE) | set(CHECK_COMMAND)
+    assert codes_in_source() == set(TABLE) | set(BEYOND_THE_TABLE) | set(CHECK_COMMAND)
 
 
 def everything_wrong() -> dict[str, Any]:

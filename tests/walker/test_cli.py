@@ -229,3 +229,17 @@ def test_a_file_that_is_no_flow_document_exits_2_or_1_without_a_traceback(
         assert code == 1 and "format_invalid" in captured.out
     else:
         assert code == 2 and captured.err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("until", "error"), [("9999-12-31T00:00:00Z", "duration_invalid"), ("soon", "delay_until_invalid")]
+)
+def test_flowyard_walk_fails_a_delay_until_the_driver_would_refuse(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], until: str, error: str
+) -> None:
+    nodes = {"t": trigger(), "wait": ("delay", {"until": "{{trigger.when}}"}), "after": log("done")}
+    path = write(tmp_path, nodes, "t>wait wait>after")
+    assert main(["walk", path, "--input", json.dumps({"when": until}), "--json"]) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert (result["status"], result["error"], result["visits"]) == ("failed", error, ["t", "wait"])
+    assert (result["journal"][-1]["code"], result["journal"][-1]["node"]) == ("run_failed", "wait")

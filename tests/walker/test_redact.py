@@ -42,3 +42,40 @@ def test_a_request_is_redacted_by_its_type() -> None:
     assert "token=t" not in hook["to"] and hook["message"] == "m"
     mail = {"channel": "email", "to": "ann@example.com", "message": "m"}
     assert redact_request("notify", mail) == mail
+
+
+def test_what_redaction_missed_before_is_caught() -> None:
+    from backend.walker.redact import redact_body, redact_output
+
+    # URL user-info without a password is usually a token; unusual credential parameter names.
+    assert redact_url("https://ghp_abc@git.example/x") == f"https://{REDACTED}@git.example/x"
+    assert "abc" not in redact_url("https://h.example/x?pw=abc&sig=abc&X-Amz-Signature=abc&page=2")
+    assert redact_url("https://h.example/x?pw=abc&page=2").endswith("page=2")
+    # A URL urlsplit cannot parse is not kept at all: it could hold anything.
+    assert redact_url("http://[::1/?token=abc") == REDACTED
+    assert redact_url("http://h.example:99999999/?token=abc") == REDACTED
+    # Any header whose name suggests a credential, not only a short list.
+    headers = {"X-Upstream-Signature": "a", "X-Session-Id": "b", "X-Hub-Sig": "c", "Accept": "d"}
+    assert [name for name, value in redact_headers(headers).items() if value == REDACTED] == list(headers)[:3]
+    # JSON body fields named like credentials, at any depth; a bare `key` field is an identifier.
+    body = {"user": "ann", "password": "p", "nested": [{"client_secret": "s", "key": "PROJ-1"}]}
+    assert redact_body(body) == {
+        "user": "ann",
+        "password": REDACTED,
+        "nested": [{"client_secret": REDACTED, "key": "PROJ-1"}],
+    }
+    # An http output: the URL after redirects, the headers and the body, and any secret's value anywhere.
+    output = {
+        "status": 200,
+        "url": "https://ann:pw@h.example/done?token=t",
+        "headers": {"set-cookie": "sid=1", "content-type": "application/json"},
+        "body": {"echo": "used sk-1", "access_token": "t2"},
+    }
+    kept = redact_output(output, frozenset({"sk-1"}))
+    assert kept == {
+        "status": 200,
+        "url": f"https://ann:{REDACTED}@h.example/done?token=%5Bredacted%5D",
+        "headers": {"set-cookie": REDACTED, "content-type": "application/json"},
+        "body": {"echo": f"used {REDACTED}", "access_token": REDACTED},
+    }
+    assert redact_request("http", {"url": "x", "body": {"password": "p"}})["body"] == {"password": REDACTED}
