@@ -35,6 +35,15 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="how long a claim holds without renewal before another worker may take it (default 30)",
     )
+    worker.add_argument(
+        "--metrics-port", type=int, default=None, metavar="PORT", help="serve this worker's /metrics on PORT"
+    )
+    worker.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        metavar="HOST",
+        help="address of --metrics-port (default 127.0.0.1)",
+    )
     worker.add_argument("--fault-point", default=None, help=argparse.SUPPRESS)  # fault tests only
 
     sub.add_parser("workers", help="list the workers that have reported, with their last heartbeat")

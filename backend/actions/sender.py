@@ -13,6 +13,7 @@ walk sends again under the same key.
 
 from __future__ import annotations
 
+from time import perf_counter
 from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
@@ -25,6 +26,7 @@ from backend.actions.http import send_http
 from backend.actions.notify import send_notify
 from backend.actions.settings import ActionSettings
 from backend.actions.transport import HttpSender
+from backend.observability import events
 from backend.queue.faults import Faults
 from backend.walker import ActionRequest, Resume
 
@@ -57,10 +59,12 @@ class ActionSender:
         if opened.attempt is None:
             assert opened.outcome is not None
             return Resume(request.node, request.visit, opened.outcome, opened.output)
+        started = perf_counter()
         try:
             output, outcome = await self._send(run_id, request, opened.key), "out"
         except ActionFailure as failure:
             output, outcome = failure.output(), "error"
+        events.action_sent(request.type, outcome, started, output)
         await self.faults.reach("after_action_sent")
         outcome, output = await self.effects.complete(run_id, request.visit, opened.attempt, outcome, output)
         return Resume(request.node, request.visit, outcome, output)

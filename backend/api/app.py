@@ -10,6 +10,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -18,6 +19,7 @@ from backend.api import approvals, flows, meta, openapi, runs  # noqa: F401 - th
 from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response
 from backend.i18n import negotiate
+from backend.observability.http import ObservedRequests, metrics_route
 from backend.queue.commands import open_pool
 from backend.queue.driver import Actions
 from backend.queue.sweep import approval_retention_from_env, retention_from_env
@@ -58,4 +60,6 @@ def create_app(database_url: str, *, run_worker: bool = False, actions: Actions 
             await pool.close()
 
     handlers: dict[Any, Any] = {HTTPException: _http_error}
-    return Starlette(routes=[ep.route() for ep in ENDPOINTS], lifespan=lifespan, exception_handlers=handlers)
+    routes = [*(ep.route() for ep in ENDPOINTS), metrics_route()]
+    observed = Middleware(ObservedRequests, routes=routes)
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=[observed])

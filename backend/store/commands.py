@@ -11,6 +11,7 @@ import socket
 
 from backend.config import settings
 from backend.console import refuse
+from backend.observability.logs import configure as configure_logging
 from backend.store import embedded
 from backend.store.database import connect, database_url
 from backend.store.errors import StoreError
@@ -68,6 +69,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from backend.api.app import create_app
 
+    configure_logging()
     config = settings()
     url = database_url(config)
     with connect(url) as conn:
@@ -81,6 +83,7 @@ def _serve(args: argparse.Namespace) -> int:
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     print(f"Flowyard is serving on http://{host}:{port}", flush=True)
     app = create_app(url, run_worker=not args.no_worker)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    # Our handler formats uvicorn's records too (log_config=None); requests are logged by our middleware.
+    server = uvicorn.Server(uvicorn.Config(app, log_config=None, access_log=False))
     server.run(sockets=[listener])
     return 0
