@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from backend.observability.context import current
+from backend.store.errors import StoreError
 
 # scheme://user:password@host -> scheme://user:***@host (a database URL in a driver's error, say).
 _URL_PASSWORD = re.compile(r"(?P<head>[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:)[^@\s/]+@")
@@ -69,13 +70,30 @@ class TextFormatter(logging.Formatter):
         return line + ("\n" + error if error else "")
 
 
+FORMATS = ("text", "json")
+LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
 def configure(stream: Any = None) -> None:
-    """Send every logger's records (ours, uvicorn's, psycopg's) through one handler on stderr."""
+    """Send every logger's records (ours, uvicorn's, psycopg's) through one handler on stderr.
+
+    A format or level we do not know is refused (StoreError: the CLI's one line and exit code 2), never
+    replaced by a default the operator did not ask for.
+    """
+    chosen = os.environ.get("FLOWYARD_LOG_FORMAT", "text").lower()
+    level = os.environ.get("FLOWYARD_LOG_LEVEL", "INFO").upper()
+    for variable, value, allowed in (
+        ("FLOWYARD_LOG_FORMAT", chosen, FORMATS),
+        ("FLOWYARD_LOG_LEVEL", level, LEVELS),
+    ):
+        if value not in allowed:
+            raise StoreError(
+                code="log_setting_invalid", variable=variable, value=value, allowed=", ".join(allowed)
+            )
     handler = logging.StreamHandler(stream or sys.stderr)
-    as_json = os.environ.get("FLOWYARD_LOG_FORMAT", "text").lower() == "json"
-    handler.setFormatter(JsonFormatter() if as_json else TextFormatter())
+    handler.setFormatter(JsonFormatter() if chosen == "json" else TextFormatter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(os.environ.get("FLOWYARD_LOG_LEVEL", "INFO").upper())
+    root.setLevel(level)
     # httpx logs every request's full URL at INFO, query string included: a URL can carry a credential.
     logging.getLogger("httpx").setLevel(logging.WARNING)
