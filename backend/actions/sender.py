@@ -64,7 +64,7 @@ class ActionSender:
             output, outcome = await self._send(run_id, request, opened.key), "out"
         except ActionFailure as failure:
             output, outcome = failure.output(), "error"
-        events.action_sent(request.type, outcome, started, output)
+        events.action_sent(request, outcome, started, output)
         await self.faults.reach("after_action_sent")
         outcome, output = await self.effects.complete(run_id, request.visit, opened.attempt, outcome, output)
         return Resume(request.node, request.visit, outcome, output)

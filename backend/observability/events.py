@@ -12,7 +12,7 @@ from typing import Any
 
 from backend.observability import metrics
 from backend.observability.context import bind
-from backend.walker import Step
+from backend.walker import ActionRequest, Step
 
 log = logging.getLogger("flowyard.events")
 
@@ -62,15 +62,13 @@ def claim_lost() -> None:
     metrics.RESUMES.labels("lost").inc()
 
 
-def action_sent(kind: str, outcome: str, started: float, output: Any) -> None:
+def action_sent(request: ActionRequest, outcome: str, started: float, output: Any) -> None:
     """An action left and came back `outcome` ("out" or "error"; an error's output names its code)."""
     elapsed = perf_counter() - started
-    metrics.ACTION_SECONDS.labels(kind, outcome).observe(elapsed)
+    metrics.ACTION_SECONDS.labels(request.type, outcome).observe(elapsed)
     code = output.get("code") if outcome == "error" and isinstance(output, dict) else None
-    log.info(
-        "action sent",
-        extra={"action": kind, "outcome": outcome, "code": code, "ms": round(elapsed * 1000, 1)},
-    )
+    fields = {"node": request.node, "visit": request.visit, "action": request.type, "outcome": outcome}
+    log.info("action sent", extra={**fields, "code": code, "ms": round(elapsed * 1000, 1)})
 
 
 def approval_decided(approval_id: int, run_id: int | None, outcome: str) -> None:
