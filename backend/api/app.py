@@ -20,6 +20,7 @@ from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response
 from backend.i18n import negotiate
 from backend.observability.http import ObservedRequests, metrics_route
+from backend.observability.probes import probe_routes
 from backend.queue.commands import open_pool
 from backend.queue.driver import Actions
 from backend.queue.sweep import approval_retention_from_env, retention_from_env
@@ -60,6 +61,6 @@ def create_app(database_url: str, *, run_worker: bool = False, actions: Actions 
             await pool.close()
 
     handlers: dict[Any, Any] = {HTTPException: _http_error}
-    routes = [*(ep.route() for ep in ENDPOINTS), metrics_route()]
+    routes = [*(ep.route() for ep in ENDPOINTS), metrics_route(), *probe_routes()]
     observed = Middleware(ObservedRequests, routes=routes)
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=[observed])

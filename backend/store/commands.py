@@ -65,10 +65,10 @@ def _db(action: str) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
+    from backend.api.serving import serve
 
-    from backend.api.app import create_app
-
+    if args.workers < 1:
+        raise StoreError(code="serve_workers_invalid", given=args.workers)
     configure_logging()
     config = settings()
     url = database_url(config)
@@ -82,8 +82,5 @@ def _serve(args: argparse.Namespace) -> int:
     # ACKs (40 ms) between a response's head and its body.
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     print(f"Flowyard is serving on http://{host}:{port}", flush=True)
-    app = create_app(url, run_worker=not args.no_worker)
-    # Our handler formats uvicorn's records too (log_config=None); requests are logged by our middleware.
-    server = uvicorn.Server(uvicorn.Config(app, log_config=None, access_log=False))
-    server.run(sockets=[listener])
+    serve(listener, url, run_worker=not args.no_worker, processes=args.workers)
     return 0

@@ -1,0 +1,37 @@
+"""`/livez` and `/readyz`: live while the process serves, ready only when the database answers with the
+schema this release knows."""
+
+from __future__ import annotations
+
+import psycopg
+
+from tests.api.support import app_client
+from tests.observability.live import free_port
+
+
+def test_ready_with_the_current_schema_and_not_with_another(database_url: str) -> None:
+    with app_client(database_url) as api:
+        assert api.get("/livez").json() == {"status": "live"}
+        ready = api.get("/readyz")
+        assert ready.status_code == 200 and ready.json()["status"] == "ready"
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute("INSERT INTO schema_migrations (number, name) VALUES (9999, 'from_the_future')")
+            try:
+                newer = api.get("/readyz", headers={"Accept-Language": "de"})
+            finally:
+                conn.execute("DELETE FROM schema_migrations WHERE number = 9999")
+        assert api.get("/readyz").status_code == 200
+    assert newer.status_code == 503
+    error = newer.json()["error"]
+    assert error["code"] == "schema_not_current" and error["detail"]["schema"] == 9999
+    assert "9999" in error["message"] and "schema_not_current" not in error["message"]
+
+
+def test_live_but_not_ready_without_a_database() -> None:
+    nowhere = f"postgresql://nobody:pw-never-shown@127.0.0.1:{free_port()}/none?connect_timeout=1"
+    with app_client(nowhere) as api:
+        assert api.get("/livez").status_code == 200
+        unready = api.get("/readyz")
+    assert unready.status_code == 503
+    error = unready.json()["error"]
+    assert error["code"] == "database_unreachable" and "pw-never-shown" not in unready.text
