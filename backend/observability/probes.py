@@ -1,8 +1,11 @@
 """The probes an orchestrator asks without a token: `/livez` (this process serves) and `/readyz` (send
-it traffic: the database answers and its schema is the one this release knows).
+it traffic: the database answers and holds every migration this release needs).
 
 They differ on purpose: a database outage makes every API process unready (taken out of the load
 balancer) but still live, so the orchestrator does not restart processes that would only fail the same.
+A schema *newer* than this release keeps a running process ready: during a rolling upgrade the new
+release migrates first (forward-only, additive) and the old processes serve on until they are replaced;
+only their restart is refused (`database_schema_newer`).
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ async def readyz(request: Request) -> Response:
         error = ApiError(503, code="database_unreachable", host=describe_host(str(pool.conninfo)))
         return error_response(error, locale)
     schema = int(row[0]) if row else 0
-    if schema != SHIPPED:
+    if schema < SHIPPED:
         detail = {"schema": schema, "known": SHIPPED}
         error = ApiError(503, code="schema_not_current", detail=detail, found=schema, known=SHIPPED)
         return error_response(error, locale)

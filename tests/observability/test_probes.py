@@ -5,26 +5,35 @@ from __future__ import annotations
 
 import psycopg
 
+from backend.observability.probes import SHIPPED
 from tests.api.support import app_client
 from tests.observability.live import free_port
 
 
-def test_ready_with_the_current_schema_and_not_with_another(database_url: str) -> None:
-    with app_client(database_url) as api:
+def test_ready_with_every_migration_and_not_with_one_missing(database_url: str) -> None:
+    with app_client(database_url) as api, psycopg.connect(database_url, autocommit=True) as conn:
         assert api.get("/livez").json() == {"status": "live"}
         ready = api.get("/readyz")
-        assert ready.status_code == 200 and ready.json()["status"] == "ready"
-        with psycopg.connect(database_url, autocommit=True) as conn:
-            conn.execute("INSERT INTO schema_migrations (number, name) VALUES (9999, 'from_the_future')")
-            try:
-                newer = api.get("/readyz", headers={"Accept-Language": "de"})
-            finally:
-                conn.execute("DELETE FROM schema_migrations WHERE number = 9999")
+        assert ready.status_code == 200 and ready.json() == {"status": "ready", "schema": SHIPPED}
+        conn.execute("INSERT INTO schema_migrations (number, name) VALUES (9999, 'from_a_newer_release')")
+        newer = api.get("/readyz")  # a rolling upgrade migrated ahead of this process: it serves on
+        conn.execute("DELETE FROM schema_migrations WHERE number = 9999")
+        name = conn.execute("DELETE FROM schema_migrations WHERE number = %s RETURNING name", (SHIPPED,))
+        try:
+            behind = api.get("/readyz", headers={"Accept-Language": "de"})
+        finally:
+            conn.execute(
+                "INSERT INTO schema_migrations (number, name) VALUES (%s, %s)", (SHIPPED, name.fetchone()[0])
+            )
         assert api.get("/readyz").status_code == 200
-    assert newer.status_code == 503
-    error = newer.json()["error"]
-    assert error["code"] == "schema_not_current" and error["detail"]["schema"] == 9999
-    assert "9999" in error["message"] and "schema_not_current" not in error["message"]
+    assert newer.status_code == 200
+    assert behind.status_code == 503
+    error = behind.json()["error"]
+    assert error["code"] == "schema_not_current" and error["detail"] == {
+        "schema": SHIPPED - 1,
+        "known": SHIPPED,
+    }
+    assert f"Migration {SHIPPED - 1}" in error["message"]  # the German sentence, with its numbers
 
 
 def test_live_but_not_ready_without_a_database() -> None:
