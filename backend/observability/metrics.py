@@ -55,12 +55,13 @@ APPROVALS_WAITING = Gauge(
     "flowyard_approvals_waiting", "Approvals asked and not decided yet", multiprocess_mode="mostrecent"
 )
 
-# The connection pool of the process that answers the scrape (psycopg_pool's own statistics).
-POOL_SIZE = Gauge("flowyard_pool_connections", "Connections the pool holds", multiprocess_mode="liveall")
+# The connection pool of the process that answered the scrape (psycopg_pool's own statistics); in
+# multiprocess mode, of the one that answered the latest scrape.
+POOL_SIZE = Gauge("flowyard_pool_connections", "Connections the pool holds", multiprocess_mode="mostrecent")
 POOL_AVAILABLE = Gauge(
-    "flowyard_pool_connections_idle", "Connections idle in the pool", multiprocess_mode="liveall"
+    "flowyard_pool_connections_idle", "Connections idle in the pool", multiprocess_mode="mostrecent"
 )
 POOL_WAITING = Gauge(
-    "flowyard_pool_requests_waiting", "Callers waiting for a connection", multiprocess_mode="liveall"
+    "flowyard_pool_requests_waiting", "Callers waiting for a connection", multiprocess_mode="mostrecent"
 )
-POOL_MAX = Gauge("flowyard_pool_connections_max", "The pool's maximum size", multiprocess_mode="liveall")
+POOL_MAX = Gauge("flowyard_pool_connections_max", "The pool's maximum size", multiprocess_mode="mostrecent")
