@@ -42,7 +42,6 @@ import psycopg
 
 from backend.flows.store import create_flow
 from backend.people.accounts import Grant, add_user, create_token
-from backend.store import embedded
 from backend.store.database import ensure_database, with_database
 from backend.store.migrations import migrate
 from bench.common import free_port
@@ -112,7 +111,6 @@ def rss_mb(pid: int) -> float:
 class Soak:
     def __init__(self, minutes: float, rate: float, folder: Path) -> None:
         self.minutes, self.rate, self.folder = minutes, rate, folder
-        self.pgdata = folder / "pgdata"
         self.receiver = Receiver()
         self.env = dict(
             os.environ,
@@ -127,8 +125,21 @@ class Soak:
         self.samples: list[tuple[float, float, list[float], int]] = []  # t, api MB, workers MB, ended runs
         self.kills = 0
 
+    def db(self, action: str) -> str:
+        """`flowyard db ACTION` on the soak's own data folder, in a process of its own: the embedded
+        server's handle is cached per process, so a stop and start in this one would not restart it."""
+        env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+        done = subprocess.run(
+            [sys.executable, "-m", "backend.cli", "db", action],
+            env={**env, "FLOWYARD_DATA_DIR": str(self.folder)},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout.strip()
+
     def setup(self) -> None:
-        server = embedded.start(self.pgdata)
+        server = self.db("url")
         ensure_database(server, "soak")
         self.url = with_database(server, "soak")
         self.env["DATABASE_URL"] = self.url
@@ -227,8 +238,8 @@ class Soak:
             if not restarted and now >= restart_at:
                 restarted = True
                 t0 = time.monotonic()
-                await asyncio.to_thread(embedded.stop, self.pgdata)
-                await asyncio.to_thread(embedded.start, self.pgdata)
+                await asyncio.to_thread(self.db, "stop")
+                await asyncio.to_thread(self.db, "url")
                 print(f"  restarted PostgreSQL at {now - started:.0f} s ({time.monotonic() - t0:.1f} s down)")
             if now >= next_kill:
                 next_kill += 60
@@ -272,7 +283,7 @@ class Soak:
                 process.send_signal(signal.SIGTERM)
         for process in [self.api, *self.workers]:
             process.wait(timeout=120)
-        embedded.stop(self.pgdata)
+        self.db("stop")
 
     def report(self) -> None:
         with psycopg.connect(self.url) as conn:
@@ -316,7 +327,7 @@ class Soak:
         for kind in ("http", "delay", "approval"):
             took = sorted(float(t) for rid, _, t in runs if self.started[rid] == kind and t is not None)
             if took:
-                q = statistics.quantiles(took, n=100) if len(took) > 1 else [took[0]] * 99
+                q = statistics.quantiles(took, n=100, method="inclusive") if len(took) > 1 else [took[0]] * 99
                 print(
                     f"latency {kind:8} start->end: p50 {q[49]:.2f} s  p90 {q[89]:.2f} s"
                     f"  p99 {q[98]:.2f} s  max {took[-1]:.2f} s"
