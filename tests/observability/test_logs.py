@@ -24,6 +24,7 @@ def stream(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
     root = logging.getLogger()
     saved = root.handlers[:], root.level
     monkeypatch.setenv("FLOWYARD_LOG_FORMAT", "json")
+    monkeypatch.setenv("FLOWYARD_LOG_LEVEL", "INFO")
     configure(out)
     yield out  # type: ignore[misc]
     root.handlers[:], _ = saved
@@ -80,6 +81,7 @@ def test_text_lines_carry_the_same_fields(monkeypatch: pytest.MonkeyPatch) -> No
     root = logging.getLogger()
     saved = root.handlers[:], root.level
     monkeypatch.setenv("FLOWYARD_LOG_FORMAT", "text")
+    monkeypatch.setenv("FLOWYARD_LOG_LEVEL", "INFO")
     try:
         configure(out)
         with scoped(request="r-2"):
