@@ -28,29 +28,40 @@ from backend.observability import metrics
 from backend.observability.queries import QUERIES
 from backend.people.accounts import has_right
 
-__all__ = ["CONTENT_TYPE", "check_scraper", "scrape"]
+__all__ = ["CONTENT_TYPE", "check_admin", "has_scrape_token", "scrape"]
+
+DATABASE_TIMEOUT_S = 2.0
 
 
-async def check_scraper(conn: AsyncConnection[Any], request: Request) -> None:
-    """Return when the caller may read metrics; raise the ApiError that says why not."""
+def has_scrape_token(request: Request) -> bool:
+    """Whether the request carries FLOWYARD_METRICS_TOKEN: no database is needed to believe it, so a
+    scrape still answers (with `flowyard_database_up 0`) while the database is away."""
     expected = os.environ.get("FLOWYARD_METRICS_TOKEN", "")
     scheme, _, given = request.headers.get("authorization", "").partition(" ")
-    if expected and scheme.lower() == "bearer" and secrets.compare_digest(given.strip(), expected):
-        return
+    return bool(expected) and scheme.lower() == "bearer" and secrets.compare_digest(given.strip(), expected)
+
+
+async def check_admin(conn: AsyncConnection[Any], request: Request) -> None:
+    """Return when the caller is a user with the admin right; raise the ApiError that says why not."""
     user = await authenticate(conn, request)
     if not await has_right(conn, user.name, "admin", None):
         raise ApiError(403, code="right_missing", detail={"right": "admin"}, right="admin")
 
 
-async def scrape(conn: AsyncConnection[Any], pool: AsyncConnectionPool[Any]) -> bytes:
-    """Read the database's gauges and the pool's statistics, then render every metric."""
-    row = await (await conn.execute(QUERIES["waits_due"])).fetchone()
-    assert row is not None
-    metrics.WAITS_DUE.set(row[0])
-    metrics.WAITS_OLDEST_DUE.set(row[1])
-    row = await (await conn.execute(QUERIES["approvals_waiting"])).fetchone()
-    assert row is not None
-    metrics.APPROVALS_WAITING.set(row[0])
+async def scrape(pool: AsyncConnectionPool[Any]) -> bytes:
+    """Read the database's gauges (when it answers in time) and the pool's statistics, then render."""
+    try:
+        async with pool.connection(timeout=DATABASE_TIMEOUT_S) as conn:
+            row = await (await conn.execute(QUERIES["waits_due"])).fetchone()
+            assert row is not None
+            metrics.WAITS_DUE.set(row[0])
+            metrics.WAITS_OLDEST_DUE.set(row[1])
+            row = await (await conn.execute(QUERIES["approvals_waiting"])).fetchone()
+            assert row is not None
+            metrics.APPROVALS_WAITING.set(row[0])
+        metrics.DATABASE_UP.set(1)
+    except Exception:
+        metrics.DATABASE_UP.set(0)  # the database gauges keep their last values; this one says so
     stats = pool.get_stats()
     metrics.POOL_SIZE.set(stats.get("pool_size", 0))
     metrics.POOL_AVAILABLE.set(stats.get("pool_available", 0))

@@ -21,7 +21,7 @@ from backend.api.errors import ApiError, error_response, internal_error
 from backend.i18n import negotiate
 from backend.observability import events
 from backend.observability.context import scoped
-from backend.observability.exposition import CONTENT_TYPE, check_scraper, scrape
+from backend.observability.exposition import CONTENT_TYPE, check_admin, has_scrape_token, scrape
 
 log = logging.getLogger("flowyard.api")
 
@@ -67,9 +67,11 @@ async def metrics_endpoint(request: Request) -> Response:
     """`GET /metrics`: the Prometheus text of this process (or of all, in multiprocess mode)."""
     locale = negotiate(request.headers.get("accept-language"), None)
     try:
-        async with request.app.state.pool.connection() as conn:
-            await check_scraper(conn, request)
-            body = await scrape(conn, request.app.state.pool)
+        pool = request.app.state.pool
+        if not has_scrape_token(request):
+            async with pool.connection() as conn:
+                await check_admin(conn, request)
+        body = await scrape(pool)
     except ApiError as error:
         return error_response(error, locale)
     except Exception:

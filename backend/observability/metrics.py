@@ -44,6 +44,11 @@ REQUEST_SECONDS = Histogram(
     ["route", "method", "status"],
 )
 
+DATABASE_UP = Gauge(
+    "flowyard_database_up",
+    "1 when the database answered this scrape's queries in time, else 0",
+    multiprocess_mode="mostrecent",
+)
 # Read from the database when scraped. In multiprocess mode the most recent scrape's value is the one.
 WAITS_DUE = Gauge("flowyard_waits_due", "Waits due now and not claimed", multiprocess_mode="mostrecent")
 WAITS_OLDEST_DUE = Gauge(

@@ -97,6 +97,7 @@ def test_the_figures_move_while_runs_flow(live: Live, database_url: str, receive
     assert value(after, "flowyard_resume_seconds_count") >= 2
     assert value(after, "flowyard_http_request_seconds_count", route=DECISION_ROUTE, status="200") == 1
     assert value(after, "flowyard_waits_due") == 0
+    assert value(after, "flowyard_database_up") == 1
     assert ("flowyard_waits_oldest_due_seconds", frozenset()) in after
     assert value(after, "flowyard_pool_connections") >= 1
 

@@ -4,6 +4,7 @@ schema this release knows."""
 from __future__ import annotations
 
 import psycopg
+import pytest
 
 from backend.observability.probes import SHIPPED
 from tests.api.support import app_client
@@ -36,11 +37,16 @@ def test_ready_with_every_migration_and_not_with_one_missing(database_url: str) 
     assert f"Migration {SHIPPED - 1}" in error["message"]  # the German sentence, with its numbers
 
 
-def test_live_but_not_ready_without_a_database() -> None:
+def test_live_but_not_ready_without_a_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FLOWYARD_METRICS_TOKEN", "probe-token")
     nowhere = f"postgresql://nobody:pw-never-shown@127.0.0.1:{free_port()}/none?connect_timeout=1"
     with app_client(nowhere) as api:
         assert api.get("/livez").status_code == 200
         unready = api.get("/readyz")
+        scraped = api.get("/metrics", headers={"Authorization": "Bearer probe-token"})
+    # The scrape still answers, and says the database is away.
+    assert scraped.status_code == 200
+    assert "flowyard_database_up 0.0" in scraped.text.splitlines()
     assert unready.status_code == 503
     error = unready.json()["error"]
     assert error["code"] == "database_unreachable" and "pw-never-shown" not in unready.text
