@@ -23,6 +23,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=None, help="port to listen on (default 8000)")
     serve.add_argument("--no-worker", action="store_true", help="do not run a worker in this process")
+    serve.add_argument(
+        "--workers", type=int, default=1, metavar="N", help="API processes on one port (default 1)"
+    )
 
     sub.add_parser("migrate", help="apply the database migrations that are not applied yet")
 
@@ -34,6 +37,15 @@ def _parser() -> argparse.ArgumentParser:
         default=30.0,
         metavar="SECONDS",
         help="how long a claim holds without renewal before another worker may take it (default 30)",
+    )
+    worker.add_argument(
+        "--metrics-port", type=int, default=None, metavar="PORT", help="serve this worker's /metrics on PORT"
+    )
+    worker.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        metavar="HOST",
+        help="address of --metrics-port (default 127.0.0.1)",
     )
     worker.add_argument("--fault-point", default=None, help=argparse.SUPPRESS)  # fault tests only
 

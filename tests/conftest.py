@@ -21,6 +21,11 @@ from tests.support import Queue
 
 _numbers = itertools.count(1)
 
+# `serve` and `worker` log a line per event at INFO. Tests that start them read their stderr only once
+# they have stopped, through a pipe that holds 64 KiB: at INFO a busy worker would fill it and block on
+# its next line. Those tests want the warnings and errors; tests/observability asks for more itself.
+os.environ.setdefault("FLOWYARD_LOG_LEVEL", "WARNING")
+
 
 @pytest.fixture(scope="session")
 def pg_server_url() -> Iterator[str]:

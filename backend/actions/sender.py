@@ -14,6 +14,7 @@ walk sends again under the same key.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from time import perf_counter
 from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
@@ -27,6 +28,7 @@ from backend.actions.notify import send_notify
 from backend.actions.secret_store import SecretStore
 from backend.actions.settings import ActionSettings
 from backend.actions.transport import HttpSender
+from backend.observability import events
 from backend.queue.faults import Faults
 from backend.walker import ActionRequest, Resume
 from backend.walker.redact import redact_output
@@ -64,6 +66,8 @@ class ActionSender:
             assert opened.outcome is not None
             return Resume(request.node, request.visit, opened.outcome, opened.output)
         opened_values: dict[str, str] = {}
+
+        started = perf_counter()
         try:
             config = request.config
             if request.secrets:
@@ -77,6 +81,8 @@ class ActionSender:
         # The second net: a value that came from a secret, echoed by a server or quoted in an error,
         # never reaches the effects log, the journal or the variables.
         output = redact_output(output, frozenset(opened_values.values()))
+
+        events.action_sent(request, outcome, started, output)
         await self.faults.reach("after_action_sent")
         outcome, output = await self.effects.complete(run_id, request.visit, opened.attempt, outcome, output)
         return Resume(request.node, request.visit, outcome, output)

@@ -10,6 +10,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -19,6 +20,8 @@ from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response
 from backend.api.settings import ApiSettings
 from backend.i18n import negotiate
+from backend.observability.http import ObservedRequests, metrics_route
+from backend.observability.probes import probe_routes
 from backend.people.hashing import PasswordHashing
 from backend.queue.commands import open_pool
 from backend.queue.driver import Actions
@@ -65,7 +68,9 @@ def create_app(
             yield
 
     handlers: dict[Any, Any] = {HTTPException: _http_error}
-    return Starlette(routes=[ep.route() for ep in ENDPOINTS], lifespan=lifespan, exception_handlers=handlers)
+    routes = [*(ep.route() for ep in ENDPOINTS), metrics_route(), *probe_routes()]
+    observed = Middleware(ObservedRequests, routes=routes)
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=[observed])
 
 
 @asynccontextmanager

@@ -14,6 +14,7 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from backend.approvals.records import Approval
+from backend.observability import events
 from backend.people.accounts import has_right, principals_of
 from backend.queue.claims import Claim, ClaimLost, Clock, database_clock
 from backend.queue.driver import Run, Undecided, WaitFailed
@@ -82,6 +83,7 @@ class ApprovalService:
                 timed_out = await cur.fetchone()
                 assert timed_out is not None, "the row is locked and had no outcome"
                 outcome, decided_at = timed_out
+                events.approval_decided(approval_id, claim.run_id, outcome)
             if outcome is None:
                 return Undecided(deadline_at)
             if outcome == "cancelled":
@@ -146,6 +148,7 @@ class ApprovalService:
                     QUERIES["wake_for_decision"], {"run_id": run_id, "visit": visit, "now": now}
                 )
                 await conn.execute(QUEUE_QUERIES["notify"], {"payload": str(run_id)})
+                events.approval_decided(approval_id, run_id, outcome)
                 return Decision(approval_id, outcome, decided_at, by)
         standing = await self.get(conn, approval_id)
         assert standing is not None

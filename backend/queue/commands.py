@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import signal
+import socket
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -14,6 +15,8 @@ from psycopg_pool import AsyncConnectionPool
 
 from backend.config import settings
 from backend.console import refuse
+from backend.observability.logs import configure as configure_logging
+from backend.observability.worker_port import bind, metrics_port
 from backend.queue.faults import Faults
 from backend.queue.queries import QUERIES
 from backend.queue.sweep import approval_retention_from_env, retention_from_env
@@ -25,7 +28,14 @@ def open_pool(url: str, *, size: int) -> AsyncConnectionPool[Any]:
     return AsyncConnectionPool(url, min_size=1, max_size=size, kwargs={"autocommit": True}, open=False)
 
 
-async def run_worker(url: str, concurrency: int, lease: timedelta, fault_point: str | None) -> int:
+async def run_worker(
+    url: str,
+    concurrency: int,
+    lease: timedelta,
+    fault_point: str | None,
+    metrics: socket.socket | None = None,
+) -> int:
+    configure_logging()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -46,7 +56,8 @@ async def run_worker(url: str, concurrency: int, lease: timedelta, fault_point: 
             actions=ActionSender(pool, ActionSettings.from_env(), faults=faults),
         )
         print(f"worker {worker.name} is serving due waits (concurrency {concurrency})", flush=True)
-        await worker.run(stop)
+        async with metrics_port(pool, metrics):
+            await worker.run(stop)
     finally:
         await pool.close()
     return 0
@@ -121,7 +132,13 @@ async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
 def run_queue_command(args: argparse.Namespace, url: str) -> int:
     if args.command == "worker":
         lease = timedelta(seconds=args.lease)
-        return asyncio.run(run_worker(url, args.concurrency, lease, args.fault_point))
+        try:
+            metrics = bind(args.metrics_host, args.metrics_port) if args.metrics_port else None
+        except OSError as exc:
+            return refuse(
+                code="metrics_port_unavailable", exit_code=2, port=args.metrics_port, reason=exc.strerror
+            )
+        return asyncio.run(run_worker(url, args.concurrency, lease, args.fault_point, metrics))
     if args.command == "workers":
         return asyncio.run(list_workers(url))
     if args.command == "run":

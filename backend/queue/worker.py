@@ -21,6 +21,7 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
+from backend.observability import events
 from backend.queue.batch import OutcomeBatch
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, Clock, database_clock
 from backend.queue.driver import Actions, Approvals, FlowCache, NoActions, WaitFailed, load_run, walk_claim
@@ -121,6 +122,7 @@ class Worker:
                 QUERIES["claim"], {"me": self.name, "limit": free, "now": now, "lease": self.lease}
             )
             claims = [Claim.from_row(row) for row in await cur.fetchall()]
+        events.claimed(len(claims))
         for claim in claims:
             key = (claim.wait_id, claim.attempts)
             task = asyncio.create_task(self._serve(claim))
@@ -140,6 +142,7 @@ class Worker:
 
     async def _serve(self, claim: Claim) -> None:
         """Walk one claim and write what it came to; a failure anywhere is a resume failure (backoff)."""
+        started = events.claim_started(claim.run_id, claim.visit, claim.kind, claim.attempts, self.name)
         renew = asyncio.create_task(self._renew(claim))
         try:
             await self.faults.reach("after_claim")
@@ -157,6 +160,7 @@ class Worker:
                     self.approvals,
                     functools.partial(self._still_ours, claim),
                 )
+                events.walked(started)
             except ClaimLost:
                 raise
             except Exception as failure:
@@ -174,7 +178,10 @@ class Worker:
             except Exception as failure:
                 log.exception("writing the outcome of wait %s failed", claim.wait_id)
                 await self._fail(claim, failure)
+            else:
+                events.resume_written(walked.step, started)
         except ClaimLost:
+            events.claim_lost()
             log.info("wait %s is no longer ours; wrote nothing", claim.wait_id)
         except Exception:
             log.exception(
@@ -186,6 +193,7 @@ class Worker:
     async def _fail(self, claim: Claim, failure: BaseException) -> None:
         async with self.pool.connection() as conn:
             await write_failure(conn, self.name, self.clock(), claim, failure)
+        events.resume_failed(getattr(failure, "code", "resume_error"), final=claim.attempts >= MAX_ATTEMPTS)
 
     async def _still_ours(self, claim: Claim) -> bool:
         async with self.pool.connection() as conn:

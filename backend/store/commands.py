@@ -13,6 +13,7 @@ from backend.actions.failures import ActionFailure
 from backend.config import settings
 from backend.console import refuse
 from backend.i18n.catalogs import message
+from backend.observability.logs import configure as configure_logging
 from backend.store import embedded
 from backend.store.database import connect, database_url
 from backend.store.errors import StoreError
@@ -82,10 +83,11 @@ def _db(action: str) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
+    from backend.api.serving import serve
 
-    from backend.api.app import create_app
-
+    if args.workers < 1:
+        raise StoreError(code="serve_workers_invalid", given=args.workers)
+    configure_logging()
     config = settings()
     url = database_url(config)
     _migrate_and_seal(url)
@@ -102,7 +104,5 @@ def _serve(args: argparse.Namespace) -> int:
     # ACKs (40 ms) between a response's head and its body.
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     print(f"Flowyard is serving on http://{host}:{port}", flush=True)
-    app = create_app(url, run_worker=not args.no_worker)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    server.run(sockets=[listener])
+    serve(listener, url, run_worker=not args.no_worker, processes=args.workers)
     return 0

@@ -1,0 +1,79 @@
+"""The Prometheus text a scrape gets, and who may have it.
+
+A scrape is allowed with `Authorization: Bearer $FLOWYARD_METRICS_TOKEN` (what a Prometheus job is given,
+no user behind it) or with any user's token or session that holds the `admin` right. Everything else is
+refused like any other request: metrics name flows' reason codes and the load of the system.
+
+With `PROMETHEUS_MULTIPROC_DIR` set (several API processes behind one port, see docs/operations.md), the
+counters of every process are summed from the files prometheus-client keeps there; otherwise each process
+exposes its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from typing import Any
+
+from prometheus_client import CONTENT_TYPE_LATEST as CONTENT_TYPE
+from prometheus_client import REGISTRY, CollectorRegistry, generate_latest, multiprocess
+from psycopg import AsyncConnection
+from psycopg_pool import AsyncConnectionPool
+from starlette.requests import Request
+
+from backend.api.auth import authenticate
+from backend.api.errors import ApiError
+from backend.observability import metrics
+from backend.observability.queries import QUERIES
+from backend.people.accounts import has_right
+
+__all__ = ["CONTENT_TYPE", "check_admin", "has_scrape_token", "scrape"]
+
+DATABASE_TIMEOUT_S = 2.0
+
+
+def has_scrape_token(request: Request) -> bool:
+    """Whether the request carries FLOWYARD_METRICS_TOKEN: no database is needed to believe it, so a
+    scrape still answers (with `flowyard_database_up 0`) while the database is away."""
+    expected = os.environ.get("FLOWYARD_METRICS_TOKEN", "")
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+    return bool(expected) and scheme.lower() == "bearer" and secrets.compare_digest(given.strip(), expected)
+
+
+async def check_admin(conn: AsyncConnection[Any], request: Request) -> None:
+    """Return when the caller is a user with the admin right; raise the ApiError that says why not."""
+    user = await authenticate(conn, request)
+    if not await has_right(conn, user.name, "admin", None):
+        raise ApiError(403, code="right_missing", detail={"right": "admin"}, right="admin")
+
+
+async def scrape(pool: AsyncConnectionPool[Any]) -> bytes:
+    """Read the database's gauges (when it answers in time) and the pool's statistics, then render."""
+    try:
+        async with pool.connection(timeout=DATABASE_TIMEOUT_S) as conn:
+            row = await (await conn.execute(QUERIES["waits_due"])).fetchone()
+            assert row is not None
+            metrics.WAITS_DUE.set(row[0])
+            metrics.WAITS_OLDEST_DUE.set(row[1])
+            row = await (await conn.execute(QUERIES["approvals_waiting"])).fetchone()
+            assert row is not None
+            metrics.APPROVALS_WAITING.set(row[0])
+        metrics.DATABASE_UP.set(1)
+    except Exception:
+        metrics.DATABASE_UP.set(0)  # the database gauges keep their last values; this one says so
+    stats = pool.get_stats()
+    metrics.POOL_SIZE.set(stats.get("pool_size", 0))
+    metrics.POOL_AVAILABLE.set(stats.get("pool_available", 0))
+    metrics.POOL_WAITING.set(stats.get("requests_waiting", 0))
+    metrics.POOL_MAX.set(stats.get("pool_max", 0))
+    # Rendering reads every process's file in multiprocess mode: kept off the event loop.
+    return await asyncio.to_thread(generate_latest, _registry())
+
+
+def _registry() -> CollectorRegistry:
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        return REGISTRY
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+    return registry

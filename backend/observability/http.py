@@ -1,0 +1,84 @@
+"""The HTTP side: the middleware that counts and logs every request, and the `/metrics` route.
+
+The middleware labels a request by its route's template (`/api/runs/{run}`), never its path: a webhook's
+path holds its secret, and ids would make a label per run.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from collections.abc import Sequence
+from time import perf_counter
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from backend.api.errors import ApiError, error_response, internal_error
+from backend.i18n import negotiate
+from backend.observability import events
+from backend.observability.context import scoped
+from backend.observability.exposition import CONTENT_TYPE, check_admin, has_scrape_token, scrape
+
+log = logging.getLogger("flowyard.api")
+
+REQUEST_ID_HEADER = "x-request-id"
+# A caller's own request id is kept (a proxy's, to follow one request through both logs) when it is
+# short and plain; anything else gets a new one, so a header cannot inject text into the log.
+_PLAIN_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+
+
+class ObservedRequests:
+    """Pure ASGI middleware: a request id for the request's log lines, a metric and a line per request."""
+
+    def __init__(self, app: ASGIApp, routes: Sequence[BaseRoute]) -> None:
+        self.app = app
+        self.templates: dict[object, str] = {
+            route.endpoint: route.path for route in routes if isinstance(route, Route)
+        }
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = dict(scope["headers"]).get(REQUEST_ID_HEADER.encode(), b"").decode("latin-1")
+        request_id = given if _PLAIN_ID.fullmatch(given) else uuid.uuid4().hex
+        started, status = perf_counter(), 500
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", []), (b"x-request-id", request_id.encode())]
+            await send(message)
+
+        with scoped(request=request_id):
+            try:
+                await self.app(scope, receive, sending)
+            finally:
+                route = self.templates.get(scope.get("endpoint"), "unmatched")
+                events.request_served(scope["method"], route, status, started)
+
+
+async def metrics_endpoint(request: Request) -> Response:
+    """`GET /metrics`: the Prometheus text of this process (or of all, in multiprocess mode)."""
+    locale = negotiate(request.headers.get("accept-language"), None)
+    try:
+        pool = request.app.state.pool
+        if not has_scrape_token(request):
+            async with pool.connection() as conn:
+                await check_admin(conn, request)
+        body = await scrape(pool)
+    except ApiError as error:
+        return error_response(error, locale)
+    except Exception:
+        log.exception("GET /metrics failed")
+        return internal_error(locale)
+    return Response(body, media_type=CONTENT_TYPE)
+
+
+def metrics_route() -> Route:
+    return Route("/metrics", metrics_endpoint, methods=["GET"])
