@@ -29,7 +29,8 @@ def live(database_url: str) -> Iterator[Live]:
 
 def body_routes(flow_id: int, secret_path: str) -> list[tuple[str, str]]:
     """(method, path) of every route that reads a body, its path parameters filled in."""
-    values = {"flow_id": str(flow_id), "approval_id": "1", "run_id": "1", "version": "1"}
+    values = {"flow_id": str(flow_id), "approval_id": "1", "run_id": "1", "version": "1", "name": "everyone"}
+    values |= {"right": "edit", "token_id": "1", "locale": "en"}
     routes = [
         (ep.method, re.sub(r"\{(\w+)(:\w+)?\}", lambda m: values[m[1]], ep.path))
         for ep in ENDPOINTS
