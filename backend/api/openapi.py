@@ -30,11 +30,60 @@ _DESCRIPTIONS = {
 }
 
 
+def _error_answer(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+
+
+def _status(words: str) -> dict[str, Any]:
+    schema = {"type": "object", "required": ["status"], "properties": {"status": {"const": words}}}
+    return {"description": words, "content": {"application/json": {"schema": schema}}}
+
+
+# The operators' routes, served beside the endpoints (backend/observability): the probes need no login,
+# `/metrics` a FLOWYARD_METRICS_TOKEN or an admin's token (docs/operations.md).
+OPERATIONS_PATHS: dict[str, dict[str, Any]] = {
+    "/livez": {
+        "get": {
+            "summary": "The process answers",
+            "tags": ["operations"],
+            "operationId": "livez",
+            "security": [],
+            "responses": {"200": _status("live")},
+        }
+    },
+    "/readyz": {
+        "get": {
+            "summary": "The database answers and its schema is this release's",
+            "tags": ["operations"],
+            "operationId": "readyz",
+            "security": [],
+            "responses": {"200": _status("ready"), "503": _error_answer("not ready, with the reason code")},
+        }
+    },
+    "/metrics": {
+        "get": {
+            "summary": "Prometheus metrics of this process (all processes in multiprocess mode)",
+            "tags": ["operations"],
+            "operationId": "metrics",
+            "responses": {
+                "200": {"description": "the Prometheus text format", "content": {"text/plain": {}}},
+                "401": _error_answer("no token, or not a valid one"),
+                "403": _error_answer("a user without the admin right"),
+            },
+        }
+    },
+}
+
+
 def document() -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {}
     for ep in ENDPOINTS:
         path = _PARAM.sub(lambda m: "{" + m.group(1) + "}", ep.path)
         paths.setdefault(path, {})[ep.method.lower()] = _operation(ep)
+    paths.update(OPERATIONS_PATHS)
     return {
         "openapi": "3.1.0",
         "info": {"title": "Flowyard", "version": "1", "description": "Flows, runs, approvals and audit."},

@@ -96,6 +96,7 @@ _STATUS = {
     "grant_flow_unknown": 422,
     "grant_server_invalid": 422,
     "user_name_invalid": 422,
+    "user_name_reserved": 422,
     "token_expiry_invalid": 422,
 }
 

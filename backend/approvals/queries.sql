@@ -32,10 +32,12 @@ RETURNING outcome, decided_at
 SELECT status FROM runs WHERE id = (SELECT run_id FROM approvals WHERE id = %(id)s) FOR UPDATE
 
 -- name: decision_awaiting_resume
--- A decision the run has not gone on with yet: its approval wait is still there and the approval decided.
+-- A decision the run has not gone on with yet: its approval wait is still there, untried, and the
+-- approval decided. A wait whose resume threw (it sits out its backoff) can be cancelled.
 SELECT a.id, a.outcome, a.decided_by, a.decided_at
 FROM waits AS w JOIN approvals AS a ON a.run_id = w.run_id AND a.visit = w.visit
-WHERE w.run_id = %(run_id)s AND w.kind = 'approval' AND a.outcome IS NOT NULL AND a.outcome <> 'cancelled'
+WHERE w.run_id = %(run_id)s AND w.kind = 'approval' AND w.last_error IS NULL
+  AND a.outcome IS NOT NULL AND a.outcome <> 'cancelled'
 
 -- name: decide
 -- First decision wins: nothing when the approval has an outcome already, or its deadline has passed.

@@ -38,7 +38,9 @@ def has_scrape_token(request: Request) -> bool:
     scrape still answers (with `flowyard_database_up 0`) while the database is away."""
     expected = os.environ.get("FLOWYARD_METRICS_TOKEN", "")
     scheme, _, given = request.headers.get("authorization", "").partition(" ")
-    return bool(expected) and scheme.lower() == "bearer" and secrets.compare_digest(given.strip(), expected)
+    # Bytes: compare_digest refuses text that is not ASCII, and a header may carry any.
+    matches = secrets.compare_digest(given.strip().encode(), expected.encode())
+    return bool(expected) and scheme.lower() == "bearer" and matches
 
 
 async def check_admin(conn: AsyncConnection[Any], request: Request) -> None:

@@ -30,6 +30,9 @@ REQUEST_ID_HEADER = "x-request-id"
 # short and plain; anything else gets a new one, so a header cannot inject text into the log.
 _PLAIN_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 
+# The method label's values: anything else a client sends is "other", or any client could add series.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
 
 class ObservedRequests:
     """Pure ASGI middleware: a request id for the request's log lines, a metric and a line per request."""
@@ -60,7 +63,8 @@ class ObservedRequests:
                 await self.app(scope, receive, sending)
             finally:
                 route = self.templates.get(scope.get("endpoint"), "unmatched")
-                events.request_served(scope["method"], route, status, started)
+                method = scope["method"] if scope["method"] in METHODS else "other"
+                events.request_served(method, route, status, started)
 
 
 async def metrics_endpoint(request: Request) -> Response:

@@ -34,6 +34,9 @@ USE_SERVER = "use_server"
 SERVER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,199}")
 # The same rule as the users table's CHECK, and as a `user:<name>` principal in an approval's approvers.
 USER_NAME = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
+# Names that stand for the terminal in the trails (`saved by cli`): a user by that name would pass for it,
+# and inherit what the terminal may do (using every server).
+RESERVED_NAMES = frozenset({"cli"})
 # A token lives ten years at most: an expiry is a promise that it ends, so it must end within reason.
 MAX_TOKEN_LIFETIME = timedelta(days=3660)
 
@@ -128,6 +131,8 @@ async def add_user(
     """Create a user with rights and groups, in one transaction; refused when the name is taken."""
     if not USER_NAME.fullmatch(name):
         raise AccountRefused(code="user_name_invalid", name=name[:64])
+    if name in RESERVED_NAMES:
+        raise AccountRefused(code="user_name_reserved", name=name)
     async with conn.transaction():
         await declare_actor(conn, actor)
         cur = await conn.execute(

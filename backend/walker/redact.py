@@ -32,7 +32,7 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
 
 REDACTED = "[redacted]"
 # A name is split into words at `-`, `_`, `.` and case changes; any word below marks a credential.
@@ -192,9 +192,27 @@ def redact_output(output: Mapping[str, Any], values: frozenset[str] = frozenset(
     return _replace_values(kept, values) if values else kept
 
 
+def spellings(secret: str) -> set[str]:
+    r"""The forms a secret takes where an action quotes it: as given, as Python's repr quotes it (an HTTP
+    library's error about a header), and percent-encoded (a URL that was sent).
+
+    Examples:
+        >>> "line\\nbreak" in spellings("line\nbreak"), "p%C3%A4ss" in spellings("päss")
+        (True, True)
+    """
+    return {
+        secret,
+        repr(secret)[1:-1],
+        repr(secret.encode())[2:-1],
+        quote(secret, safe=""),
+        quote(secret, safe="/:@!$&'()*+,;="),
+        quote_plus(secret),
+    }
+
+
 def _replace_values(value: Any, secrets: frozenset[str]) -> Any:
     # Longest first, so that a secret containing another is replaced whole.
-    ordered = sorted((s for s in secrets if s), key=len, reverse=True)
+    ordered = sorted({form for s in secrets if s for form in spellings(s)}, key=len, reverse=True)
     # Most outputs hold none of them: one look at the JSON text (where a value with a quote or a
     # backslash appears escaped) spares copying the whole output.
     text = json.dumps(value, ensure_ascii=False, default=str)

@@ -67,9 +67,12 @@ def started(command: list[str], url: str, log: Path, port: int, **env: str) -> I
         ) as process,
     ):
         assert process.stdout is not None
-        banner = process.stdout.readline()
-        assert "serving" in banner, log.read_text()
         try:
+            # An empty database first hears how to add its first administrator; then the banner.
+            banner = process.stdout.readline()
+            if "serving" not in banner and command[0] == "serve":
+                banner = process.stdout.readline()
+            assert "serving" in banner, log.read_text()
             yield Live(process, log, port)
         finally:
             if process.poll() is None:

@@ -129,3 +129,18 @@ def test_a_request_id_is_given_back_and_a_plain_one_kept(live: Live) -> None:
     assert odd.headers["x-request-id"] != "two words\tand a tab" and len(odd.headers["x-request-id"]) == 32
     served = [line for line in live.lines() if line.get("event") == "request served"]
     assert {"proxy-42.a", odd.headers["x-request-id"]} <= {line["request"] for line in served}
+
+
+def test_made_up_methods_and_non_ascii_tokens_add_no_series_and_no_error(
+    live: Live, database_url: str
+) -> None:
+    for method in ("BREW", "X1", "X2"):
+        httpx.request(method, f"{live.base}/healthz")
+    odd = httpx.get(f"{live.base}/metrics", headers={"Authorization": "Bearer café".encode()})
+    assert (odd.status_code, odd.json()["error"]["code"]) == (401, "auth_token_invalid")
+    text = httpx.get(
+        f"{live.base}/metrics",
+        headers={"Authorization": f"Bearer {make_user(database_url, 'scrape-odd', 'admin')}"},
+    ).text
+    assert 'method="BREW"' not in text and 'method="X1"' not in text
+    assert 'method="other"' in text

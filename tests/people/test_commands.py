@@ -122,3 +122,11 @@ def test_tokens_are_listed_revoked_and_expire(queue: Queue, capsys: pytest.Captu
         "token_created",
         "token_revoked",
     ]
+
+
+def test_no_user_may_be_named_as_the_terminal_is_in_the_trails(
+    queue: Queue, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert flowyard(queue.url, "user", "add", "cli", "--grant", "edit") == 1
+    assert "(user_name_reserved)" in capsys.readouterr().err
+    assert queue.one("SELECT count(*) FROM users WHERE name = 'cli'") == (0,)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from backend.walker.redact import REDACTED, redact_headers, redact_request, redact_url
+import json
+from urllib.parse import quote
+
+from backend.walker.redact import REDACTED, redact_headers, redact_output, redact_request, redact_url
 
 
 def test_credential_headers_are_redacted_and_the_rest_kept() -> None:
@@ -79,3 +82,17 @@ def test_what_redaction_missed_before_is_caught() -> None:
         "body": {"echo": f"used {REDACTED}", "access_token": REDACTED},
     }
     assert redact_request("http", {"url": "x", "body": {"password": "p"}})["body"] == {"password": REDACTED}
+
+
+def test_a_secret_quoted_by_an_error_or_percent_encoded_in_a_url_is_redacted() -> None:
+    secret = "-----BEGIN KEY-----\nmäh 1{2}\n-----END KEY-----"
+    output = {
+        "code": "action_connection_failed",
+        "detail": f"Illegal header value {secret.encode()!r}",
+        "message": f"Illegal header value {secret!r}",
+        "url": "https://api.example/keys/" + quote(secret, safe=""),
+    }
+    kept = redact_output(output, frozenset({secret}))
+    text = json.dumps(kept, ensure_ascii=False)
+    assert "BEGIN KEY" not in text and "mäh" not in text and "m%C3%A4h" not in text
+    assert kept["code"] == "action_connection_failed"
