@@ -53,6 +53,21 @@ PARAMS: dict[str, Any] = {
     "payload": "1",
     "concurrency": 1,
     "retention": "30 days",
+    "run_ids": [1, 2],
+    "wait_ids": [1, 2],
+    "claim_attempts": [1, 1],
+    "finish": [True, False],
+    "kinds": [None, "delay"],
+    "continuations": None,
+    "wait_nodes": [None, "n"],
+    "wait_visits": [None, 1],
+    "wake_ats": None,
+    "wake_ins": None,
+    "statuses": ["succeeded", "waiting"],
+    "errors": None,
+    "line_counts": [1, 1],
+    "line_runs": [1, 2],
+    "line_ords": [1, 1],
 }
 # Statements that read a small table whole by design.
 SMALL_TABLES = {
