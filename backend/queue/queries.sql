@@ -64,17 +64,15 @@ RETURNING id, wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
 SELECT id FROM runs WHERE id = ANY(%(run_ids)s::bigint[]) ORDER BY id FOR UPDATE
 
 -- name: write_walks
--- Many walks' outcomes at once, one array element per claim: each wait is finished (deleted) or parked
--- again only where the claim (worker and attempt) still holds; only those runs get their status and
--- journal lines. Returns the waits written, and whether each is due at once.
+-- Many walks' outcomes at once, from one JSON array with an object per claim: each wait is finished
+-- (deleted) or parked again only where the claim (worker and attempt) still holds; only those runs get
+-- their status and journal lines. Returns the waits written, and whether each is due at once.
 WITH walked AS (
     SELECT *
-    FROM unnest(%(wait_ids)s::bigint[], %(claim_attempts)s::integer[], %(run_ids)s::bigint[],
-                %(finish)s::boolean[], %(kinds)s::text[], %(continuations)s::jsonb[], %(wait_nodes)s::text[],
-                %(wait_visits)s::integer[], %(wake_ats)s::timestamptz[], %(wake_ins)s::interval[],
-                %(statuses)s::text[], %(errors)s::text[], %(line_counts)s::integer[])
-         AS o (wait_id, attempts, run_id, finish, kind, continuation, node, visit, wake_at, wake_in,
-               status, error, lines)
+    FROM jsonb_to_recordset(%(walks)s::jsonb)
+         AS o (wait_id bigint, attempts integer, run_id bigint, finish boolean, kind text, continuation jsonb,
+               node text, visit integer, wake_at timestamptz, wake_in_us bigint, status text,
+               error text, journal jsonb)
 ), finished AS (
     DELETE FROM waits AS w
     USING walked AS o
@@ -83,7 +81,9 @@ WITH walked AS (
 ), parked AS (
     UPDATE waits AS w
     SET kind = o.kind, continuation = o.continuation, node = o.node, visit = o.visit,
-        wake_at = coalesce(o.wake_at, coalesce(%(now)s::timestamptz, now()) + o.wake_in, 'infinity'),
+        wake_at = coalesce(o.wake_at,
+                           coalesce(%(now)s::timestamptz, now()) + o.wake_in_us * interval '1 microsecond',
+                           'infinity'),
         status = 'waiting', claimed_by = NULL, claim_expires_at = NULL, attempts = 0, last_error = NULL
     FROM walked AS o
     WHERE NOT o.finish AND w.id = o.wait_id AND w.claimed_by = %(me)s AND w.attempts = o.attempts
@@ -96,16 +96,15 @@ WITH walked AS (
     UPDATE runs AS r
     SET status = o.status, error = o.error, updated_at = now(),
         ended_at = CASE WHEN o.status IN ('succeeded', 'failed', 'cancelled') THEN now() END,
-        journal_seq = r.journal_seq + o.lines
+        journal_seq = r.journal_seq + jsonb_array_length(o.journal)
     FROM walked AS o JOIN held ON held.id = o.wait_id
     WHERE r.id = o.run_id
-    RETURNING r.id, r.journal_seq - o.lines AS last_before
+    RETURNING r.id, r.journal_seq - jsonb_array_length(o.journal) AS last_before, o.journal
 ), journalled AS (
     INSERT INTO journal (run_id, seq, code, node, visit, data)
-    SELECT line.run_id, moved.last_before + line.ord, line.code, line.node, line.visit, line.data
-    FROM unnest(%(line_runs)s::bigint[], %(line_ords)s::integer[], %(codes)s::text[], %(nodes)s::text[],
-                %(visits)s::integer[], %(datas)s::jsonb[]) AS line (run_id, ord, code, node, visit, data)
-    JOIN moved ON moved.id = line.run_id
+    SELECT moved.id, moved.last_before + line.ord, line.value ->> 'code', line.value ->> 'node',
+           (line.value ->> 'visit')::integer, line.value -> 'data'
+    FROM moved CROSS JOIN LATERAL jsonb_array_elements(moved.journal) WITH ORDINALITY AS line (value, ord)
 )
 SELECT id, due_now FROM held
 

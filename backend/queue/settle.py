@@ -1,6 +1,6 @@
 """Many walks' outcomes written together: a few set-based statements for a whole batch, not several per run.
 
-The walks of a batch become arrays, one element per claim (and one per journal line), and `write_walks`
+The walks of a batch become one JSON array, an object per claim with its journal lines, and `write_walks`
 finishes or re-parks every wait whose claim still holds, then sets those runs' statuses and appends their
 journal lines, all in one statement. A claim that no longer holds (lease taken over, run cancelled)
 matches no row: its run and journal are not touched, and the rest of the batch still lands.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -44,59 +44,16 @@ def settles(outcome: Outcome) -> bool:
 async def write_walks(
     conn: AsyncConnection[Any], me: str, outcomes: Sequence[Outcome], approvals: Approvals
 ) -> set[int]:
-    """Write `outcomes` (each `settles`) in the caller's transaction; the wait ids whose claim held."""
-    now = outcomes[0].now
-    waits: dict[str, list[Any]] = {
-        key: []
-        for key in (
-            "wait_ids",
-            "claim_attempts",
-            "run_ids",
-            "finish",
-            "kinds",
-            "continuations",
-            "wait_nodes",
-            "wait_visits",
-            "wake_ats",
-            "wake_ins",
-            "statuses",
-            "errors",
-            "line_counts",
-        )
-    }
-    lines: dict[str, list[Any]] = {
-        key: [] for key in ("line_runs", "line_ords", "codes", "nodes", "visits", "datas")
-    }
-    for outcome in outcomes:
-        claim, walked, step = outcome.claim, outcome.walked, outcome.walked.step
-        assert step is not None
-        waiting = step.status == "waiting"
-        wake = walked.wake
-        request = step.request
-        assert not waiting or (wake is not None and request is not None)
-        waits["wait_ids"].append(claim.wait_id)
-        waits["claim_attempts"].append(claim.attempts)
-        waits["run_ids"].append(claim.run_id)
-        waits["finish"].append(not waiting)
-        waits["kinds"].append(wake.kind if waiting and wake else None)
-        waits["continuations"].append(Jsonb(step.continuation) if waiting else None)
-        waits["wait_nodes"].append(request.node if waiting and request else None)
-        waits["wait_visits"].append(request.visit if waiting and request else None)
-        waits["wake_ats"].append(wake.at if waiting and wake else None)
-        waits["wake_ins"].append(wake.after if waiting and wake else None)
-        waits["statuses"].append(step.status)
-        waits["errors"].append(step.error)
-        waits["line_counts"].append(len(walked.journal))
-        for ordinal, line in enumerate(walked.journal, start=1):
-            lines["line_runs"].append(claim.run_id)
-            lines["line_ords"].append(ordinal)
-            lines["codes"].append(line.code)
-            lines["nodes"].append(line.node)
-            lines["visits"].append(line.visit)
-            lines["datas"].append(Jsonb(line.data))
+    """Write `outcomes` (each `settles`) in the caller's transaction; the wait ids whose claim held.
 
-    await conn.execute(QUERIES["lock_runs"], {"run_ids": sorted(set(waits["run_ids"]))})
-    cur = await conn.execute(QUERIES["write_walks"], {**waits, **lines, "me": me, "now": now})
+    The batch goes as one JSON document, encoded once, not as a dozen arrays dumped element by element.
+    """
+    walks = [_walk_of(outcome) for outcome in outcomes]
+    run_ids = sorted({outcome.claim.run_id for outcome in outcomes})
+    await conn.execute(QUERIES["lock_runs"], {"run_ids": run_ids})
+    cur = await conn.execute(
+        QUERIES["write_walks"], {"walks": Jsonb(walks), "me": me, "now": outcomes[0].now}
+    )
     written = {int(wait_id): bool(due_now) for wait_id, due_now in await cur.fetchall()}
     for outcome in outcomes:
         step, wake = outcome.walked.step, outcome.walked.wake
@@ -108,3 +65,33 @@ async def write_walks(
     if due:  # one NOTIFY wakes every sleeping worker; the payload is only for people reading the log
         await conn.execute(QUERIES["notify"], {"payload": str(due[0])})
     return set(written)
+
+
+def _walk_of(outcome: Outcome) -> dict[str, Any]:
+    """One element of `write_walks`' JSON array: the wait to finish or park, the run's status, its lines."""
+    claim, walked, step = outcome.claim, outcome.walked, outcome.walked.step
+    assert step is not None
+    walk: dict[str, Any] = {
+        "wait_id": claim.wait_id,
+        "attempts": claim.attempts,
+        "run_id": claim.run_id,
+        "finish": step.status != "waiting",
+        "status": step.status,
+        "error": step.error,
+        "journal": [
+            {"code": line.code, "node": line.node, "visit": line.visit, "data": line.data}
+            for line in walked.journal
+        ],
+    }
+    if step.status == "waiting":
+        wake, request = walked.wake, step.request
+        assert wake is not None and request is not None
+        walk.update(
+            kind=wake.kind,
+            continuation=step.continuation,
+            node=request.node,
+            visit=request.visit,
+            wake_at=wake.at.isoformat() if wake.at is not None else None,
+            wake_in_us=wake.after // timedelta(microseconds=1) if wake.after is not None else None,
+        )
+    return walk

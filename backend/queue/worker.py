@@ -86,7 +86,11 @@ class Worker:
         self.outcomes = OutcomeBatch(pool, self.name, self.approvals)
         # Claims come in batches: a new claim round waits until this many slots are free (or none is busy).
         self.claim_at_free = max(1, concurrency // 2)
+        # Every claim in hand, until its outcome is written; `_walking` are those not yet handed to the
+        # batch writer. Only walks count against the concurrency: the next batch is claimed and walked
+        # while the last one's outcomes are being written, up to twice the concurrency in hand.
         self._inflight: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self._walking: set[tuple[int, int]] = set()
         self._wake = asyncio.Event()
         self._kept: tuple[float, Any] | None = None  # (monotonic time, clock) of the last housekeeping
 
@@ -105,7 +109,7 @@ class Worker:
                 self._wake.clear()
                 try:
                     claimed = await self.serve_due()
-                    if claimed and self.concurrency - len(self._inflight) >= self.claim_at_free:
+                    if claimed and self._free() >= self.claim_at_free:
                         continue  # there may be more due right now
                     await self._sleep(stop)
                 except Exception:
@@ -125,8 +129,8 @@ class Worker:
 
     async def serve_due(self) -> int:
         """Claim what is due, up to the free concurrency, and start walking it; how many were claimed."""
-        free = self.concurrency - len(self._inflight)
-        if free <= 0 or (free < self.claim_at_free and self._inflight):
+        free = self._free()
+        if free <= 0 or (free < self.claim_at_free and self._walking):
             return 0
         now = self.clock()
         async with self.pool.connection() as conn:
@@ -141,6 +145,7 @@ class Worker:
             key = (claim.wait_id, claim.attempts)
             task = asyncio.create_task(self._serve(claim))
             self._inflight[key] = task
+            self._walking.add(key)
             task.add_done_callback(functools.partial(self._done, key))
         return len(claims)
 
@@ -149,6 +154,9 @@ class Worker:
         while await self.serve_due() or self._inflight:
             if self._inflight:
                 await asyncio.wait(list(self._inflight.values()), return_when=asyncio.FIRST_COMPLETED)
+
+    def _free(self) -> int:
+        return min(self.concurrency - len(self._walking), 2 * self.concurrency - len(self._inflight))
 
     def _housekeeping_due(self, now: Any) -> bool:
         """Once a second, and whenever an injected clock has moved (a test walking through time)."""
@@ -160,6 +168,7 @@ class Worker:
 
     def _done(self, key: tuple[int, int], _task: asyncio.Task[None]) -> None:
         self._inflight.pop(key, None)
+        self._walking.discard(key)
         self._wake.set()
 
     async def _serve(self, claim: Claim) -> None:
@@ -189,6 +198,8 @@ class Worker:
             await self.faults.reach("before_outcome")
             now = self.clock()
             try:
+                self._walking.discard((claim.wait_id, claim.attempts))
+                self._wake.set()  # a slot is free: the next batch may be claimed while this one is written
                 await self.outcomes.write(Outcome(claim, run, walked, now))
             except ClaimLost:
                 raise

@@ -56,18 +56,7 @@ PARAMS: dict[str, Any] = {
     "run_ids": [1, 2],
     "wait_ids": [1, 2],
     "claim_attempts": [1, 1],
-    "finish": [True, False],
-    "kinds": [None, "delay"],
-    "continuations": None,
-    "wait_nodes": [None, "n"],
-    "wait_visits": [None, 1],
-    "wake_ats": None,
-    "wake_ins": None,
-    "statuses": ["succeeded", "waiting"],
-    "errors": None,
-    "line_counts": [1, 1],
-    "line_runs": [1, 2],
-    "line_ords": [1, 1],
+    "walks": None,
 }
 # Statements that read a small table whole by design.
 SMALL_TABLES = {
