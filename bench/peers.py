@@ -34,6 +34,7 @@ import json
 import multiprocessing
 import os
 import re
+import resource
 import statistics
 import subprocess
 import time
@@ -244,6 +245,9 @@ def _flowyard_worker(url: str, barrier: Any, checkout: str, concurrency: int) ->
         await pool.close()
 
     asyncio.run(go())
+    # The memory target: a worker's resident set stays under 150 MB however many runs it drains.
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"# worker process peak RSS {peak_mb:.0f} MB", flush=True)
 
 
 def drain_flowyard(url: str, items: int, workers: int, checkout: str, document: dict[str, Any]) -> float:
@@ -325,6 +329,7 @@ def server_url() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=5000)
+    parser.add_argument("--invoice-items", type=int, help="runs of the invoice flow (default: --items)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 4])
     parser.add_argument("--checkout", action="append", default=[], help="another copy to measure: LABEL=PATH")
@@ -359,7 +364,10 @@ def main() -> None:
         for workers in args.workers:
             for label, python, extra in drains:
                 command = [python, me, *extra, "--label", label, "--url", url]
-                command += ["--items", str(args.items), "--workers", str(workers)]
+                items = (
+                    args.invoice_items if label.startswith("invoice") and args.invoice_items else args.items
+                )
+                command += ["--items", str(items), "--workers", str(workers)]
                 out = subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True).stdout
                 print(out, end="", flush=True)
                 for line in out.splitlines():

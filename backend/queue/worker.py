@@ -41,7 +41,8 @@ log = logging.getLogger("flowyard.worker")
 LEASE = timedelta(seconds=30)
 MAX_SLEEP_S = 1.0
 # With walks in hand, the worker sleeps until one ends or this long, without asking when the next wait is
-# due: a walk ending wakes it anyway, and a timed wait falling due meanwhile is at most this late.
+# due: a walk ending wakes it anyway, and a timed wait falling due meanwhile is at most this late. Also how
+# long free slots may wait for more of them to free up, so that claims come in batches.
 BUSY_SLEEP_S = 0.25
 # Firing schedules and releasing expired claims: once a second per worker is plenty for both (a schedule
 # fires at most a second late, a dead worker's claim comes back at most a second after its lease).
@@ -92,6 +93,7 @@ class Worker:
         self._inflight: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._walking: set[tuple[int, int]] = set()
         self._wake = asyncio.Event()
+        self._claimed_at = 0.0  # monotonic time of the last claim round
         self._kept: tuple[float, Any] | None = None  # (monotonic time, clock) of the last housekeeping
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -130,8 +132,13 @@ class Worker:
     async def serve_due(self) -> int:
         """Claim what is due, up to the free concurrency, and start walking it; how many were claimed."""
         free = self._free()
-        if free <= 0 or (free < self.claim_at_free and self._walking):
+        if free <= 0:
             return 0
+        if free < self.claim_at_free and self._walking and time.monotonic() - self._claimed_at < BUSY_SLEEP_S:
+            # Wait for more free slots to claim a fuller batch, but not for long: walks blocked on slow
+            # actions must not keep the free slots idle.
+            return 0
+        self._claimed_at = time.monotonic()
         now = self.clock()
         async with self.pool.connection() as conn:
             if self._housekeeping_due(now):
