@@ -1,35 +1,50 @@
-"""Outcomes of several walks in one transaction: one commit, one WAL flush, for up to `size` runs.
+"""Outcomes of several walks in one transaction: one commit, one WAL flush, a few statements, for up to
+`size` runs.
 
 A worker's walks finish close together; each writing its own transaction would wait for its own flush to
-disk, and the flush is most of an outcome's cost. Each outcome still runs in a savepoint of its own, so a
-claim lost (or any error) undoes that outcome alone, and its writer hears about it. A crash before the
-commit loses the whole batch's outcomes, and loses nothing else: their waits are still claimed, the leases
-expire, and any worker walks them again (the effect keys keep their side effects single).
+disk, and the flush and the round trips are most of an outcome's cost. Every walk that got somewhere goes
+into the set-based write (`settle.write_walks`): a claim lost there writes nothing of its run and the
+rest of the batch still lands. Should that transaction fail as a whole (a bad value, a deadlock), its
+outcomes are written again one by one, each in a savepoint of its own, so one bad outcome fails alone and
+its writer hears about it; approvals woken early are always written that way.
+
+A crash before the commit loses the whole batch's outcomes, and loses nothing else: their waits are still
+claimed, the leases expire, and any worker walks them again (the effect keys keep their side effects
+single).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import logging
 from typing import Any
 
-from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
-Job = Callable[[AsyncConnection[Any]], Awaitable[None]]
+from backend.queue.claims import ClaimLost
+from backend.queue.driver import Approvals
+from backend.queue.outcome import write_outcome
+from backend.queue.settle import Outcome, settles, write_walks
+
+log = logging.getLogger("flowyard.worker")
+
+Pending = tuple[Outcome, asyncio.Future[None]]
 
 
 class OutcomeBatch:
-    def __init__(self, pool: AsyncConnectionPool[Any], size: int = 25) -> None:
+    def __init__(self, pool: AsyncConnectionPool[Any], me: str, approvals: Approvals, size: int = 50) -> None:
         self.pool = pool
+        self.me = me
+        self.approvals = approvals
         self.size = size
-        self._pending: list[tuple[Job, asyncio.Future[None]]] = []
+        self._pending: list[Pending] = []
         self._flusher: asyncio.Task[None] | None = None
 
-    async def write(self, job: Job) -> None:
-        """Run `job` in the next batch's transaction; returns once that transaction has committed."""
+    async def write(self, outcome: Outcome) -> None:
+        """Write `outcome` in the next batch; returns once it has committed, raises ClaimLost when the
+        claim no longer held (nothing of it was written)."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((job, done))
+        self._pending.append((outcome, done))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
         await done
@@ -38,23 +53,54 @@ class OutcomeBatch:
         while self._pending:
             await asyncio.sleep(0)  # the walks finishing in this same tick join the batch
             batch, self._pending = self._pending[: self.size], self._pending[self.size :]
-            failures: dict[int, BaseException] = {}
-            try:
-                # Pipelined: the statements of a batch go out without waiting for each answer.
-                async with self.pool.connection() as conn, conn.pipeline(), conn.transaction():
-                    for index, (job, _) in enumerate(batch):
-                        try:
-                            async with conn.transaction():  # a savepoint: this outcome alone
-                                await job(conn)
-                        except Exception as failure:
-                            failures[index] = failure
-            except Exception as failure:  # the commit itself failed: no outcome of the batch stands
-                for _, done in batch:
-                    if not done.done():
-                        done.set_exception(failure)
-                continue
-            for index, (_, done) in enumerate(batch):
-                if index in failures:
-                    done.set_exception(failures[index])
-                else:
-                    done.set_result(None)
+            together = [pending for pending in batch if settles(pending[0])]
+            alone = [pending for pending in batch if not settles(pending[0])]
+            if together and not await self._together(together):
+                alone = together + alone
+            if alone:
+                await self._one_by_one(alone)
+
+    async def _together(self, batch: list[Pending]) -> bool:
+        """The set-based write; False when its transaction failed and nothing of it stands."""
+        try:
+            # Pipelined: the statements go out without waiting for each answer.
+            async with self.pool.connection() as conn, conn.pipeline(), conn.transaction():
+                written = await write_walks(conn, self.me, [outcome for outcome, _ in batch], self.approvals)
+        except Exception:
+            log.warning("a batch of %d outcomes failed; writing them one by one", len(batch), exc_info=True)
+            return False
+        for outcome, done in batch:
+            if outcome.claim.wait_id in written:
+                done.set_result(None)
+            else:
+                done.set_exception(ClaimLost(outcome.claim.wait_id))
+        return True
+
+    async def _one_by_one(self, batch: list[Pending]) -> None:
+        failures: dict[int, BaseException] = {}
+        try:
+            async with self.pool.connection() as conn, conn.pipeline(), conn.transaction():
+                for index, (outcome, _) in enumerate(batch):
+                    try:
+                        async with conn.transaction():  # a savepoint: this outcome alone
+                            await write_outcome(
+                                conn,
+                                self.me,
+                                outcome.now,
+                                outcome.claim,
+                                outcome.run,
+                                outcome.walked,
+                                self.approvals,
+                            )
+                    except Exception as failure:
+                        failures[index] = failure
+        except Exception as failure:  # the commit itself failed: no outcome of the batch stands
+            for _, done in batch:
+                if not done.done():
+                    done.set_exception(failure)
+            return
+        for index, (_, done) in enumerate(batch):
+            if index in failures:
+                done.set_exception(failures[index])
+            else:
+                done.set_result(None)

@@ -22,12 +22,14 @@ SELECT c.id, c.run_id, c.kind, c.continuation, c.node, c.visit, c.attempts, c.wa
        r.flow_id, r.version, r.input
 FROM claimed AS c JOIN runs AS r ON r.id = c.run_id
 
--- name: renew_claim
--- Extend the lease of a wait this worker is still walking; no row back means the claim is gone.
-UPDATE waits
+-- name: renew_claims
+-- Extend the leases of every wait this worker is still walking, in one statement; a claim that is gone
+-- (taken over, or its run cancelled) is simply not in the answer.
+UPDATE waits AS w
 SET claim_expires_at = coalesce(%(now)s::timestamptz, now()) + %(lease)s::interval
-WHERE id = %(id)s AND claimed_by = %(me)s AND attempts = %(attempts)s
-RETURNING id
+FROM unnest(%(wait_ids)s::bigint[], %(claim_attempts)s::integer[]) AS held (id, attempts)
+WHERE w.id = held.id AND w.claimed_by = %(me)s AND w.attempts = held.attempts
+RETURNING w.id
 
 -- name: still_claimed
 -- Whether a claim still holds, checked before an action leaves: a cancelled run sends nothing more.
@@ -41,8 +43,8 @@ WHERE status = 'claimed' AND claim_expires_at < coalesce(%(now)s::timestamptz, n
 RETURNING id
 
 -- name: next_wake
--- When the earliest waiting wait falls due, to sleep until then and no longer.
-SELECT min(wake_at) FROM waits WHERE status = 'waiting' AND wake_at < 'infinity'
+-- When the earliest waiting wait falls due, and the database's now, to sleep until then and no longer.
+SELECT min(wake_at), now() FROM waits WHERE status = 'waiting' AND wake_at < 'infinity'
 
 -- name: park
 -- Write the run's next pause over its claimed wait; nothing when the claim is no longer ours.
@@ -55,6 +57,56 @@ SET kind = %(kind)s, continuation = %(continuation)s, node = %(node)s, visit = %
     attempts = 0, last_error = NULL
 WHERE id = %(id)s AND claimed_by = %(me)s AND attempts = %(attempts)s
 RETURNING id, wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
+
+-- name: lock_runs
+-- The runs of a batch of outcomes, locked in id order before their waits: the order cancel and decide
+-- take them in too, so two writers wait for each other instead of deadlocking.
+SELECT id FROM runs WHERE id = ANY(%(run_ids)s::bigint[]) ORDER BY id FOR UPDATE
+
+-- name: write_walks
+-- Many walks' outcomes at once, from one JSON array with an object per claim: each wait is finished
+-- (deleted) or parked again only where the claim (worker and attempt) still holds; only those runs get
+-- their status and journal lines. Returns the waits written, and whether each is due at once.
+WITH walked AS (
+    SELECT *
+    FROM jsonb_to_recordset(%(walks)s::jsonb)
+         AS o (wait_id bigint, attempts integer, run_id bigint, finish boolean, kind text, continuation jsonb,
+               node text, visit integer, wake_at timestamptz, wake_in_us bigint, status text,
+               error text, journal jsonb)
+), finished AS (
+    DELETE FROM waits AS w
+    USING walked AS o
+    WHERE o.finish AND w.id = o.wait_id AND w.claimed_by = %(me)s AND w.attempts = o.attempts
+    RETURNING w.id, false AS due_now
+), parked AS (
+    UPDATE waits AS w
+    SET kind = o.kind, continuation = o.continuation, node = o.node, visit = o.visit,
+        wake_at = coalesce(o.wake_at,
+                           coalesce(%(now)s::timestamptz, now()) + o.wake_in_us * interval '1 microsecond',
+                           'infinity'),
+        status = 'waiting', claimed_by = NULL, claim_expires_at = NULL, attempts = 0, last_error = NULL
+    FROM walked AS o
+    WHERE NOT o.finish AND w.id = o.wait_id AND w.claimed_by = %(me)s AND w.attempts = o.attempts
+    RETURNING w.id, w.wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
+), held AS (
+    SELECT id, due_now FROM finished
+    UNION ALL
+    SELECT id, due_now FROM parked
+), moved AS (
+    UPDATE runs AS r
+    SET status = o.status, error = o.error, updated_at = now(),
+        ended_at = CASE WHEN o.status IN ('succeeded', 'failed', 'cancelled') THEN now() END,
+        journal_seq = r.journal_seq + jsonb_array_length(o.journal)
+    FROM walked AS o JOIN held ON held.id = o.wait_id
+    WHERE r.id = o.run_id
+    RETURNING r.id, r.journal_seq - jsonb_array_length(o.journal) AS last_before, o.journal
+), journalled AS (
+    INSERT INTO journal (run_id, seq, code, node, visit, data)
+    SELECT moved.id, moved.last_before + line.ord, line.value ->> 'code', line.value ->> 'node',
+           (line.value ->> 'visit')::integer, line.value -> 'data'
+    FROM moved CROSS JOIN LATERAL jsonb_array_elements(moved.journal) WITH ORDINALITY AS line (value, ord)
+)
+SELECT id, due_now FROM held
 
 -- name: finish
 -- Delete a served wait; nothing when the claim is no longer ours.

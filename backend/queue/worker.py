@@ -1,9 +1,12 @@
 """The worker: claim due waits, walk them, write each outcome under the claim.
 
-One question drives it: which waits are due. It claims up to its free concurrency in one statement,
-walks each claim in a task of its own, renews the leases of what it holds, and sleeps until a NOTIFY
-says a wait became due now, a walk finishes, or the earliest known `wake_at` comes (at most a second:
-NOTIFY cannot fire in the future, and another worker may have parked something sooner).
+One question drives it: which waits are due. It claims up to its free concurrency in one statement
+(once at least half of it is free, so claims come in batches), walks each claim in a task of its own,
+writes the outcomes of walks that end together in one transaction, renews the leases of everything it
+holds in one statement, and sleeps until a NOTIFY says a wait became due now, a walk finishes, or the
+earliest known `wake_at` comes (at most a second: NOTIFY cannot fire in the future, and another worker
+may have parked something sooner). Schedules and expired claims are looked at once a second, not on
+every claim round.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import functools
 import logging
 import os
 import socket
+import time
 import uuid
 from datetime import timedelta
 from typing import Any
@@ -26,16 +30,24 @@ from backend.queue.batch import OutcomeBatch
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, Clock, database_clock
 from backend.queue.driver import Actions, Approvals, FlowCache, NoActions, WaitFailed, load_run, walk_claim
 from backend.queue.faults import Faults
-from backend.queue.outcome import write_failure, write_outcome
+from backend.queue.outcome import write_failure
 from backend.queue.queries import QUERIES
 from backend.queue.runs import NOTIFY_CHANNEL
 from backend.queue.schedules import fire_due
+from backend.queue.settle import Outcome
 from backend.queue.sweep import DEFAULT_RETENTION, sweep_decided_approvals, sweep_ended_runs
 
 log = logging.getLogger("flowyard.worker")
 
 LEASE = timedelta(seconds=30)
 MAX_SLEEP_S = 1.0
+# With walks in hand, the worker sleeps until one ends or this long, without asking when the next wait is
+# due: a walk ending wakes it anyway, and a timed wait falling due meanwhile is at most this late. Also how
+# long free slots may wait for more of them to free up, so that claims come in batches.
+BUSY_SLEEP_S = 0.25
+# Firing schedules and releasing expired claims: once a second per worker is plenty for both (a schedule
+# fires at most a second late, a dead worker's claim comes back at most a second after its lease).
+HOUSEKEEPING_S = 1.0
 HEARTBEAT_S = 5.0
 SWEEP_EVERY_BEATS = 12  # a minute
 
@@ -73,9 +85,17 @@ class Worker:
         self.retention = retention
         self.approval_retention = approval_retention
         self.flows = FlowCache()
-        self.outcomes = OutcomeBatch(pool)
+        self.outcomes = OutcomeBatch(pool, self.name, self.approvals)
+        # Claims come in batches: a new claim round waits until this many slots are free (or none is busy).
+        self.claim_at_free = max(1, concurrency // 2)
+        # Every claim in hand, until its outcome is written; `_walking` are those not yet handed to the
+        # batch writer. Only walks count against the concurrency: the next batch is claimed and walked
+        # while the last one's outcomes are being written, up to twice the concurrency in hand.
         self._inflight: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self._walking: set[tuple[int, int]] = set()
         self._wake = asyncio.Event()
+        self._claimed_at = 0.0  # monotonic time of the last claim round
+        self._kept: tuple[float, Any] | None = None  # (monotonic time, clock) of the last housekeeping
 
     async def run(self, stop: asyncio.Event) -> None:
         """Serve due waits until `stop` is set; then finish the walks in hand and return.
@@ -85,13 +105,14 @@ class Worker:
         """
         listener = asyncio.create_task(self._listen(stop))
         beats = asyncio.create_task(self._heartbeat(stop))
+        renewer = asyncio.create_task(self._renew())
         try:
             while not stop.is_set():
                 # Cleared before looking, not after: a NOTIFY that lands while we claim is not lost.
                 self._wake.clear()
                 try:
                     claimed = await self.serve_due()
-                    if claimed and len(self._inflight) < self.concurrency:
+                    if claimed and self._free() >= self.claim_at_free:
                         continue  # there may be more due right now
                     await self._sleep(stop)
                 except Exception:
@@ -101,7 +122,7 @@ class Worker:
         finally:
             if self._inflight:
                 await asyncio.gather(*self._inflight.values(), return_exceptions=True)
-            for task in (listener, beats):
+            for task in (listener, beats, renewer):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
@@ -111,13 +132,19 @@ class Worker:
 
     async def serve_due(self) -> int:
         """Claim what is due, up to the free concurrency, and start walking it; how many were claimed."""
-        free = self.concurrency - len(self._inflight)
+        free = self._free()
         if free <= 0:
             return 0
+        if free < self.claim_at_free and self._walking and time.monotonic() - self._claimed_at < BUSY_SLEEP_S:
+            # Wait for more free slots to claim a fuller batch, but not for long: walks blocked on slow
+            # actions must not keep the free slots idle.
+            return 0
+        self._claimed_at = time.monotonic()
         now = self.clock()
         async with self.pool.connection() as conn:
-            await fire_due(conn, now)
-            await conn.execute(QUERIES["release_expired_claims"], {"now": now})
+            if self._housekeeping_due(now):
+                await fire_due(conn, now)
+                await conn.execute(QUERIES["release_expired_claims"], {"now": now})
             cur = await conn.execute(
                 QUERIES["claim"], {"me": self.name, "limit": free, "now": now, "lease": self.lease}
             )
@@ -127,6 +154,7 @@ class Worker:
             key = (claim.wait_id, claim.attempts)
             task = asyncio.create_task(self._serve(claim))
             self._inflight[key] = task
+            self._walking.add(key)
             task.add_done_callback(functools.partial(self._done, key))
         return len(claims)
 
@@ -136,14 +164,25 @@ class Worker:
             if self._inflight:
                 await asyncio.wait(list(self._inflight.values()), return_when=asyncio.FIRST_COMPLETED)
 
+    def _free(self) -> int:
+        return min(self.concurrency - len(self._walking), 2 * self.concurrency - len(self._inflight))
+
+    def _housekeeping_due(self, now: Any) -> bool:
+        """Once a second, and whenever an injected clock has moved (a test walking through time)."""
+        moment = time.monotonic()
+        if self._kept is None or self._kept[1] != now or moment - self._kept[0] >= HOUSEKEEPING_S:
+            self._kept = (moment, now)
+            return True
+        return False
+
     def _done(self, key: tuple[int, int], _task: asyncio.Task[None]) -> None:
         self._inflight.pop(key, None)
+        self._walking.discard(key)
         self._wake.set()
 
     async def _serve(self, claim: Claim) -> None:
         """Walk one claim and write what it came to; a failure anywhere is a resume failure (backoff)."""
         started = events.claim_started(claim.run_id, claim.visit, claim.kind, claim.attempts, self.name)
-        renew = asyncio.create_task(self._renew(claim))
         try:
             await self.faults.reach("after_claim")
             if claim.attempts > MAX_ATTEMPTS:
@@ -170,9 +209,9 @@ class Worker:
             await self.faults.reach("before_outcome")
             now = self.clock()
             try:
-                await self.outcomes.write(
-                    lambda conn: write_outcome(conn, self.name, now, claim, run, walked, self.approvals)
-                )
+                self._walking.discard((claim.wait_id, claim.attempts))
+                self._wake.set()  # a slot is free: the next batch may be claimed while this one is written
+                await self.outcomes.write(Outcome(claim, run, walked, now))
             except ClaimLost:
                 raise
             except Exception as failure:
@@ -187,8 +226,6 @@ class Worker:
             log.exception(
                 "wait %s: even its failure could not be written; its lease will expire", claim.wait_id
             )
-        finally:
-            renew.cancel()
 
     async def _fail(self, claim: Claim, failure: BaseException) -> None:
         async with self.pool.connection() as conn:
@@ -202,30 +239,34 @@ class Worker:
             )
             return await cur.fetchone() is not None
 
-    async def _renew(self, claim: Claim) -> None:
-        """Keep the lease while the walk runs; a failed renewal is tried again, a refused one ends it."""
-        params = {"id": claim.wait_id, "me": self.name, "attempts": claim.attempts, "lease": self.lease}
+    async def _renew(self) -> None:
+        """Keep the leases of every claim in hand, all in one statement, three times per lease. A claim
+        that is gone is not renewed: its guarded writes and the check before each action know."""
         while True:
             await asyncio.sleep(self.lease.total_seconds() / 3)
+            held = list(self._inflight)
+            if not held:
+                continue
+            params = {
+                "wait_ids": [wait_id for wait_id, _ in held],
+                "claim_attempts": [attempts for _, attempts in held],
+                "me": self.name,
+                "lease": self.lease,
+                "now": self.clock(),
+            }
             try:
                 async with self.pool.connection() as conn:
-                    cur = await conn.execute(QUERIES["renew_claim"], {**params, "now": self.clock()})
-                    if await cur.fetchone() is None:
-                        return  # taken over or cancelled: the guarded writes and the action check know
+                    await conn.execute(QUERIES["renew_claims"], params)
             except Exception:
-                log.warning(
-                    "renewing the claim on wait %s failed; trying again", claim.wait_id, exc_info=True
-                )
+                log.warning("renewing %d claims failed; trying again", len(held), exc_info=True)
 
     async def _sleep(self, stop: asyncio.Event) -> None:
-        timeout = MAX_SLEEP_S
-        if len(self._inflight) < self.concurrency:
+        timeout = BUSY_SLEEP_S if self._inflight else MAX_SLEEP_S
+        if not self._inflight:
             async with self.pool.connection() as conn:
-                cur = await conn.execute(QUERIES["next_wake"])
-                row = await cur.fetchone()
-                now_row = await (await conn.execute("SELECT now()")).fetchone()
-            if row and row[0] is not None and now_row:
-                timeout = min(MAX_SLEEP_S, max(0.0, (row[0] - (self.clock() or now_row[0])).total_seconds()))
+                row = await (await conn.execute(QUERIES["next_wake"])).fetchone()
+            if row and row[0] is not None:
+                timeout = min(MAX_SLEEP_S, max(0.0, (row[0] - (self.clock() or row[1])).total_seconds()))
         waiters = [asyncio.create_task(self._wake.wait()), asyncio.create_task(stop.wait())]
         await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         for waiter in waiters:

@@ -53,6 +53,10 @@ PARAMS: dict[str, Any] = {
     "payload": "1",
     "concurrency": 1,
     "retention": "30 days",
+    "run_ids": [1, 2],
+    "wait_ids": [1, 2],
+    "claim_attempts": [1, 1],
+    "walks": None,
 }
 # Statements that read a small table whole by design.
 SMALL_TABLES = {

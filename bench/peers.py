@@ -1,0 +1,401 @@
+"""Flowyard's workers beside the fastest PostgreSQL job queues, drained side by side in one run.
+
+Run: `.venv/bin/python bench/peers.py [--items 5000] [--rounds 3] [--workers 1 4]` (DATABASE_URL, or the
+embedded server). It asserts nothing: it prints one line per drain, then a table of medians and the ratios
+the throughput issue asks for.
+
+- The peers, pgqueuer (asyncpg, its defaults: ten jobs per dequeue, completions flushed in batches) and
+  procrastinate (its defaults: one job per fetch, one worker per process), drain N no-op jobs. They are
+  not project dependencies: they live in a venv of their own, `$FLOWYARD_PEERS_HOME/venv` (default
+  /tmp/flowyard-peers), made and filled with pip on the first run.
+- Flowyard drains N runs of a two-node flow (trigger -> log), parked as due start waits, and N runs of
+  the invoice flow (trigger -> short delay -> approval whose short deadline takes the approve exit ->
+  log: three resumes per run), each process running one `Worker` at the CLI's concurrency.
+- `--checkout PATH` measures another copy of the project as well (e.g. `git archive` of an older commit),
+  on this venv: before and after in the same run, on the same server.
+
+Every drain gets a fresh database on the same server, its own schema with its defaults, N items enqueued
+in one statement and ANALYZE before the clock starts. W processes are released together by a barrier;
+the clock stops when a poller (10 ms) first sees nothing unfinished, i.e. the last completion committed.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+# The repository, in place of this folder: bench/queue.py would otherwise shadow the stdlib's queue.
+sys.path[0] = str(REPO)
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import re
+import resource
+import statistics
+import subprocess
+import time
+import venv
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+import psycopg
+
+PEERS_HOME = Path(os.environ.get("FLOWYARD_PEERS_HOME", "/tmp/flowyard-peers"))
+# The versions the issue's figures were measured with.
+PEER_PACKAGES = ("pgqueuer==1.6.0", "asyncpg==0.32.0", "procrastinate==3.10.0", "psycopg[binary,pool]==3.3.9")
+POLL_S = 0.01
+RESULT = re.compile(r"^(\S+) items=(\d+) workers=(\d+) seconds=([\d.]+) per_s=([\d.]+)$")
+
+TWO_NODES = {
+    "format": "flowyard.flow/1",
+    "name": "noop",
+    "nodes": [
+        {"id": "start", "type": "trigger", "config": {"kind": "manual"}},
+        {"id": "note", "type": "log", "config": {"message": "n={{trigger.n}}"}},
+    ],
+    "wires": [{"from": "start", "to": "note"}],
+}
+INVOICE = {
+    "format": "flowyard.flow/1",
+    "name": "invoice",
+    "nodes": [
+        {"id": "start", "type": "trigger", "config": {"kind": "manual"}},
+        {"id": "settle", "type": "delay", "config": {"duration": "PT0.01S"}},
+        {
+            "id": "sign",
+            "type": "approval",
+            "config": {
+                "title": "Invoice {{trigger.n}}",
+                "approvers": ["group:finance"],
+                "deadline": "PT0.01S",
+                "on_timeout": "approve",
+            },
+        },
+        {"id": "paid", "type": "log", "config": {"message": "invoice {{trigger.n}} approved"}},
+        {"id": "held", "type": "log", "config": {"message": "invoice {{trigger.n}} rejected"}},
+    ],
+    "wires": [
+        {"from": "start", "to": "settle"},
+        {"from": "settle", "to": "sign"},
+        {"from": "sign", "port": "approve", "to": "paid"},
+        {"from": "sign", "port": "reject", "to": "held"},
+    ],
+}
+
+
+# ---- one timed drain (runs in the peers' venv for the peers, in the project's venv for Flowyard) ----
+
+
+def with_database(url: str, name: str) -> str:
+    return urlsplit(url)._replace(path="/" + name).geturl()
+
+
+def busy_fraction(before: list[int], after: list[int]) -> float:
+    """How busy the machine's CPUs were between two /proc/stat readings (idle and iowait are not busy)."""
+    delta = [b - a for a, b in zip(before, after, strict=True)]
+    total = sum(delta)
+    return (total - delta[3] - delta[4]) / max(total, 1)
+
+
+def cpu_counters() -> list[int]:
+    with open("/proc/stat") as stat:
+        return [int(field) for field in stat.readline().split()[1:9]]
+
+
+def timed_drain(
+    url: str, workers: int, target: Callable[..., None], args: tuple[Any, ...], busy_sql: str
+) -> float:
+    """Release `workers` processes of target(url, barrier, *args) at once; seconds until busy_sql is false."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("ANALYZE")
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(workers + 1)
+    processes = [context.Process(target=target, args=(url, barrier, *args)) for _ in range(workers)]
+    for process in processes:
+        process.start()
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            barrier.wait(timeout=120)
+            started, cpu = time.perf_counter(), cpu_counters()
+            while _fetch(conn, busy_sql):
+                if not any(process.is_alive() for process in processes) and _fetch(conn, busy_sql):
+                    raise SystemExit("every worker process exited with items unfinished")
+                time.sleep(POLL_S)
+            seconds = time.perf_counter() - started
+            print(f"# machine CPU busy {busy_fraction(cpu, cpu_counters()):.0%}", flush=True)
+        for process in processes:
+            process.join(timeout=120)
+    finally:
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+                process.join()
+    return seconds
+
+
+def _fetch(conn: psycopg.Connection[Any], sql: str) -> Any:
+    row = conn.execute(sql).fetchone()  # type: ignore[arg-type]
+    assert row is not None
+    return row[0]
+
+
+def _pgqueuer_worker(url: str, barrier: Any) -> None:
+    async def go() -> None:
+        import asyncpg  # type: ignore[import-not-found]
+        from pgqueuer import AsyncpgDriver, Queries, QueueManager  # type: ignore[import-not-found]
+        from pgqueuer.domain.types import QueueExecutionMode  # type: ignore[import-not-found]
+
+        manager = QueueManager(Queries(AsyncpgDriver(await asyncpg.connect(url))))
+
+        @manager.entrypoint("noop")
+        async def noop(job: Any) -> None:
+            return None
+
+        await asyncio.to_thread(barrier.wait)
+        await manager.run(mode=QueueExecutionMode.drain)
+
+    asyncio.run(go())
+
+
+def drain_pgqueuer(url: str, items: int, workers: int) -> float:
+    async def setup() -> None:
+        import asyncpg
+        from pgqueuer import AsyncpgDriver, Queries
+
+        conn = await asyncpg.connect(url)
+        try:
+            queries = Queries(AsyncpgDriver(conn))
+            await queries.install()
+            await queries.enqueue(["noop"] * items, [None] * items, [0] * items)
+        finally:
+            await conn.close()
+
+    asyncio.run(setup())
+    return timed_drain(url, workers, _pgqueuer_worker, (), "SELECT EXISTS (SELECT FROM pgqueuer)")
+
+
+def _procrastinate_app(url: str) -> Any:
+    import procrastinate  # type: ignore[import-not-found]
+
+    return procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=url))
+
+
+def _procrastinate_worker(url: str, barrier: Any) -> None:
+    import logging
+
+    logging.getLogger("procrastinate").setLevel(logging.ERROR)
+
+    async def go() -> None:
+        app = _procrastinate_app(url)
+
+        @app.task(name="noop")  # type: ignore[untyped-decorator]
+        async def noop() -> None:
+            return None
+
+        async with app.open_async():
+            await asyncio.to_thread(barrier.wait)
+            await app.run_worker_async(wait=False, install_signal_handlers=False)
+
+    asyncio.run(go())
+
+
+def drain_procrastinate(url: str, items: int, workers: int) -> float:
+    async def setup() -> None:
+        app = _procrastinate_app(url)
+        noop = app.task(name="noop")(lambda: None)
+        async with app.open_async():
+            await app.schema_manager.apply_schema_async()
+            await noop.batch_defer_async(*[{}] * items)
+
+    asyncio.run(setup())
+    busy = "SELECT EXISTS (SELECT FROM procrastinate_jobs WHERE status IN ('todo', 'doing'))"
+    return timed_drain(url, workers, _procrastinate_worker, (), busy)
+
+
+def _flowyard_worker(url: str, barrier: Any, checkout: str, concurrency: int) -> None:
+    sys.path.insert(0, checkout)
+    from psycopg_pool import AsyncConnectionPool
+
+    from backend.queue.worker import Worker
+
+    async def go() -> None:
+        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+            url, min_size=1, max_size=concurrency + 3, kwargs={"autocommit": True}, open=False
+        )
+        await pool.open()
+        worker = Worker(pool, concurrency=concurrency, lease=timedelta(seconds=30), retention=None)
+        stop = asyncio.Event()
+
+        async def watch() -> None:  # a worker process stops once no run is left to resume
+            async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+                while await (await conn.execute("SELECT EXISTS (SELECT FROM waits)")).fetchone() != (False,):
+                    await asyncio.sleep(0.05)
+            stop.set()
+
+        await asyncio.to_thread(barrier.wait)
+        watcher = asyncio.create_task(watch())
+        await worker.run(stop)
+        await watcher
+        await pool.close()
+
+    asyncio.run(go())
+    # The issue's memory target: a worker's resident set stays under 150 MB however many runs it drains.
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"# worker process peak RSS {peak_mb:.0f} MB", flush=True)
+
+
+def drain_flowyard(url: str, items: int, workers: int, checkout: str, document: dict[str, Any]) -> float:
+    sys.path.insert(0, checkout)
+    from backend.flows.store import create_flow
+    from backend.store.migrations import migrate
+
+    with psycopg.connect(url) as conn:
+        migrate(conn)
+
+    async def save() -> int:
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            return await create_flow(conn, document, by="bench")
+
+    flow_id = asyncio.run(save())
+    with psycopg.connect(url) as conn:
+        conn.execute(
+            "INSERT INTO runs (flow_id, version, status, trigger_kind, input)"
+            " SELECT %s, 1, 'waiting', 'manual', jsonb_build_object('n', g) FROM generate_series(1, %s) AS g",
+            (flow_id, items),
+        )
+        conn.execute("INSERT INTO waits (run_id, kind, wake_at) SELECT id, 'start', now() FROM runs")
+    seconds = timed_drain(url, workers, _flowyard_worker, (checkout, 10), "SELECT EXISTS (SELECT FROM waits)")
+    with psycopg.connect(url) as conn:
+        done = _fetch(conn, "SELECT count(*) FROM runs WHERE status = 'succeeded'")
+    if done != items:
+        print(f"# WARNING: {done} of {items} runs succeeded", flush=True)
+    return seconds
+
+
+def one_drain(args: argparse.Namespace) -> None:
+    server = args.url
+    name = f"bench_peer_{os.getpid()}"
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = with_database(server, name)
+    try:
+        if args.drain == "pgqueuer":
+            seconds = drain_pgqueuer(url, args.items, args.workers)
+        elif args.drain == "procrastinate":
+            seconds = drain_procrastinate(url, args.items, args.workers)
+        else:
+            document = INVOICE if args.drain.startswith("invoice") else TWO_NODES
+            seconds = drain_flowyard(url, args.items, args.workers, args.checkout, document)
+    finally:
+        with psycopg.connect(server, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    label = args.label or args.drain
+    print(
+        f"{label} items={args.items} workers={args.workers} seconds={seconds:.3f}"
+        f" per_s={args.items / seconds:.1f}",
+        flush=True,
+    )
+
+
+# ---- the side-by-side run (the project's venv) ----
+
+
+def peers_python() -> Path:
+    """The peers' own venv, made and filled on first use; never the project's."""
+    python = PEERS_HOME / "venv" / "bin" / "python"
+    if not python.exists():
+        venv.create(PEERS_HOME / "venv", with_pip=True)
+    probe = subprocess.run([python, "-c", "import pgqueuer, procrastinate, asyncpg, psycopg"], check=False)
+    if probe.returncode != 0:
+        pip = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *PEER_PACKAGES]
+        subprocess.run(pip, check=True)
+    return python
+
+
+def server_url() -> str:
+    from backend.config import settings
+    from backend.store.database import database_url
+
+    return database_url(settings())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--items", type=int, default=5000)
+    parser.add_argument("--invoice-items", type=int, help="runs of the invoice flow (default: --items)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 4])
+    parser.add_argument("--checkout", action="append", default=[], help="another copy to measure: LABEL=PATH")
+    parser.add_argument("--only", nargs="+", help="drains to run, e.g. flowyard pgqueuer")
+    parser.add_argument("--drain", help=argparse.SUPPRESS)
+    parser.add_argument("--label", help=argparse.SUPPRESS)
+    parser.add_argument("--url", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.drain:
+        args.workers = args.workers[0]  # one drain: one W, one checkout
+        args.checkout = args.checkout[0] if args.checkout else str(REPO)
+        one_drain(args)
+        return
+
+    url = server_url()
+    peer = str(peers_python())
+    me = str(Path(__file__).resolve())
+    drains: list[tuple[str, str, list[str]]] = [
+        ("pgqueuer", peer, ["--drain", "pgqueuer"]),
+        ("procrastinate", peer, ["--drain", "procrastinate"]),
+        ("flowyard", sys.executable, ["--drain", "flowyard", "--checkout", str(REPO)]),
+        ("invoice", sys.executable, ["--drain", "invoice", "--checkout", str(REPO)]),
+    ]
+    for spec in args.checkout:
+        label, _, path = spec.partition("=")
+        drains.append((f"flowyard@{label}", sys.executable, ["--drain", "flowyard", "--checkout", path]))
+        drains.append((f"invoice@{label}", sys.executable, ["--drain", "invoice", "--checkout", path]))
+    if args.only:
+        drains = [d for d in drains if d[0] in args.only]
+    results: dict[tuple[str, int], list[float]] = {}
+    for _ in range(args.rounds):  # rounds interleaved: a noisy minute hits every peer alike
+        for workers in args.workers:
+            for label, python, extra in drains:
+                command = [python, me, *extra, "--label", label, "--url", url]
+                items = (
+                    args.invoice_items if label.startswith("invoice") and args.invoice_items else args.items
+                )
+                command += ["--items", str(items), "--workers", str(workers)]
+                out = subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True).stdout
+                print(out, end="", flush=True)
+                for line in out.splitlines():
+                    if match := RESULT.match(line):
+                        results.setdefault((label, workers), []).append(float(match[5]))
+    report(results, args.workers, [d[0] for d in drains])
+
+
+def report(results: dict[tuple[str, int], list[float]], workers: list[int], labels: list[str]) -> None:
+    median = {key: statistics.median(values) for key, values in results.items()}
+    print("\nmedians of items (jobs or runs) per second; runs of the invoice flow count once each")
+    print(f"{'drain':<22}" + "".join(f"{f'W={w}':>10}" for w in workers))
+    for label in labels:
+        print(f"{label:<22}" + "".join(f"{median.get((label, w), float('nan')):>10.0f}" for w in workers))
+    print("\nratios (targets: two-node >= 1.0x pgqueuer and >= 5x procrastinate; invoice >= 0.4x pgqueuer)")
+    for label in labels:
+        if not label.startswith(("flowyard", "invoice")):
+            continue
+        cells = []
+        for w in workers:
+            ours = median.get((label, w), float("nan"))
+            cells.append(
+                f"W={w}: {ours / median.get(('pgqueuer', w), float('nan')):.2f}x pgqueuer,"
+                f" {ours / median.get(('procrastinate', w), float('nan')):.1f}x procrastinate"
+            )
+        print(f"{label:<22}" + "; ".join(cells))
+    print(json.dumps({f"{label}/W={w}": round(v) for (label, w), v in median.items()}))
+
+
+if __name__ == "__main__":
+    main()

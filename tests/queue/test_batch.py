@@ -1,0 +1,143 @@
+"""The outcome batch: many walks written by one set-based statement, each still guarded by its own claim."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from tests.support import Queue, flow
+
+LOG_FLOW = flow(
+    {"id": "note", "type": "log", "config": {"message": "hello {{trigger.who}}"}},
+    wires=[{"from": "start", "to": "note"}],
+)
+DELAY_FLOW = flow(
+    {"id": "pause", "type": "delay", "config": {"duration": "PT1H"}},
+    wires=[{"from": "start", "to": "pause"}],
+)
+
+
+async def _always_ours() -> bool:
+    return True
+
+
+def _walk_all(queue: Queue, count: int, spoil: Any = None) -> list[BaseException | None]:
+    """Claim `count` due waits as worker "w", walk them, write all outcomes as one batch; what each write
+    raised. `spoil(pool, outcomes)` may interfere between the walks and the write."""
+    from backend.approvals.service import ApprovalService
+    from backend.queue.batch import OutcomeBatch
+    from backend.queue.claims import Claim
+    from backend.queue.commands import open_pool
+    from backend.queue.driver import FlowCache, NoActions, load_run, walk_claim
+    from backend.queue.queries import QUERIES
+    from backend.queue.settle import Outcome
+
+    approvals = ApprovalService(queue.clock)
+    queue.clock.advance(timedelta(minutes=1))  # every start wait is due by the test's clock, however slow
+
+    async def go() -> list[BaseException | None]:
+        pool = open_pool(queue.url, size=4)
+        await pool.open()
+        try:
+            async with pool.connection() as conn:
+                params = {"me": "w", "limit": count, "now": queue.clock(), "lease": timedelta(seconds=30)}
+                cur = await conn.execute(QUERIES["claim"], params)
+                claims = sorted((Claim.from_row(row) for row in await cur.fetchall()), key=lambda c: c.run_id)
+            assert len(claims) == count
+            flows, outcomes = FlowCache(), []
+            for claim in claims:
+                run = await load_run(pool, claim, flows)
+                walked = await walk_claim(pool, claim, run, NoActions(), approvals, _always_ours)
+                outcomes.append(Outcome(claim, run, walked, queue.clock()))
+            if spoil is not None:
+                outcomes = await spoil(pool, outcomes)
+            batch = OutcomeBatch(pool, "w", approvals)
+            results = await asyncio.gather(*(batch.write(o) for o in outcomes), return_exceptions=True)
+            return [r if isinstance(r, BaseException) else None for r in results]
+        finally:
+            await pool.close()
+
+    return queue.run(go)
+
+
+def test_one_batch_writes_runs_that_end_and_runs_that_pause(queue: Queue) -> None:
+    ends = [queue.start(queue.save(LOG_FLOW), input={"who": name}) for name in ("ann", "bob")]
+    pauses = queue.start(queue.save(DELAY_FLOW))
+
+    assert _walk_all(queue, 3) == [None, None, None]
+
+    for run_id in ends:
+        assert queue.status(run_id) == ("succeeded", None)
+        assert queue.codes(run_id) == [
+            "run_created",
+            "node_visited",
+            "node_visited",
+            "log_written",
+            "run_succeeded",
+        ]
+    assert queue.status(pauses) == ("waiting", None)
+    wait = queue.one(
+        "SELECT kind, node, status, claimed_by, attempts, wake_at FROM waits WHERE run_id = %s", pauses
+    )
+    assert wait == ("delay", "pause", "waiting", None, 0, queue.clock.now + timedelta(hours=1))
+    assert queue.one("SELECT count(*) FROM waits WHERE run_id = ANY(%s)", ends) == (0,)
+    seqs = queue.all("SELECT seq FROM journal WHERE run_id = %s ORDER BY seq", ends[0])
+    assert [s for (s,) in seqs] == [1, 2, 3, 4, 5], "numbered on from the run's last line, without gaps"
+
+
+def test_a_lost_claim_writes_nothing_and_the_rest_of_its_batch_lands(queue: Queue) -> None:
+    from backend.queue.claims import ClaimLost
+    from backend.queue.runs import cancel_run
+
+    runs = [queue.start(queue.save(LOG_FLOW), input={"who": name}) for name in ("ann", "bob", "eve")]
+
+    async def cancel_bob(pool: Any, outcomes: list[Any]) -> list[Any]:
+        async with pool.connection() as conn:
+            assert await cancel_run(conn, runs[1], by="ann")
+        return outcomes
+
+    results = _walk_all(queue, 3, cancel_bob)
+
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], ClaimLost)
+    assert queue.status(runs[0]) == ("succeeded", None) and queue.status(runs[2]) == ("succeeded", None)
+    assert queue.status(runs[1])[0] == "cancelled"
+    assert queue.codes(runs[1]) == ["run_created", "run_cancelled"], "the lost walk wrote no line"
+
+
+def test_an_outcome_postgresql_refuses_fails_alone_and_the_others_land(queue: Queue) -> None:
+    from backend.walker import JournalLine
+
+    runs = [queue.start(queue.save(LOG_FLOW), input={"who": name}) for name in ("ann", "bob")]
+
+    async def spoil_ann(pool: Any, outcomes: list[Any]) -> list[Any]:
+        # A journal line PostgreSQL's jsonb refuses (NaN): the whole set-based write fails with it.
+        bad = JournalLine(code="log_written", node="note", visit=2, data={"value": float("nan")})
+        walked = outcomes[0].walked
+        walked.journal = [*walked.journal, bad]
+        return [replace(outcomes[0], walked=walked), *outcomes[1:]]
+
+    results = _walk_all(queue, 2, spoil_ann)
+
+    assert results[0] is not None and results[1] is None
+    assert queue.status(runs[1]) == ("succeeded", None)
+    assert queue.status(runs[0]) == ("waiting", None), "the refused outcome changed nothing"
+    assert queue.codes(runs[0]) == ["run_created"]
+    claimed = queue.one("SELECT status, claimed_by FROM waits WHERE run_id = %s", runs[0])
+    assert claimed == ("claimed", "w"), (
+        "still claimed: the worker's failure path (backoff) takes it from here"
+    )
+
+
+@pytest.mark.parametrize("count", [1, 25])
+def test_workers_drain_many_runs_with_a_journal_each(queue: Queue, count: int) -> None:
+    runs = [queue.start(queue.save(LOG_FLOW), input={"who": str(n)}) for n in range(count)]
+    queue.clock.advance(timedelta(minutes=1))  # the last start waits are due by the test's clock too
+    queue.drain(concurrency=10)
+    for run_id in runs:
+        assert queue.status(run_id) == ("succeeded", None)
+        assert queue.codes(run_id)[-1] == "run_succeeded"
