@@ -6,15 +6,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 
 from backend.actions import ActionSender, ActionSettings
-from backend.api import approvals, flows, meta, openapi, runs  # noqa: F401 - they declare the endpoints
+from backend.api import approvals, flows, me, meta, openapi, runs, static  # noqa: F401 - declare endpoints
 from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response
 from backend.i18n import negotiate
@@ -31,7 +33,15 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return error_response(ApiError(exc.status_code, code=code), locale, headers=dict(exc.headers or {}))
 
 
-def create_app(database_url: str, *, run_worker: bool = False, actions: Actions | None = None) -> Starlette:
+def create_app(
+    database_url: str,
+    *,
+    run_worker: bool = False,
+    actions: Actions | None = None,
+    frontend: Path | None = None,
+) -> Starlette:
+    """The API, and the editor's pages from `frontend` (default: static.frontend_dir())."""
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         pool = open_pool(database_url, size=20)
@@ -58,4 +68,10 @@ def create_app(database_url: str, *, run_worker: bool = False, actions: Actions 
             await pool.close()
 
     handlers: dict[Any, Any] = {HTTPException: _http_error}
-    return Starlette(routes=[ep.route() for ep in ENDPOINTS], lifespan=lifespan, exception_handlers=handlers)
+    pages = static.routes(frontend or static.frontend_dir())
+    return Starlette(
+        routes=[ep.route() for ep in ENDPOINTS] + pages,
+        lifespan=lifespan,
+        exception_handlers=handlers,
+        middleware=[Middleware(static.SecurityHeaders)],
+    )
