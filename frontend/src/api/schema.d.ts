@@ -831,12 +831,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         flows: {
+                            /**
+                             * Format: date-time
+                             * @description newest version
+                             */
+                            changed_at?: string | null;
+                            changed_by?: string | null;
                             /** Format: date-time */
                             created_at: string;
                             created_by?: string | null;
                             document?: Record<string, never>;
                             id: number;
+                            last_run_status?: string | null;
                             name: string;
+                            trigger_kind?: string | null;
                             version: number;
                             /** @description whether a webhook secret is set */
                             webhook: boolean;
