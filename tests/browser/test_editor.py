@@ -66,6 +66,17 @@ def test_draw_the_invoice_flow_with_the_mouse_fix_a_finding_save_and_run(
     page.get_by_role("button", name="Zoom to fit").click()
     screenshot(page, "canvas-en")
 
+    # In Japanese: the palette, the panel and the findings come from the Japanese catalog.
+    page.get_by_label("Language").select_option("ja")
+    palette = page.get_by_role("complementary")
+    expect(palette.get_by_role("button").filter(has_text="承認").first).to_be_visible()
+    expect(page.get_by_role("heading", name="指摘 (0)")).to_be_visible()
+    node(page, "approval1").click()
+    expect(page.locator(".config").get_by_text("決定できる人")).to_be_visible()
+    screenshot(page, "canvas-ja")
+    page.get_by_label("言語").select_option("en")
+    expect(page.get_by_role("button", name="Save")).to_be_visible()
+
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("status").filter(has_text="Saved as version 2")).to_be_visible()
     saved = page.request.get(page.url.replace("/flows/", "/api/flows/")).json()["document"]

@@ -18,6 +18,9 @@ import { useEditor } from './store';
 import { Toolbar } from './Toolbar';
 import { useUndoKeys } from './keys';
 
+// Stable: a new set each render would redraw every node, which drops a wire being dragged.
+const NOT_WALKED = new Set<string>();
+
 export function EditorPage() {
   const { t } = useTranslation();
   const flowId = Number(useParams().flowId);
@@ -84,7 +87,7 @@ export function EditorPage() {
       <div className="editor-body">
         <Palette onAdd={addAtCentre} disabled={false} />
         {view === 'canvas' ? (
-          <Canvas findings={findings} walked={new Set()} readOnly={false} flow={flow} onInit={setFlow} />
+          <Canvas findings={findings} walked={NOT_WALKED} readOnly={false} flow={flow} onInit={setFlow} />
         ) : (
           <ListView findings={findings} />
         )}

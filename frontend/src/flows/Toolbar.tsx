@@ -78,7 +78,7 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
       </button>
       <button
         type="button"
-        onClick={() => void flow?.fitView({ duration: 200 })}
+        onClick={() => void flow?.fitView()}
         disabled={view !== 'canvas'}
       >
         {t('ui_toolbar_fit')}
