@@ -10,3 +10,10 @@ SELECT f.id,
        (SELECT r.status FROM runs AS r WHERE r.flow_id = f.id ORDER BY r.id DESC LIMIT 1)
 FROM flows AS f JOIN flow_versions AS v ON v.flow_id = f.id AND v.version = f.latest_version
 WHERE f.id = ANY(%(ids)s)
+
+-- name: newest_version_for_update
+-- The flow's newest version, who saved it and when; the flow's row locked until the transaction ends.
+SELECT f.latest_version, v.created_at, v.created_by
+FROM flows AS f JOIN flow_versions AS v ON v.flow_id = f.id AND v.version = f.latest_version
+WHERE f.id = %(flow_id)s
+FOR UPDATE OF f

@@ -165,10 +165,11 @@ async def get_flow(call: Call) -> Response:
 @endpoint(
     "PUT",
     "/api/flows/{flow_id:int}",
-    summary="Save a document as the flow's next version",
+    summary="Save a document as the next version; with ?base=N only if N is still the newest (else 409)",
     tag="flows",
     body=DOCUMENT,
-    responses={200: SAVED, 404: None, 422: None},
+    query={"base": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}},
+    responses={200: SAVED, 404: None, 409: None, 422: None},
 )
 async def save(call: Call) -> Response:
     flow_id = call.path_id("flow_id")
@@ -176,12 +177,35 @@ async def save(call: Call) -> Response:
     await require(call, "edit", flow_id)
     document = _valid_document(call)
     try:
-        version = await save_version(call.conn, flow_id, document, by=call.me.name)
+        async with call.conn.transaction():
+            if "base" in call.query:
+                await _still_newest(call, flow_id, call.query["base"])
+            version = await save_version(call.conn, flow_id, document, by=call.me.name)
     except ScheduleInvalid as invalid:
         raise ApiError(422, code=invalid.code) from None
     except LookupError:
         raise ApiError(404, code="flow_not_found") from None
     return reply({"id": flow_id, "version": version})
+
+
+async def _still_newest(call: Call, flow_id: int, base: int) -> None:
+    """409 naming who saved which newer version when, unless `base` is the newest. The flow's row stays
+    locked until the save commits, so two authors saving from the same base cannot both pass."""
+    cur = await call.conn.execute(EDITOR["newest_version_for_update"], {"flow_id": flow_id})
+    row = await cur.fetchone()
+    if row is None:
+        raise ApiError(404, code="flow_not_found")
+    newest, at, by = row
+    if newest != base:
+        raise ApiError(
+            409,
+            code="flow_version_stale",
+            detail={"base": base, "newest": newest, "saved_by": by, "saved_at": at.isoformat()},
+            base=base,
+            newest=newest,
+            by=by or "?",
+            at=at,
+        )
 
 
 @endpoint(
@@ -196,7 +220,15 @@ async def save(call: Call) -> Response:
             "properties": {
                 "versions": {
                     "type": "array",
-                    "items": {"type": "object", "required": ["version", "created_at"]},
+                    "items": {
+                        "type": "object",
+                        "required": ["version", "created_at"],
+                        "properties": {
+                            "version": {"type": "integer"},
+                            "created_at": {"type": "string", "format": "date-time"},
+                            "created_by": {"type": ["string", "null"]},
+                        },
+                    },
                 }
             },
         },
@@ -220,7 +252,19 @@ async def versions(call: Call) -> Response:
     "/api/flows/{flow_id:int}/versions/{version:int}",
     summary="One version's document",
     tag="flows",
-    responses={200: {"type": "object", "required": ["version", "document"]}, 404: None},
+    responses={
+        200: {
+            "type": "object",
+            "required": ["version", "document"],
+            "properties": {
+                "version": {"type": "integer"},
+                "created_at": {"type": "string", "format": "date-time"},
+                "created_by": {"type": ["string", "null"]},
+                "document": {"type": "object"},
+            },
+        },
+        404: None,
+    },
 )
 async def version(call: Call) -> Response:
     flow_id = call.path_id("flow_id")

@@ -31,7 +31,9 @@ def server(pg_server_url: str, template_database: str) -> Iterator[Server]:
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: while Playwright's sync API is open its event loop counts as running in
+# this thread, and every later test module that calls asyncio.run() would fail.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     executable = chromium_path()
     with sync_playwright() as playwright:

@@ -26,7 +26,7 @@ def test_draw_the_invoice_flow_with_the_mouse_fix_a_finding_save_and_run(
 ) -> None:
     server.user("ann", "edit", "run")
     page = log_in(browser, server, "ann")
-    page.get_by_role("button", name="New flow").click()
+    page.get_by_role("button", name="New flow", exact=True).click()
     page.wait_for_url(re.compile(r".*/flows/\d+$"))
     expect(node(page, "start")).to_be_visible()
 

@@ -35,7 +35,7 @@ def test_draw_the_invoice_flow_with_the_keyboard_in_the_list_view(browser: Brows
     page.wait_for_url("**/flows")
     assert not serious_violations(page), serious_violations(page)
 
-    press(page, "New flow")
+    press(page, "New flow", exact=True)
     page.wait_for_url(re.compile(r".*/flows/\d+$"))
     expect(page.locator(".react-flow__node")).to_have_count(1)
     assert not serious_violations(page), serious_violations(page)

@@ -150,7 +150,7 @@ export interface paths {
         };
         /** A flow with its newest document */
         get: operations["get_flow"];
-        /** Save a document as the flow's next version */
+        /** Save a document as the next version; with ?base=N only if N is still the newest (else 409) */
         put: operations["save"];
         post?: never;
         delete?: never;
@@ -1195,7 +1195,9 @@ export interface operations {
     };
     save: {
         parameters: {
-            query?: never;
+            query?: {
+                base?: number;
+            };
             header?: never;
             path: {
                 flow_id: number;
@@ -1249,6 +1251,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1397,7 +1408,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        versions: Record<string, never>[];
+                        versions: {
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by?: string | null;
+                            version: number;
+                        }[];
                     };
                 };
             };
@@ -1448,7 +1464,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at?: string;
+                        created_by?: string | null;
+                        document: Record<string, never>;
+                        version: number;
+                    };
                 };
             };
             /** @description Not authenticated */

@@ -17,6 +17,7 @@ import { useFindings, type Finding } from './findings';
 import { useEditor } from './store';
 import { Toolbar } from './Toolbar';
 import { useUndoKeys } from './keys';
+import { VersionsPanel } from './VersionsPanel';
 
 // Stable: a new set each render would redraw every node, which drops a wire being dragged.
 const NOT_WALKED = new Set<string>();
@@ -73,6 +74,7 @@ export function EditorPage() {
 
   if (loaded.error) return <p role="alert">{loaded.error.message}</p>;
   if (editor.flowId !== flowId) return <p aria-busy="true">{t('ui_loading')}</p>;
+  const readOnly = editor.viewing !== null;
   const selected =
     editor.selected.length === 1 ? editor.doc.nodes.find((n) => n.id === editor.selected[0]) : undefined;
 
@@ -85,19 +87,20 @@ export function EditorPage() {
         </p>
       )}
       <div className="editor-body">
-        <Palette onAdd={addAtCentre} disabled={false} />
+        <Palette onAdd={addAtCentre} disabled={readOnly} />
         {view === 'canvas' ? (
-          <Canvas findings={findings} walked={NOT_WALKED} readOnly={false} flow={flow} onInit={setFlow} />
+          <Canvas findings={findings} walked={NOT_WALKED} readOnly={readOnly} flow={flow} onInit={setFlow} />
         ) : (
           <ListView findings={findings} />
         )}
         <div className="side">
           {selected ? (
-            <ConfigPanel key={selected.id} node={selected} readOnly={false} />
+            <ConfigPanel key={selected.id} node={selected} readOnly={readOnly} />
           ) : (
             <p>{t('ui_panel_empty')}</p>
           )}
           <FindingsPanel findings={findings} onPick={pick} />
+          <VersionsPanel flowId={flowId} />
         </div>
       </div>
     </div>

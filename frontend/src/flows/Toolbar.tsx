@@ -20,30 +20,42 @@ interface Props {
 export function Toolbar({ findings, flow, view, onView }: Props) {
   const { t } = useTranslation();
   const queries = useQueryClient();
-  const { doc, savedDoc, past, future, flowId, version, apply, undo, redo } = useEditor();
+  const { doc, savedDoc, past, future, flowId, version, viewing, apply, undo, redo } = useEditor();
   const [message, setMessage] = useState<string | null>(null);
   const [run, setRun] = useState<number | null>(null);
+  const [stale, setStale] = useState(false);
   const dirty = doc !== savedDoc;
 
-  async function save() {
+  async function save(base: number | null) {
     setRun(null);
+    setStale(false);
     if (findings.length > 0) {
       setMessage(t('ui_save_refused', { count: findings.length }));
       return;
     }
     try {
+      // The version this edit started from: a newer one saved meanwhile answers 409 with who and when.
+      const query = base === null ? {} : { base };
       const saved = unwrap(
         await api.PUT('/api/flows/{flow_id}', {
-          params: { path: { flow_id: flowId ?? 0 } },
+          params: { path: { flow_id: flowId ?? 0 }, query },
           body: doc as unknown as Record<string, never>,
         }),
       );
       useEditor.getState().saved(saved.version);
       setMessage(t('ui_save_done', { version: saved.version }));
       await queries.invalidateQueries({ queryKey: ['flows'] });
+      await queries.invalidateQueries({ queryKey: ['versions', flowId] });
     } catch (failure) {
+      setStale(failure instanceof ApiError && failure.code === 'flow_version_stale');
       setMessage(failure instanceof ApiError ? failure.message : t('ui_error_network'));
     }
+  }
+
+  async function loadTheirs() {
+    setStale(false);
+    setMessage(null);
+    await queries.invalidateQueries({ queryKey: ['flow', flowId] });
   }
 
   async function start() {
@@ -65,15 +77,16 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
     <div className="toolbar" role="toolbar" aria-label={t('ui_toolbar_label')}>
       <h1>
         {doc.name} <span className="version">{t('ui_toolbar_version', { version: version ?? 0 })}</span>
-        {dirty && <span className="dirty">{t('ui_toolbar_unsaved')}</span>}
+        {dirty && viewing === null && <span className="dirty">{t('ui_toolbar_unsaved')}</span>}
+        {viewing !== null && <span className="dirty">{t('ui_versions_viewing', { version: viewing })}</span>}
       </h1>
-      <button type="button" onClick={undo} disabled={!past.length}>
+      <button type="button" onClick={undo} disabled={!past.length || viewing !== null}>
         {t('ui_toolbar_undo')}
       </button>
       <button type="button" onClick={redo} disabled={!future.length}>
         {t('ui_toolbar_redo')}
       </button>
-      <button type="button" onClick={() => apply(moveNodes(doc, layout(doc)))}>
+      <button type="button" onClick={() => apply(moveNodes(doc, layout(doc)))} disabled={viewing !== null}>
         {t('ui_toolbar_layout')}
       </button>
       <button type="button" onClick={() => void flow?.fitView()} disabled={view !== 'canvas'}>
@@ -86,16 +99,31 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
       >
         {t(view === 'canvas' ? 'ui_toolbar_list_view' : 'ui_toolbar_canvas_view')}
       </button>
-      <button type="button" className="primary" onClick={() => void save()}>
+      <button
+        type="button"
+        className="primary"
+        onClick={() => void save(version)}
+        disabled={viewing !== null}
+      >
         {t('ui_toolbar_save')}
       </button>
-      <button type="button" onClick={() => void start()} disabled={dirty}>
+      <button type="button" onClick={() => void start()} disabled={dirty || viewing !== null}>
         {t('ui_toolbar_run')}
       </button>
       <p role="status" className="toolbar-status">
         {message}
         {run !== null && <Link to={`/runs/${run}`}>{t('ui_toolbar_run_started', { run })}</Link>}
       </p>
+      {stale && (
+        <span className="row">
+          <button type="button" onClick={() => void save(null)}>
+            {t('ui_save_overwrite')}
+          </button>
+          <button type="button" onClick={() => void loadTheirs()}>
+            {t('ui_save_load_theirs')}
+          </button>
+        </span>
+      )}
     </div>
   );
 }

@@ -14,6 +14,9 @@ interface EditorState {
   future: FlowDocument[];
   selected: string[];
   refusal: Refusal | null;
+  /** An old version shown read-only (its number), or null while editing the newest. */
+  viewing: number | null;
+  view: (version: number | null, doc: FlowDocument) => void;
   load: (flowId: number, version: number, doc: FlowDocument) => void;
   /** An edit that enters the history (or a refusal, which changes nothing but says why). */
   apply: (edit: Edit | FlowDocument) => void;
@@ -35,8 +38,20 @@ export const useEditor = create<EditorState>((set) => ({
   future: [],
   selected: [],
   refusal: null,
+  viewing: null,
+  view: (viewing, doc) => set({ viewing, doc, past: [], future: [], selected: [], refusal: null }),
   load: (flowId, version, doc) =>
-    set({ flowId, version, doc, savedDoc: doc, past: [], future: [], selected: [], refusal: null }),
+    set({
+      flowId,
+      version,
+      doc,
+      savedDoc: doc,
+      past: [],
+      future: [],
+      selected: [],
+      refusal: null,
+      viewing: null,
+    }),
   apply: (edit) =>
     set((s) => {
       if ('refused' in edit) return { refusal: edit.refused };
