@@ -16,7 +16,7 @@ import { addNode, moveNodes, type FlowDocument } from './document';
 import { useFindings, type Finding } from './findings';
 import { useEditor } from './store';
 import { Toolbar } from './Toolbar';
-import { useUndoKeys } from './keys';
+import { useLeaveGuard, useUndoKeys } from './keys';
 import { VersionsPanel } from './VersionsPanel';
 
 // Stable: a new set each render would redraw every node, which drops a wire being dragged.
@@ -36,6 +36,7 @@ export function EditorPage() {
   });
   const { findings } = useFindings(editor.doc);
   useUndoKeys();
+  useLeaveGuard(editor.doc !== editor.savedDoc && editor.viewing === null);
 
   useEffect(() => {
     if (!loaded.data?.document) return;

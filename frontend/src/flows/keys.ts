@@ -17,3 +17,16 @@ export function useUndoKeys(): void {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 }
+
+/** The browser asks before a tab with unsaved changes is closed or reloaded (its own words: browsers no
+ * longer show a page's text there). */
+export function useLeaveGuard(dirty: boolean): void {
+  useEffect(() => {
+    if (!dirty) return;
+    function onLeave(event: BeforeUnloadEvent) {
+      event.preventDefault();
+    }
+    window.addEventListener('beforeunload', onLeave);
+    return () => window.removeEventListener('beforeunload', onLeave);
+  }, [dirty]);
+}
