@@ -93,6 +93,13 @@ def test_draw_the_invoice_flow_with_the_mouse_fix_a_finding_save_and_run(
         "on_timeout": "reject",
     }
 
+    # Ctrl+K finds a node by any config value and selects it.
+    node(page, "log1").click()
+    page.keyboard.press("Control+k")
+    page.get_by_label("Name, type or any setting").fill("finance")
+    page.keyboard.press("Enter")
+    expect(page.locator(".config h2")).to_have_text("Approval approval1")
+
     page.get_by_role("button", name="Run", exact=True).click()
     link = page.get_by_role("link", name=re.compile(r"Run \d+ started"))
     expect(link).to_be_visible()

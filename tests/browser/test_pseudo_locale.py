@@ -11,17 +11,17 @@ from playwright.sync_api import Browser, Page, Route
 from backend.i18n import catalog_json
 from tests.browser.support import PASSWORD, Server
 
-# Text nodes the page may show that are data, not sentences: the user's and nodes' names, counts.
-# The approvers' remove button is a symbol (its name is in aria-label).
-DATA = re.compile(r"^(pia|start|approval1|\d+|\u00d7|\*)$")
+# Text that is no sentence: counts, and the approvers' remove button's symbol (its name is in aria-label).
+DATA = re.compile(r"^(\d+|\u00d7|\*)$")
 UNMARKED = """() => {
   const found = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.textContent.trim();
     const element = node.parentElement;
-    // Findings are the server's sentences (its catalogs, held full by tests/i18n), not the editor's.
-    if (!text || !element || element.closest('script, style, option, .finding')) continue;
+    // Findings are the server's sentences (its catalogs, held full by tests/i18n), not the editor's;
+    // .data marks what users wrote: flow names, user names, node ids.
+    if (!text || !element || element.closest('script, style, option, .finding, .data')) continue;
     const box = element.getBoundingClientRect();
     if (box.width === 0 || box.height === 0) continue;
     if (!(text.startsWith('[[') && text.endsWith(']]'))) found.push(text);

@@ -22,7 +22,7 @@ export function FlowNodeCard({ data, selected }: NodeProps<CardNode>) {
     <div className={classes.join(' ')} data-node={node.id}>
       {node.type !== 'trigger' && <Handle type="target" position={Position.Top} id="in" />}
       <div className="card-type">{t(`node_type_${node.type}`)}</div>
-      <div className="card-id">{node.label ?? node.id}</div>
+      <div className="card-id data">{node.label ?? node.id}</div>
       {findings > 0 && (
         <span className="card-findings" title={t('ui_canvas_findings_count', { count: findings })}>
           {findings}

@@ -18,6 +18,7 @@ import { useEditor } from './store';
 import { Toolbar } from './Toolbar';
 import { useLeaveGuard, useUndoKeys } from './keys';
 import { VersionsPanel } from './VersionsPanel';
+import { FindDialog } from './FindDialog';
 
 // Stable: a new set each render would redraw every node, which drops a wire being dragged.
 const NOT_WALKED = new Set<string>();
@@ -61,16 +62,21 @@ export function EditorPage() {
     [flow],
   );
 
-  const pick = useCallback(
-    (finding: Finding) => {
-      const id = finding.node ?? (finding.wire !== null ? editor.doc.wires[finding.wire]?.from : undefined);
-      if (!id) return;
+  const focusNode = useCallback(
+    (id: string) => {
       editor.select([id]);
       const node = editor.doc.nodes.find((n) => n.id === id);
       if (flow && node?.position)
         void flow.setCenter(node.position.x + 110, node.position.y + 42, { duration: 200 });
     },
     [editor, flow],
+  );
+  const pick = useCallback(
+    (finding: Finding) => {
+      const id = finding.node ?? (finding.wire !== null ? editor.doc.wires[finding.wire]?.from : undefined);
+      if (id) focusNode(id);
+    },
+    [editor.doc.wires, focusNode],
   );
 
   if (loaded.error) return <p role="alert">{loaded.error.message}</p>;
@@ -82,6 +88,7 @@ export function EditorPage() {
   return (
     <div className="editor">
       <Toolbar findings={findings} flow={flow} view={view} onView={setView} />
+      <FindDialog onPick={focusNode} />
       {editor.refusal && (
         <p role="alert" className="refusal">
           {t(editor.refusal.code, editor.refusal.params)}

@@ -82,7 +82,9 @@ export function FlowRow({ flow, onMessage, onDuplicate }: Props) {
     <tr>
       <td>
         {renaming === null ? (
-          <Link to={`/flows/${flow.id}`}>{flow.name}</Link>
+          <Link to={`/flows/${flow.id}`} className="data">
+            {flow.name}
+          </Link>
         ) : (
           <form
             onSubmit={(e) => {

@@ -76,7 +76,8 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
   return (
     <div className="toolbar" role="toolbar" aria-label={t('ui_toolbar_label')}>
       <h1>
-        {doc.name} <span className="version">{t('ui_toolbar_version', { version: version ?? 0 })}</span>
+        <span className="data">{doc.name}</span>{' '}
+        <span className="version">{t('ui_toolbar_version', { version: version ?? 0 })}</span>
         {dirty && viewing === null && <span className="dirty">{t('ui_toolbar_unsaved')}</span>}
         {viewing !== null && <span className="dirty">{t('ui_versions_viewing', { version: viewing })}</span>}
       </h1>

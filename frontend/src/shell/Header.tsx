@@ -40,7 +40,7 @@ export function Header({ user }: { user: string }) {
         </ul>
       </nav>
       <LanguageMenu />
-      <span className="user">{user}</span>
+      <span className="user data">{user}</span>
       <button type="button" onClick={() => void logout()}>
         {t('ui_logout')}
       </button>
