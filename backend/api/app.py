@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -15,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from backend.actions import ActionSender, ActionSettings
-from backend.api import approvals, flows, meta, openapi, people, runs  # noqa: F401 - they declare the endpoints
+from backend.api import approvals, flows, me, meta, openapi, people, runs, static  # noqa: F401 - declare endpoints
 from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response
 from backend.api.settings import ApiSettings
@@ -46,7 +47,9 @@ def create_app(
     run_worker: bool = False,
     actions: Actions | None = None,
     settings: ApiSettings | None = None,
+    frontend: Path | None = None,
 ) -> Starlette:
+    """The API, and the editor's pages from `frontend` (default: static.frontend_dir())."""
     config = settings or ApiSettings.from_env()
 
     @asynccontextmanager
@@ -68,9 +71,15 @@ def create_app(
             yield
 
     handlers: dict[Any, Any] = {HTTPException: _http_error}
-    routes = [*(ep.route() for ep in ENDPOINTS), metrics_route(), *probe_routes()]
+    pages = static.routes(frontend or static.frontend_dir())
+    routes = [*(ep.route() for ep in ENDPOINTS), metrics_route(), *probe_routes(), *pages]
     observed = Middleware(ObservedRequests, routes=routes)
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=[observed])
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers=handlers,
+        middleware=[observed, Middleware(static.SecurityHeaders)],
+    )
 
 
 @asynccontextmanager

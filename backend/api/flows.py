@@ -21,6 +21,9 @@ from backend.flows.store import QUERIES, create_flow, save_version
 from backend.graph import Finding, list_view, load_schema, validate
 from backend.graph.model import NODE_TYPES
 from backend.queue.schedules import ScheduleInvalid
+from backend.store.queries import load
+
+EDITOR = load("backend.api", "editor.sql")
 
 DOCUMENT: dict[str, Any] = {
     "type": "object",
@@ -49,6 +52,16 @@ FLOW: dict[str, Any] = {
         "created_by": {"type": ["string", "null"]},
         "webhook": {"type": "boolean", "description": "whether a webhook secret is set"},
         "document": {"type": "object"},
+    },
+}
+FLOW_SUMMARY: dict[str, Any] = {
+    **FLOW,
+    "properties": {
+        **FLOW["properties"],
+        "trigger_kind": {"type": ["string", "null"]},
+        "changed_at": {"type": ["string", "null"], "format": "date-time", "description": "newest version"},
+        "changed_by": {"type": ["string", "null"]},
+        "last_run_status": {"type": ["string", "null"]},
     },
 }
 SAVED: dict[str, Any] = {
@@ -159,7 +172,10 @@ async def create(call: Call) -> Response:
         200: {
             "type": "object",
             "required": ["flows"],
-            "properties": {"flows": {"type": "array", "items": FLOW}, "next": {"type": ["integer", "null"]}},
+            "properties": {
+                "flows": {"type": "array", "items": FLOW_SUMMARY},
+                "next": {"type": ["integer", "null"]},
+            },
         }
     },
 )
@@ -170,6 +186,17 @@ async def list_flows(call: Call) -> Response:
     )
     rows = await cur.fetchall()
     flows = [_flow_json(row) for row in rows[:limit]]
+    # What the editor's list shows beside each flow, in one more statement for the whole page.
+    cur = await call.conn.execute(EDITOR["flow_summaries"], {"ids": [flow["id"] for flow in flows]})
+    summaries = {row[0]: row[1:] for row in await cur.fetchall()}
+    for flow in flows:
+        kind, changed_at, changed_by, last_run = summaries.get(flow["id"], (None, None, None, None))
+        flow.update(
+            trigger_kind=kind,
+            changed_at=changed_at.isoformat() if changed_at else None,
+            changed_by=changed_by,
+            last_run_status=last_run,
+        )
     return reply({"flows": flows, "next": flows[-1]["id"] if len(rows) > limit else None})
 
 
@@ -193,10 +220,11 @@ async def get_flow(call: Call) -> Response:
 @endpoint(
     "PUT",
     "/api/flows/{flow_id:int}",
-    summary="Save a document as the flow's next version",
+    summary="Save a document as the next version; with ?base=N only if N is still the newest (else 409)",
     tag="flows",
     body=DOCUMENT,
-    responses={200: SAVED, 403: None, 404: None, 422: None, 503: None},
+    query={"base": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}},
+    responses={200: SAVED, 403: None, 404: None, 409: None, 422: None, 503: None},
 )
 async def save(call: Call) -> Response:
     flow_id = call.path_id("flow_id")
@@ -204,7 +232,10 @@ async def save(call: Call) -> Response:
     await require(call, "edit", flow_id)
     document = await _valid_document(call)
     try:
-        version = await save_version(call.conn, flow_id, document, by=call.me.name)
+        async with call.conn.transaction():
+            if "base" in call.query:
+                await _still_newest(call, flow_id, call.query["base"])
+            version = await save_version(call.conn, flow_id, document, by=call.me.name)
     except ScheduleInvalid as invalid:
         raise ApiError(422, code=invalid.code) from None
     except CommandRefused as refused:
@@ -212,6 +243,26 @@ async def save(call: Call) -> Response:
     except LookupError:
         raise ApiError(404, code="flow_not_found") from None
     return reply({"id": flow_id, "version": version})
+
+
+async def _still_newest(call: Call, flow_id: int, base: int) -> None:
+    """409 naming who saved which newer version when, unless `base` is the newest. The flow's row stays
+    locked until the save commits, so two authors saving from the same base cannot both pass."""
+    cur = await call.conn.execute(EDITOR["newest_version_for_update"], {"flow_id": flow_id})
+    row = await cur.fetchone()
+    if row is None:
+        raise ApiError(404, code="flow_not_found")
+    newest, at, by = row
+    if newest != base:
+        raise ApiError(
+            409,
+            code="flow_version_stale",
+            detail={"base": base, "newest": newest, "saved_by": by, "saved_at": at.isoformat()},
+            base=base,
+            newest=newest,
+            by=by or "?",
+            at=at,
+        )
 
 
 @endpoint(
@@ -226,7 +277,15 @@ async def save(call: Call) -> Response:
             "properties": {
                 "versions": {
                     "type": "array",
-                    "items": {"type": "object", "required": ["version", "created_at"]},
+                    "items": {
+                        "type": "object",
+                        "required": ["version", "created_at"],
+                        "properties": {
+                            "version": {"type": "integer"},
+                            "created_at": {"type": "string", "format": "date-time"},
+                            "created_by": {"type": ["string", "null"]},
+                        },
+                    },
                 }
             },
         },
@@ -250,7 +309,19 @@ async def versions(call: Call) -> Response:
     "/api/flows/{flow_id:int}/versions/{version:int}",
     summary="One version's document",
     tag="flows",
-    responses={200: {"type": "object", "required": ["version", "document"]}, 404: None},
+    responses={
+        200: {
+            "type": "object",
+            "required": ["version", "document"],
+            "properties": {
+                "version": {"type": "integer"},
+                "created_at": {"type": "string", "format": "date-time"},
+                "created_by": {"type": ["string", "null"]},
+                "document": {"type": "object"},
+            },
+        },
+        404: None,
+    },
 )
 async def version(call: Call) -> Response:
     flow_id = call.path_id("flow_id")
@@ -288,14 +359,11 @@ async def validate_document(call: Call) -> Response:
 @endpoint(
     "POST",
     "/api/flows/list-view",
-    summary="The editor's list view of a valid document",
+    summary="The editor's list view of a document, valid or not (422 without readable nodes and wires)",
     tag="flows",
     body=DOCUMENT,
-    responses={200: {"type": "object", "required": ["nodes"]}, 422: None, 503: None},
-)
-async def list_view_of(call: Call) -> Response:
-    document = await _valid_document(call)
-    return reply({"nodes": [entry.to_json() for entry in list_view(document)]})
+    query={"base": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}},
+    responses={200: SAVED, 403: None, 404: None, 409: None, 422: None, 503: None},
 
 
 @endpoint(

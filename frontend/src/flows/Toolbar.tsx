@@ -1,0 +1,130 @@
+// The editor's toolbar: the flow's name, undo/redo, layout, fit, the view switch, save and run.
+import { useState } from 'react';
+import type { ReactFlowInstance } from '@xyflow/react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { api, ApiError, unwrap } from '../api/client';
+import { layout } from '../canvas/layout';
+import { moveNodes } from './document';
+import type { Finding } from './findings';
+import { useEditor } from './store';
+
+interface Props {
+  findings: Finding[];
+  flow: ReactFlowInstance | null;
+  view: 'canvas' | 'list';
+  onView: (view: 'canvas' | 'list') => void;
+}
+
+export function Toolbar({ findings, flow, view, onView }: Props) {
+  const { t } = useTranslation();
+  const queries = useQueryClient();
+  const { doc, savedDoc, past, future, flowId, version, viewing, apply, undo, redo } = useEditor();
+  const [message, setMessage] = useState<string | null>(null);
+  const [run, setRun] = useState<number | null>(null);
+  const [stale, setStale] = useState(false);
+  const dirty = doc !== savedDoc;
+
+  async function save(base: number | null) {
+    setRun(null);
+    setStale(false);
+    if (findings.length > 0) {
+      setMessage(t('ui_save_refused', { count: findings.length }));
+      return;
+    }
+    try {
+      // The version this edit started from: a newer one saved meanwhile answers 409 with who and when.
+      const query = base === null ? {} : { base };
+      const saved = unwrap(
+        await api.PUT('/api/flows/{flow_id}', {
+          params: { path: { flow_id: flowId ?? 0 }, query },
+          body: doc as unknown as Record<string, never>,
+        }),
+      );
+      useEditor.getState().saved(saved.version);
+      setMessage(t('ui_save_done', { version: saved.version }));
+      await queries.invalidateQueries({ queryKey: ['flows'] });
+      await queries.invalidateQueries({ queryKey: ['versions', flowId] });
+    } catch (failure) {
+      setStale(failure instanceof ApiError && failure.code === 'flow_version_stale');
+      setMessage(failure instanceof ApiError ? failure.message : t('ui_error_network'));
+    }
+  }
+
+  async function loadTheirs() {
+    setStale(false);
+    setMessage(null);
+    await queries.invalidateQueries({ queryKey: ['flow', flowId] });
+  }
+
+  async function start() {
+    try {
+      const started = unwrap(
+        await api.POST('/api/flows/{flow_id}/runs', {
+          params: { path: { flow_id: flowId ?? 0 } },
+          body: { input: {} },
+        }),
+      );
+      setRun(started.run);
+      setMessage(null);
+    } catch (failure) {
+      setMessage(failure instanceof ApiError ? failure.message : t('ui_error_network'));
+    }
+  }
+
+  return (
+    <div className="toolbar" role="toolbar" aria-label={t('ui_toolbar_label')}>
+      <h1>
+        <span className="data">{doc.name}</span>{' '}
+        <span className="version">{t('ui_toolbar_version', { version: version ?? 0 })}</span>
+        {dirty && viewing === null && <span className="dirty">{t('ui_toolbar_unsaved')}</span>}
+        {viewing !== null && <span className="dirty">{t('ui_versions_viewing', { version: viewing })}</span>}
+      </h1>
+      <button type="button" onClick={undo} disabled={!past.length || viewing !== null}>
+        {t('ui_toolbar_undo')}
+      </button>
+      <button type="button" onClick={redo} disabled={!future.length}>
+        {t('ui_toolbar_redo')}
+      </button>
+      <button type="button" onClick={() => apply(moveNodes(doc, layout(doc)))} disabled={viewing !== null}>
+        {t('ui_toolbar_layout')}
+      </button>
+      <button type="button" onClick={() => void flow?.fitView()} disabled={view !== 'canvas'}>
+        {t('ui_toolbar_fit')}
+      </button>
+      <button
+        type="button"
+        aria-pressed={view === 'list'}
+        onClick={() => onView(view === 'canvas' ? 'list' : 'canvas')}
+      >
+        {t(view === 'canvas' ? 'ui_toolbar_list_view' : 'ui_toolbar_canvas_view')}
+      </button>
+      <button
+        type="button"
+        className="primary"
+        onClick={() => void save(version)}
+        disabled={viewing !== null}
+      >
+        {t('ui_toolbar_save')}
+      </button>
+      <button type="button" onClick={() => void start()} disabled={dirty || viewing !== null}>
+        {t('ui_toolbar_run')}
+      </button>
+      <p role="status" className="toolbar-status">
+        {message}
+        {run !== null && <Link to={`/runs/${run}`}>{t('ui_toolbar_run_started', { run })}</Link>}
+      </p>
+      {stale && (
+        <span className="row">
+          <button type="button" onClick={() => void save(null)}>
+            {t('ui_save_overwrite')}
+          </button>
+          <button type="button" onClick={() => void loadTheirs()}>
+            {t('ui_save_load_theirs')}
+          </button>
+        </span>
+      )}
+    </div>
+  );
+}

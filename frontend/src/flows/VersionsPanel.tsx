@@ -1,0 +1,79 @@
+// The flow's versions, newest first, with who saved each when: open an old one read-only, go back to
+// the newest, or restore an old one as the next version.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../api/client';
+import type { FlowDocument } from './document';
+import { useEditor } from './store';
+
+async function versionDocument(flowId: number, version: number): Promise<FlowDocument> {
+  const found = unwrap(
+    await api.GET('/api/flows/{flow_id}/versions/{version}', {
+      params: { path: { flow_id: flowId, version } },
+    }),
+  );
+  return found.document as unknown as FlowDocument;
+}
+
+export function VersionsPanel({ flowId }: { flowId: number }) {
+  const { t, i18n } = useTranslation();
+  const queries = useQueryClient();
+  const { version: newest, viewing, savedDoc, view } = useEditor();
+  const versions = useQuery({
+    queryKey: ['versions', flowId],
+    queryFn: async () =>
+      unwrap(await api.GET('/api/flows/{flow_id}/versions', { params: { path: { flow_id: flowId } } })),
+  });
+  const format = new Intl.DateTimeFormat(i18n.language.replace('_', '-'), {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
+
+  async function restore(number: number) {
+    const doc = await versionDocument(flowId, number);
+    unwrap(
+      await api.PUT('/api/flows/{flow_id}', {
+        params: { path: { flow_id: flowId }, query: { base: newest ?? 1 } },
+        body: doc as unknown as Record<string, never>,
+      }),
+    );
+    await queries.invalidateQueries({ queryKey: ['versions', flowId] });
+    await queries.invalidateQueries({ queryKey: ['flow', flowId] });
+    await queries.invalidateQueries({ queryKey: ['flows'] });
+  }
+
+  return (
+    <section className="versions" aria-labelledby="versions-title">
+      <h2 id="versions-title">{t('ui_versions_title')}</h2>
+      {viewing !== null && (
+        <button type="button" onClick={() => view(null, savedDoc)}>
+          {t('ui_versions_back')}
+        </button>
+      )}
+      <ul>
+        {versions.data?.versions.map((v) => (
+          <li key={v.version}>
+            {t('ui_versions_entry', {
+              version: v.version,
+              user: v.created_by ?? '?',
+              when: format.format(new Date(v.created_at)),
+            })}
+            {v.version !== newest && (
+              <span className="row">
+                <button
+                  type="button"
+                  onClick={() => void versionDocument(flowId, v.version).then((doc) => view(v.version, doc))}
+                >
+                  {t('ui_versions_open', { version: v.version })}
+                </button>
+                <button type="button" onClick={() => void restore(v.version)}>
+                  {t('ui_versions_restore', { version: v.version })}
+                </button>
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
