@@ -91,6 +91,9 @@ def _add_people_parsers(sub: Any) -> None:
         metavar="VAR",
         help="read the password for the editor's login from this environment variable (never an argument)",
     )
+    user.add_argument(
+        "--email", default=None, metavar="ADDRESS", help="where mails about approvals that wait reach them"
+    )
     token = sub.add_parser("token", help="tokens for programs (Authorization: Bearer)")
     token.add_argument("action", choices=("create",))
     token.add_argument("name", help="the user the token acts as")

@@ -13,6 +13,8 @@ class Settings:
     data_dir: Path
     host: str
     port: int
+    # Where people reach this Flowyard: the links in mails start with it (a proxy's address, not ours).
+    base_url: str
 
     @property
     def pgdata(self) -> Path:
@@ -21,9 +23,12 @@ class Settings:
 
 
 def settings() -> Settings:
+    host = os.environ.get("FLOWYARD_HOST", "127.0.0.1")
+    port = int(os.environ.get("FLOWYARD_PORT", "8000"))
     return Settings(
         database_url=os.environ.get("DATABASE_URL") or None,
         data_dir=Path(os.environ.get("FLOWYARD_DATA_DIR", ".flowyard")).resolve(),
-        host=os.environ.get("FLOWYARD_HOST", "127.0.0.1"),
-        port=int(os.environ.get("FLOWYARD_PORT", "8000")),
+        host=host,
+        port=port,
+        base_url=os.environ.get("FLOWYARD_BASE_URL") or f"http://{host}:{port}",
     )

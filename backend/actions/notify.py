@@ -66,15 +66,9 @@ async def _email(to: str, text: str, key: str, settings: ActionSettings) -> dict
     if settings.smtp_host is None:
         raise ActionFailure(code="notify_email_unconfigured")
     addresses = recipients(to)
-    message = EmailMessage()
-    message["From"] = settings.smtp_from
-    message["To"] = ", ".join(addresses)
-    message["Subject"] = subject(text)
-    domain = settings.smtp_from.rpartition("@")[2] or "flowyard"
-    message["Message-ID"] = f"<{key}@{domain}>"
-    message.set_content(text)
+    message = compose_email(settings, addresses, subject(text), text, key)
     try:
-        refused = await asyncio.to_thread(_deliver, settings, message)
+        refused = await asyncio.to_thread(deliver, settings, message)
     except (smtplib.SMTPException, OSError) as exc:
         raise ActionFailure(code="notify_email_failed", detail=str(exc) or type(exc).__name__) from None
     return {
@@ -85,7 +79,21 @@ async def _email(to: str, text: str, key: str, settings: ActionSettings) -> dict
     }
 
 
-def _deliver(settings: ActionSettings, message: EmailMessage) -> dict[str, Any]:
+def compose_email(
+    settings: ActionSettings, addresses: list[str], title: str, text: str, key: str
+) -> EmailMessage:
+    """A plain-text message whose Message-ID is made from the effect key: the same on every try."""
+    message = EmailMessage()
+    message["From"] = settings.smtp_from
+    message["To"] = ", ".join(addresses)
+    message["Subject"] = title
+    domain = settings.smtp_from.rpartition("@")[2] or "flowyard"
+    message["Message-ID"] = f"<{key}@{domain}>"
+    message.set_content(text)
+    return message
+
+
+def deliver(settings: ActionSettings, message: EmailMessage) -> dict[str, Any]:
     """One SMTP session (in a thread: smtplib blocks); the recipients the server refused."""
     assert settings.smtp_host is not None
     context = ssl.create_default_context()

@@ -17,6 +17,7 @@ from backend.actions import ActionSender, ActionSettings
 from backend.api import approvals, flows, meta, openapi, runs  # noqa: F401 - they declare the endpoints
 from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response
+from backend.approvals.mail import approval_mailer
 from backend.i18n import negotiate
 from backend.queue.commands import open_pool
 from backend.queue.driver import Actions
@@ -45,6 +46,7 @@ def create_app(database_url: str, *, run_worker: bool = False, actions: Actions 
                 Worker(
                     pool,
                     actions=sender,
+                    outbox=approval_mailer(pool),
                     retention=retention_from_env(),
                     approval_retention=approval_retention_from_env(),
                 ).run(stop)

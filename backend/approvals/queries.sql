@@ -102,3 +102,57 @@ RETURNING id
 -- A run that failed while it waited at an approval: the approval can no longer be decided.
 UPDATE approvals SET outcome = 'run_failed', decided_at = now()
 WHERE run_id = %(run_id)s AND outcome IS NULL
+
+-- name: queue_approval_mails
+-- The mails an approval calls for, in the transaction that records it: each named user and each member
+-- of a named group who has an address and the decide right on the flow; one row each, written once.
+INSERT INTO approval_mails (approval_id, user_name, key)
+SELECT %(approval_id)s, u.name, 'fy-mail-' || %(approval_id)s::bigint || '-' || md5(u.name || random()::text)
+FROM users AS u
+WHERE u.email IS NOT NULL
+  AND u.name IN (SELECT unnest(%(user_names)s::text[])
+                 UNION
+                 SELECT m.user_name FROM group_members AS m WHERE m.group_name = ANY(%(group_names)s::text[]))
+  AND EXISTS (SELECT 1 FROM grants AS g
+              WHERE g.user_name = u.name AND g."right" = 'decide'
+                AND (g.flow_id IS NULL OR g.flow_id = %(flow_id)s::bigint))
+ON CONFLICT DO NOTHING
+
+-- name: claim_approval_mails
+-- Up to %(limit)s due mails, each held for %(lease)s (a sender that dies lets it fall due again), with
+-- what writing them needs: the approval, its flow's name, and the recipient's address and language.
+WITH due AS (
+    SELECT approval_id, user_name FROM approval_mails
+    WHERE status = 'pending' AND next_try_at <= now()
+    ORDER BY next_try_at
+    LIMIT %(limit)s
+    FOR UPDATE SKIP LOCKED
+), claimed AS (
+    UPDATE approval_mails AS m
+    SET attempts = m.attempts + 1, next_try_at = now() + %(lease)s::interval
+    FROM due
+    WHERE m.approval_id = due.approval_id AND m.user_name = due.user_name
+    RETURNING m.approval_id, m.user_name, m.key, m.attempts
+)
+SELECT c.approval_id, c.user_name, c.key, c.attempts, u.email, u.locale,
+       a.run_id, a.title, a.explanation, a.deadline_at, a.on_timeout, a.outcome, f.name
+FROM claimed AS c
+JOIN approvals AS a ON a.id = c.approval_id
+JOIN flows AS f ON f.id = a.flow_id
+LEFT JOIN users AS u ON u.name = c.user_name
+
+-- name: approval_mail_done
+-- A claimed mail's end: sent, or skipped (the approval was decided, or the address is gone); only by the
+-- try that claimed it.
+UPDATE approval_mails
+SET status = %(status)s, sent_at = CASE WHEN %(status)s = 'sent' THEN now() END, error = %(error)s
+WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND attempts = %(attempts)s
+  AND status = 'pending'
+
+-- name: approval_mail_failed
+-- A try that failed: again after the backoff, or, at the last attempt, failed for good, with why.
+UPDATE approval_mails
+SET error = %(error)s, next_try_at = now() + %(backoff)s::interval,
+    status = CASE WHEN attempts >= %(max_attempts)s THEN 'failed' ELSE 'pending' END
+WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND attempts = %(attempts)s
+  AND status = 'pending'

@@ -30,6 +30,9 @@ QUERIES = load("backend.people", "queries.sql")
 RIGHTS = ("edit", "run", "decide", "audit", "admin")
 # The same rule as the users table's CHECK, and as a `user:<name>` principal in an approval's approvers.
 USER_NAME = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
+# The same rule as the users table's CHECK: one plain address, nothing a mail header could split on.
+EMAIL = re.compile(r"[^@\s<>,;\"]+@[^@\s<>,;\"]+")
+MAX_EMAIL = 254
 _hasher = PasswordHasher()
 
 
@@ -85,14 +88,21 @@ async def add_user(
     groups: list[str] = [],  # noqa: B006 - read only
     password: str | None = None,
     locale: str | None = None,
+    email: str | None = None,
 ) -> None:
     """Create a user with rights and groups, in one transaction; refused when the name is taken."""
     if not USER_NAME.fullmatch(name):
         raise AccountRefused(code="user_name_invalid", name=name)
+    check_email(email)
     async with conn.transaction():
         cur = await conn.execute(
             QUERIES["insert_user"],
-            {"name": name, "password_hash": hash_password(password) if password else None, "locale": locale},
+            {
+                "name": name,
+                "password_hash": hash_password(password) if password else None,
+                "locale": locale,
+                "email": email,
+            },
         )
         if await cur.fetchone() is None:
             raise AccountRefused(code="user_exists", name=name)
@@ -102,6 +112,28 @@ async def add_user(
             await conn.execute(
                 QUERIES["grant"], {"name": name, "right": grant.right, "flow_id": grant.flow_id}
             )
+
+
+def check_email(email: str | None) -> None:
+    """Refuse an address the table would refuse, with a reason code instead of a driver error.
+
+    Examples:
+        >>> check_email("bea@example.com")
+        >>> check_email("Bea <bea@example.com>")
+        Traceback (most recent call last):
+        ...
+        backend.people.accounts.AccountRefused: user_email_invalid
+    """
+    if email is not None and (len(email) > MAX_EMAIL or not EMAIL.fullmatch(email)):
+        raise AccountRefused(code="user_email_invalid", email=email[:MAX_EMAIL], limit=MAX_EMAIL)
+
+
+async def set_email(conn: AsyncConnection[Any], name: str, email: str | None) -> None:
+    """A user's new address (None: no mail); refused for an unknown user or an address that is none."""
+    check_email(email)
+    cur = await conn.execute(QUERIES["set_email"], {"name": name, "email": email})
+    if await cur.fetchone() is None:
+        raise AccountRefused(code="user_unknown", name=name)
 
 
 async def create_token(conn: AsyncConnection[Any], name: str) -> str:

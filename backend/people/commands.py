@@ -20,7 +20,9 @@ async def _run(args: argparse.Namespace, url: str) -> int:
             password = os.environ.get(args.password_env) if args.password_env else None
             if args.password_env and not password:
                 raise AccountRefused(code="password_env_empty", var=args.password_env)
-            await add_user(conn, args.name, grants=grants, groups=args.group, password=password)
+            await add_user(
+                conn, args.name, grants=grants, groups=args.group, password=password, email=args.email
+            )
             rights = ", ".join(text for text in args.grant) or "no rights"
             print(f"added user {args.name} ({rights})")
             return 0

@@ -2,7 +2,8 @@
 
 -- name: insert_user
 -- A new user; nothing when the name is taken.
-INSERT INTO users (name, password_hash, locale) VALUES (%(name)s, %(password_hash)s, %(locale)s)
+INSERT INTO users (name, password_hash, locale, email)
+VALUES (%(name)s, %(password_hash)s, %(locale)s, %(email)s)
 ON CONFLICT (name) DO NOTHING
 RETURNING name
 
@@ -57,6 +58,11 @@ WHERE s.id_hash = %(id_hash)s AND s.expires_at > now()
 -- name: delete_session
 -- A logout.
 DELETE FROM sessions WHERE id_hash = %(id_hash)s
+
+-- name: set_email
+-- A user's e-mail address, or none.
+UPDATE users SET email = %(email)s WHERE name = %(name)s
+RETURNING name
 
 -- name: user_locale
 -- A user's own language setting.

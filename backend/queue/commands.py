@@ -33,6 +33,7 @@ async def run_worker(url: str, concurrency: int, lease: timedelta, fault_point: 
     await pool.open()
     try:
         from backend.actions import ActionSender, ActionSettings
+        from backend.approvals.mail import approval_mailer
 
         faults = Faults(fault_point)
         worker = Worker(
@@ -43,6 +44,7 @@ async def run_worker(url: str, concurrency: int, lease: timedelta, fault_point: 
             retention=retention_from_env(),
             approval_retention=approval_retention_from_env(),
             actions=ActionSender(pool, ActionSettings.from_env(), faults=faults),
+            outbox=approval_mailer(pool),
         )
         print(f"worker {worker.name} is serving due waits (concurrency {concurrency})", flush=True)
         await worker.run(stop)

@@ -16,7 +16,7 @@ import os
 import socket
 import uuid
 from datetime import timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
@@ -39,6 +39,14 @@ HEARTBEAT_S = 5.0
 SWEEP_EVERY_BEATS = 12  # a minute
 
 
+class Outbox(Protocol):
+    """What the worker runs beside its walks to send what they left to send (the approval mails)."""
+
+    wake: asyncio.Event
+
+    async def run(self, stop: asyncio.Event) -> None: ...
+
+
 def worker_name() -> str:
     """This process, not the last one on this host: a restarted worker never inherits old claims."""
     return f"{socket.gethostname()}/{os.getpid()}/{uuid.uuid4().hex[:6]}"
@@ -58,6 +66,7 @@ class Worker:
         name: str | None = None,
         retention: timedelta | None = DEFAULT_RETENTION,
         approval_retention: timedelta | None = None,
+        outbox: Outbox | None = None,
     ) -> None:
         from backend.approvals.service import ApprovalService
 
@@ -71,6 +80,7 @@ class Worker:
         self.faults = faults or Faults()
         self.retention = retention
         self.approval_retention = approval_retention
+        self.outbox = outbox
         self.flows = FlowCache()
         self.outcomes = OutcomeBatch(pool)
         self._inflight: dict[tuple[int, int], asyncio.Task[None]] = {}
@@ -84,6 +94,9 @@ class Worker:
         """
         listener = asyncio.create_task(self._listen(stop))
         beats = asyncio.create_task(self._heartbeat(stop))
+        tasks = [listener, beats]
+        if self.outbox is not None:
+            tasks.append(asyncio.create_task(self.outbox.run(stop)))
         try:
             while not stop.is_set():
                 # Cleared before looking, not after: a NOTIFY that lands while we claim is not lost.
@@ -100,7 +113,7 @@ class Worker:
         finally:
             if self._inflight:
                 await asyncio.gather(*self._inflight.values(), return_exceptions=True)
-            for task in (listener, beats):
+            for task in tasks:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
@@ -137,6 +150,8 @@ class Worker:
     def _done(self, key: tuple[int, int], _task: asyncio.Task[None]) -> None:
         self._inflight.pop(key, None)
         self._wake.set()
+        if self.outbox is not None:
+            self.outbox.wake.set()  # the walk may have parked at an approval whose mails now wait
 
     async def _serve(self, claim: Claim) -> None:
         """Walk one claim and write what it came to; a failure anywhere is a resume failure (backoff)."""

@@ -51,8 +51,27 @@ PARAMS: dict[str, Any] = {
     "id_hash": "h",
     "csrf": "c",
     "lifetime": "1 hour",
+    "email": None,
+    "approval_id": 1,
+    "user_names": ["u"],
+    "group_names": ["g"],
+    "lease": "2 minutes",
+    "attempts": 1,
+    "status": "sent",
+    "error": None,
+    "backoff": "1 minute",
+    "max_attempts": 5,
 }
-GROWING = {"approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures"}
+GROWING = {
+    "approval_mails",
+    "approvals",
+    "flows",
+    "flow_versions",
+    "runs",
+    "tokens",
+    "sessions",
+    "login_failures",
+}
 # Statements that read what is small by nature (one user's grants and groups), or write one row.
 SMALL = {"declare_retention_sweep"}
 STATEMENTS = {
@@ -86,6 +105,12 @@ def big_trail(database_url: str) -> Queue:
             " CASE WHEN g % 50 = 0 THEN NULL ELSE 'u' || g % 20 END,"
             " CASE WHEN g % 50 = 0 THEN NULL ELSE now() - g * interval '4 minutes' END"
             " FROM generate_series(1, 100000) AS g"
+        )
+        conn.execute(
+            "INSERT INTO approval_mails (approval_id, user_name, key, status, attempts)"
+            " SELECT id, 'u' || id % 20, 'k' || id,"
+            " CASE WHEN outcome IS NULL THEN 'pending' ELSE 'sent' END, 1"
+            " FROM approvals"
         )
         conn.execute(
             "INSERT INTO tokens (user_name, token_hash)"

@@ -1,0 +1,3 @@
+-- Reserved for the secrets branch's migration (0006), so that this branch's 0008 loads without a gap.
+-- The lead drops this file when merging that branch.
+SELECT 1;
