@@ -73,3 +73,10 @@ RETURNING name
 -- name: template_command
 -- The command a template stands for.
 SELECT command FROM command_templates WHERE name = %(name)s
+
+-- name: effects_of_run
+-- A run's actions with their state and key, for the run page; never the response body it kept.
+SELECT visit, node, type, key, attempts, outcome, request, output -> 'status', output ->> 'code',
+       created_at, completed_at
+FROM effects WHERE run_id = %(run_id)s
+ORDER BY visit

@@ -14,7 +14,15 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from backend.actions import ActionSender, ActionSettings
-from backend.api import approvals, flows, meta, openapi, runs  # noqa: F401 - they declare the endpoints
+from backend.api import (  # noqa: F401 - they declare the endpoints
+    addresses,
+    approvals,
+    flows,
+    meta,
+    openapi,
+    runs,
+    stream,
+)
 from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response
 from backend.approvals.mail import approval_mailer
@@ -38,6 +46,9 @@ def create_app(database_url: str, *, run_worker: bool = False, actions: Actions 
         pool = open_pool(database_url, size=20)
         await pool.open(wait=False)
         app.state.pool = pool
+        run_events = stream.RunEvents(database_url)
+        run_events.start()
+        app.state.run_events = run_events
         stop = asyncio.Event()
         worker = None
         if run_worker:
@@ -57,6 +68,7 @@ def create_app(database_url: str, *, run_worker: bool = False, actions: Actions 
             stop.set()  # the worker finishes the walks in hand before the pool closes
             if worker is not None:
                 await worker
+            await run_events.stop()
             await pool.close()
 
     handlers: dict[Any, Any] = {HTTPException: _http_error}

@@ -156,3 +156,10 @@ SET error = %(error)s, next_try_at = now() + %(backoff)s::interval,
     status = CASE WHEN attempts >= %(max_attempts)s THEN 'failed' ELSE 'pending' END
 WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND attempts = %(attempts)s
   AND status = 'pending'
+
+-- name: approvals_of_run
+-- A run's approvals, decided or not, for its page: who may decide, the deadline, who decided what.
+SELECT id, visit, node, title, approvers, deadline_at, on_timeout, requested_at, outcome, decided_by,
+       decided_at, comment
+FROM approvals WHERE run_id = %(run_id)s
+ORDER BY visit
