@@ -3,11 +3,12 @@
 -- name: insert_approval
 -- The request a paused run asks; one per visit.
 INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers, deadline,
-                       deadline_at, on_timeout, requested_at)
+                       deadline_at, on_timeout, requested_at, started_by)
 VALUES (%(run_id)s, %(flow_id)s, %(version)s, %(node)s, %(visit)s, %(title)s, %(explanation)s,
         %(approvers)s, %(deadline)s::interval,
         coalesce(%(now)s::timestamptz, now()) + %(deadline)s::interval, %(on_timeout)s,
-        coalesce(%(now)s::timestamptz, now()))
+        coalesce(%(now)s::timestamptz, now()),
+        (SELECT started_by FROM runs WHERE id = %(run_id)s))
 RETURNING id
 
 -- name: approval_of_visit
@@ -44,7 +45,7 @@ RETURNING id
 -- name: approval
 -- One approval, as the inbox and the audit show it.
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
-       requested_at, outcome, decided_by, decided_at, comment
+       requested_at, outcome, decided_by, decided_at, comment, started_by
 FROM approvals WHERE id = %(id)s
 
 -- name: cancel_open_approvals
@@ -56,7 +57,7 @@ WHERE run_id = %(run_id)s AND outcome IS NULL
 -- The open approvals a user may decide now (the decide right on the flow, and named or nobody named),
 -- oldest first, a page after the cursor (requested_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
-       requested_at, outcome, decided_by, decided_at, comment
+       requested_at, outcome, decided_by, decided_at, comment, started_by
 FROM approvals AS a
 WHERE a.outcome IS NULL
   AND EXISTS (SELECT 1 FROM grants AS g
@@ -69,12 +70,17 @@ ORDER BY a.requested_at, a.id
 LIMIT %(limit)s
 
 -- name: audit
--- Decisions, filtered, in a stable order, one page after the cursor (decided_at, id).
+-- Decisions, filtered (the text in title, explanation or comment, ignoring case), in a stable order,
+-- one page after the cursor (decided_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
-       requested_at, outcome, decided_by, decided_at, comment
+       requested_at, outcome, decided_by, decided_at, comment, started_by
 FROM approvals
 WHERE outcome IS NOT NULL
   AND (%(flow_id)s::bigint IS NULL OR flow_id = %(flow_id)s::bigint)
+  AND (%(text)s::text IS NULL
+       OR strpos(lower(title), lower(%(text)s::text)) > 0
+       OR strpos(lower(explanation), lower(%(text)s::text)) > 0
+       OR strpos(lower(coalesce(comment, '')), lower(%(text)s::text)) > 0)
   AND (%(decider)s::text IS NULL OR decided_by = %(decider)s::text)
   AND (%(outcome)s::text IS NULL OR outcome = %(outcome)s::text)
   AND decided_at >= coalesce(%(since)s::timestamptz, '-infinity')

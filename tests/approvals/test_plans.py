@@ -38,6 +38,7 @@ PARAMS: dict[str, Any] = {
     "decider": None,
     "since": None,
     "until": None,
+    "text": None,
     "retention": "30 days",
     "document": None,
     "user": "u",
@@ -105,6 +106,10 @@ def big_trail(database_url: str) -> Queue:
             " CASE WHEN g % 50 = 0 THEN NULL ELSE 'u' || g % 20 END,"
             " CASE WHEN g % 50 = 0 THEN NULL ELSE now() - g * interval '4 minutes' END"
             " FROM generate_series(1, 100000) AS g"
+        )
+        conn.execute(
+            "INSERT INTO runs (flow_id, version, status, trigger_kind, started_by)"
+            " SELECT 1 + g % 20000, 1, 'succeeded', 'manual', 'u' FROM generate_series(1, 20000) AS g"
         )
         conn.execute(
             "INSERT INTO approval_mails (approval_id, user_name, key, status, attempts)"

@@ -5,6 +5,10 @@
 ALTER TABLE users ADD COLUMN email text
     CHECK (email IS NULL OR (length(email) <= 254 AND email ~ '^[^@\s<>,;"]+@[^@\s<>,;"]+$'));
 
+-- Who started the run, kept with the approval: the audit trail reads the product table only, and a run
+-- may be swept long before its decisions are.
+ALTER TABLE approvals ADD COLUMN started_by text;
+
 -- One mail per approval and approver, written in the transaction that parks the run at the approval,
 -- before anything leaves: a crash after that commit loses no mail, and a retried walk cannot write a
 -- second row. The key is the message's Message-ID on every try, as the effects log's key is for a
