@@ -6,15 +6,15 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest setup catalogs bench clean
+.PHONY: run test lint typecheck pytest setup catalogs bench clean frontend frontend-check
 
 run: setup
 	$(BIN)/flowyard migrate
 	$(BIN)/flowyard serve
 
-test: setup lint typecheck pytest
+test: setup lint typecheck frontend-check pytest
 
-setup: $(VENV)/.synced
+setup: $(VENV)/.synced frontend
 
 # uv lives in a venv of its own: `uv sync` removes from .venv whatever the lock file does not list.
 $(UV):
@@ -24,6 +24,30 @@ $(UV):
 $(VENV)/.synced: pyproject.toml uv.lock $(UV)
 	UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --frozen --extra dev --quiet
 	touch $@
+
+# The editor (frontend/): npm ci when the lock file changes, the typed API client regenerated when the
+# API's declarations change, and a build into frontend/dist when any source does (Node.js 20+ and npm).
+FRONTEND := frontend
+FRONTEND_SOURCES := $(shell find $(FRONTEND)/src -type f 2>/dev/null) $(wildcard $(FRONTEND)/*.ts \
+	$(FRONTEND)/*.json $(FRONTEND)/index.html)
+
+frontend: $(FRONTEND)/dist/.built
+
+$(FRONTEND)/node_modules/.installed: $(FRONTEND)/package-lock.json
+	cd $(FRONTEND) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(FRONTEND)/src/api/schema.d.ts: $(wildcard backend/api/*.py) $(VENV)/.synced $(FRONTEND)/node_modules/.installed
+	$(BIN)/python -m backend.api.openapi > $(FRONTEND)/openapi.json
+	cd $(FRONTEND) && npx openapi-typescript openapi.json -o src/api/schema.d.ts --silent
+	touch $@
+
+$(FRONTEND)/dist/.built: $(FRONTEND_SOURCES) $(FRONTEND)/src/api/schema.d.ts $(FRONTEND)/node_modules/.installed
+	cd $(FRONTEND) && npm run --silent build
+	touch $@
+
+frontend-check: frontend
+	cd $(FRONTEND) && npm run --silent lint && npm run --silent typecheck && npm run --silent test
 
 lint: setup
 	$(BIN)/ruff check backend tests bench
@@ -47,4 +71,4 @@ catalogs: setup
 	-$(BIN)/python -m backend.i18n.gaps
 
 clean:
-	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache $(FRONTEND)/node_modules $(FRONTEND)/dist

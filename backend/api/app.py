@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -18,9 +20,11 @@ from backend.api import (  # noqa: F401 - they declare the endpoints
     addresses,
     approvals,
     flows,
+    me,
     meta,
     openapi,
     runs,
+    static,
     stream,
 )
 from backend.api.endpoint import ENDPOINTS
@@ -40,7 +44,15 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return error_response(ApiError(exc.status_code, code=code), locale, headers=dict(exc.headers or {}))
 
 
-def create_app(database_url: str, *, run_worker: bool = False, actions: Actions | None = None) -> Starlette:
+def create_app(
+    database_url: str,
+    *,
+    run_worker: bool = False,
+    actions: Actions | None = None,
+    frontend: Path | None = None,
+) -> Starlette:
+    """The API, and the editor's pages from `frontend` (default: static.frontend_dir())."""
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         pool = open_pool(database_url, size=20)
@@ -72,4 +84,10 @@ def create_app(database_url: str, *, run_worker: bool = False, actions: Actions 
             await pool.close()
 
     handlers: dict[Any, Any] = {HTTPException: _http_error}
-    return Starlette(routes=[ep.route() for ep in ENDPOINTS], lifespan=lifespan, exception_handlers=handlers)
+    pages = static.routes(frontend or static.frontend_dir())
+    return Starlette(
+        routes=[ep.route() for ep in ENDPOINTS] + pages,
+        lifespan=lifespan,
+        exception_handlers=handlers,
+        middleware=[Middleware(static.SecurityHeaders)],
+    )

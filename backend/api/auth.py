@@ -28,6 +28,9 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 class User:
     name: str
     locale: str | None
+    # The session's CSRF token (None for a bearer token): /api/me hands it back, so an editor tab opened
+    # after the login can write without logging in again.
+    csrf: str | None = None
 
 
 def _digest(secret: str) -> str:
@@ -58,7 +61,7 @@ async def authenticate(conn: AsyncConnection[Any], request: Request) -> User:
             sent = request.headers.get(CSRF_HEADER, "")
             if not secrets.compare_digest(sent.encode(), str(csrf).encode()):
                 raise ApiError(403, code="csrf_token_invalid")
-        return User(name, locale)
+        return User(name, locale, str(csrf))
     raise ApiError(401, code="auth_required")
 
 

@@ -51,7 +51,15 @@ LOGIN: dict[str, Any] = {
     tag="meta",
     public=True,
     body=LOGIN,
-    responses={201: {"type": "object", "required": ["user", "csrf_token"]}, 401: None, 429: None},
+    responses={
+        201: {
+            "type": "object",
+            "required": ["user", "csrf_token"],
+            "properties": {"user": {"type": "string"}, "csrf_token": {"type": "string"}},
+        },
+        401: None,
+        429: None,
+    },
 )
 async def login(call: Call) -> Response:
     name, password = call.body["name"], call.body["password"]
@@ -90,22 +98,45 @@ async def logout(call: Call) -> Response:
 @endpoint(
     "GET",
     "/api/me",
-    summary="Who I am: my rights, groups and language",
+    summary="Who I am: my rights, groups and language (and, in a session, the CSRF token writes echo)",
     tag="meta",
-    responses={200: {"type": "object", "required": ["name", "rights", "principals", "locale"]}},
+    responses={
+        200: {
+            "type": "object",
+            "required": ["name", "rights", "principals", "locale"],
+            "properties": {
+                "name": {"type": "string"},
+                "locale": {"type": "string"},
+                "csrf_token": {"type": "string"},
+                "rights": {"type": "array"},
+                "principals": {"type": "array", "items": {"type": "string"}},
+            },
+        }
+    },
 )
 async def me(call: Call) -> Response:
     cur = await call.conn.execute(PEOPLE["rights_of"], {"name": call.me.name})
     rights = [{"right": right, "flow": flow} for right, flow in await cur.fetchall()]
     principals = sorted(await principals_of(call.conn, call.me.name))
-    return reply({"name": call.me.name, "rights": rights, "principals": principals, "locale": call.locale})
+    body = {
+        "name": call.me.name,
+        "rights": rights,
+        "principals": principals,
+        "locale": call.locale,
+    }
+    if call.me.csrf is not None:
+        body["csrf_token"] = call.me.csrf
+    return reply(body)
 
 
 @endpoint(
     "GET",
     "/api/i18n/{locale}",
-    summary="A catalog as flat JSON, for the frontend",
+    summary="A catalog as flat JSON, for the frontend (no login: the login page is translated too)",
     tag="meta",
+    # The catalogs are the repository's own sentences, the same for everyone: nothing to protect, and
+    # the login page must speak the reader's language before there is a session.
+    public=True,
     responses={200: {"type": "object", "additionalProperties": {"type": "string"}}, 404: None},
 )
 async def i18n(call: Call) -> Response:

@@ -24,6 +24,7 @@ from typing import IO, Any
 
 from backend.i18n.catalogs import DEFAULT_LOCALE, catalog
 from backend.i18n.codes import codes_in, node_type_keys
+from backend.i18n.ui_keys import keys_in
 
 PORTS_NAME = "PORTS"
 
@@ -70,3 +71,13 @@ def ports_literal(source: str) -> tuple[int, dict[str, tuple[str, ...]]] | None:
             ports = ast.literal_eval(value)
             return statement.lineno, {str(name): tuple(names) for name, names in ports.items()}
     return None
+
+
+def extract_ui_keys(
+    fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, Any]
+) -> Iterator[tuple[int, str | None, str, list[str]]]:
+    """The same interface for the editor's TypeScript: each `ui_` key literal (backend/i18n/ui_keys.py)."""
+    source = fileobj.read().decode(str(options.get("encoding", "utf-8")))
+    english = catalog(DEFAULT_LOCALE)
+    for use in keys_in(source):
+        yield use.line, None, use.code, [f"English: {english[use.code]}"] if use.code in english else []

@@ -1,7 +1,8 @@
 """What the catalogs lack: the guard test's findings, and a command that prints them for whoever fills them.
 
 `python -m backend.i18n.gaps` prints one line per gap, `locale: key: problem`, and exits 1 when there
-is any (0 when every catalog is full). The keys come from the source (`codes.py`) and from the node types
+is any (0 when every catalog is full). The keys come from the source (`codes.py`, and `ui_keys.py` for
+the editor's `ui_` keys in frontend/src) and from the node types
 in `backend.graph.model.PORTS`, never from a list kept by hand.
 
 A gap is one of:
@@ -38,6 +39,7 @@ from backend.i18n.catalogs import po_file, sentences
 from backend.i18n.codes import BACKEND_DIR, CODE_PATTERN, Use, node_type_keys, reason_codes
 from backend.i18n.locales import DEFAULT_LOCALE, LOCALES
 from backend.i18n.placeholders import placeholder_problems, placeholders
+from backend.i18n.ui_keys import built_keys, ui_keys
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 # A translator comment (`# same as English`) that says an identical sentence is the translation.
@@ -60,12 +62,15 @@ def required_keys() -> dict[str, list[Use]]:
     """Every key a catalog must have, with where the source uses it (none for node types and ports)."""
     keys: dict[str, list[Use]] = {key: [] for key in node_type_keys(PORTS)}
     keys.update(reason_codes(BACKEND_DIR))
+    keys.update(ui_keys())
     return dict(sorted(keys.items()))
 
 
 def gaps() -> list[Gap]:
-    """The gaps of the catalogs under locales/ against the source under backend/."""
-    return find_gaps(required_keys(), {locale: po_file(locale) for locale in LOCALES}, PORTS)
+    """The gaps of the catalogs under locales/ against the source under backend/ and frontend/src."""
+    found = find_gaps(required_keys(), {locale: po_file(locale) for locale in LOCALES}, PORTS)
+    found += [Gap("", where, "a ui_ key built at run time: write the key out") for where in built_keys()]
+    return sorted(found)
 
 
 def find_gaps(

@@ -23,7 +23,7 @@ def _concrete(path: str) -> str:
     )
 
 
-def test_every_endpoint_but_health_and_webhooks_needs_a_token(queue: Queue) -> None:
+def test_every_endpoint_but_health_login_catalogs_and_webhooks_needs_a_token(queue: Queue) -> None:
     with app_client(queue.url) as api:
         for ep in ENDPOINTS:
             if ep.public:
@@ -36,6 +36,7 @@ def test_every_endpoint_but_health_and_webhooks_needs_a_token(queue: Queue) -> N
     assert {ep.path for ep in ENDPOINTS if ep.public} == {
         "/healthz",
         "/api/session",
+        "/api/i18n/{locale}",
         "/hooks/{flow_id:int}/{secret}",
     }
 

@@ -10,9 +10,11 @@ from babel.messages.frontend import parse_mapping_cfg
 
 from backend.graph.model import PORTS
 from backend.i18n.catalogs import LOCALES, catalog
+from backend.i18n.catalogs import po_file as catalog_file
 from backend.i18n.codes import BACKEND_DIR, node_type_keys, reason_codes
 from backend.i18n.extract import ports_literal
-from backend.i18n.gaps import gaps, required_keys
+from backend.i18n.gaps import find_gaps, gaps, required_keys
+from backend.i18n.ui_keys import built_keys, ui_keys
 
 ROOT = BACKEND_DIR.parent
 
@@ -26,7 +28,22 @@ def test_the_keys_come_from_the_source_and_the_node_types() -> None:
     codes = reason_codes()
     assert {"cycle", "resume_error"} <= set(codes)  # a `code=` keyword; a `code = ... else "..."`
     assert any(use.path == "backend/graph/rules.py" for use in codes["cycle"])
-    assert set(required_keys()) == set(codes) | set(node_type_keys(PORTS))
+    assert set(required_keys()) == set(codes) | set(node_type_keys(PORTS)) | set(ui_keys())
+
+
+def test_the_editors_keys_are_read_from_frontend_src(tmp_path: Path) -> None:
+    keys = ui_keys()
+    assert "ui_login_title" in keys and keys["ui_login_title"][0].path.startswith("frontend/src/")
+    assert all(key.startswith("ui_") for key in keys)
+    assert not built_keys(), "every ui_ key is written out where the guard can see it"
+
+    src = tmp_path / "frontend" / "src"
+    (src / "shell").mkdir(parents=True)
+    (src / "shell" / "New.tsx").write_text("t('ui_new_button'); t(`ui_menu_${name}`);\n")
+    assert list(ui_keys(src)) == ["ui_new_button"]
+    assert built_keys(src) == ["frontend/src/shell/New.tsx:1"]
+    found = find_gaps(list(ui_keys(src)), {"en": catalog_file("en"), "de": catalog_file("de")}, {})
+    assert [str(gap) for gap in found] == ["de: ui_new_button: no sentence", "en: ui_new_button: no sentence"]
 
 
 def test_no_node_type_or_port_name_has_a_dot() -> None:

@@ -1,0 +1,101 @@
+"""The editor's built files (frontend/dist): content-hashed assets cached for a year, index.html never
+cached, the page routes answered with index.html (the browser router takes over), and security headers.
+
+The API and webhooks never fall back to index.html: an unknown /api path stays a JSON 404, so a client
+with a typo sees an error, not a page.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from backend.i18n import message, negotiate
+
+DIST = Path(__file__).resolve().parents[2] / "frontend" / "dist"
+IMMUTABLE = "public, max-age=31536000, immutable"
+# No inline script anywhere. Inline styles are allowed because React Flow positions nodes and edges with
+# style attributes; a style cannot run code (docs/editor.md).
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+    "form-action 'self'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+]
+# The browser router's pages: each prefix and everything under it answers with index.html.
+PAGE_PREFIXES = ("flows", "runs", "inbox", "approvals", "audit", "people", "login")
+
+
+def frontend_dir() -> Path:
+    """Where the built editor is: FLOWYARD_FRONTEND_DIR (tests point it at a folder of their own) or
+    frontend/dist in the repository."""
+    configured = os.environ.get("FLOWYARD_FRONTEND_DIR")
+    return Path(configured) if configured else DIST
+
+
+class _Assets(StaticFiles):
+    """Vite names every asset by its content's hash, so a name never changes meaning: cache it forever."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        if response.status_code == 200:
+            response.headers["cache-control"] = IMMUTABLE
+        return response
+
+
+def routes(dist: Path) -> list[BaseRoute]:
+    """The routes of the editor's pages and assets, to go after the API's."""
+
+    async def page(request: Request) -> Response:
+        index = dist / "index.html"
+        if not index.is_file():
+            return _not_built(request)
+        return FileResponse(index, headers={"cache-control": "no-cache"}, media_type="text/html")
+
+    found: list[BaseRoute] = [Route("/", page, methods=["GET", "HEAD"])]
+    for prefix in PAGE_PREFIXES:
+        found.append(Route(f"/{prefix}", page, methods=["GET", "HEAD"]))
+        found.append(Route(f"/{prefix}/{{rest:path}}", page, methods=["GET", "HEAD"]))
+    found.append(Mount("/assets", app=_Assets(directory=dist / "assets", check_dir=False)))
+    return found
+
+
+def _not_built(request: Request) -> Response:
+    """A plain page naming the reason code: the server runs, but nobody built the editor (`make`)."""
+    locale = negotiate(request.headers.get("accept-language"), None)
+    text = html.escape(message("frontend_not_built", locale))
+    body = (
+        f'<!doctype html><html lang="{html.escape(locale)}"><meta charset="utf-8"><title>Flowyard</title>'
+        f"<p>{text}</p><p><code>frontend_not_built</code></p></html>"
+    )
+    return HTMLResponse(body, status_code=503, headers={"cache-control": "no-store"})
+
+
+class SecurityHeaders:
+    """Adds the Content-Security-Policy and friends to every response, API answers included."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(msg: Message) -> None:
+            if msg["type"] == "http.response.start":
+                msg["headers"] = [*msg.get("headers", []), *SECURITY_HEADERS]
+            await send(msg)
+
+        await self.app(scope, receive, with_headers)

@@ -1,0 +1,51 @@
+// i18next fed by the server's catalogs (GET /api/i18n/{locale}): one set of .po files for the backend
+// and the editor. Keys are flat (no dots), placeholders are `{name}` as in the backend's sentences.
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+export const LOCALES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt_BR', 'ja'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+export function isLocale(value: string): value is Locale {
+  return (LOCALES as readonly string[]).includes(value);
+}
+
+/** BCP 47 for the html lang attribute and Intl (pt_BR is a gettext name). */
+export function bcp47(locale: Locale): string {
+  return locale.replace('_', '-');
+}
+
+void i18next.use(initReactI18next).init({
+  lng: 'en',
+  fallbackLng: 'en',
+  resources: {},
+  keySeparator: false,
+  nsSeparator: false,
+  interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
+  returnEmptyString: false,
+  react: { useSuspense: false, bindI18nStore: 'added' },
+});
+
+/** Loads a locale's catalog from the server once, then switches to it. */
+export async function switchLocale(locale: Locale): Promise<void> {
+  if (!i18next.hasResourceBundle(locale, 'translation')) {
+    const response = await fetch(`/api/i18n/${locale}`, { credentials: 'same-origin' });
+    if (!response.ok) throw new Error(`catalog ${locale}: ${response.status}`);
+    i18next.addResourceBundle(locale, 'translation', (await response.json()) as Record<string, string>);
+  }
+  await i18next.changeLanguage(locale);
+  document.documentElement.lang = bcp47(locale);
+}
+
+/** The browser's preferred locale among ours, for the login page (before the user's own is known). */
+export function browserLocale(): Locale {
+  for (const tag of navigator.languages) {
+    const exact = tag.replace('-', '_');
+    if (isLocale(exact)) return exact;
+    const base = tag.split('-')[0] ?? '';
+    if (isLocale(base)) return base;
+  }
+  return 'en';
+}
+
+export default i18next;

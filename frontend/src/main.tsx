@@ -1,0 +1,29 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { BrowserRouter } from 'react-router';
+import '@xyflow/react/dist/style.css';
+import './shell/app.css';
+import { browserLocale, switchLocale } from './i18n/i18n';
+import { App } from './shell/App';
+
+// Server state is refetched on focus but not retried on 4xx: a refusal is an answer, not a glitch.
+const queries = new QueryClient({
+  defaultOptions: { queries: { retry: (count, error) => count < 2 && !('status' in error) } },
+});
+
+// The browser's language until the user's own is known (the login page has no user yet); a catalog that
+// does not load leaves the keys visible rather than a blank page.
+const root = document.getElementById('root');
+if (root) {
+  await switchLocale(browserLocale()).catch(() => undefined);
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={queries}>
+        <BrowserRouter>
+          <App />
+        </BrowserRouter>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}

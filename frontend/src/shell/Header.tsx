@@ -1,0 +1,49 @@
+// The header: the pages, the language menu (stored on the user) and logout.
+import { useQueryClient } from '@tanstack/react-query';
+import { NavLink, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { api } from '../api/client';
+import { useSession } from '../api/session';
+import { LanguageMenu } from './LanguageMenu';
+
+const PAGES = [
+  ['/flows', 'ui_nav_flows'],
+  ['/runs', 'ui_nav_runs'],
+  ['/inbox', 'ui_nav_inbox'],
+  ['/audit', 'ui_nav_audit'],
+  ['/people', 'ui_nav_people'],
+] as const;
+
+export function Header({ user }: { user: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const setSession = useSession((s) => s.set);
+
+  async function logout() {
+    await api.DELETE('/api/session');
+    setSession(null, null);
+    queries.clear();
+    void navigate('/login');
+  }
+
+  return (
+    <header className="header">
+      <span className="brand">{t('ui_app_name')}</span>
+      <nav aria-label={t('ui_nav_label')}>
+        <ul>
+          {PAGES.map(([to, key]) => (
+            <li key={to}>
+              <NavLink to={to}>{t(key)}</NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <LanguageMenu />
+      <span className="user">{user}</span>
+      <button type="button" onClick={() => void logout()}>
+        {t('ui_logout')}
+      </button>
+    </header>
+  );
+}

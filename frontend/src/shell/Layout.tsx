@@ -1,0 +1,37 @@
+// Every page but the login: it asks /api/me who is logged in (the cookie may outlive the tab), switches
+// to the user's language, and sends anyone without a session to /login.
+import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { api, ApiError, unwrap } from '../api/client';
+import { useSession } from '../api/session';
+import { isLocale, switchLocale } from '../i18n/i18n';
+import { Header } from './Header';
+
+export function Layout() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const me = useQuery({ queryKey: ['me'], queryFn: async () => unwrap(await api.GET('/api/me')) });
+  const setSession = useSession((s) => s.set);
+
+  useEffect(() => {
+    if (!me.data) return;
+    setSession(me.data.name, me.data.csrf_token ?? null);
+    if (isLocale(me.data.locale)) void switchLocale(me.data.locale);
+  }, [me.data, setSession]);
+
+  if (me.error instanceof ApiError && me.error.status === 401) {
+    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  }
+  if (me.error) return <p role="alert">{me.error.message}</p>;
+  if (!me.data) return <p aria-busy="true">{t('ui_loading')}</p>;
+  return (
+    <div className="app">
+      <Header user={me.data.name} />
+      <main id="main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+// The build goes to dist/, assets content-hashed under dist/assets (the server caches them forever).
+// `npm run dev` proxies the API to a `flowyard serve` on port 8000.
+export default defineConfig({
+  plugins: [react()],
+  build: { outDir: 'dist', assetsDir: 'assets', sourcemap: false },
+  server: { proxy: { '/api': 'http://127.0.0.1:8000', '/hooks': 'http://127.0.0.1:8000' } },
+  test: { include: ['src/**/*.test.ts'] },
+});

@@ -1,0 +1,76 @@
+"""The editor's files as `flowyard serve` answers them: hashed assets cached for a year, index.html never,
+page routes falling back to index.html (never the API or webhooks), a CSP without inline script, and a
+503 naming the reason code when the editor is not built."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from backend.api.app import create_app
+from backend.api.static import IMMUTABLE
+
+INDEX = '<!doctype html><div id="root"></div><script type="module" src="/assets/index-AbC123.js"></script>'
+
+
+@pytest.fixture
+def dist(tmp_path: Path) -> Path:
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "index.html").write_text(INDEX)
+    (tmp_path / "assets" / "index-AbC123.js").write_text("console.log('editor')")
+    return tmp_path
+
+
+def test_hashed_assets_are_cached_for_a_year_and_index_html_never(database_url: str, dist: Path) -> None:
+    with TestClient(create_app(database_url, frontend=dist)) as client:
+        asset = client.get("/assets/index-AbC123.js")
+        assert asset.status_code == 200 and asset.text == "console.log('editor')"
+        assert asset.headers["cache-control"] == IMMUTABLE == "public, max-age=31536000, immutable"
+        page = client.get("/")
+        assert page.status_code == 200 and page.text == INDEX
+        assert page.headers["cache-control"] == "no-cache"
+        assert page.headers["content-type"].startswith("text/html")
+        missing = client.get("/assets/index-Gone99.js")
+        assert missing.status_code == 404 and "immutable" not in missing.headers.get("cache-control", "")
+
+
+@pytest.mark.parametrize(
+    "path", ["/login", "/flows", "/flows/12", "/runs/7", "/inbox", "/approvals/3", "/audit", "/people"]
+)
+def test_page_routes_answer_with_index_html(database_url: str, dist: Path, path: str) -> None:
+    with TestClient(create_app(database_url, frontend=dist)) as client:
+        page = client.get(path)
+        assert (page.status_code, page.text, page.headers["cache-control"]) == (200, INDEX, "no-cache")
+
+
+@pytest.mark.parametrize("path", ["/api/nothing-here", "/hooks/1/secret", "/flowsx", "/favicon.ico"])
+def test_the_api_webhooks_and_unknown_paths_never_fall_back_to_the_page(
+    database_url: str, dist: Path, path: str
+) -> None:
+    with TestClient(create_app(database_url, frontend=dist)) as client:
+        answer = client.get(path)
+        assert answer.status_code in (404, 405)
+        assert answer.headers["content-type"] == "application/json"
+        assert answer.json()["error"]["code"] in ("not_found", "method_not_allowed")
+
+
+def test_every_answer_carries_a_csp_without_inline_script(database_url: str, dist: Path) -> None:
+    with TestClient(create_app(database_url, frontend=dist)) as client:
+        for path in ("/", "/assets/index-AbC123.js", "/healthz", "/api/me"):
+            policy = client.get(path).headers["content-security-policy"]
+            directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+            assert directives["default-src"] == "'self'"
+            assert directives["script-src"] == "'self'", "no inline script, no eval"
+            assert directives["style-src"] == "'self' 'unsafe-inline'", "React Flow's style attributes"
+            assert directives["object-src"] == "'none'"
+
+
+def test_without_a_build_the_page_is_a_503_naming_make(database_url: str, tmp_path: Path) -> None:
+    with TestClient(create_app(database_url, frontend=tmp_path / "nothing")) as client:
+        page = client.get("/flows", headers={"Accept-Language": "de"})
+        assert page.status_code == 503
+        assert "frontend_not_built" in page.text and "make" in page.text
+        assert "Der Editor wurde noch nicht gebaut" in page.text
+        assert client.get("/healthz").status_code == 200, "the API works without the editor"

@@ -1,0 +1,106 @@
+"""The browser tests' tools: a real `flowyard serve` in a subprocess, users made with the CLI, a logged-in
+Playwright page, and screenshots for docs/screenshots/."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page
+
+ROOT = Path(__file__).resolve().parents[2]
+DIST = ROOT / "frontend" / "dist"
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+FLOWYARD = Path(sys.executable).parent / "flowyard"
+PASSWORD = "correct horse battery staple"
+
+
+def chromium_path() -> str:
+    """Debian's chromium (Playwright cannot download its own browsers here), or a clear failure.
+
+    Never a skip: a browser test that does not run must say so. FLOWYARD_REQUIRE_BROWSER=1 (set by
+    .ci/run, which installs chromium) only changes the message."""
+    found = os.environ.get("FLOWYARD_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(found).is_file():
+        why = "CI installs it first (.ci/run)" if os.environ.get("FLOWYARD_REQUIRE_BROWSER") else ""
+        raise RuntimeError(
+            f"the browser tests need chromium (apt-get install chromium) at {found}; "
+            f"set FLOWYARD_CHROMIUM to another path. {why}".strip()
+        )
+    return found
+
+
+def spare_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class Server:
+    """A running `flowyard serve`: its base URL and its database's URL."""
+
+    url: str
+    database_url: str
+
+    def user(self, name: str, *grants: str, groups: tuple[str, ...] = ()) -> str:
+        """A user with the test password, made with the CLI as an admin would; their name."""
+        args = [str(FLOWYARD), "user", "add", name, "--password-env", "FLOWYARD_TEST_PASSWORD"]
+        args += [f"--grant={grant}" for grant in grants] + [f"--group={group}" for group in groups]
+        env = {**os.environ, "DATABASE_URL": self.database_url, "FLOWYARD_TEST_PASSWORD": PASSWORD}
+        subprocess.run(args, env=env, check=True, capture_output=True, timeout=60)
+        return name
+
+
+@contextmanager
+def serve(database_url: str) -> Iterator[Server]:
+    """`flowyard serve` with its in-process worker on a spare port, until the block ends."""
+    if not (DIST / "index.html").is_file():
+        raise RuntimeError(f"{DIST} has no build: run `make frontend` first")
+    port = spare_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "FLOWYARD_FRONTEND_DIR": str(DIST)}
+    process = subprocess.Popen(
+        [str(FLOWYARD), "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    try:
+        # The banner comes once the socket listens (backend/store/commands.py); reading it is the sync.
+        banner = process.stdout.readline()
+        if "serving" not in banner:
+            raise RuntimeError(f"flowyard serve did not start: {banner}{process.stdout.read()}")
+        yield Server(f"http://127.0.0.1:{port}", database_url)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        process.stdout.close()
+
+
+def log_in(browser: Browser, server: Server, name: str, *, locale: str = "en-US") -> Page:
+    """A new browser context logged in as `name` through the login page; the page shows the flows."""
+    context = browser.new_context(base_url=server.url, locale=locale, viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.goto("/login")
+    page.locator("input[name=name]").fill(name)  # by name: the label is in the browser's language
+    page.locator("input[name=password]").fill(PASSWORD)
+    page.locator("button[type=submit]").click()
+    page.wait_for_url("**/flows")
+    return page
+
+
+def screenshot(page: Page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
