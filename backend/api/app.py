@@ -23,6 +23,7 @@ from backend.api import (  # noqa: F401 - they declare the endpoints
     me,
     meta,
     openapi,
+    people_list,
     runs,
     static,
     stream,

@@ -89,3 +89,17 @@ INSERT INTO login_failures (user_name) VALUES (%(name)s)
 -- name: login_succeeded
 -- A good login clears the name's failures.
 DELETE FROM login_failures WHERE user_name = %(name)s
+
+-- name: list_people
+-- Users for the admin's People page, by name, a page after a name: their address, language, groups,
+-- rights and how many tokens they hold (never a token or a hash).
+SELECT u.name, u.email, u.locale, u.created_at,
+       coalesce((SELECT array_agg(m.group_name ORDER BY m.group_name)
+                 FROM group_members AS m WHERE m.user_name = u.name), '{}') AS groups,
+       coalesce((SELECT array_agg(g."right" || coalesce(':' || g.flow_id, '') ORDER BY g."right", g.flow_id)
+                 FROM grants AS g WHERE g.user_name = u.name), '{}') AS rights,
+       (SELECT count(*) FROM tokens AS t WHERE t.user_name = u.name) AS tokens
+FROM users AS u
+WHERE u.name > coalesce(%(after)s::text, '')
+ORDER BY u.name
+LIMIT %(limit)s

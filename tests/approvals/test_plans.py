@@ -39,6 +39,7 @@ PARAMS: dict[str, Any] = {
     "since": None,
     "until": None,
     "text": None,
+    "after": None,
     "retention": "30 days",
     "document": None,
     "user": "u",

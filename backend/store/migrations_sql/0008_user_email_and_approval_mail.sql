@@ -38,3 +38,6 @@ END
 $$;
 CREATE TRIGGER runs_changed AFTER INSERT OR UPDATE OF status, journal_seq, ended_at ON runs
     FOR EACH ROW EXECUTE FUNCTION runs_changed();
+
+-- The People page counts each user's tokens.
+CREATE INDEX tokens_by_user ON tokens (user_name);
