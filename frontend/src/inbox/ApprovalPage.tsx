@@ -13,8 +13,11 @@ export function ApprovalPage() {
   const { t } = useTranslation();
   const approvalId = Number(useParams().approvalId);
   const [choice, setChoice] = useState<Choice | null>(null);
+  // Not refetched under the approver's hands while they read and write a comment: a decision that lost
+  // the race meanwhile is answered by the server with who decided what and when.
   const approval = useQuery({
     queryKey: ['approval', approvalId],
+    refetchOnWindowFocus: false,
     queryFn: async () =>
       unwrap(
         await api.GET('/api/approvals/{approval_id}', { params: { path: { approval_id: approvalId } } }),

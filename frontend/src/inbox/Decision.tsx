@@ -32,9 +32,10 @@ export function Decision({ approvalId, choice, onChoose }: Props) {
           body: comment ? { outcome, comment } : { outcome },
         }),
       ),
-    onSettled: () => {
+    // After a decision the card shows the one that stands; after a lost race it keeps saying so here.
+    onSettled: (_data, error) => {
       void queries.invalidateQueries({ queryKey: ['inbox'] });
-      void queries.invalidateQueries({ queryKey: ['approval', approvalId] });
+      if (!error) void queries.invalidateQueries({ queryKey: ['approval', approvalId] });
     },
   });
 
