@@ -31,7 +31,9 @@ def server(pg_server_url: str, template_database: str) -> Iterator[Server]:
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API runs an event loop in the main thread while it is
+# open, and every later test that calls asyncio.run() (tests/queue, tests/walker) would fail.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     executable = chromium_path()
     with sync_playwright() as playwright:
