@@ -257,14 +257,42 @@ async def validate_document(call: Call) -> Response:
 @endpoint(
     "POST",
     "/api/flows/list-view",
-    summary="The editor's list view of a valid document",
+    summary="The editor's list view of a document, valid or not (422 without readable nodes and wires)",
     tag="flows",
     body=DOCUMENT,
-    responses={200: {"type": "object", "required": ["nodes"]}, 422: None},
+    responses={
+        200: {
+            "type": "object",
+            "required": ["nodes"],
+            "properties": {
+                "nodes": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["id", "type", "depth"],
+                        "properties": {
+                            "id": {"type": "string"},
+                            "type": {"type": "string"},
+                            "depth": {"type": "integer"},
+                        },
+                    },
+                }
+            },
+        },
+        422: None,
+    },
 )
 async def list_view_of(call: Call) -> Response:
-    document = _valid_document(call)
-    return reply({"nodes": [entry.to_json() for entry in list_view(document)]})
+    # The editor shows the outline while the author is still fixing findings, so only a document without
+    # readable nodes and wires is refused (list_view is defined for every other one).
+    try:
+        entries = list_view(call.body)
+    except ValueError:
+        findings = validate(call.body, call.locale)
+        raise ApiError(
+            422, code="flow_invalid", detail={"findings": [f.to_json() for f in findings]}
+        ) from None
+    return reply({"nodes": [entry.to_json() for entry in entries]})
 
 
 @endpoint(

@@ -116,7 +116,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The editor's list view of a valid document */
+        /** The editor's list view of a document, valid or not (422 without readable nodes and wires) */
         post: operations["list_view_of"];
         delete?: never;
         options?: never;
@@ -1039,7 +1039,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        nodes: {
+                            depth: number;
+                            id: string;
+                            type: string;
+                        }[];
+                    };
                 };
             };
             /** @description Bad request */

@@ -1,13 +1,105 @@
-// One flow in the editor.
+// One flow in the editor: the palette, the canvas (or the list view), the selected node's panel and the
+// live findings. Save is refused while findings stand; Run starts a real run and links to it.
+import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactFlowInstance } from '@xyflow/react';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../api/client';
+import { Canvas } from '../canvas/Canvas';
+import { Palette } from '../canvas/Palette';
+import { layout } from '../canvas/layout';
+import { ConfigPanel } from '../panel/ConfigPanel';
+import { FindingsPanel } from '../panel/FindingsPanel';
+import { ListView } from '../listview/ListView';
+import { addNode, moveNodes, type FlowDocument } from './document';
+import { useFindings, type Finding } from './findings';
+import { useEditor } from './store';
+import { Toolbar } from './Toolbar';
+import { useUndoKeys } from './keys';
+
+// Stable: a new set each render would redraw every node, which drops a wire being dragged.
+const NOT_WALKED = new Set<string>();
 
 export function EditorPage() {
   const { t } = useTranslation();
-  const { flowId } = useParams();
+  const flowId = Number(useParams().flowId);
+  const [flow, setFlow] = useState<ReactFlowInstance | null>(null);
+  const [view, setView] = useState<'canvas' | 'list'>('canvas');
+  const editor = useEditor();
+  const loaded = useQuery({
+    queryKey: ['flow', flowId],
+    queryFn: async () =>
+      unwrap(await api.GET('/api/flows/{flow_id}', { params: { path: { flow_id: flowId } } })),
+    refetchOnWindowFocus: false,
+  });
+  const { findings } = useFindings(editor.doc);
+  useUndoKeys();
+
+  useEffect(() => {
+    if (!loaded.data?.document) return;
+    let doc = loaded.data.document as unknown as FlowDocument;
+    // A document written by hand has no positions: lay it out once, as part of opening it.
+    if (doc.nodes.some((n) => !n.position)) doc = moveNodes(doc, layout(doc));
+    useEditor.getState().load(flowId, loaded.data.version, doc);
+  }, [loaded.data, flowId]);
+
+  const addAtCentre = useCallback(
+    (type: string) => {
+      const box = document.querySelector('.canvas')?.getBoundingClientRect();
+      const centre =
+        flow && box
+          ? flow.screenToFlowPosition({ x: box.x + box.width / 2, y: box.y + box.height / 3 })
+          : { x: 0, y: 0 };
+      const offset = (useEditor.getState().doc.nodes.length % 5) * 24;
+      useEditor
+        .getState()
+        .apply(addNode(useEditor.getState().doc, type, { x: centre.x + offset, y: centre.y + offset }));
+    },
+    [flow],
+  );
+
+  const pick = useCallback(
+    (finding: Finding) => {
+      const id = finding.node ?? (finding.wire !== null ? editor.doc.wires[finding.wire]?.from : undefined);
+      if (!id) return;
+      editor.select([id]);
+      const node = editor.doc.nodes.find((n) => n.id === id);
+      if (flow && node?.position)
+        void flow.setCenter(node.position.x + 110, node.position.y + 42, { duration: 200 });
+    },
+    [editor, flow],
+  );
+
+  if (loaded.error) return <p role="alert">{loaded.error.message}</p>;
+  if (editor.flowId !== flowId) return <p aria-busy="true">{t('ui_loading')}</p>;
+  const selected =
+    editor.selected.length === 1 ? editor.doc.nodes.find((n) => n.id === editor.selected[0]) : undefined;
+
   return (
-    <section className="page">
-      <h1>{t('ui_editor_title', { id: flowId })}</h1>
-    </section>
+    <div className="editor">
+      <Toolbar findings={findings} flow={flow} view={view} onView={setView} />
+      {editor.refusal && (
+        <p role="alert" className="refusal">
+          {t(editor.refusal.code, editor.refusal.params)}
+        </p>
+      )}
+      <div className="editor-body">
+        <Palette onAdd={addAtCentre} disabled={false} />
+        {view === 'canvas' ? (
+          <Canvas findings={findings} walked={NOT_WALKED} readOnly={false} flow={flow} onInit={setFlow} />
+        ) : (
+          <ListView findings={findings} />
+        )}
+        <div className="side">
+          {selected ? (
+            <ConfigPanel key={selected.id} node={selected} readOnly={false} />
+          ) : (
+            <p>{t('ui_panel_empty')}</p>
+          )}
+          <FindingsPanel findings={findings} onPick={pick} />
+        </div>
+      </div>
+    </div>
   );
 }

@@ -1,35 +1,91 @@
-// The flows page: every flow the user may read, newest first.
-import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+// The flows page: every flow the user may read, newest first, with its trigger, newest version, who
+// changed it when and how its last run went; create, rename, duplicate, import and export.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { api, ApiError, unwrap } from '../api/client';
+import { emptyDocument, type FlowDocument } from './document';
+import { FlowRow } from './FlowRow';
 
 export function FlowsPage() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const [message, setMessage] = useState<string | null>(null);
   const flows = useQuery({ queryKey: ['flows'], queryFn: async () => unwrap(await api.GET('/api/flows')) });
+
+  async function create(doc: FlowDocument, open: boolean) {
+    try {
+      const made = unwrap(await api.POST('/api/flows', { body: doc as unknown as Record<string, never> }));
+      await queries.invalidateQueries({ queryKey: ['flows'] });
+      if (open) void navigate(`/flows/${made.id}`);
+      else setMessage(t('ui_flows_created', { name: doc.name }));
+    } catch (failure) {
+      setMessage(failure instanceof ApiError ? failure.message : t('ui_error_network'));
+    }
+  }
+
+  async function importFile(file: File) {
+    try {
+      await create(JSON.parse(await file.text()) as FlowDocument, false);
+    } catch {
+      setMessage(t('ui_flows_import_not_json', { file: file.name }));
+    }
+  }
 
   return (
     <section className="page">
       <h1>{t('ui_flows_title')}</h1>
+      <div className="row">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void create(emptyDocument(t('ui_flows_new_name')), true)}
+        >
+          {t('ui_flows_create')}
+        </button>
+        <label className="file-button">
+          {t('ui_flows_import')}
+          <input
+            type="file"
+            accept="application/json,.json"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              if (file) void importFile(file);
+              e.target.value = '';
+            }}
+          />
+        </label>
+      </div>
+      <p role="status">{message}</p>
       {flows.error && <p role="alert">{flows.error.message}</p>}
-      <table>
+      <table className="flows">
         <thead>
           <tr>
             <th scope="col">{t('ui_flows_name')}</th>
             <th scope="col">{t('ui_flows_version')}</th>
+            <th scope="col">{t('ui_flows_trigger')}</th>
+            <th scope="col">{t('ui_flows_last_run')}</th>
+            <th scope="col">{t('ui_flows_changed')}</th>
+            <th scope="col">{t('ui_flows_actions')}</th>
           </tr>
         </thead>
         <tbody>
           {flows.data?.flows.map((flow) => (
-            <tr key={flow.id}>
-              <td>
-                <Link to={`/flows/${flow.id}`}>{flow.name}</Link>
-              </td>
-              <td>{flow.version}</td>
-            </tr>
+            <FlowRow
+              key={flow.id}
+              flow={flow}
+              onMessage={setMessage}
+              onDuplicate={(doc) => create(doc, false)}
+            />
           ))}
         </tbody>
       </table>
+      {flows.data?.flows.length === 0 && <p>{t('ui_flows_empty')}</p>}
+      <p className="hint">
+        <Link to="/runs">{t('ui_nav_runs')}</Link>
+      </p>
     </section>
   );
 }

@@ -1,0 +1,186 @@
+// The canvas: React Flow drawing the document. Every gesture becomes an edit of the document (store.ts);
+// a refused one (a second trigger, a back wire) changes nothing and the reason shows at once.
+import { useCallback, useMemo, useRef, useState } from 'react';
+import {
+  Background,
+  ReactFlow,
+  type Connection,
+  type Edge,
+  type EdgeChange,
+  type Node,
+  type NodeChange,
+  type OnDelete,
+  type ReactFlowInstance,
+} from '@xyflow/react';
+import { useTranslation } from 'react-i18next';
+import {
+  addNode,
+  connect,
+  moveNodes,
+  portOf,
+  removeNodes,
+  removeWires,
+  type Position,
+} from '../flows/document';
+import type { Finding } from '../flows/findings';
+import { useEditor } from '../flows/store';
+import { FlowNodeCard, type CardNode } from './FlowNodeCard';
+import { RegionNode, type RegionNodeType } from './RegionNode';
+import { regionBoxes } from './regions';
+
+const NODE_TYPES = { card: FlowNodeCard, region: RegionNode };
+export const DRAG_TYPE = 'application/x-flowyard-node-type';
+
+interface Props {
+  findings: Finding[];
+  walked: Set<string>;
+  readOnly: boolean;
+  flow: ReactFlowInstance | null;
+  onInit: (flow: ReactFlowInstance) => void;
+}
+
+export function Canvas({ findings: latest, walked, readOnly, flow, onInit }: Props) {
+  const { t } = useTranslation();
+  // New findings arrive a moment after each edit; redrawing the nodes while a wire is being dragged
+  // drops the wire, so the canvas shows the findings it had until the gesture ends.
+  const [connecting, setConnecting] = useState(false);
+  const shown = useRef(latest);
+  if (!connecting) shown.current = latest;
+  const findings = shown.current;
+  const { doc, selected, apply, replace, checkpoint, select } = useEditor();
+  const [selectedWires, setSelectedWires] = useState<Set<string>>(new Set());
+
+  const nodes = useMemo(() => {
+    const count = new Map<string, number>();
+    for (const f of findings) if (f.node) count.set(f.node, (count.get(f.node) ?? 0) + 1);
+    const regions: RegionNodeType[] = regionBoxes(doc).map((box) => ({
+      id: `region:${box.loop}`,
+      type: 'region',
+      position: box.position,
+      data: { loop: box.loop, depth: box.depth, width: box.width, height: box.height },
+      selectable: false,
+      draggable: false,
+      focusable: false,
+      zIndex: -1 - box.depth,
+    }));
+    const cards: CardNode[] = doc.nodes.map((node) => ({
+      id: node.id,
+      type: 'card',
+      position: node.position ?? { x: 0, y: 0 },
+      data: { node, findings: count.get(node.id) ?? 0, walked: walked.has(node.id) },
+      selected: selected.includes(node.id),
+      draggable: !readOnly,
+      ariaLabel: t('ui_canvas_node_label', { type: t(`node_type_${node.type}`), id: node.label ?? node.id }),
+    }));
+    return [...regions, ...cards] as Node[];
+  }, [doc, findings, selected, walked, readOnly, t]);
+
+  const edges = useMemo<Edge[]>(() => {
+    const bad = new Set(findings.filter((f) => f.wire !== null).map((f) => f.wire));
+    return doc.wires.map((wire, i) => ({
+      id: `wire:${i}`,
+      source: wire.from,
+      sourceHandle: portOf(wire),
+      target: wire.to,
+      targetHandle: 'in',
+      label: portOf(wire) === 'out' ? undefined : t(`port_${portOf(wire)}`),
+      className: bad.has(i) ? 'wire-finding' : undefined,
+      deletable: !readOnly,
+      selected: selectedWires.has(`wire:${i}`),
+    }));
+  }, [doc.wires, findings, readOnly, selectedWires, t]);
+
+  const onEdgesChange = useCallback((changes: EdgeChange[]) => {
+    setSelectedWires((current) => {
+      const next = new Set(current);
+      for (const change of changes) {
+        if (change.type === 'select') {
+          if (change.selected) next.add(change.id);
+          else next.delete(change.id);
+        }
+      }
+      return next;
+    });
+  }, []);
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange[]) => {
+      const moved = new Map<string, Position>();
+      let selection: string[] | null = null;
+      for (const change of changes) {
+        if (change.type === 'position' && change.position && !change.id.startsWith('region:')) {
+          moved.set(change.id, change.position);
+        } else if (change.type === 'select' && !change.id.startsWith('region:')) {
+          selection ??= [...useEditor.getState().selected];
+          selection = change.selected
+            ? [...new Set([...selection, change.id])]
+            : selection.filter((id) => id !== change.id);
+        }
+      }
+      if (moved.size && !readOnly) replace(moveNodes(useEditor.getState().doc, moved));
+      if (selection) select(selection);
+    },
+    [replace, select, readOnly],
+  );
+
+  const onConnect = useCallback(
+    (c: Connection) => apply(connect(useEditor.getState().doc, c.source, c.sourceHandle ?? 'out', c.target)),
+    [apply],
+  );
+
+  const onDelete: OnDelete = useCallback(
+    ({ nodes: gone, edges: cut }) => {
+      let next = useEditor.getState().doc;
+      next = removeWires(
+        next,
+        cut.map((e) => Number(e.id.split(':')[1])),
+      );
+      next = removeNodes(
+        next,
+        gone.map((n) => n.id).filter((id) => !id.startsWith('region:')),
+      );
+      apply(next);
+      select([]);
+      setSelectedWires(new Set());
+    },
+    [apply, select],
+  );
+
+  return (
+    <div
+      className="canvas"
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes(DRAG_TYPE)) e.preventDefault();
+      }}
+      onDrop={(e) => {
+        const type = e.dataTransfer.getData(DRAG_TYPE);
+        if (!type || !flow || readOnly) return;
+        e.preventDefault();
+        apply(
+          addNode(useEditor.getState().doc, type, flow.screenToFlowPosition({ x: e.clientX, y: e.clientY })),
+        );
+      }}
+    >
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={NODE_TYPES}
+        onInit={onInit}
+        onNodesChange={onNodesChange}
+        onNodeDragStart={() => checkpoint()}
+        onConnect={readOnly ? undefined : onConnect}
+        onConnectStart={() => setConnecting(true)}
+        onConnectEnd={() => setConnecting(false)}
+        onDelete={readOnly ? undefined : onDelete}
+        onEdgesChange={onEdgesChange}
+        deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
+        nodesConnectable={!readOnly}
+        fitView
+        minZoom={0.1}
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background />
+      </ReactFlow>
+    </div>
+  );
+}

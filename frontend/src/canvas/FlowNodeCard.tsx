@@ -1,0 +1,41 @@
+// One node on the canvas: its type's name from the catalog, its id or label, a finding count, an input
+// handle (not on the trigger: nothing leads into it) and one named handle per out port.
+import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
+import { useTranslation } from 'react-i18next';
+import { PORTS, type FlowNode } from '../flows/document';
+
+export type CardData = { node: FlowNode; findings: number; walked: boolean };
+export type CardNode = Node<CardData, 'card'>;
+
+export function FlowNodeCard({ data, selected }: NodeProps<CardNode>) {
+  const { t } = useTranslation();
+  const { node, findings } = data;
+  const ports = PORTS[node.type] ?? [];
+  const classes = [
+    'card',
+    `card-${node.type}`,
+    selected ? 'selected' : '',
+    findings ? 'has-findings' : '',
+    data.walked ? 'walked' : '',
+  ];
+  return (
+    <div className={classes.join(' ')} data-node={node.id}>
+      {node.type !== 'trigger' && <Handle type="target" position={Position.Top} id="in" />}
+      <div className="card-type">{t(`node_type_${node.type}`)}</div>
+      <div className="card-id">{node.label ?? node.id}</div>
+      {findings > 0 && (
+        <span className="card-findings" title={t('ui_canvas_findings_count', { count: findings })}>
+          {findings}
+        </span>
+      )}
+      <div className="card-ports">
+        {ports.map((port, i) => (
+          <div key={port} className="card-port" style={{ left: `${((i + 1) * 100) / (ports.length + 1)}%` }}>
+            <span className="card-port-name">{t(`port_${port}`)}</span>
+            <Handle type="source" position={Position.Bottom} id={port} data-port={port} />
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+// One row of the flows page, with its rename, duplicate and export actions.
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { api, ApiError, unwrap } from '../api/client';
+import type { FlowDocument } from './document';
+
+interface Summary {
+  id: number;
+  name: string;
+  version: number;
+  trigger_kind?: string | null;
+  changed_at?: string | null;
+  changed_by?: string | null;
+  last_run_status?: string | null;
+}
+
+// Catalog keys of what the row shows (written out for the catalog guard).
+const TRIGGERS: Record<string, string> = {
+  manual: 'ui_choice_kind_manual',
+  webhook: 'ui_choice_kind_webhook',
+  schedule: 'ui_choice_kind_schedule',
+};
+const STATUSES: Record<string, string> = {
+  running: 'ui_run_status_running',
+  waiting: 'ui_run_status_waiting',
+  succeeded: 'ui_choice_status_succeeded',
+  failed: 'ui_choice_status_failed',
+  cancelled: 'ui_run_status_cancelled',
+};
+
+async function documentOf(id: number): Promise<FlowDocument> {
+  const flow = unwrap(await api.GET('/api/flows/{flow_id}', { params: { path: { flow_id: id } } }));
+  return flow.document as unknown as FlowDocument;
+}
+
+interface Props {
+  flow: Summary;
+  onMessage: (message: string) => void;
+  onDuplicate: (doc: FlowDocument) => Promise<void>;
+}
+
+export function FlowRow({ flow, onMessage, onDuplicate }: Props) {
+  const { t, i18n } = useTranslation();
+  const queries = useQueryClient();
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const when = flow.changed_at
+    ? new Intl.DateTimeFormat(i18n.language.replace('_', '-'), {
+        dateStyle: 'medium',
+        timeStyle: 'short',
+      }).format(new Date(flow.changed_at))
+    : '';
+
+  async function rename(name: string) {
+    try {
+      const doc = { ...(await documentOf(flow.id)), name };
+      unwrap(
+        await api.PUT('/api/flows/{flow_id}', {
+          params: { path: { flow_id: flow.id } },
+          body: doc as unknown as Record<string, never>,
+        }),
+      );
+      setRenaming(null);
+      await queries.invalidateQueries({ queryKey: ['flows'] });
+    } catch (failure) {
+      onMessage(failure instanceof ApiError ? failure.message : t('ui_error_network'));
+    }
+  }
+
+  async function exportFlow() {
+    const doc = await documentOf(flow.id);
+    const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `${flow.name.replace(/[^\p{L}\p{N}_-]+/gu, '-')}.json`;
+    link.click();
+    URL.revokeObjectURL(url);
+  }
+
+  return (
+    <tr>
+      <td>
+        {renaming === null ? (
+          <Link to={`/flows/${flow.id}`}>{flow.name}</Link>
+        ) : (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void rename(renaming);
+            }}
+          >
+            <input
+              aria-label={t('ui_flows_new_name_label')}
+              value={renaming}
+              onChange={(e) => setRenaming(e.target.value)}
+              autoFocus
+            />
+            <button type="submit">{t('ui_flows_rename_save')}</button>
+          </form>
+        )}
+      </td>
+      <td>{flow.version}</td>
+      <td>{flow.trigger_kind ? t(TRIGGERS[flow.trigger_kind] ?? flow.trigger_kind) : ''}</td>
+      <td>
+        {flow.last_run_status
+          ? t(STATUSES[flow.last_run_status] ?? flow.last_run_status)
+          : t('ui_flows_never_run')}
+      </td>
+      <td>{flow.changed_by ? t('ui_flows_changed_by', { user: flow.changed_by, when }) : when}</td>
+      <td className="actions">
+        <button
+          type="button"
+          onClick={() => setRenaming(flow.name)}
+          aria-label={t('ui_flows_rename_label', { name: flow.name })}
+        >
+          {t('ui_flows_rename')}
+        </button>
+        <button
+          type="button"
+          onClick={() =>
+            void documentOf(flow.id).then((doc) =>
+              onDuplicate({ ...doc, name: t('ui_flows_copy_name', { name: flow.name }) }),
+            )
+          }
+          aria-label={t('ui_flows_duplicate_label', { name: flow.name })}
+        >
+          {t('ui_flows_duplicate')}
+        </button>
+        <button
+          type="button"
+          onClick={() => void exportFlow()}
+          aria-label={t('ui_flows_export_label', { name: flow.name })}
+        >
+          {t('ui_flows_export')}
+        </button>
+      </td>
+    </tr>
+  );
+}

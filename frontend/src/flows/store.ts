@@ -1,0 +1,66 @@
+// The open flow: its document, the history of documents (undo/redo), the selection, and the last refused
+// gesture. React Flow's nodes and wires are derived from the document, never kept beside it.
+import { create } from 'zustand';
+import type { Edit, FlowDocument, Refusal } from './document';
+
+const HISTORY = 200;
+
+interface EditorState {
+  flowId: number | null;
+  version: number | null;
+  doc: FlowDocument;
+  savedDoc: FlowDocument;
+  past: FlowDocument[];
+  future: FlowDocument[];
+  selected: string[];
+  refusal: Refusal | null;
+  load: (flowId: number, version: number, doc: FlowDocument) => void;
+  /** An edit that enters the history (or a refusal, which changes nothing but says why). */
+  apply: (edit: Edit | FlowDocument) => void;
+  /** A change inside a gesture (a drag): no history entry; `checkpoint` made one when it began. */
+  replace: (doc: FlowDocument) => void;
+  checkpoint: () => void;
+  undo: () => void;
+  redo: () => void;
+  select: (ids: string[]) => void;
+  saved: (version: number) => void;
+}
+
+export const useEditor = create<EditorState>((set) => ({
+  flowId: null,
+  version: null,
+  doc: { format: 'flowyard.flow/1', name: '', nodes: [], wires: [] },
+  savedDoc: { format: 'flowyard.flow/1', name: '', nodes: [], wires: [] },
+  past: [],
+  future: [],
+  selected: [],
+  refusal: null,
+  load: (flowId, version, doc) =>
+    set({ flowId, version, doc, savedDoc: doc, past: [], future: [], selected: [], refusal: null }),
+  apply: (edit) =>
+    set((s) => {
+      if ('refused' in edit) return { refusal: edit.refused };
+      const doc = 'doc' in edit ? edit.doc : edit;
+      if (doc === s.doc) return { refusal: null };
+      return { doc, past: [...s.past, s.doc].slice(-HISTORY), future: [], refusal: null };
+    }),
+  replace: (doc) => set({ doc }),
+  checkpoint: () => set((s) => ({ past: [...s.past, s.doc].slice(-HISTORY), future: [] })),
+  undo: () =>
+    set((s) => {
+      const previous = s.past.at(-1);
+      if (!previous) return {};
+      return { doc: previous, past: s.past.slice(0, -1), future: [s.doc, ...s.future], refusal: null };
+    }),
+  redo: () =>
+    set((s) => {
+      const next = s.future[0];
+      if (!next) return {};
+      return { doc: next, past: [...s.past, s.doc], future: s.future.slice(1), refusal: null };
+    }),
+  select: (ids) =>
+    set((s) =>
+      ids.length === s.selected.length && ids.every((id, i) => s.selected[i] === id) ? {} : { selected: ids },
+    ),
+  saved: (version) => set((s) => ({ version, savedDoc: s.doc })),
+}));

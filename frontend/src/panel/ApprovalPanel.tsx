@@ -1,0 +1,131 @@
+// The approval node's panel: what is asked (title, explanation), who may decide (users and groups), and
+// what happens when nobody decides in time (a deadline and one of the three timeout exits).
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { setConfig, type FlowNode } from '../flows/document';
+import { useEditor } from '../flows/store';
+import { DeadlineField } from './DeadlineField';
+
+const EXITS = [
+  ['approve', 'port_approve'],
+  ['reject', 'port_reject'],
+  ['skip', 'ui_choice_on_timeout_skip'],
+] as const;
+
+export function ApprovalPanel({ node, readOnly }: { node: FlowNode; readOnly: boolean }) {
+  const { t } = useTranslation();
+  const apply = useEditor((s) => s.apply);
+  const config = node.config;
+  const approvers = (config.approvers as string[] | undefined) ?? [];
+  const [kind, setKind] = useState<'user' | 'group'>('group');
+  const [who, setWho] = useState('');
+
+  function change(patch: Record<string, unknown>) {
+    // Empty optional fields are left out of the document rather than stored as "".
+    const next = Object.fromEntries(
+      Object.entries({ ...config, ...patch }).filter(
+        ([key, value]) => value !== undefined && (value !== '' || key === 'title'),
+      ),
+    );
+    next.title ??= '';
+    apply(setConfig(useEditor.getState().doc, node.id, next));
+  }
+
+  return (
+    <div className="approval-panel">
+      <label className="field">
+        {t('ui_field_title')}
+        <input
+          value={String(config.title ?? '')}
+          disabled={readOnly}
+          onChange={(e) => change({ title: e.target.value })}
+        />
+      </label>
+      <label className="field">
+        {t('ui_field_explanation')}
+        <textarea
+          value={String(config.explanation ?? '')}
+          disabled={readOnly}
+          onChange={(e) => change({ explanation: e.target.value })}
+        />
+      </label>
+      <fieldset>
+        <legend>{t('ui_field_approvers')}</legend>
+        <ul className="chips">
+          {approvers.map((principal) => (
+            <li key={principal}>
+              {principal.startsWith('group:')
+                ? t('ui_approvers_group', { name: principal.slice(6) })
+                : t('ui_approvers_user', { name: principal.slice(5) })}
+              <button
+                type="button"
+                disabled={readOnly}
+                aria-label={t('ui_approvers_remove', { name: principal })}
+                onClick={() => change({ approvers: approvers.filter((p) => p !== principal) })}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+        <div className="row">
+          <select
+            aria-label={t('ui_approvers_kind')}
+            value={kind}
+            disabled={readOnly}
+            onChange={(e) => setKind(e.target.value as 'user' | 'group')}
+          >
+            <option value="group">{t('ui_approvers_kind_group')}</option>
+            <option value="user">{t('ui_approvers_kind_user')}</option>
+          </select>
+          <input
+            aria-label={t('ui_approvers_name')}
+            value={who}
+            disabled={readOnly}
+            onChange={(e) => setWho(e.target.value.trim())}
+          />
+          <button
+            type="button"
+            disabled={readOnly || !who}
+            onClick={() => {
+              const principal = `${kind}:${who}`;
+              if (!approvers.includes(principal)) change({ approvers: [...approvers, principal] });
+              setWho('');
+            }}
+          >
+            {t('ui_approvers_add')}
+          </button>
+        </div>
+      </fieldset>
+      <DeadlineField
+        value={(config.deadline as string | null | undefined) ?? null}
+        disabled={readOnly}
+        onChange={(deadline) =>
+          change(
+            deadline
+              ? { deadline, on_timeout: config.on_timeout ?? 'reject' }
+              : { deadline: undefined, on_timeout: undefined },
+          )
+        }
+      />
+      {typeof config.deadline === 'string' && (
+        <fieldset>
+          <legend>{t('ui_field_on_timeout')}</legend>
+          {EXITS.map(([exit, key]) => (
+            <label key={exit} className="inline">
+              <input
+                type="radio"
+                name={`timeout-${node.id}`}
+                value={exit}
+                checked={config.on_timeout === exit}
+                disabled={readOnly}
+                onChange={() => change({ on_timeout: exit })}
+              />
+              {t(key)}
+            </label>
+          ))}
+        </fieldset>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+// The findings of the current document, in the author's language; clicking one selects what it names.
+import { useTranslation } from 'react-i18next';
+import type { Finding } from '../flows/findings';
+
+interface Props {
+  findings: Finding[];
+  onPick: (finding: Finding) => void;
+}
+
+export function FindingsPanel({ findings, onPick }: Props) {
+  const { t } = useTranslation();
+  return (
+    <section className="findings" aria-labelledby="findings-title">
+      <h2 id="findings-title">{t('ui_findings_title', { count: findings.length })}</h2>
+      {findings.length === 0 ? (
+        <p>{t('ui_findings_none')}</p>
+      ) : (
+        <ul>
+          {findings.map((finding, i) => (
+            <li key={i}>
+              <button
+                type="button"
+                className="finding"
+                data-code={finding.code}
+                onClick={() => onPick(finding)}
+              >
+                {finding.message}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

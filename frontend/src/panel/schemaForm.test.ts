@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { prepareSchema, uiSchemaFor } from './schemaForm';
+
+const LOG = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://flowyard.example/schemas/nodes/log.schema.json',
+  title: 'log node config',
+  type: 'object',
+  required: ['message'],
+  properties: {
+    message: { type: 'string' },
+    level: { enum: ['debug', 'info', 'warning', 'error'] },
+    extra: { type: 'string' },
+  },
+};
+const t = (key: string) => `«${key}»`;
+
+describe('schema form mapping', () => {
+  it('drops the draft URI and the English title, and turns enums into translated choices', () => {
+    const schema = prepareSchema(LOG, t);
+    expect(schema).not.toHaveProperty('$schema');
+    expect(schema).not.toHaveProperty('title');
+    expect(schema.required).toEqual(['message']);
+    const level = (schema.properties as Record<string, { oneOf: unknown[] }>).level;
+    expect(level?.oneOf[0]).toEqual({ const: 'debug', title: '«ui_choice_level_debug»' });
+  });
+
+  it('offers text for a field that takes any JSON value, and drops the English descriptions', () => {
+    const schema = prepareSchema(
+      { type: 'object', properties: { body: { description: 'Any JSON value.' } } },
+      t,
+    );
+    expect(schema.properties).toEqual({ body: { type: 'string' } });
+  });
+
+  it('labels every field from the catalogs, hides the submit button, and uses a text area for messages', () => {
+    const ui = uiSchemaFor(LOG, t);
+    expect(ui.message).toEqual({
+      'ui:title': '«ui_field_message»',
+      'ui:description': '',
+      'ui:widget': 'textarea',
+    });
+    expect(ui.level['ui:title']).toBe('«ui_field_level»');
+    expect(ui.extra['ui:title']).toBe('extra');
+    expect(ui['ui:submitButtonOptions']).toEqual({ norender: true });
+  });
+});

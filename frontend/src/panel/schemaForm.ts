@@ -1,0 +1,108 @@
+// From a node type's JSON Schema (GET /api/schemas/{type}) to what @rjsf/core draws: the schema without
+// the keywords ajv's default draft does not know, and a uiSchema whose every label and choice comes from
+// the catalogs (the schema's own words are English and for developers).
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+
+/** Catalog keys of the config fields of every node type (written out so the catalog guard sees them). */
+export const FIELD_KEYS: Record<string, string> = {
+  approvers: 'ui_field_approvers',
+  args: 'ui_field_args',
+  as: 'ui_field_as',
+  body: 'ui_field_body',
+  channel: 'ui_field_channel',
+  cron: 'ui_field_cron',
+  deadline: 'ui_field_deadline',
+  duration: 'ui_field_duration',
+  explanation: 'ui_field_explanation',
+  headers: 'ui_field_headers',
+  items: 'ui_field_items',
+  kind: 'ui_field_kind',
+  left: 'ui_field_left',
+  level: 'ui_field_level',
+  message: 'ui_field_message',
+  method: 'ui_field_method',
+  on_timeout: 'ui_field_on_timeout',
+  op: 'ui_field_op',
+  right: 'ui_field_right',
+  server: 'ui_field_server',
+  status: 'ui_field_status',
+  template: 'ui_field_template',
+  timeout_s: 'ui_field_timeout_s',
+  timezone: 'ui_field_timezone',
+  title: 'ui_field_title',
+  to: 'ui_field_to',
+  until: 'ui_field_until',
+  url: 'ui_field_url',
+  values: 'ui_field_values',
+  while: 'ui_field_while',
+};
+
+/** Catalog keys of the choices of enum fields; values not listed (HTTP methods) are shown as they are. */
+export const CHOICE_KEYS: Record<string, Record<string, string>> = {
+  op: {
+    eq: 'ui_choice_op_eq',
+    ne: 'ui_choice_op_ne',
+    lt: 'ui_choice_op_lt',
+    le: 'ui_choice_op_le',
+    gt: 'ui_choice_op_gt',
+    ge: 'ui_choice_op_ge',
+    contains: 'ui_choice_op_contains',
+    exists: 'ui_choice_op_exists',
+  },
+  kind: {
+    manual: 'ui_choice_kind_manual',
+    webhook: 'ui_choice_kind_webhook',
+    schedule: 'ui_choice_kind_schedule',
+  },
+  on_timeout: { approve: 'port_approve', reject: 'port_reject', skip: 'ui_choice_on_timeout_skip' },
+  level: {
+    debug: 'ui_choice_level_debug',
+    info: 'ui_choice_level_info',
+    warning: 'ui_choice_level_warning',
+    error: 'ui_choice_level_error',
+  },
+  channel: { webhook: 'ui_choice_kind_webhook', email: 'ui_choice_channel_email' },
+  status: { succeeded: 'ui_choice_status_succeeded', failed: 'ui_choice_status_failed' },
+};
+
+type Translate = (key: string) => string;
+
+/** The schema for rjsf: `$schema`/`$id` dropped (ajv8's default draft would refuse 2020-12's URI), enums
+ * turned into `oneOf` with translated titles so the select shows words, not codes. */
+export function prepareSchema(schema: Record<string, unknown>, t: Translate): RJSFSchema {
+  const { $schema: _s, $id: _i, title: _title, description: _d, ...rest } = schema;
+  const properties = (rest.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const translated: Record<string, unknown> = {};
+  for (const [name, described] of Object.entries(properties)) {
+    // The schema's descriptions are English notes for developers; the field's label says enough.
+    const { description: _about, ...property } = described;
+    const choices = CHOICE_KEYS[name];
+    const values = property.enum as unknown[] | undefined;
+    if (property.type === undefined && !values && !property.oneOf) {
+      // "Any JSON value" (an http body): the editor offers text, which is a JSON value and a template.
+      translated[name] = { type: 'string' };
+    } else if (choices && values) {
+      const { enum: _e, ...kept } = property;
+      translated[name] = {
+        ...kept,
+        oneOf: values.map((value) => ({
+          const: value,
+          title: choices[String(value)] ? t(choices[String(value)] as string) : String(value),
+        })),
+      };
+    } else {
+      translated[name] = property;
+    }
+  }
+  return { ...rest, properties: translated } as RJSFSchema;
+}
+
+export function uiSchemaFor(schema: Record<string, unknown>, t: Translate): UiSchema {
+  const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true }, 'ui:title': '', 'ui:description': '' };
+  for (const name of Object.keys((schema.properties ?? {}) as object)) {
+    const key = FIELD_KEYS[name];
+    ui[name] = { 'ui:title': key ? t(key) : name, 'ui:description': '' };
+    if (['explanation', 'message', 'body'].includes(name)) ui[name]['ui:widget'] = 'textarea';
+  }
+  return ui;
+}

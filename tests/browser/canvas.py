@@ -1,0 +1,26 @@
+"""Mouse gestures on the editor's canvas, named as an author would say them."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Locator, Page
+
+
+def node(page: Page, node_id: str) -> Locator:
+    return page.locator(f'.react-flow__node[data-id="{node_id}"]')
+
+
+def add(page: Page, type_name: str) -> None:
+    """Click a node type in the palette (by its catalog name)."""
+    page.get_by_role("complementary").get_by_role("button").filter(has_text=type_name).first.click()
+
+
+def wire(page: Page, source: str, port: str, target: str) -> None:
+    """Drag from a node's named port to another node's input, with the mouse."""
+    start = node(page, source).locator(f'.react-flow__handle[data-handleid="{port}"]')
+    end = node(page, target).locator('.react-flow__handle[data-handleid="in"]')
+    start.hover()
+    page.mouse.down()
+    box = end.bounding_box()
+    assert box is not None, f"{target} has no input handle on screen"
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
+    page.mouse.up()

@@ -1,0 +1,103 @@
+"""The invoice flow drawn with the mouse on the canvas, a finding fixed, saved, run; the run waits."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.canvas import add, node, wire
+from tests.browser.support import Server, log_in, screenshot
+
+
+def run_status(page: Page, run_id: int) -> str:
+    """The run's status as the API says it, once the worker has taken it past `running`."""
+    for _ in range(300):  # a bounded wait for an outcome the worker reports, not a timing assertion
+        answer = page.request.get(f"/api/runs/{run_id}")
+        status = str(answer.json()["run"]["status"])
+        if status != "running":
+            return status
+        page.wait_for_timeout(100)
+    return "running"
+
+
+def test_draw_the_invoice_flow_with_the_mouse_fix_a_finding_save_and_run(
+    browser: Browser, server: Server
+) -> None:
+    server.user("ann", "edit", "run")
+    page = log_in(browser, server, "ann")
+    page.get_by_role("button", name="New flow").click()
+    page.wait_for_url(re.compile(r".*/flows/\d+$"))
+    expect(node(page, "start")).to_be_visible()
+
+    add(page, "Approval")
+    add(page, "HTTP request")
+    add(page, "Log")
+    page.get_by_role("button", name="Arrange").click()
+    page.get_by_role("button", name="Zoom to fit").click()
+    wire(page, "start", "out", "approval1")
+    wire(page, "approval1", "approve", "http1")
+    page.get_by_role("button", name="Arrange").click()
+    page.get_by_role("button", name="Zoom to fit").click()
+    wire(page, "approval1", "reject", "log1")
+    expect(page.locator(".react-flow__edge")).to_have_count(3)
+
+    # A back wire is refused at the gesture, with the catalog's reason, and changes nothing.
+    wire(page, "log1", "out", "approval1")
+    expect(page.get_by_role("alert")).to_contain_text("cycle")
+    expect(page.locator(".react-flow__edge")).to_have_count(3)
+
+    # The approval's empty title is a finding shown on the node; the panel fixes it.
+    page.get_by_role("button", name="Arrange").click()
+    expect(node(page, "approval1").locator(".card-findings")).to_be_visible()
+    node(page, "approval1").click()
+    panel = page.locator(".config")
+    panel.get_by_label("Title").fill("Pay {{trigger.invoice}}?")
+    panel.get_by_label("Name of the user or group").fill("finance")
+    panel.get_by_role("button", name="Add").click()
+    panel.get_by_label("Deadline amount").fill("2")
+    panel.get_by_label("Rejected").check()
+    node(page, "log1").click()
+    panel.locator("textarea").fill("not paid: {{trigger.invoice}}")
+    node(page, "http1").click()
+    panel.get_by_label("URL").fill("https://payments.example/pay")
+    expect(node(page, "approval1").locator(".card-findings")).to_have_count(0)
+    expect(page.get_by_text("No findings")).to_be_visible()
+    page.get_by_role("button", name="Zoom to fit").click()
+    screenshot(page, "canvas-en")
+
+    # In Japanese: the palette, the panel and the findings come from the Japanese catalog.
+    page.get_by_label("Language").select_option("ja")
+    palette = page.get_by_role("complementary")
+    expect(palette.get_by_role("button").filter(has_text="承認").first).to_be_visible()
+    expect(page.get_by_role("heading", name="指摘 (0)")).to_be_visible()
+    node(page, "approval1").click()
+    expect(page.locator(".config").get_by_text("決定できる人")).to_be_visible()
+    screenshot(page, "canvas-ja")
+    page.get_by_label("言語").select_option("en")
+    expect(page.get_by_role("button", name="Save")).to_be_visible()
+
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("status").filter(has_text="Saved as version 2")).to_be_visible()
+    saved = page.request.get(page.url.replace("/flows/", "/api/flows/")).json()["document"]
+    assert {(w["from"], w.get("port", "out"), w["to"]) for w in saved["wires"]} == {
+        ("start", "out", "approval1"),
+        ("approval1", "approve", "http1"),
+        ("approval1", "reject", "log1"),
+    }
+    approval = next(n for n in saved["nodes"] if n["id"] == "approval1")
+    assert approval["config"] == {
+        "title": "Pay {{trigger.invoice}}?",
+        "approvers": ["group:finance"],
+        "deadline": "P2D",
+        "on_timeout": "reject",
+    }
+
+    page.get_by_role("button", name="Run", exact=True).click()
+    link = page.get_by_role("link", name=re.compile(r"Run \d+ started"))
+    expect(link).to_be_visible()
+    run_id = int(re.findall(r"\d+", link.inner_text())[0])
+    assert run_status(page, run_id) == "waiting"
+    link.click()
+    page.wait_for_url(f"**/runs/{run_id}")
+    page.context.close()
