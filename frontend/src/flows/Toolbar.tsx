@@ -76,11 +76,7 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
       <button type="button" onClick={() => apply(moveNodes(doc, layout(doc)))}>
         {t('ui_toolbar_layout')}
       </button>
-      <button
-        type="button"
-        onClick={() => void flow?.fitView()}
-        disabled={view !== 'canvas'}
-      >
+      <button type="button" onClick={() => void flow?.fitView()} disabled={view !== 'canvas'}>
         {t('ui_toolbar_fit')}
       </button>
       <button
