@@ -121,6 +121,9 @@ def _add_people_parsers(sub: Any) -> None:
         metavar="VAR",
         help="read the password for the editor's login from this environment variable (never an argument)",
     )
+    add.add_argument(
+        "--email", default=None, metavar="ADDRESS", help="where mails about approvals that wait reach them"
+    )
     user_actions.add_parser("list", help="list the users with their rights and groups")
     for action, text in (("grant", "give a user rights"), ("revoke", "take rights away from a user")):
         change = user_actions.add_parser(action, help=text)

@@ -24,6 +24,8 @@ class Settings:
     # The JSON size of one rendered value, and of a run's whole variable set (`value_too_large`).
     max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES
     max_variables_bytes: int = DEFAULT_MAX_VARIABLES_BYTES
+    # Where people reach this Flowyard: the links in mails start with it (a proxy's address, not ours).
+    base_url: str = "http://127.0.0.1:8000"
 
     @property
     def pgdata(self) -> Path:
@@ -32,14 +34,17 @@ class Settings:
 
 
 def settings() -> Settings:
+    host = os.environ.get("FLOWYARD_HOST", "127.0.0.1")
+    port = int(os.environ.get("FLOWYARD_PORT", "8000"))
     return Settings(
         database_url=os.environ.get("DATABASE_URL") or None,
         data_dir=Path(os.environ.get("FLOWYARD_DATA_DIR", ".flowyard")).resolve(),
-        host=os.environ.get("FLOWYARD_HOST", "127.0.0.1"),
-        port=int(os.environ.get("FLOWYARD_PORT", "8000")),
         max_findings=_positive("FLOWYARD_MAX_FINDINGS", DEFAULT_MAX_FINDINGS),
         max_value_bytes=_positive("FLOWYARD_MAX_VALUE_BYTES", DEFAULT_MAX_VALUE_BYTES),
         max_variables_bytes=_positive("FLOWYARD_MAX_VARIABLES_BYTES", DEFAULT_MAX_VARIABLES_BYTES),
+        host=host,
+        port=port,
+        base_url=os.environ.get("FLOWYARD_BASE_URL") or f"http://{host}:{port}",
     )
 
 

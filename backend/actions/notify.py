@@ -66,18 +66,12 @@ async def _email(to: str, text: str, key: str, settings: ActionSettings, timeout
     if settings.smtp_host is None:
         raise ActionFailure(code="notify_email_unconfigured")
     addresses = recipients(to)
-    message = EmailMessage()
-    message["From"] = settings.smtp_from
-    message["To"] = ", ".join(addresses)
-    message["Subject"] = subject(text)
-    domain = settings.smtp_from.rpartition("@")[2] or "flowyard"
-    message["Message-ID"] = f"<{key}@{domain}>"
-    message.set_content(text)
+    message = compose_email(settings, addresses, subject(text), text, key)
     try:
         # smtplib's timeout bounds each socket operation; this one bounds the whole session. A thread
         # past it is left to finish on its own (smtplib cannot be interrupted), its answer unread.
         async with asyncio.timeout(timeout_s):
-            refused = await asyncio.to_thread(_deliver, settings, message, timeout_s)
+            refused = await asyncio.to_thread(deliver, settings, message, timeout_s)
     except TimeoutError:
         raise ActionFailure(code="action_timeout", timeout_s=timeout_s) from None
     except (smtplib.SMTPException, OSError) as exc:
@@ -90,7 +84,21 @@ async def _email(to: str, text: str, key: str, settings: ActionSettings, timeout
     }
 
 
-def _deliver(settings: ActionSettings, message: EmailMessage, timeout_s: float) -> dict[str, Any]:
+def compose_email(
+    settings: ActionSettings, addresses: list[str], title: str, text: str, key: str
+) -> EmailMessage:
+    """A plain-text message whose Message-ID is made from the effect key: the same on every try."""
+    message = EmailMessage()
+    message["From"] = settings.smtp_from
+    message["To"] = ", ".join(addresses)
+    message["Subject"] = title
+    domain = settings.smtp_from.rpartition("@")[2] or "flowyard"
+    message["Message-ID"] = f"<{key}@{domain}>"
+    message.set_content(text)
+    return message
+
+
+def deliver(settings: ActionSettings, message: EmailMessage, timeout_s: float = 30.0) -> dict[str, Any]:
     """One SMTP session (in a thread: smtplib blocks); the recipients the server refused."""
     assert settings.smtp_host is not None
     context = ssl.create_default_context()

@@ -117,3 +117,10 @@ SELECT name, sealed FROM secrets WHERE sealed IS NOT NULL FOR UPDATE
 -- name: reseal_secret
 -- A secret's value sealed again (a moved token sealed, or a rotation), its value unchanged.
 UPDATE secrets SET sealed = %(sealed)s, legacy_plain = NULL WHERE name = %(name)s
+
+-- name: effects_of_run
+-- A run's actions with their state and key, for the run page; never the response body it kept.
+SELECT visit, node, type, key, attempts, outcome, request, output -> 'status', output ->> 'code',
+       created_at, completed_at
+FROM effects WHERE run_id = %(run_id)s
+ORDER BY visit

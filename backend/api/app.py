@@ -16,10 +16,23 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from backend.actions import ActionSender, ActionSettings
-from backend.api import approvals, flows, me, meta, openapi, people, runs, static  # noqa: F401 - declare endpoints
+from backend.api import (  # noqa: F401 - they declare the endpoints
+    addresses,
+    approvals,
+    flows,
+    me,
+    meta,
+    openapi,
+    people,
+    people_list,
+    runs,
+    static,
+    stream,
+)
 from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response
 from backend.api.settings import ApiSettings
+from backend.approvals.mail import approval_mailer
 from backend.i18n import negotiate
 from backend.observability.http import ObservedRequests, metrics_route
 from backend.observability.probes import probe_routes
@@ -62,6 +75,10 @@ def create_app(
             app.state.settings = config
             app.state.hashing = PasswordHashing(config.login_hashers)
             stack.callback(app.state.hashing.close)
+            run_events = stream.RunEvents(database_url)
+            run_events.start()
+            stack.push_async_callback(run_events.stop)
+            app.state.run_events = run_events
             if run_worker:
                 # A pool of its own: requests that queue for connections never stall a walk or a heartbeat.
                 worker_pool = open_pool(database_url, size=WORKER_POOL_SIZE)
@@ -93,6 +110,7 @@ async def _worker(pool: Any, actions: Actions | None) -> AsyncIterator[None]:
             actions=sender,
             retention=retention_from_env(),
             approval_retention=approval_retention_from_env(),
+            outbox=approval_mailer(pool),
         ).run(stop)
     )
     try:

@@ -45,6 +45,7 @@ APPROVAL: dict[str, Any] = {
         "decided_by": {"type": ["string", "null"]},
         "decided_at": {"type": ["string", "null"]},
         "comment": {"type": ["string", "null"]},
+        "started_by": {"type": ["string", "null"]},
     },
 }
 DECISION_BODY: dict[str, Any] = {
@@ -163,6 +164,7 @@ AUDIT_QUERY: dict[str, dict[str, Any]] = {
     "outcome": {"enum": OUTCOMES},
     "since": {"type": "string", "format": "date-time"},
     "until": {"type": "string", "format": "date-time"},
+    "text": {"type": "string", "minLength": 1, "maxLength": 200},
     "cursor": {"type": "string", "maxLength": 100},
     "limit": {"type": "integer", "minimum": 1, "maximum": 1000},
 }
@@ -180,6 +182,7 @@ async def _audit_page(call: Call, limit: int) -> tuple[list[Approval], str | Non
         outcome=call.query.get("outcome"),
         since=_moment(call.query.get("since"), "since"),
         until=_moment(call.query.get("until"), "until"),
+        text=call.query.get("text"),
     )
     try:
         page = await search(call.conn, where, cursor=call.query.get("cursor"), limit=limit)

@@ -362,8 +362,40 @@ async def validate_document(call: Call) -> Response:
     summary="The editor's list view of a document, valid or not (422 without readable nodes and wires)",
     tag="flows",
     body=DOCUMENT,
-    query={"base": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}},
-    responses={200: SAVED, 403: None, 404: None, 409: None, 422: None, 503: None},
+    responses={
+        200: {
+            "type": "object",
+            "required": ["nodes"],
+            "properties": {
+                "nodes": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["id", "type", "depth"],
+                        "properties": {
+                            "id": {"type": "string"},
+                            "type": {"type": "string"},
+                            "depth": {"type": "integer"},
+                        },
+                    },
+                }
+            },
+        },
+        422: None,
+        503: None,
+    },
+)
+async def list_view_of(call: Call) -> Response:
+    # The editor shows the outline while the author is still fixing findings, so only a document without
+    # readable nodes and wires is refused (list_view is defined for every other one).
+    try:
+        entries = list_view(call.body)
+    except ValueError:
+        findings = await findings_of(call.body, call.locale)
+        raise ApiError(
+            422, code="flow_invalid", detail={"findings": [f.to_json() for f in findings]}
+        ) from None
+    return reply({"nodes": [entry.to_json() for entry in entries]})
 
 
 @endpoint(

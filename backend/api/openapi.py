@@ -137,6 +137,8 @@ def _operation(ep: Endpoint) -> dict[str, Any]:
 
 
 def _content(ep: Endpoint, schema: dict[str, Any]) -> dict[str, Any]:
+    if ep.content == "text/event-stream":
+        return {"text/event-stream": {"schema": schema}}
     if ep.content == "text/csv":
         return {"text/csv": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "array"}}}
     return {"application/json": {"schema": schema}}

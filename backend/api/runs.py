@@ -12,12 +12,16 @@ from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.flows import ID
 from backend.api.rights import require, require_read
+from backend.api.run_details import DETAILS, run_details
+from backend.api.times import moment
 from backend.flows.store import QUERIES as FLOWS
 from backend.i18n.catalogs import message
 from backend.queue.queries import QUERIES
 from backend.queue.runs import DecisionStands, FlowHasNoVersion, cancel_run, start_run
+from backend.walker.redact import redact_values
 
 STATUSES = ["running", "waiting", "succeeded", "failed", "cancelled"]
+TRIGGERS = ["manual", "webhook", "schedule"]
 RUN: dict[str, Any] = {
     "type": "object",
     "required": ["id", "flow_id", "version", "status", "trigger", "error", "created_at"],
@@ -26,7 +30,7 @@ RUN: dict[str, Any] = {
         "flow_id": {"type": "integer"},
         "version": {"type": "integer"},
         "status": {"enum": STATUSES},
-        "trigger": {"enum": ["manual", "webhook", "schedule"]},
+        "trigger": {"enum": TRIGGERS},
         "error": {"type": ["string", "null"]},
         "started_by": {"type": ["string", "null"]},
         "created_at": {"type": "string"},
@@ -86,6 +90,9 @@ async def start(call: Call) -> Response:
     query={
         "flow": ID,
         "status": {"enum": STATUSES},
+        "trigger": {"enum": TRIGGERS},
+        "since": {"type": "string", "format": "date-time"},
+        "until": {"type": "string", "format": "date-time"},
         "before": ID,
         "limit": {"type": "integer", "minimum": 1, "maximum": 200},
     },
@@ -105,6 +112,9 @@ async def list_runs(call: Call) -> Response:
             "user": call.me.name,
             "flow_id": call.query.get("flow"),
             "status": call.query.get("status"),
+            "trigger": call.query.get("trigger"),
+            "since": moment(call.query.get("since"), "since"),
+            "until": moment(call.query.get("until"), "until"),
             "before": call.query.get("before"),
             "limit": limit + 1,
         },
@@ -117,18 +127,19 @@ async def list_runs(call: Call) -> Response:
 @endpoint(
     "GET",
     "/api/runs/{run_id:int}",
-    summary="A run with its journal (a page of up to 1,000 lines)",
+    summary="A run with its journal (a page of up to 1,000 lines), and what its page shows beside it",
     tag="runs",
     query={"after": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1}},
     responses={
         200: {
             "type": "object",
-            "required": ["run", "journal", "wait"],
+            "required": ["run", "journal", "wait", *DETAILS],
             "properties": {
                 "run": RUN,
                 "journal": {"type": "array"},
                 "wait": {"type": ["object", "null"]},
                 "next": {"type": ["integer", "null"]},
+                **DETAILS,
             },
         },
         404: None,
@@ -170,10 +181,11 @@ async def get_run(call: Call) -> Response:
     next_after = journal[-1]["seq"] if len(lines) > JOURNAL_PAGE else None
     return reply(
         {
-            "run": {**_run_json(row), "input": row[10]},
+            "run": {**_run_json(row), "input": redact_values(row[10])},
             "journal": journal,
             "wait": wait_json,
             "next": next_after,
+            **await run_details(call.conn, row),
         }
     )
 

@@ -11,13 +11,14 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
-from babel.dates import format_datetime
 from psycopg import AsyncConnection
 
 from backend.approvals.records import Approval
+from backend.i18n.catalogs import message
+from backend.i18n.formats import format_datetime
 from backend.store.queries import load
 
 QUERIES = load("backend.approvals", "queries.sql")
@@ -39,6 +40,7 @@ class AuditFilter:
     outcome: str | None = None
     since: datetime | None = None
     until: datetime | None = None
+    text: str | None = None  # in the title, the explanation or the comment, ignoring case
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +87,7 @@ async def search(
             "outcome": where.outcome,
             "since": where.since,
             "until": where.until,
+            "text": where.text,
             "after_at": after_at,
             "after_id": after_id,
             "limit": limit + 1,
@@ -105,16 +108,20 @@ COLUMNS = (
     "node",
     "title",
     "outcome",
+    "outcome_code",
     "decided_by",
     "decided_at_utc",
     "decided_at_local",
-    "requested_at_utc",
     "comment",
+    "requested_at_utc",
+    "deadline_at_utc",
+    "on_timeout",
+    "started_by",
 )
 
 
-def _local(moment: datetime | None, locale: str) -> str:
-    return "" if moment is None else format_datetime(moment, format="medium", tzinfo=UTC, locale=locale)
+def _local(moment: datetime | None, locale: str, tz: tzinfo) -> str:
+    return "" if moment is None else format_datetime(moment, locale, tz=tz)
 
 
 def _utc(moment: datetime | None) -> str:
@@ -126,7 +133,50 @@ def _cell(value: Any) -> str:
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
-def export_rows(rows: Sequence[Approval], locale: str) -> list[dict[str, Any]]:
+def outcome_text(outcome: str | None, locale: str) -> str:
+    """An outcome as a reader says it; the code stays beside it for programs.
+
+    Examples:
+        >>> outcome_text("timed_out_rejected", "de")
+        'Nach Fristablauf abgelehnt'
+    """
+    if outcome is None:
+        return ""
+    code = {
+        "approved": "outcome_approved",
+        "rejected": "outcome_rejected",
+        "timed_out_approved": "outcome_timed_out_approved",
+        "timed_out_rejected": "outcome_timed_out_rejected",
+        "skipped": "outcome_skipped",
+        "cancelled": "outcome_cancelled",
+    }.get(outcome, "outcome_run_failed")
+    return message(code, locale)
+
+
+def column_label(column: str, locale: str) -> str:
+    """A CSV column's header in the reader's language."""
+    code = {
+        "approval": "audit_column_approval",
+        "run": "audit_column_run",
+        "flow": "audit_column_flow",
+        "version": "audit_column_version",
+        "node": "audit_column_node",
+        "title": "audit_column_title",
+        "outcome": "audit_column_outcome",
+        "outcome_code": "audit_column_outcome_code",
+        "decided_by": "audit_column_decided_by",
+        "decided_at_utc": "audit_column_decided_at_utc",
+        "decided_at_local": "audit_column_decided_at_local",
+        "comment": "audit_column_comment",
+        "requested_at_utc": "audit_column_requested_at_utc",
+        "deadline_at_utc": "audit_column_deadline_at_utc",
+        "on_timeout": "audit_column_on_timeout",
+    }.get(column, "audit_column_started_by")
+    return message(code, locale)
+
+
+def export_rows(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> list[dict[str, Any]]:
+    """The rows with machine keys: `outcome` is the reader's sentence, `outcome_code` the reason code."""
     return [
         {
             "approval": r.id,
@@ -135,26 +185,31 @@ def export_rows(rows: Sequence[Approval], locale: str) -> list[dict[str, Any]]:
             "version": r.version,
             "node": r.node,
             "title": r.title,
-            "outcome": r.outcome,
+            "outcome": outcome_text(r.outcome, locale),
+            "outcome_code": r.outcome,
             "decided_by": r.decided_by,
             "decided_at_utc": _utc(r.decided_at),
-            "decided_at_local": _local(r.decided_at, locale),
-            "requested_at_utc": _utc(r.requested_at),
+            "decided_at_local": _local(r.decided_at, locale, tz),
             "comment": r.comment,
+            "requested_at_utc": _utc(r.requested_at),
+            "deadline_at_utc": _utc(r.deadline_at),
+            "on_timeout": r.on_timeout,
+            "started_by": r.started_by,
         }
         for r in rows
     ]
 
 
-def export_csv(rows: Sequence[Approval], locale: str) -> str:
-    """CSV for spreadsheets: times in UTC and in the reader's locale; no cell can be a formula."""
+def export_csv(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> str:
+    """CSV for spreadsheets and people: headers in the reader's language, times in UTC and in the
+    reader's locale and zone, a column of reason codes for programs; no cell can be a formula."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\r\n")
-    writer.writeheader()
-    for row in export_rows(rows, locale):
-        writer.writerow({key: _cell(value) for key, value in row.items()})
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([column_label(column, locale) for column in COLUMNS])
+    for row in export_rows(rows, locale, tz):
+        writer.writerow([_cell(row[column]) for column in COLUMNS])
     return out.getvalue()
 
 
-def export_json(rows: Sequence[Approval], locale: str) -> str:
-    return json.dumps(export_rows(rows, locale), ensure_ascii=False)
+def export_json(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> str:
+    return json.dumps(export_rows(rows, locale, tz), ensure_ascii=False)

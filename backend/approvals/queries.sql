@@ -3,11 +3,12 @@
 -- name: insert_approval
 -- The request a paused run asks; one per visit.
 INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers, deadline,
-                       deadline_at, on_timeout, requested_at)
+                       deadline_at, on_timeout, requested_at, started_by)
 VALUES (%(run_id)s, %(flow_id)s, %(version)s, %(node)s, %(visit)s, %(title)s, %(explanation)s,
         %(approvers)s, %(deadline)s::interval,
         coalesce(%(now)s::timestamptz, now()) + %(deadline)s::interval, %(on_timeout)s,
-        coalesce(%(now)s::timestamptz, now()))
+        coalesce(%(now)s::timestamptz, now()),
+        (SELECT started_by FROM runs WHERE id = %(run_id)s))
 RETURNING id
 
 -- name: approval_of_visit
@@ -57,7 +58,7 @@ RETURNING id
 -- name: approval
 -- One approval, as the inbox and the audit show it.
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
-       requested_at, outcome, decided_by, decided_at, comment
+       requested_at, outcome, decided_by, decided_at, comment, started_by
 FROM approvals WHERE id = %(id)s
 
 -- name: cancel_open_approvals
@@ -69,7 +70,7 @@ WHERE run_id = %(run_id)s AND outcome IS NULL
 -- The open approvals a user may decide now (the decide right on the flow, and named or nobody named),
 -- oldest first, a page after the cursor (requested_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
-       requested_at, outcome, decided_by, decided_at, comment
+       requested_at, outcome, decided_by, decided_at, comment, started_by
 FROM approvals AS a
 WHERE a.outcome IS NULL
   AND EXISTS (SELECT 1 FROM grants AS g
@@ -82,12 +83,17 @@ ORDER BY a.requested_at, a.id
 LIMIT %(limit)s
 
 -- name: audit
--- Decisions, filtered, in a stable order, one page after the cursor (decided_at, id).
+-- Decisions, filtered (the text in title, explanation or comment, ignoring case), in a stable order,
+-- one page after the cursor (decided_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
-       requested_at, outcome, decided_by, decided_at, comment
+       requested_at, outcome, decided_by, decided_at, comment, started_by
 FROM approvals
 WHERE outcome IS NOT NULL
   AND (%(flow_id)s::bigint IS NULL OR flow_id = %(flow_id)s::bigint)
+  AND (%(text)s::text IS NULL
+       OR strpos(lower(title), lower(%(text)s::text)) > 0
+       OR strpos(lower(explanation), lower(%(text)s::text)) > 0
+       OR strpos(lower(coalesce(comment, '')), lower(%(text)s::text)) > 0)
   AND (%(decider)s::text IS NULL OR decided_by = %(decider)s::text)
   AND (%(outcome)s::text IS NULL OR outcome = %(outcome)s::text)
   AND decided_at >= coalesce(%(since)s::timestamptz, '-infinity')
@@ -132,3 +138,64 @@ LIMIT %(limit)s
 -- name: approval_of_wait
 -- The approval a run's wait is for (one per visit), open or decided.
 SELECT id, outcome FROM approvals WHERE run_id = %(run_id)s AND visit = %(visit)s
+
+-- name: queue_approval_mails
+-- The mails an approval calls for, in the transaction that records it: each named user and each member
+-- of a named group who has an address and the decide right on the flow; one row each, written once.
+INSERT INTO approval_mails (approval_id, user_name, key)
+SELECT %(approval_id)s, u.name, 'fy-mail-' || %(approval_id)s::bigint || '-' || md5(u.name || random()::text)
+FROM users AS u
+WHERE u.email IS NOT NULL
+  AND u.name IN (SELECT unnest(%(user_names)s::text[])
+                 UNION
+                 SELECT m.user_name FROM group_members AS m WHERE m.group_name = ANY(%(group_names)s::text[]))
+  AND EXISTS (SELECT 1 FROM grants AS g
+              WHERE g.user_name = u.name AND g."right" = 'decide'
+                AND (g.flow_id IS NULL OR g.flow_id = %(flow_id)s::bigint))
+ON CONFLICT DO NOTHING
+
+-- name: claim_approval_mails
+-- Up to %(limit)s due mails, each held for %(lease)s (a sender that dies lets it fall due again), with
+-- what writing them needs: the approval, its flow's name, and the recipient's address and language.
+WITH due AS (
+    SELECT approval_id, user_name FROM approval_mails
+    WHERE status = 'pending' AND next_try_at <= now()
+    ORDER BY next_try_at
+    LIMIT %(limit)s
+    FOR UPDATE SKIP LOCKED
+), claimed AS (
+    UPDATE approval_mails AS m
+    SET attempts = m.attempts + 1, next_try_at = now() + %(lease)s::interval
+    FROM due
+    WHERE m.approval_id = due.approval_id AND m.user_name = due.user_name
+    RETURNING m.approval_id, m.user_name, m.key, m.attempts
+)
+SELECT c.approval_id, c.user_name, c.key, c.attempts, u.email, u.locale,
+       a.run_id, a.title, a.explanation, a.deadline_at, a.on_timeout, a.outcome, f.name
+FROM claimed AS c
+JOIN approvals AS a ON a.id = c.approval_id
+JOIN flows AS f ON f.id = a.flow_id
+LEFT JOIN users AS u ON u.name = c.user_name
+
+-- name: approval_mail_done
+-- A claimed mail's end: sent, or skipped (the approval was decided, or the address is gone); only by the
+-- try that claimed it.
+UPDATE approval_mails
+SET status = %(status)s, sent_at = CASE WHEN %(status)s = 'sent' THEN now() END, error = %(error)s
+WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND attempts = %(attempts)s
+  AND status = 'pending'
+
+-- name: approval_mail_failed
+-- A try that failed: again after the backoff, or, at the last attempt, failed for good, with why.
+UPDATE approval_mails
+SET error = %(error)s, next_try_at = now() + %(backoff)s::interval,
+    status = CASE WHEN attempts >= %(max_attempts)s THEN 'failed' ELSE 'pending' END
+WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND attempts = %(attempts)s
+  AND status = 'pending'
+
+-- name: approvals_of_run
+-- A run's approvals, decided or not, for its page: who may decide, the deadline, who decided what.
+SELECT id, visit, node, title, approvers, deadline_at, on_timeout, requested_at, outcome, decided_by,
+       decided_at, comment
+FROM approvals WHERE run_id = %(run_id)s
+ORDER BY visit

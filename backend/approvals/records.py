@@ -25,6 +25,7 @@ class Approval:
     decided_by: str | None
     decided_at: datetime | None
     comment: str | None
+    started_by: str | None = None
 
     @classmethod
     def from_row(cls, row: tuple[Any, ...]) -> Approval:

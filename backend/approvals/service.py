@@ -57,7 +57,7 @@ class ApprovalService:
     async def create(
         self, conn: AsyncConnection[Any], run: Run, request: ApprovalRequest, deadline: timedelta | None
     ) -> None:
-        await conn.execute(
+        cur = await conn.execute(
             QUERIES["insert_approval"],
             {
                 "run_id": run.id,
@@ -71,6 +71,19 @@ class ApprovalService:
                 "deadline": deadline,
                 "on_timeout": request.on_timeout,
                 "now": self.clock(),
+            },
+        )
+        row = await cur.fetchone()
+        assert row is not None, "one approval per visit, and the claim makes this visit ours"
+        # Written with the approval, before anything leaves: the mailer sends them after this commits.
+        principals = [p.partition(":") for p in request.approvers]
+        await conn.execute(
+            QUERIES["queue_approval_mails"],
+            {
+                "approval_id": row[0],
+                "flow_id": run.flow_id,
+                "user_names": [name for kind, _, name in principals if kind == "user"],
+                "group_names": [name for kind, _, name in principals if kind == "group"],
             },
         )
 

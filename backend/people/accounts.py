@@ -39,6 +39,9 @@ USER_NAME = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
 RESERVED_NAMES = frozenset({"cli"})
 # A token lives ten years at most: an expiry is a promise that it ends, so it must end within reason.
 MAX_TOKEN_LIFETIME = timedelta(days=3660)
+# The same rule as the users table's CHECK: one plain address, nothing a mail header could split on.
+EMAIL = re.compile(r"[^@\s<>,;\"]+@[^@\s<>,;\"]+")
+MAX_EMAIL = 254
 
 
 class AccountRefused(ValueError):
@@ -127,12 +130,14 @@ async def add_user(
     password_hash: str | None = None,
     locale: str | None = None,
     actor: str | None = None,
+    email: str | None = None,
 ) -> None:
     """Create a user with rights and groups, in one transaction; refused when the name is taken."""
     if not USER_NAME.fullmatch(name):
         raise AccountRefused(code="user_name_invalid", name=name[:64])
     if name in RESERVED_NAMES:
         raise AccountRefused(code="user_name_reserved", name=name)
+    check_email(email)
     async with conn.transaction():
         await declare_actor(conn, actor)
         cur = await conn.execute(
@@ -141,6 +146,7 @@ async def add_user(
                 "name": name,
                 "password_hash": hash_password(password) if password else password_hash,
                 "locale": locale,
+                "email": email,
             },
         )
         if await cur.fetchone() is None:
@@ -149,6 +155,28 @@ async def add_user(
             await conn.execute(QUERIES["add_to_group"], {"group": group, "name": name})
         for grant in grants:
             await apply_grant(conn, name, grant)
+
+
+def check_email(email: str | None) -> None:
+    """Refuse an address the table would refuse, with a reason code instead of a driver error.
+
+    Examples:
+        >>> check_email("bea@example.com")
+        >>> check_email("Bea <bea@example.com>")
+        Traceback (most recent call last):
+        ...
+        backend.people.accounts.AccountRefused: user_email_invalid
+    """
+    if email is not None and (len(email) > MAX_EMAIL or not EMAIL.fullmatch(email)):
+        raise AccountRefused(code="user_email_invalid", email=email[:MAX_EMAIL], limit=MAX_EMAIL)
+
+
+async def set_email(conn: AsyncConnection[Any], name: str, email: str | None) -> None:
+    """A user's new address (None: no mail); refused for an unknown user or an address that is none."""
+    check_email(email)
+    cur = await conn.execute(QUERIES["set_email"], {"name": name, "email": email})
+    if await cur.fetchone() is None:
+        raise AccountRefused(code="user_unknown", name=name)
 
 
 async def create_token(

@@ -38,7 +38,15 @@ async def _user(conn: AsyncConnection[object], args: argparse.Namespace) -> int:
         password = os.environ.get(args.password_env) if args.password_env else None
         if args.password_env and not password:
             raise AccountRefused(code="password_env_empty", var=args.password_env)
-        await add_user(conn, args.name, grants=grants, groups=args.group, password=password, actor=ACTOR)
+        await add_user(
+            conn,
+            args.name,
+            grants=grants,
+            groups=args.group,
+            password=password,
+            actor=ACTOR,
+            email=args.email,
+        )
         shown = ", ".join(str(grant) for grant in grants) or "-"
         print(message("cli_user_added", name=args.name, rights=shown))
         return 0

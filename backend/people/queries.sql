@@ -2,7 +2,8 @@
 
 -- name: insert_user
 -- A new user; nothing when the name is taken.
-INSERT INTO users (name, password_hash, locale) VALUES (%(name)s, %(password_hash)s, %(locale)s)
+INSERT INTO users (name, password_hash, locale, email)
+VALUES (%(name)s, %(password_hash)s, %(locale)s, %(email)s)
 ON CONFLICT (name) DO NOTHING
 RETURNING name
 
@@ -61,6 +62,11 @@ WHERE s.id_hash = %(id_hash)s AND s.expires_at > now()
 -- name: delete_session
 -- A logout.
 DELETE FROM sessions WHERE id_hash = %(id_hash)s
+
+-- name: set_email
+-- A user's e-mail address, or none.
+UPDATE users SET email = %(email)s WHERE name = %(name)s
+RETURNING name
 
 -- name: user_locale
 -- A user's own language setting.
@@ -159,3 +165,17 @@ LIMIT %(limit)s
 -- name: token_id_of
 -- The id of a token, by its hash: an admin may not revoke the token the request carries.
 SELECT id FROM tokens WHERE token_hash = %(token_hash)s
+
+-- name: list_people
+-- Users for the admin's People page, by name, a page after a name: their address, language, groups,
+-- rights and how many tokens they hold (never a token or a hash).
+SELECT u.name, u.email, u.locale, u.created_at,
+       coalesce((SELECT array_agg(m.group_name ORDER BY m.group_name)
+                 FROM group_members AS m WHERE m.user_name = u.name), '{}') AS groups,
+       coalesce((SELECT array_agg(g."right" || coalesce(':' || g.flow_id, '') ORDER BY g."right", g.flow_id)
+                 FROM grants AS g WHERE g.user_name = u.name), '{}') AS rights,
+       (SELECT count(*) FROM tokens AS t WHERE t.user_name = u.name) AS tokens
+FROM users AS u
+WHERE u.name > coalesce(%(after)s::text, '')
+ORDER BY u.name
+LIMIT %(limit)s

@@ -44,6 +44,7 @@ async def run_worker(
     await pool.open()
     try:
         from backend.actions import ActionSender, ActionSettings
+        from backend.approvals.mail import approval_mailer
 
         faults = Faults(fault_point)
         worker = Worker(
@@ -54,6 +55,7 @@ async def run_worker(
             retention=retention_from_env(),
             approval_retention=approval_retention_from_env(),
             actions=ActionSender(pool, ActionSettings.from_env(), faults=faults),
+            outbox=approval_mailer(pool),
         )
         print(f"worker {worker.name} is serving due waits (concurrency {concurrency})", flush=True)
         async with metrics_port(pool, metrics):

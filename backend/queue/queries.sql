@@ -252,7 +252,8 @@ FOR UPDATE SKIP LOCKED
 UPDATE schedules SET next_fire_at = %(next)s WHERE flow_id = %(flow_id)s
 
 -- name: list_runs
--- Runs a user may read, newest first, after a cursor, optionally of one flow and in one status. A run
+-- Runs a user may read, newest first, after a cursor, optionally of one flow, trigger, status and time
+-- span (created). A run
 -- whose wait a worker holds right now is `running` (asked per run through the one-wait-per-run index).
 SELECT id, flow_id, version, status, trigger_kind, error, started_by, created_at, updated_at, ended_at
 FROM (
@@ -262,6 +263,9 @@ FROM (
            r.trigger_kind, r.error, r.started_by, r.created_at, r.updated_at, r.ended_at
     FROM runs AS r
     WHERE (%(flow_id)s::bigint IS NULL OR r.flow_id = %(flow_id)s::bigint)
+      AND (%(trigger)s::text IS NULL OR r.trigger_kind = %(trigger)s::text)
+      AND r.created_at >= coalesce(%(since)s::timestamptz, '-infinity')
+      AND r.created_at < coalesce(%(until)s::timestamptz, 'infinity')
       AND r.id < coalesce(%(before)s::bigint, 9223372036854775807)
       AND EXISTS (SELECT 1 FROM grants AS g
                   WHERE g.user_name = %(user)s AND (g.flow_id IS NULL OR g.flow_id = r.flow_id))
@@ -296,3 +300,18 @@ FROM waits WHERE run_id = %(run_id)s
 -- Login sessions past their end, and failed logins older than a day.
 WITH gone AS (DELETE FROM login_failures WHERE at < now() - interval '1 day')
 DELETE FROM sessions WHERE expires_at < now()
+
+-- name: visits_of_run
+-- How many times each node of a run was visited, for the counts on the run page's canvas.
+SELECT node, count(*) FROM journal
+WHERE run_id = %(run_id)s AND code = 'node_visited'
+GROUP BY node
+
+-- name: variables_of_run
+-- A paused run's variables, from its continuation (an ended run has none left to show).
+SELECT continuation -> 'vars' FROM waits WHERE run_id = %(run_id)s
+
+-- name: pinned_document
+-- The flow version a run is pinned to, for its canvas.
+SELECT v.document, f.name FROM flow_versions AS v JOIN flows AS f ON f.id = v.flow_id
+WHERE v.flow_id = %(flow_id)s AND v.version = %(version)s

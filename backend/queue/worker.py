@@ -20,7 +20,7 @@ import socket
 import time
 import uuid
 from datetime import timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
@@ -52,6 +52,14 @@ HEARTBEAT_S = 5.0
 SWEEP_EVERY_BEATS = 12  # a minute
 
 
+class Outbox(Protocol):
+    """What the worker runs beside its walks to send what they left to send (the approval mails)."""
+
+    wake: asyncio.Event
+
+    async def run(self, stop: asyncio.Event) -> None: ...
+
+
 def worker_name() -> str:
     """This process, not the last one on this host: a restarted worker never inherits old claims."""
     return f"{socket.gethostname()}/{os.getpid()}/{uuid.uuid4().hex[:6]}"
@@ -71,6 +79,7 @@ class Worker:
         name: str | None = None,
         retention: timedelta | None = DEFAULT_RETENTION,
         approval_retention: timedelta | None = None,
+        outbox: Outbox | None = None,
     ) -> None:
         from backend.approvals.service import ApprovalService
 
@@ -84,6 +93,7 @@ class Worker:
         self.faults = faults or Faults()
         self.retention = retention
         self.approval_retention = approval_retention
+        self.outbox = outbox
         self.flows = FlowCache()
         self.outcomes = OutcomeBatch(pool, self.name, self.approvals)
         # Claims come in batches: a new claim round waits until this many slots are free (or none is busy).
@@ -106,6 +116,9 @@ class Worker:
         listener = asyncio.create_task(self._listen(stop))
         beats = asyncio.create_task(self._heartbeat(stop))
         renewer = asyncio.create_task(self._renew())
+        tasks = [listener, beats, renewer]
+        if self.outbox is not None:
+            tasks.append(asyncio.create_task(self.outbox.run(stop)))
         try:
             while not stop.is_set():
                 # Cleared before looking, not after: a NOTIFY that lands while we claim is not lost.
@@ -122,7 +135,7 @@ class Worker:
         finally:
             if self._inflight:
                 await asyncio.gather(*self._inflight.values(), return_exceptions=True)
-            for task in (listener, beats, renewer):
+            for task in tasks:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
@@ -179,6 +192,8 @@ class Worker:
         self._inflight.pop(key, None)
         self._walking.discard(key)
         self._wake.set()
+        if self.outbox is not None:
+            self.outbox.wake.set()  # the walk may have parked at an approval whose mails now wait
 
     async def _serve(self, claim: Claim) -> None:
         """Walk one claim and write what it came to; a failure anywhere is a resume failure (backoff)."""

@@ -7,6 +7,7 @@ code 2: an operator reads why, not a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 
 from backend.actions.failures import ActionFailure
@@ -104,5 +105,7 @@ def _serve(args: argparse.Namespace) -> int:
     # ACKs (40 ms) between a response's head and its body.
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     print(f"Flowyard is serving on http://{host}:{port}", flush=True)
+    # Links in approvers' mails point here unless a proxy's address is configured.
+    os.environ.setdefault("FLOWYARD_BASE_URL", f"http://{host}:{port}")
     serve(listener, url, run_worker=not args.no_worker, processes=args.workers)
     return 0

@@ -160,6 +160,34 @@ def redact_body(body: Any) -> Any:
     return root
 
 
+def redact_values(value: Any) -> Any:
+    """Data shown to people (a run's variables) with every value under a credential-like key redacted.
+
+    Examples:
+        >>> redact_values({"invoice": "A-7", "api": {"token": "t", "page": 2}, "rows": [{"password": "p"}]})
+        {'invoice': 'A-7', 'api': {'token': '[redacted]', 'page': 2}, 'rows': [{'password': '[redacted]'}]}
+    """
+    # Iterative, as every traversal here: a deep document must not reach Python's recursion limit.
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any, Any]] = [(root, 0, value)]
+    while stack:
+        parent, slot, item = stack.pop()
+        if isinstance(item, Mapping):
+            copy: dict[str, Any] = {}
+            parent[slot] = copy
+            for name, inner in item.items():
+                if isinstance(name, str) and is_credential_name(name, field=True):
+                    copy[name] = REDACTED
+                else:
+                    copy[name] = inner
+                    stack.append((copy, name, inner))
+        elif isinstance(item, list):
+            items = list(item)
+            parent[slot] = items
+            stack.extend((items, index, inner) for index, inner in enumerate(item))
+    return root[0]
+
+
 def redact_request(action_type: str, config: Mapping[str, Any]) -> dict[str, Any]:
     """A rendered action config as the effects table and the journal keep it."""
     kept = dict(config)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
+from backend.approvals.audit import COLUMNS, column_label
 from backend.i18n.catalogs import LOCALES
 from tests.api.support import app_client, approval_and_delay_flow, auth, make_user
 from tests.support import Queue
@@ -63,10 +64,12 @@ def test_a_german_auditors_csv_export_has_german_dates(queue: Queue) -> None:
         )
         english = api.get("/api/audit/export", params={"format": "json"}, headers=auth(auditor))
     assert german.headers["content-type"].startswith("text/csv")
-    [row] = list(csv.DictReader(io.StringIO(german.text)))
+    header, values = list(csv.reader(io.StringIO(german.text)))
+    row = dict(zip(COLUMNS, values, strict=True))
+    assert header == [column_label(column, "de") for column in COLUMNS]
     decided = english.json()[0]["decided_at_utc"]
     year, month, day = decided[:10].split("-")
     assert row["decided_at_utc"] == decided
     assert row["decided_at_local"].startswith(f"{day}.{month}.{year}"), row["decided_at_local"]
     assert english.json()[0]["decided_at_local"] != row["decided_at_local"]
-    assert (row["outcome"], row["decided_by"]) == ("rejected", "pruefer")
+    assert (row["outcome"], row["outcome_code"], row["decided_by"]) == ("Abgelehnt", "rejected", "pruefer")

@@ -83,7 +83,12 @@ def test_the_document_is_openapi_3_1_and_needs_a_token(live: tuple[str, str]) ->
 def test_no_operation_errs_or_contradicts_its_schema(api_schema: Any, live: tuple[str, str]) -> None:
     # schemathesis's pytest plugin does not run under this pytest; its strategies do, one operation at a time.
     base, token = live
-    operations = [result.ok() for result in api_schema.get_all_operations()]
+    # An event stream never ends, so no generated call could read its answer: tests/api/test_stream.py.
+    operations = [
+        op
+        for op in (result.ok() for result in api_schema.get_all_operations())
+        if op.path != "/api/runs/stream"
+    ]
     assert len(operations) >= 20
     statuses: dict[int, int] = {}
 

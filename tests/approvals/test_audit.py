@@ -11,7 +11,15 @@ from datetime import timedelta
 import psycopg
 import pytest
 
-from backend.approvals.audit import AuditFilter, Page, export_csv, export_json, search
+from backend.approvals.audit import (
+    COLUMNS,
+    AuditFilter,
+    Page,
+    column_label,
+    export_csv,
+    export_json,
+    search,
+)
 from tests.approvals.test_decisions import approval_flow, decide, user
 from tests.support import Queue
 
@@ -69,10 +77,18 @@ def test_pages_follow_each_other_without_gaps_or_repeats(decided: Queue) -> None
         audit(decided, AuditFilter(), limit=1001)
 
 
+def read_csv(text: str, locale: str) -> list[dict[str, str]]:
+    """The rows of an export by machine key, after checking its header is in the reader's language."""
+    header, *rows = list(csv.reader(io.StringIO(text)))
+    assert header == [column_label(column, locale) for column in COLUMNS]
+    return [dict(zip(COLUMNS, row, strict=True)) for row in rows]
+
+
 def test_a_german_auditors_csv_has_german_dates_utc_times_and_no_formulas(decided: Queue) -> None:
     rows = audit(decided, AuditFilter()).rows
     text = export_csv(rows, "de")
-    records = list(csv.DictReader(io.StringIO(text)))
+    assert text.startswith("Genehmigung,Lauf,Flow-Nummer,")
+    records = read_csv(text, "de")
     assert len(records) == 7
     first = records[0]
     decided_at = rows[0].decided_at
@@ -85,11 +101,20 @@ def test_a_german_auditors_csv_has_german_dates_utc_times_and_no_formulas(decide
     as_json = json.loads(export_json(rows, "en"))
     assert as_json[0]["decided_at_local"] != first["decided_at_local"]
     assert [r["approval"] for r in as_json] == [r.id for r in rows]
+    assert {r["outcome_code"] for r in records} <= {"approved", "rejected", "timed_out_rejected", "skipped"}
+    assert all(r["outcome"] and r["outcome"] != r["outcome_code"] for r in records)
+
+
+def test_the_text_filter_finds_words_in_title_and_comment_ignoring_case(decided: Queue) -> None:
+    every = audit(decided, AuditFilter()).rows
+    found = audit(decided, AuditFilter(text="hyperlink")).rows
+    assert found and [r.id for r in found] == [r.id for r in every if "hyperlink" in r.title.lower()]
+    assert audit(decided, AuditFilter(text="no such words anywhere")).rows == []
 
 
 def test_a_cell_that_would_be_a_formula_is_quoted(decided: Queue) -> None:
     rows = audit(decided, AuditFilter()).rows
     with psycopg.connect(decided.url) as conn:
         conn.execute("UPDATE approvals SET comment = '=cmd()' WHERE outcome IS NULL")  # the open one: allowed
-    records = list(csv.DictReader(io.StringIO(export_csv(rows, "en"))))
+    records = read_csv(export_csv(rows, "en"), "en")
     assert all(not r["title"].startswith("=") for r in records)

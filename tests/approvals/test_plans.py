@@ -38,6 +38,8 @@ PARAMS: dict[str, Any] = {
     "decider": None,
     "since": None,
     "until": None,
+    "text": None,
+    "after": None,
     "retention": "30 days",
     "document": None,
     "user": "u",
@@ -55,11 +57,21 @@ PARAMS: dict[str, Any] = {
     "actor": "cli",
     "server": "web-1",
     "expires_in": None,
-    "after": None,
     "only": None,
+    "email": None,
+    "approval_id": 1,
+    "user_names": ["u"],
+    "group_names": ["g"],
+    "lease": "2 minutes",
+    "attempts": 1,
+    "status": "sent",
+    "error": None,
+    "backoff": "1 minute",
+    "max_attempts": 5,
 }
 GROWING = {
-    *("approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures", "rights_trail")
+    *("approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures", "rights_trail"),
+    "approval_mails",
 }
 # Statements that read what is small by nature (one user's grants and groups), or write one row.
 SMALL = {"declare_retention_sweep"}
@@ -94,6 +106,16 @@ def big_trail(database_url: str) -> Queue:
             " CASE WHEN g % 50 = 0 THEN NULL ELSE 'u' || g % 20 END,"
             " CASE WHEN g % 50 = 0 THEN NULL ELSE now() - g * interval '4 minutes' END"
             " FROM generate_series(1, 100000) AS g"
+        )
+        conn.execute(
+            "INSERT INTO runs (flow_id, version, status, trigger_kind, started_by)"
+            " SELECT 1 + g % 20000, 1, 'succeeded', 'manual', 'u' FROM generate_series(1, 20000) AS g"
+        )
+        conn.execute(
+            "INSERT INTO approval_mails (approval_id, user_name, key, status, attempts)"
+            " SELECT id, 'u' || id % 20, 'k' || id,"
+            " CASE WHEN outcome IS NULL THEN 'pending' ELSE 'sent' END, 1"
+            " FROM approvals"
         )
         conn.execute(
             "INSERT INTO tokens (user_name, token_hash)"

@@ -51,22 +51,28 @@ class Server:
     url: str
     database_url: str
 
-    def user(self, name: str, *grants: str, groups: tuple[str, ...] = ()) -> str:
+    def user(self, name: str, *grants: str, groups: tuple[str, ...] = (), email: str | None = None) -> str:
         """A user with the test password, made with the CLI as an admin would; their name."""
         args = [str(FLOWYARD), "user", "add", name, "--password-env", "FLOWYARD_TEST_PASSWORD"]
         args += [f"--grant={grant}" for grant in grants] + [f"--group={group}" for group in groups]
+        args += [f"--email={email}"] if email else []
         env = {**os.environ, "DATABASE_URL": self.database_url, "FLOWYARD_TEST_PASSWORD": PASSWORD}
         subprocess.run(args, env=env, check=True, capture_output=True, timeout=60)
         return name
 
 
 @contextmanager
-def serve(database_url: str) -> Iterator[Server]:
+def serve(database_url: str, extra_env: dict[str, str] | None = None) -> Iterator[Server]:
     """`flowyard serve` with its in-process worker on a spare port, until the block ends."""
     if not (DIST / "index.html").is_file():
         raise RuntimeError(f"{DIST} has no build: run `make frontend` first")
     port = spare_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "FLOWYARD_FRONTEND_DIR": str(DIST)}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "FLOWYARD_FRONTEND_DIR": str(DIST),
+        **(extra_env or {}),
+    }
     process = subprocess.Popen(
         [str(FLOWYARD), "serve", "--port", str(port)],
         env=env,

@@ -6,6 +6,12 @@ import { Layout } from './Layout';
 import { Placeholder } from './Placeholder';
 import { FlowsPage } from '../flows/FlowsPage';
 import { EditorPage } from '../flows/EditorPage';
+import { RunsPage } from '../runs/RunsPage';
+import { RunPage } from '../runs/RunPage';
+import { InboxPage } from '../inbox/InboxPage';
+import { ApprovalPage } from '../inbox/ApprovalPage';
+import { AuditPage } from '../audit/AuditPage';
+import { PeoplePage } from '../people/PeoplePage';
 
 export function App() {
   return (
@@ -15,12 +21,12 @@ export function App() {
         <Route index element={<Navigate to="/flows" replace />} />
         <Route path="/flows" element={<FlowsPage />} />
         <Route path="/flows/:flowId" element={<EditorPage />} />
-        <Route path="/runs" element={<Placeholder title="ui_nav_runs" />} />
-        <Route path="/runs/:runId" element={<Placeholder title="ui_nav_runs" />} />
-        <Route path="/inbox" element={<Placeholder title="ui_nav_inbox" />} />
-        <Route path="/approvals/:approvalId" element={<Placeholder title="ui_nav_inbox" />} />
-        <Route path="/audit" element={<Placeholder title="ui_nav_audit" />} />
-        <Route path="/people" element={<Placeholder title="ui_nav_people" />} />
+        <Route path="/runs" element={<RunsPage />} />
+        <Route path="/runs/:runId" element={<RunPage />} />
+        <Route path="/inbox" element={<InboxPage />} />
+        <Route path="/approvals/:approvalId" element={<ApprovalPage />} />
+        <Route path="/audit" element={<AuditPage />} />
+        <Route path="/people" element={<PeoplePage />} />
         <Route path="*" element={<Placeholder title="ui_page_not_found" />} />
       </Route>
     </Routes>

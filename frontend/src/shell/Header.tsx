@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
 import { useSession } from '../api/session';
 import { LanguageMenu } from './LanguageMenu';
+import { InboxBadge } from '../inbox/InboxBadge';
 
 const PAGES = [
   ['/flows', 'ui_nav_flows'],
@@ -34,7 +35,10 @@ export function Header({ user }: { user: string }) {
         <ul>
           {PAGES.map(([to, key]) => (
             <li key={to}>
-              <NavLink to={to}>{t(key)}</NavLink>
+              <NavLink to={to}>
+                {t(key)}
+                {to === '/inbox' && <InboxBadge />}
+              </NavLink>
             </li>
           ))}
         </ul>

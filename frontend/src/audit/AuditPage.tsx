@@ -1,0 +1,161 @@
+// The audit trail: decisions found by flow, decider, outcome, time range and text, a page at a time;
+// exported as CSV or JSON with the same filter, in the reader's language (the server writes the file).
+import { useState } from 'react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../api/client';
+import { OUTCOME_KEYS, TIMEOUT_KEYS, when } from '../runs/format';
+import { withOffset } from '../runs/RunsPage';
+import type { Approval } from '../runs/types';
+
+interface Filters {
+  flow: string;
+  decider: string;
+  outcome: string;
+  since: string;
+  until: string;
+  text: string;
+}
+
+const NONE: Filters = { flow: '', decider: '', outcome: '', since: '', until: '', text: '' };
+const DECIDED = Object.keys(OUTCOME_KEYS);
+
+export function auditQuery(filters: Filters): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (filters.flow) query.flow = filters.flow;
+  if (filters.decider) query.decider = filters.decider;
+  if (filters.outcome) query.outcome = filters.outcome;
+  if (filters.text) query.text = filters.text;
+  const since = withOffset(filters.since);
+  const until = withOffset(filters.until);
+  if (since) query.since = since;
+  if (until) query.until = until;
+  return query;
+}
+
+export function AuditPage() {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState<Filters>(NONE);
+  const [filters, setFilters] = useState<Filters>(NONE);
+  const flows = useQuery({ queryKey: ['flows'], queryFn: async () => unwrap(await api.GET('/api/flows')) });
+  const decisions = useInfiniteQuery({
+    queryKey: ['audit', filters],
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last: { next: string | null }) => last.next ?? undefined,
+    queryFn: async ({ pageParam }) => {
+      const query = { ...auditQuery(filters), limit: 100, ...(pageParam ? { cursor: pageParam } : {}) };
+      return unwrap(await api.GET('/api/audit', { params: { query } as never })) as unknown as {
+        decisions: Approval[];
+        next: string | null;
+      };
+    },
+  });
+  const set = (name: keyof Filters) => (event: { target: { value: string } }) =>
+    setDraft({ ...draft, [name]: event.target.value });
+  const exportHref = (format: 'csv' | 'json') =>
+    `/api/audit/export?${new URLSearchParams({ ...auditQuery(filters), format }).toString()}`;
+
+  return (
+    <section className="page">
+      <h1>{t('ui_audit_title')}</h1>
+      <form
+        className="filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilters(draft);
+        }}
+      >
+        <label>
+          {t('ui_filter_flow')}
+          <select value={draft.flow} onChange={set('flow')}>
+            <option value="">{t('ui_filter_any')}</option>
+            {flows.data?.flows.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('ui_audit_decider')}
+          <input value={draft.decider} onChange={set('decider')} maxLength={64} />
+        </label>
+        <label>
+          {t('ui_audit_outcome')}
+          <select value={draft.outcome} onChange={set('outcome')}>
+            <option value="">{t('ui_filter_any')}</option>
+            {DECIDED.map((outcome) => (
+              <option key={outcome} value={outcome}>
+                {t(OUTCOME_KEYS[outcome] ?? outcome)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('ui_filter_since')}
+          <input type="datetime-local" value={draft.since} onChange={set('since')} />
+        </label>
+        <label>
+          {t('ui_filter_until')}
+          <input type="datetime-local" value={draft.until} onChange={set('until')} />
+        </label>
+        <label>
+          {t('ui_audit_text')}
+          <input type="search" value={draft.text} onChange={set('text')} maxLength={200} />
+        </label>
+        <button type="submit">{t('ui_audit_search')}</button>
+      </form>
+      <p className="exports">
+        <a href={exportHref('csv')} download>
+          {t('ui_audit_export_csv')}
+        </a>{' '}
+        <a href={exportHref('json')} download>
+          {t('ui_audit_export_json')}
+        </a>
+      </p>
+      {decisions.error && <p role="alert">{decisions.error.message}</p>}
+      <table className="audit">
+        <thead>
+          <tr>
+            <th scope="col">{t('audit_column_title')}</th>
+            <th scope="col">{t('audit_column_outcome')}</th>
+            <th scope="col">{t('audit_column_decided_by')}</th>
+            <th scope="col">{t('audit_column_decided_at_local')}</th>
+            <th scope="col">{t('audit_column_comment')}</th>
+            <th scope="col">{t('ui_inbox_deadline')}</th>
+            <th scope="col">{t('audit_column_version')}</th>
+            <th scope="col">{t('audit_column_started_by')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {decisions.data?.pages.flatMap((page) =>
+            page.decisions.map((d) => (
+              <tr key={d.id} data-approval={d.id}>
+                <td>
+                  <Link to={`/approvals/${d.id}`}>{d.title}</Link>
+                </td>
+                <td data-outcome={d.outcome}>{d.outcome ? t(OUTCOME_KEYS[d.outcome] ?? d.outcome) : ''}</td>
+                <td>{d.decided_by ?? ''}</td>
+                <td>{when(d.decided_at)}</td>
+                <td>{d.comment ?? ''}</td>
+                <td>
+                  {when(d.deadline_at)} {d.deadline_at ? t(TIMEOUT_KEYS[d.on_timeout ?? 'skip'] ?? '') : ''}
+                </td>
+                <td>
+                  {d.flow_id} · v{d.version}
+                </td>
+                <td>{d.started_by ?? ''}</td>
+              </tr>
+            )),
+          )}
+        </tbody>
+      </table>
+      {decisions.hasNextPage && (
+        <button type="button" onClick={() => void decisions.fetchNextPage()}>
+          {t('ui_more')}
+        </button>
+      )}
+    </section>
+  );
+}

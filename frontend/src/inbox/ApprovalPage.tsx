@@ -1,0 +1,34 @@
+// The page a mail links to (/approvals/:id). Opening it decides nothing: mail scanners and link
+// previews open links too. It shows the question, and for a decided approval who decided what and when.
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../api/client';
+import type { Approval } from '../runs/types';
+import { ApprovalCard } from './ApprovalCard';
+import type { Choice } from './Decision';
+
+export function ApprovalPage() {
+  const { t } = useTranslation();
+  const approvalId = Number(useParams().approvalId);
+  const [choice, setChoice] = useState<Choice | null>(null);
+  // Not refetched under the approver's hands while they read and write a comment: a decision that lost
+  // the race meanwhile is answered by the server with who decided what and when.
+  const approval = useQuery({
+    queryKey: ['approval', approvalId],
+    refetchOnWindowFocus: false,
+    queryFn: async () =>
+      unwrap(
+        await api.GET('/api/approvals/{approval_id}', { params: { path: { approval_id: approvalId } } }),
+      ) as unknown as Approval,
+  });
+  if (approval.error) return <p role="alert">{approval.error.message}</p>;
+  if (!approval.data) return <p aria-busy="true">{t('ui_loading')}</p>;
+  return (
+    <section className="page">
+      <h1>{t('ui_approval_title')}</h1>
+      <ApprovalCard approval={approval.data} choice={choice} onChoose={setChoice} />
+    </section>
+  );
+}

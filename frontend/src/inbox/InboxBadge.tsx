@@ -1,0 +1,19 @@
+// The header's count of approvals waiting for the user; it also holds the tab's one runs event stream,
+// since the header is on every page.
+import { useTranslation } from 'react-i18next';
+import { useLiveRuns } from '../runs/live';
+import { INBOX_PAGE, useInbox } from './useInbox';
+
+export function InboxBadge() {
+  const { t } = useTranslation();
+  useLiveRuns();
+  const inbox = useInbox();
+  const count = inbox.data?.approvals.length ?? 0;
+  if (count === 0) return null;
+  const text = inbox.data?.next ? `${INBOX_PAGE}+` : String(count);
+  return (
+    <span className="badge" data-testid="inbox-count" aria-label={t('ui_inbox_count', { count: text })}>
+      {text}
+    </span>
+  );
+}

@@ -1,0 +1,98 @@
+// One run: its canvas with the path taken, what it waits for, the journal, its data and its actions.
+// Cancelling takes the run right on the flow; the button is shown only to those who hold it.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../api/client';
+import { Effects } from './Effects';
+import { Journal } from './Journal';
+import { RunCanvas } from './RunCanvas';
+import { STATUS_KEYS, OUTCOME_KEYS, when } from './format';
+import { useRights } from './rights';
+import type { RunPageData } from './types';
+import { WaitInfo } from './WaitInfo';
+
+export function RunPage() {
+  const { t } = useTranslation();
+  const runId = Number(useParams().runId);
+  const queries = useQueryClient();
+  const may = useRights();
+  const page = useQuery({
+    queryKey: ['run', runId],
+    queryFn: async () =>
+      unwrap(
+        await api.GET('/api/runs/{run_id}', { params: { path: { run_id: runId } } }),
+      ) as unknown as RunPageData,
+  });
+  const cancel = useMutation({
+    mutationFn: async () =>
+      unwrap(await api.POST('/api/runs/{run_id}/cancel', { params: { path: { run_id: runId } } })),
+    onSettled: () => queries.invalidateQueries({ queryKey: ['run', runId] }),
+  });
+
+  if (page.error) return <p role="alert">{page.error.message}</p>;
+  if (!page.data) return <p aria-busy="true">{t('ui_loading')}</p>;
+  const { run, flow } = page.data;
+  const open = run.status === 'waiting' || run.status === 'running';
+
+  return (
+    <section className="page run-page">
+      <h1>
+        {t('ui_run_title', { run: run.id })} · {flow?.name ?? run.flow_id} v{run.version}
+      </h1>
+      <p>
+        <span className={`status status-${run.status}`} data-status={run.status}>
+          {t(STATUS_KEYS[run.status] ?? run.status)}
+        </span>{' '}
+        {t('ui_run_started', { when: when(run.created_at), who: run.started_by ?? '—' })}
+        {run.error && <code> {run.error}</code>}
+      </p>
+      {open && may('run', run.flow_id) && (
+        <button
+          type="button"
+          onClick={() => {
+            if (window.confirm(t('ui_run_cancel_confirm'))) cancel.mutate();
+          }}
+        >
+          {t('ui_run_cancel')}
+        </button>
+      )}
+      {cancel.error && <p role="alert">{cancel.error.message}</p>}
+      <WaitInfo data={page.data} />
+      {flow && (
+        <RunCanvas
+          document={flow.document}
+          visits={page.data.visits}
+          waitingAt={page.data.wait?.node ?? null}
+        />
+      )}
+      {page.data.approvals.length > 0 && (
+        <section aria-labelledby="approvals-title">
+          <h2 id="approvals-title">{t('ui_run_approvals')}</h2>
+          <ul>
+            {page.data.approvals.map((a) => (
+              <li key={a.id}>
+                <Link to={`/approvals/${a.id}`}>{a.title}</Link>:{' '}
+                {a.outcome
+                  ? `${t(OUTCOME_KEYS[a.outcome] ?? a.outcome)} (${a.decided_by ?? '—'}, ${when(a.decided_at)})`
+                  : t('ui_status_waiting')}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <Effects effects={page.data.effects} />
+      <section aria-labelledby="data-title">
+        <h2 id="data-title">{t('ui_run_input')}</h2>
+        <pre>{JSON.stringify(run.input ?? null, null, 2)}</pre>
+        {page.data.variables !== null && (
+          <>
+            <h3>{t('ui_run_variables')}</h3>
+            <pre>{JSON.stringify(page.data.variables, null, 2)}</pre>
+          </>
+        )}
+      </section>
+      <Journal lines={page.data.journal} />
+    </section>
+  );
+}

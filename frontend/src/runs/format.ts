@@ -1,0 +1,49 @@
+// Dates in the reader's language and time zone (the browser's), and the catalog keys of the values the
+// API sends as codes. Keys are written out: the i18n guard cannot check a key built at run time.
+import i18next from 'i18next';
+
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '';
+  return new Intl.DateTimeFormat(i18next.language.replace('_', '-'), {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+  }).format(new Date(iso));
+}
+
+export const STATUS_KEYS: Record<string, string> = {
+  running: 'ui_status_running',
+  waiting: 'ui_status_waiting',
+  succeeded: 'ui_status_succeeded',
+  failed: 'ui_status_failed',
+  cancelled: 'ui_status_cancelled',
+};
+
+export const TRIGGER_KEYS: Record<string, string> = {
+  manual: 'ui_trigger_manual',
+  webhook: 'ui_trigger_webhook',
+  schedule: 'ui_trigger_schedule',
+};
+
+// The backend's own sentences for outcomes (backend/approvals/audit.py).
+export const OUTCOME_KEYS: Record<string, string> = {
+  approved: 'outcome_approved',
+  rejected: 'outcome_rejected',
+  timed_out_approved: 'outcome_timed_out_approved',
+  timed_out_rejected: 'outcome_timed_out_rejected',
+  skipped: 'outcome_skipped',
+  cancelled: 'outcome_cancelled',
+  run_failed: 'outcome_run_failed',
+};
+
+// What happens when a deadline passes, as the approver reads it (the mail says the same).
+export const TIMEOUT_KEYS: Record<string, string> = {
+  approve: 'mail_approval_timeout_approve',
+  reject: 'mail_approval_timeout_reject',
+  skip: 'mail_approval_timeout_skip',
+};
+
+export const EFFECT_KEYS: Record<string, string> = {
+  sent: 'ui_effect_sent',
+  failed: 'ui_effect_failed',
+  pending: 'ui_effect_pending',
+};

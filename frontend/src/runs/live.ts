@@ -1,0 +1,40 @@
+// One EventSource per tab on the runs' change stream (GET /api/runs/stream): each event invalidates the
+// cached queries that show runs, the inbox and the run in question, so pages refetch what changed. No
+// page polls. The browser's EventSource reconnects by itself; `resync` (events missed) refetches all.
+import { useEffect } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+
+const THROTTLE_MS = 300;
+
+function invalidator(queries: QueryClient): (run: number | null) => void {
+  let pending: number | null = null;
+  const runs = new Set<number>();
+  return (run) => {
+    if (run !== null) runs.add(run);
+    if (pending !== null) return;
+    // A burst of events (a loop of a hundred passes) becomes one refetch of each list.
+    pending = window.setTimeout(() => {
+      pending = null;
+      void queries.invalidateQueries({ queryKey: ['runs'] });
+      void queries.invalidateQueries({ queryKey: ['inbox'] });
+      for (const id of runs) void queries.invalidateQueries({ queryKey: ['run', id] });
+      runs.clear();
+    }, THROTTLE_MS);
+  };
+}
+
+export function useLiveRuns(): void {
+  const queries = useQueryClient();
+  useEffect(() => {
+    const source = new EventSource('/api/runs/stream', { withCredentials: true });
+    const changed = invalidator(queries);
+    source.addEventListener('run', (event) => {
+      const data = JSON.parse((event as MessageEvent<string>).data) as { run?: number };
+      changed(typeof data.run === 'number' ? data.run : null);
+    });
+    source.addEventListener('resync', () => {
+      void queries.invalidateQueries();
+    });
+    return () => source.close();
+  }, [queries]);
+}

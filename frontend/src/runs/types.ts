@@ -1,0 +1,102 @@
+// The shapes the run, inbox and audit pages read. The generated schema types these answers loosely
+// (objects and arrays); these name the fields the backend writes (backend/api/run_details.py).
+export interface Run {
+  id: number;
+  flow_id: number;
+  version: number;
+  status: string;
+  trigger: string;
+  error: string | null;
+  started_by?: string | null;
+  created_at: string;
+  ended_at?: string | null;
+  input?: unknown;
+}
+
+export interface JournalLine {
+  seq: number;
+  at: string;
+  code: string;
+  node: string | null;
+  visit: number | null;
+  data: Record<string, unknown>;
+  message: string;
+}
+
+export interface Wait {
+  kind: string;
+  node: string | null;
+  visit: number | null;
+  status: string;
+  attempts: number;
+  wake_at: string | null;
+  last_error: string | null;
+}
+
+export interface RunApproval {
+  id: number;
+  visit: number;
+  node: string;
+  title: string;
+  approvers: string[];
+  deadline_at: string | null;
+  on_timeout: string | null;
+  requested_at: string | null;
+  outcome: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  comment: string | null;
+}
+
+export interface Effect {
+  visit: number;
+  node: string;
+  type: string;
+  key: string;
+  attempts: number;
+  state: 'sent' | 'failed' | 'pending';
+  status: number | null;
+  code: string | null;
+}
+
+export interface FlowNode {
+  id: string;
+  type: string;
+  config?: Record<string, unknown>;
+}
+
+export interface FlowDocument {
+  nodes: FlowNode[];
+  wires: { from: string; to: string; port?: string }[];
+}
+
+export interface RunPageData {
+  run: Run;
+  journal: JournalLine[];
+  wait: Wait | null;
+  flow: { name: string; document: FlowDocument } | null;
+  visits: Record<string, number>;
+  approvals: RunApproval[];
+  effects: Effect[];
+  variables: unknown;
+  max_attempts: number;
+}
+
+export interface Approval {
+  id: number;
+  run_id: number;
+  flow_id: number;
+  version: number;
+  node: string;
+  title: string;
+  explanation: string;
+  approvers: string[];
+  deadline_at: string | null;
+  on_timeout: string | null;
+  requested_at: string;
+  outcome: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  comment: string | null;
+  started_by?: string | null;
+}

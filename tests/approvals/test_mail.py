@@ -1,0 +1,179 @@
+"""The mails that call approvers, through a real local SMTP server: one per approver who has an address
+and the decide right, in their language, sent once, never for an approval already decided."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import Iterator
+from email.header import decode_header, make_header
+from email.message import Message
+from typing import Any
+
+import psycopg
+import pytest
+
+from backend.actions.settings import ActionSettings
+from backend.approvals.mail import ApprovalMailer
+from backend.approvals.service import ApprovalService
+from backend.people.accounts import AccountRefused, Grant, add_user, set_email
+from backend.queue.commands import open_pool
+from tests.actions.servers import Mailbox, smtp_server
+from tests.support import Queue, flow
+
+BASE = "https://flowyard.example"
+
+
+@pytest.fixture
+def mailbox() -> Iterator[tuple[Mailbox, int]]:
+    with smtp_server() as served:
+        yield served
+
+
+def person(
+    queue: Queue, name: str, *grants: str, email: str | None, locale: str | None = None, **kw: Any
+) -> None:
+    async def go() -> None:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            await add_user(
+                conn, name, grants=[Grant.parse(g) for g in grants], email=email, locale=locale, **kw
+            )
+
+    asyncio.run(go())
+
+
+def asking(*approvers: str) -> dict[str, Any]:
+    ask = {
+        "id": "ask",
+        "type": "approval",
+        "config": {
+            "title": "Pay {{trigger.invoice}}?",
+            "explanation": "Over the limit",
+            "approvers": list(approvers),
+            "deadline": "P2D",
+            "on_timeout": "reject",
+        },
+    }
+    return flow(ask, wires=[{"from": "start", "to": "ask"}])
+
+
+def send(queue: Queue, port: int) -> int:
+    async def go() -> int:
+        pool = open_pool(queue.url, size=2)
+        await pool.open()
+        try:
+            settings = ActionSettings(smtp_host="127.0.0.1", smtp_port=port, timeout_s=5)
+            return await ApprovalMailer(pool, settings, BASE).send_due()
+        finally:
+            await pool.close()
+
+    return asyncio.run(go())
+
+
+def to(message: Message) -> str:
+    return str(message["To"])
+
+
+def test_each_named_approver_with_an_address_gets_one_mail_in_their_language(
+    queue: Queue, mailbox: tuple[Mailbox, int]
+) -> None:
+    box, port = mailbox
+    person(queue, "bea", "decide", email="bea@example.com", locale="de", groups=["finance"])
+    person(queue, "cid", "decide", email="cid@example.com", locale="ja")
+    person(queue, "dan", "audit", email="dan@example.com", groups=["finance"])  # cannot decide: no mail
+    person(queue, "eve", "decide", email=None, groups=["finance"])  # no address: no mail
+    person(queue, "fay", "decide", email="fay@example.com")  # not named: no mail
+    run_id = queue.start(queue.save(asking("group:finance", "user:cid")), input={"invoice": "A-7"})
+    queue.drain()
+    approval = queue.one("SELECT id FROM approvals WHERE run_id = %s", run_id)
+    assert approval is not None
+
+    assert send(queue, port) == 2
+    mails = {to(m): m for _e, m in box.messages}
+    assert sorted(mails) == ["bea@example.com", "cid@example.com"]
+    german, japanese = mails["bea@example.com"], mails["cid@example.com"]
+    assert german["Subject"] == "Genehmigung erbeten: Pay A-7?"
+    body = german.get_payload(decode=True).decode()
+    assert f"{BASE}/approvals/{approval[0]}" in body
+    assert "Pay A-7?" in body and "Over the limit" in body
+    assert "abgelehnt" in body, "what happens at the deadline, in German"
+    assert str(make_header(decode_header(japanese["Subject"]))) == "承認の依頼: Pay A-7?"
+
+    assert send(queue, port) == 0, "a sent mail is not sent again"
+    assert len(box.messages) == 2
+    rows = queue.all("SELECT user_name, status, attempts FROM approval_mails ORDER BY user_name")
+    assert rows == [("bea", "sent", 1), ("cid", "sent", 1)]
+
+
+def test_a_mail_sent_again_after_a_crash_is_the_same_message(
+    queue: Queue, mailbox: tuple[Mailbox, int]
+) -> None:
+    box, port = mailbox
+    person(queue, "gus", "decide", email="gus@example.com")
+    queue.start(queue.save(asking("user:gus")), input={"invoice": "B-1"})
+    queue.drain()
+    before = len(box.messages)
+    assert send(queue, port) == 1
+    # The sender died after the server took the mail, before it wrote so: the lease runs out.
+    queue.all(
+        "UPDATE approval_mails SET status = 'pending', next_try_at = now()"
+        " WHERE user_name = 'gus' RETURNING 1"
+    )
+    assert send(queue, port) == 1
+    first, second = (m for _e, m in box.messages[before:])
+    assert first["Message-ID"] == second["Message-ID"]
+    key = queue.one("SELECT key FROM approval_mails WHERE user_name = 'gus'")
+    assert key is not None and first["Message-ID"].startswith(f"<{key[0]}@")
+
+
+def test_an_approval_decided_before_its_mail_leaves_sends_nothing(
+    queue: Queue, mailbox: tuple[Mailbox, int]
+) -> None:
+    box, port = mailbox
+    person(queue, "hal", "decide", email="hal@example.com")
+    run_id = queue.start(queue.save(asking("user:hal")), input={"invoice": "C-3"})
+    queue.drain()
+    approval = queue.one("SELECT id FROM approvals WHERE run_id = %s", run_id)
+    assert approval is not None
+
+    async def decide() -> None:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            await ApprovalService(queue.clock).decide(conn, approval[0], "approved", by="hal", comment=None)
+
+    asyncio.run(decide())
+    before = len(box.messages)
+    assert send(queue, port) == 1
+    assert len(box.messages) == before
+    assert queue.one("SELECT status, error FROM approval_mails WHERE user_name = 'hal'") == (
+        "skipped",
+        "approval_already_decided",
+    )
+
+
+def test_a_server_that_does_not_answer_is_tried_again_later(queue: Queue) -> None:
+    person(queue, "ida", "decide", email="ida@example.com")
+    queue.start(queue.save(asking("user:ida")), input={"invoice": "D-4"})
+    queue.drain()
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    assert send(queue, closed) == 1
+    row = queue.one(
+        "SELECT status, attempts, error IS NOT NULL, next_try_at > now() FROM approval_mails"
+        " WHERE user_name = 'ida'"
+    )
+    assert row == ("pending", 1, True, True)
+
+
+def test_an_address_that_is_none_is_refused(queue: Queue) -> None:
+    with pytest.raises(AccountRefused) as refused:
+        person(queue, "jo", email="Jo <jo@example.com>")
+    assert refused.value.code == "user_email_invalid"
+
+    async def change() -> None:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            await set_email(conn, "nobody", "n@example.com")
+
+    with pytest.raises(AccountRefused) as unknown:
+        asyncio.run(change())
+    assert unknown.value.code == "user_unknown"

@@ -1,0 +1,122 @@
+"""What the runs, inbox and audit browser tests share: a server with a real SMTP server and an HTTP
+receiver beside it, tokens for API calls, the invoice flow of seed 004, and waiting for an outcome."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import httpx
+import psycopg
+from psycopg import sql
+
+from backend.store.database import connect, with_database
+from tests.actions.servers import Mailbox, RecordingServer, recording_server, smtp_server
+from tests.browser.support import FLOWYARD, Server, serve
+
+T = TypeVar("T")
+
+
+@dataclass
+class Story:
+    """The server, the mailbox approvers' mails land in, and the receiver the flow's http action calls."""
+
+    server: Server
+    mailbox: Mailbox
+    receiver: RecordingServer
+
+    def token(self, name: str) -> str:
+        env = {**os.environ, "DATABASE_URL": self.server.database_url}
+        done = subprocess.run(
+            [str(FLOWYARD), "token", "create", name], env=env, check=True, capture_output=True, text=True
+        )
+        return done.stdout.strip().splitlines()[0]
+
+    def api(self, token: str) -> httpx.Client:
+        return httpx.Client(
+            base_url=self.server.url, headers={"Authorization": f"Bearer {token}"}, timeout=30
+        )
+
+    def set_locale(self, name: str, locale: str) -> None:
+        with psycopg.connect(self.server.database_url, autocommit=True) as conn:
+            conn.execute("UPDATE users SET locale = %s WHERE name = %s", (locale, name))
+
+
+@contextmanager
+def story_server(pg_server_url: str, template_database: str, suffix: str) -> Iterator[Story]:
+    name = f"{template_database}_{suffix}"
+    with connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+                sql.Identifier(name), sql.Identifier(template_database)
+            )
+        )
+    try:
+        with smtp_server() as (mailbox, port), recording_server() as receiver:
+            env = {
+                "FLOWYARD_SMTP_HOST": "127.0.0.1",
+                "FLOWYARD_SMTP_PORT": str(port),
+                "FLOWYARD_ACTIONS_ALLOW": "127.0.0.1",
+            }
+            with serve(with_database(pg_server_url, name), env) as server:
+                yield Story(server, mailbox, receiver)
+    finally:
+        with connect(pg_server_url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def eventually(probe: Callable[[], T | None], what: str, timeout_s: float = 60) -> T:
+    """The first truthy answer of `probe`, asked again until it comes: an outcome, never a fixed sleep."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        answer = probe()
+        if answer:
+            return answer
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what} after {timeout_s} s")
+        time.sleep(0.1)
+
+
+def invoice_flow(receiver_url: str, *, deadline: str = "P2D", on_timeout: str = "reject") -> dict[str, Any]:
+    """Seed 004's invoice flow: ask finance, then pay through an http action, then log."""
+    return {
+        "format": "flowyard.flow/1",
+        "name": "Invoice approval",
+        "nodes": [
+            {"id": "start", "type": "trigger", "config": {"kind": "manual"}},
+            {
+                "id": "ask",
+                "type": "approval",
+                "config": {
+                    "title": "Pay invoice {{trigger.invoice}}?",
+                    "explanation": "Amount {{trigger.amount}} EUR is over the limit",
+                    "approvers": ["group:finance"],
+                    "deadline": deadline,
+                    "on_timeout": on_timeout,
+                },
+            },
+            {
+                "id": "pay",
+                "type": "http",
+                "config": {
+                    "method": "POST",
+                    "url": f"{receiver_url}/pay",
+                    "body": {"invoice": "{{trigger.invoice}}"},
+                },
+            },
+            {"id": "paid", "type": "log", "config": {"message": "paid {{trigger.invoice}}"}},
+            {"id": "refused", "type": "log", "config": {"message": "refused {{trigger.invoice}}"}},
+        ],
+        "wires": [
+            {"from": "start", "to": "ask"},
+            {"from": "ask", "port": "approve", "to": "pay"},
+            {"from": "ask", "port": "reject", "to": "refused"},
+            {"from": "pay", "to": "paid"},
+        ],
+    }
