@@ -40,4 +40,4 @@ CREATE TRIGGER runs_changed AFTER INSERT OR UPDATE OF status, journal_seq, ended
     FOR EACH ROW EXECUTE FUNCTION runs_changed();
 
 -- The People page counts each user's tokens.
-CREATE INDEX tokens_by_user ON tokens (user_name);
+-- tokens_by_user (user_name, id) comes with 0008 and serves the People page's count of tokens too.
