@@ -24,13 +24,22 @@ _URL, _WORKER = "FLOWYARD_SERVE_DATABASE_URL", "FLOWYARD_SERVE_WORKER"
 MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
 
 
+# On SIGTERM, requests in flight get this long to finish; then open connections (a live event stream
+# never finishes by itself) are closed, and the lifespan lets the worker finish the walks in hand.
+GRACEFUL_SHUTDOWN_S = 10
+
+
 def serve(listener: socket.socket, url: str, *, run_worker: bool, processes: int) -> None:
     """Serve on `listener` until SIGTERM or SIGINT; our handler formats uvicorn's records too."""
     if processes == 1:
         from backend.api.app import create_app
 
         app = create_app(url, run_worker=run_worker)
-        server = uvicorn.Server(uvicorn.Config(app, log_config=None, access_log=False))
+        server = uvicorn.Server(
+            uvicorn.Config(
+                app, log_config=None, access_log=False, timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S
+            )
+        )
         server.run(sockets=[listener])
         return
     os.environ[_URL], os.environ[_WORKER] = url, "1" if run_worker else ""
@@ -45,6 +54,7 @@ def serve(listener: socket.socket, url: str, *, run_worker: bool, processes: int
         workers=processes,
         log_config=None,
         access_log=False,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
     )
     try:
         Multiprocess(config, sockets=[listener]).run()

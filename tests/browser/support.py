@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -83,14 +84,18 @@ def serve(database_url: str, extra_env: dict[str, str] | None = None) -> Iterato
     assert process.stdout is not None
     try:
         # The banner comes once the socket listens (backend/store/commands.py); reading it is the sync.
-        banner = process.stdout.readline()
-        if "serving" not in banner:
-            raise RuntimeError(f"flowyard serve did not start: {banner}{process.stdout.read()}")
+        # An empty database first hears how to add its first administrator; then the banner.
+        printed = [process.stdout.readline()]
+        if "serving" not in printed[0] and printed[0]:
+            printed.append(process.stdout.readline())
+        if "serving" not in printed[-1]:
+            raise RuntimeError(f"flowyard serve did not start: {printed}")
+        # Keep reading what it prints, or a full pipe would stop the server in the middle of a log line.
+        threading.Thread(target=process.stdout.read, daemon=True).start()
         yield Server(f"http://127.0.0.1:{port}", database_url)
     finally:
         process.terminate()
         process.wait(timeout=30)
-        process.stdout.close()
 
 
 def log_in(browser: Browser, server: Server, name: str, *, locale: str = "en-US") -> Page:
