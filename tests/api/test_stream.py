@@ -4,42 +4,20 @@ and only such a stream; one LISTEN connection serves them all."""
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
+from tests.api.live import serve
 from tests.api.support import approval_and_delay_flow, auth, make_user
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
 def live(database_url: str) -> Iterator[str]:
-    port = _free_port()
-    with subprocess.Popen(
-        [sys.executable, "-m", "backend.cli", "serve", "--port", str(port), "--no-worker"],
-        env=dict(os.environ, DATABASE_URL=database_url),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    ) as server:
-        assert server.stdout is not None
-        assert "serving" in server.stdout.readline()
-        try:
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    with serve(database_url, "--no-worker") as server:
+        yield server.base
 
 
 def events(response: httpx.Response) -> Iterator[tuple[str, Any]]:
