@@ -67,7 +67,7 @@ def test_migration_0008_moves_server_tokens_into_the_store_and_the_next_start_se
     with connect(empty_database_url) as conn:
         from backend.store.migrations import migrate
 
-        assert [m.number for m in migrate(conn)] == [8]
+        assert [m.number for m in migrate(conn)] == [m.number for m in known()[7:]]
         columns = conn.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_name = 'servers'"
         ).fetchall()

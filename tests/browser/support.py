@@ -82,6 +82,7 @@ def serve(database_url: str, extra_env: dict[str, str] | None = None) -> Iterato
         text=True,
     )
     assert process.stdout is not None
+    reader: threading.Thread | None = None
     try:
         # The banner comes once the socket listens (backend/store/commands.py); reading it is the sync.
         # An empty database first hears how to add its first administrator; then the banner.
@@ -91,11 +92,15 @@ def serve(database_url: str, extra_env: dict[str, str] | None = None) -> Iterato
         if "serving" not in printed[-1]:
             raise RuntimeError(f"flowyard serve did not start: {printed}")
         # Keep reading what it prints, or a full pipe would stop the server in the middle of a log line.
-        threading.Thread(target=process.stdout.read, daemon=True).start()
+        reader = threading.Thread(target=process.stdout.read, daemon=True)
+        reader.start()
         yield Server(f"http://127.0.0.1:{port}", database_url)
     finally:
         process.terminate()
         process.wait(timeout=30)
+        if reader is not None:
+            reader.join(timeout=10)  # the server has exited: its output ends, and so does the reading
+        process.stdout.close()
 
 
 def log_in(browser: Browser, server: Server, name: str, *, locale: str = "en-US") -> Page:
