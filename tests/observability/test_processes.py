@@ -19,17 +19,19 @@ def test_two_api_processes_count_as_one(database_url: str, tmp_path: Path) -> No
     port = free_port()
     command = ["serve", "--port", str(port), "--workers", "2", "--no-worker"]
     with started(command, database_url, tmp_path / "serve.log", port) as api:
-        # The children start after the parent's banner; the kernel queues what comes before them.
+        # The children start after the parent's banner, each at its own pace on a loaded machine: both must
+        # be up before the requests, or one process may serve them all and the sum proves nothing.
+        pids = api.wait_for_events("Started server", 2)
+        assert len(pids) == 2, api.log.read_text()
+        api.wait_for_events("Application startup complete", 2)
         with httpx.Client(base_url=api.base, timeout=120) as client:
             assert client.get("/readyz").status_code == 200
             for _ in range(30):  # a new connection each: the kernel hands them to either process
                 assert client.get("/livez", headers={"Connection": "close"}).status_code == 200
         samples = scrape(api.base)
-        pids = {line["event"] for line in api.lines() if str(line["event"]).startswith("Started server")}
         assert value(samples, "flowyard_http_request_seconds_count", route="/livez", status="200") == 30
         api.process.send_signal(signal.SIGTERM)
         assert api.process.wait(timeout=60) == 0
-    assert len(pids) == 2, pids
 
 
 def test_sigterm_lets_serve_finish_the_walk_in_hand(queue: Queue, tmp_path: Path) -> None:
