@@ -27,7 +27,6 @@ import itertools
 import json
 import os
 import statistics
-import subprocess
 import time
 from typing import Any
 
@@ -35,7 +34,7 @@ import psycopg
 
 from backend.flows.store import create_flow
 from backend.people.accounts import Grant, add_user, create_token
-from bench.common import drop_database, free_port, fresh_database
+from bench.common import drop_database, fresh_database, serving
 
 # Its own name per process: two people benchmarking against one server must not drop each other's.
 BENCH_DB = f"flowyard_bench_api_{os.getpid()}"
@@ -216,35 +215,28 @@ def main() -> None:
     url = fresh_database(BENCH_DB)
     token, run_id, approval_ids = asyncio.run(prepare(url, args.requests))
 
-    port = free_port()
-    serve = subprocess.Popen(
-        [sys.executable, "-m", "backend.cli", "serve", "--port", str(port), "--no-worker"],
-        env=dict(os.environ, DATABASE_URL=url),
-        stdout=subprocess.PIPE,
-        text=True,
-    )
     try:
-        assert serve.stdout is not None
-        serve.stdout.readline()
-        asyncio.run(under_pressure(port, token, logins=30, senders=30))
-        if args.pressure_only:
-            return
-        print(
-            f"{args.clients} concurrent clients, {args.requests} requests of each kind, loopback, one server"
-        )
-        health: list[Request] = [("GET", "/healthz", b"")] * args.requests
-        report("GET /healthz (the floor)", *asyncio.run(load(port, token, args.clients, health)))
-        runs: list[Request] = [("GET", f"/api/runs/{run_id}", b"")] * args.requests
-        report("GET /api/runs/{id}, 500-line journal", *asyncio.run(load(port, token, args.clients, runs)))
-        decisions: list[Request] = [
-            ("POST", f"/api/approvals/{a}/decision", b'{"outcome": "approve"}') for a in approval_ids
-        ]
-        report("POST /api/approvals/{id}/decision", *asyncio.run(load(port, token, args.clients, decisions)))
+        with serving(url) as port:
+            asyncio.run(under_pressure(port, token, logins=30, senders=30))
+            if args.pressure_only:
+                return
+            print(
+                f"{args.clients} concurrent clients, {args.requests} requests of each kind, "
+                "loopback, one server"
+            )
+            health: list[Request] = [("GET", "/healthz", b"")] * args.requests
+            report("GET /healthz (the floor)", *asyncio.run(load(port, token, args.clients, health)))
+            runs: list[Request] = [("GET", f"/api/runs/{run_id}", b"")] * args.requests
+            report(
+                "GET /api/runs/{id}, 500-line journal", *asyncio.run(load(port, token, args.clients, runs))
+            )
+            decisions: list[Request] = [
+                ("POST", f"/api/approvals/{a}/decision", b'{"outcome": "approve"}') for a in approval_ids
+            ]
+            report(
+                "POST /api/approvals/{id}/decision", *asyncio.run(load(port, token, args.clients, decisions))
+            )
     finally:
-        serve.terminate()
-        serve.wait()
-        assert serve.stdout is not None
-        serve.stdout.close()
         drop_database(BENCH_DB)
 
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import psycopg
 from psycopg import sql
@@ -33,3 +38,26 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+@contextmanager
+def serving(url: str, *args: str) -> Iterator[int]:
+    """`flowyard serve --no-worker` on a free port of loopback, once it says it is serving; its port."""
+    port = free_port()
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "backend.cli", "serve", "--port", str(port), "--no-worker", *args],
+        env={"FLOWYARD_LOG_LEVEL": "WARNING", **os.environ, "DATABASE_URL": url},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert serve.stdout is not None
+    try:
+        # An empty database first hears how to add its first administrator; then the banner.
+        while "serving" not in (line := serve.stdout.readline()):
+            if not line:
+                raise SystemExit("flowyard serve ended before it was serving")
+        yield port
+    finally:
+        serve.terminate()
+        serve.wait()
+        serve.stdout.close()
