@@ -6,7 +6,7 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest setup catalogs bench clean frontend frontend-check
+.PHONY: run test lint typecheck pytest setup catalogs bench clean frontend frontend-check screenshots
 
 run: setup
 	$(BIN)/flowyard migrate
@@ -58,6 +58,11 @@ typecheck: setup
 
 pytest: setup
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+# The browser tests, writing their screenshots into docs/screenshots/ (a plain test run keeps them in
+# .flowyard/screenshots/, so `make test` leaves the tree as it found it).
+screenshots: setup
+	FLOWYARD_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/browser
 
 # The gettext template from the source, every locale's catalog updated from it (translations kept, no
 # guessing), and the .mo files for gettext tools. The runtime reads the .po files; nothing needs the .mo.

@@ -1,5 +1,5 @@
 """The browser tests' tools: a real `flowyard serve` in a subprocess, users made with the CLI, a logged-in
-Playwright page, and screenshots for docs/screenshots/."""
+Playwright page, and screenshots: into .flowyard/screenshots/, or docs/screenshots/ by `make screenshots`."""
 
 from __future__ import annotations
 
@@ -18,7 +18,10 @@ from playwright.sync_api import Browser, Page
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "frontend" / "dist"
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+# A test run leaves the tree clean; `make screenshots` (FLOWYARD_SCREENSHOTS=docs) renews the docs' images.
+SCREENSHOTS = (
+    ROOT / ("docs" if os.environ.get("FLOWYARD_SCREENSHOTS") == "docs" else ".flowyard") / "screenshots"
+)
 FLOWYARD = Path(sys.executable).parent / "flowyard"
 PASSWORD = "correct horse battery staple"
 
