@@ -6,7 +6,7 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest setup catalogs bench clean frontend frontend-check
+.PHONY: run test lint typecheck pytest setup catalogs bench clean frontend frontend-check mutation
 
 run: setup
 	$(BIN)/flowyard migrate
@@ -58,6 +58,11 @@ typecheck: setup
 
 pytest: setup
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+# Mutation testing of the pure core (walker, graph, the queue's pure parts, i18n): minutes, not part of
+# `make test`. Scores per file and package, survivors listed; `MUTATION_ARGS=walker` narrows it down.
+mutation: setup
+	nice -n 15 $(BIN)/python -m tests.mutation.run $(MUTATION_ARGS)
 
 # The gettext template from the source, every locale's catalog updated from it (translations kept, no
 # guessing), and the .mo files for gettext tools. The runtime reads the .po files; nothing needs the .mo.
