@@ -79,3 +79,10 @@ def test_a_query_string_is_kept_with_only_the_credential_values_replaced() -> No
     assert redact_url("https://h.example/cb#access_token=abc") == f"https://h.example/cb#{REDACTED}"
     assert redact_url("https://u:@h.example/") == f"https://u:{REDACTED}@h.example/"
     assert redact_url(42) == 42
+
+
+def test_a_secret_percent_encoded_with_or_without_its_reserved_characters_is_replaced() -> None:
+    # As a path segment (every reserved character encoded) and as a URL keeps it (`@`, `:` left alone).
+    for sent in ("a%2Fb%20c", "p@ss%20w", "p%40ss%20w"):
+        secret = {"a%2Fb%20c": "a/b c"}.get(sent, "p@ss w")
+        assert redact_output({"body": f"sent {sent}"}, frozenset({secret})) == {"body": f"sent {REDACTED}"}
