@@ -114,3 +114,96 @@ def test_a_repeat_test_is_held_to_the_value_limit() -> None:
 def test_a_coded_error_without_details_reads_as_its_code() -> None:
     assert str(WalkFailure(code="break_outside_loop")) == "break_outside_loop"
     assert str(WalkFailure(code="value_too_large", limit=5)) == "value_too_large: limit=5"
+
+
+def _recorded(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, dict[str, Any]]]:
+    calls: list[tuple[str, str, dict[str, Any]]] = []
+
+    def message(code: str, locale: str = "en", /, **params: Any) -> str:
+        calls.append((code, locale, params))
+        return code  # as if the catalog had no sentence: the fallback shows the details
+
+    monkeypatch.setattr(walk_cli, "message", message)
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("given", "reason"),
+    [
+        ("[" * 100_000, "values nested too deeply"),
+        ("{", "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
+    ],
+)
+def test_unreadable_input_says_why_in_english_with_every_detail(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    given: str,
+    reason: str,
+) -> None:
+    calls = _recorded(monkeypatch)
+    assert main(["walk", _flow(tmp_path, NODES, WIRES), "--input", given]) == 2
+    assert calls == [("walk_input_invalid", "en", {"reason": reason})]
+    assert capsys.readouterr().err == f"flowyard walk: walk_input_invalid (reason={json.dumps(reason)})\n"
+
+
+def test_the_fallback_keeps_non_ascii_details_as_they_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _recorded(monkeypatch)
+    assert main(["walk", _flow(tmp_path, NODES, WIRES), "--answer", "prüfen=approve"]) == 2
+    assert capsys.readouterr().err == (
+        'flowyard walk: walk_answer_not_approval (answer="prüfen=approve", node="prüfen")\n'
+    )
+
+
+def test_an_unreadable_file_is_named_in_the_refusal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls = _recorded(monkeypatch)
+    path = str(tmp_path / "absent.json")
+    assert main(["walk", path]) == 2
+    [(code, locale, params)] = calls
+    assert (locale, params["path"]) == ("en", path)
+    assert capsys.readouterr().err.startswith(f"flowyard walk: {code} (path={json.dumps(path)}")
+
+
+def test_a_literal_until_too_far_ahead_is_a_finding_before_anything_walks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    nodes = {"t": trigger(), "wait": ("delay", {"until": "9999-01-01T00:00:00Z"}), "after": log("done")}
+    assert main(["walk", _flow(tmp_path, nodes, "t>wait wait>after"), "--json"]) == 1
+    out = capsys.readouterr().out
+    assert "node_config_invalid" in out and "/nodes/1/config/until" in out and "node_visited" not in out
+
+
+def test_the_walk_command_keeps_to_the_configured_limits_before_and_after_a_pause(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    nodes = {"t": trigger(), "ask": approval("Go?"), "say": log("said {{trigger}}")}
+    path = _flow(tmp_path, nodes, "t>ask ask.approve>say")
+    payload = json.dumps("x" * 300)
+    assert main(["walk", path, "--input", payload, "--answer", "ask=approve", "--json"]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("FLOWYARD_MAX_VALUE_BYTES", "100")
+    assert main(["walk", path, "--input", payload, "--answer", "ask=approve", "--json"]) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert (result["status"], result["error"], result["visits"]) == (
+        "failed",
+        "value_too_large",
+        ["t", "ask", "say"],
+    )
+    monkeypatch.delenv("FLOWYARD_MAX_VALUE_BYTES")
+    monkeypatch.setenv("FLOWYARD_MAX_VARIABLES_BYTES", "200")
+    assert main(["walk", path, "--input", payload, "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["error"] == "value_too_large"
+
+
+def test_findings_are_capped_at_the_configured_number(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("FLOWYARD_MAX_FINDINGS", "1")
+    nodes = {"t": trigger(), "a": log(), "b": log(), "c": log()}
+    assert main(["walk", _flow(tmp_path, nodes, "t>a"), "--json"]) == 1
+    out = capsys.readouterr().out
+    assert out.count("node_unreachable") == 1 and "findings_truncated" in out
