@@ -60,3 +60,12 @@ def test_a_flow_is_loaded_with_every_node_field_and_wire_port() -> None:
     assert loaded.targets("c", "true") == ("a", "b")
     assert loaded.targets("a", DEFAULT_PORT) == ()
     assert DEFAULT_PORT == "out"
+
+
+def test_a_duplicate_key_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sentences = {"flow_file_key_duplicate": "{path} has the key {key} twice."}
+    monkeypatch.setattr("backend.i18n.catalogs.catalog", lambda locale: sentences)
+    path = write(tmp_path, '{"name": "a", "nodes": [], "name": "b"}')
+    assert check(capsys, path) == (2, "", f"flowyard check: {path} has the key name twice.\n")

@@ -151,3 +151,32 @@ def test_type_and_keywords_of_another_kind_together() -> None:
     assert _answers(mixed, ["a", "ab", [1], [1, 2], 3]) == [True, False, True, False, False]
     numeric = {"type": ["number", "object"], "maximum": 2, "required": ["a"]}
     assert _answers(numeric, [2, 3, {"a": 1}, {}]) == [True, False, True, False]
+
+
+def test_the_shortcuts_for_common_shapes_keep_every_keyword() -> None:
+    assert _answers({"type": "string", "enum": ["x"]}, ["x", "y", 1]) == [True, False, False]
+    assert _answers({"type": ["string", "null"], "maxLength": 2}, ["ab", "abc", None, 1]) == [
+        True,
+        False,
+        True,
+        False,
+    ]
+    assert _answers({"type": "integer", "enum": ["a"]}, ["a", 1]) == [False, False]
+    assert _answers({"maxLength": 2, "enum": ["abc", "a"]}, ["abc", "a", "b"]) == [False, True, False]
+    assert _answers({"maximum": 3, "not": {"type": "string"}}, [2, 5, "s"]) == [True, False, False]
+    assert _answers({"enum": ["a", "b"], "not": {"const": "a"}}, ["a", "b", "c"]) == [False, True, False]
+    assert _answers({"title": "anything"}, [None, "x", [1]]) == [True, True, True]
+    assert _answers({"maxLength": 2}, ["", 5]) == [True, True]
+
+
+def test_references_are_resolved_inside_every_combinator() -> None:
+    ref = {"$ref": "#/$defs/name"}
+    assert _answers({"allOf": [ref]}, ["abc", "abcd"]) == [True, False]
+    assert _answers({"anyOf": [ref, {"type": "integer"}]}, ["abcd", 1]) == [False, True]
+    assert _answers({"oneOf": [ref, {"type": "integer"}]}, ["abc", "abcd"]) == [True, False]
+    assert _answers({"not": ref}, ["abc", "abcd"]) == [False, True]
+    assert _answers({"if": ref, "then": {"minLength": 3}}, ["ab", "abc", "abcd"]) == [False, True, True]
+    assert _answers({"if": {"type": "string"}, "then": ref}, ["abc", "abcd", 1]) == [True, False, True]
+    assert _answers({"if": {"type": "integer"}, "else": ref}, [1, "abc", "abcd"]) == [True, True, False]
+    nested = compile_check({"$ref": "#/outer"}, {"#/outer": ref, **DEFS}.__getitem__)
+    assert (nested("abc"), nested("abcd")) == (True, False)
