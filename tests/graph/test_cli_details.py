@@ -69,3 +69,40 @@ def test_a_duplicate_key_is_named(
     monkeypatch.setattr("backend.i18n.catalogs.catalog", lambda locale: sentences)
     path = write(tmp_path, '{"name": "a", "nodes": [], "name": "b"}')
     assert check(capsys, path) == (2, "", f"flowyard check: {path} has the key name twice.\n")
+
+
+EVERY_DETAIL = {
+    "flow_file_too_large": "{path} is larger than {limit}.",
+    "flow_file_not_utf8": "{path} is not UTF-8 at byte {offset}.",
+    "flow_file_unreadable": "{path} cannot be read: {reason}.",
+}
+
+
+def test_each_refusal_of_a_file_names_its_details(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("backend.i18n.catalogs.catalog", lambda locale: EVERY_DETAIL)
+    large = write(tmp_path, "x" * (5_000_001), "large.json")
+    assert check(capsys, large) == (2, "", f"flowyard check: {large} is larger than 5 MB.\n")
+    latin = write(tmp_path, b'{"name": "caf\xe9"}', "latin.json")
+    assert check(capsys, latin) == (2, "", f"flowyard check: {latin} is not UTF-8 at byte 13.\n")
+    missing = str(tmp_path / "missing.json")
+    assert check(capsys, missing) == (
+        2,
+        "",
+        f"flowyard check: {missing} cannot be read: No such file or directory.\n",
+    )
+    folder = str(tmp_path)
+    assert check(capsys, folder) == (2, "", f"flowyard check: {folder} cannot be read: Is a directory.\n")
+
+
+def test_a_literal_until_is_checked_against_the_current_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    document = flow("t:trigger d:delay", "t>d")
+    document["nodes"][1]["config"] = {"until": "9999-01-01T00:00:00Z"}
+    status, out, err = check(capsys, write(tmp_path, json.dumps(document)), "--json")
+    assert (status, err) == (1, "")
+    assert [(row["code"], row["node"]) for row in json.loads(out)["findings"]] == [
+        ("node_config_invalid", "d")
+    ]
