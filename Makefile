@@ -6,7 +6,7 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest setup catalogs bench clean frontend frontend-check screenshots
+.PHONY: run test lint typecheck pytest setup catalogs bench clean frontend frontend-check screenshots mutation
 
 run: setup
 	$(BIN)/flowyard migrate
@@ -63,6 +63,11 @@ pytest: setup
 # .flowyard/screenshots/, so `make test` leaves the tree as it found it).
 screenshots: setup
 	FLOWYARD_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/browser
+
+# Mutation testing of the pure core (walker, graph, the queue's pure parts, i18n): minutes, not part of
+# `make test`. Scores per file and package, survivors listed; `MUTATION_ARGS=walker` narrows it down.
+mutation: setup
+	nice -n 15 $(BIN)/python -m tests.mutation.run $(MUTATION_ARGS)
 
 # The gettext template from the source, every locale's catalog updated from it (translations kept, no
 # guessing), and the .mo files for gettext tools. The runtime reads the .po files; nothing needs the .mo.

@@ -1,0 +1,395 @@
+"""`make mutation`: mutmut on the pure core, every survivor re-run in a fresh process, scores per file.
+
+    python -m tests.mutation.run                      # everything: walker, graph, queue, i18n
+    python -m tests.mutation.run walker               # one package
+    python -m tests.mutation.run backend/graph/rules.py   # one file, while writing its tests
+    python -m tests.mutation.run --report walker      # print what the last run found, run nothing
+
+mutmut (configured in pyproject.toml's [tool.mutmut]) runs each mutant in a child forked from one process
+that has already run the tests once. Whatever that process cached (the compiled JSON Schemas, the parsed
+templates, the catalogs) the child inherits, unmutated, so a mutant of a cached function can survive only
+because the cache hid it. Every mutant mutmut calls a survivor is therefore run again here, in a process
+of its own that imports the mutated code from scratch; it counts as killed when a test fails there.
+
+Each package is run in a directory of its own (.mutation/<package>/, links to the repository and a
+pyproject.toml made from ours), so that its mutants meet only its own tests: a graph mutant is not judged
+by the i18n guard's one-minute source scans, and a walker mutant not by the graph's tests.
+
+The score of a file is killed / (mutants - equivalent). The equivalent mutants are listed, each with why
+it cannot change behaviour, in tests/mutation/equivalent.toml; an entry names the mutant and the line
+mutmut wrote, so an entry whose mutant now means something else (the function was edited, the numbers
+moved) no longer excludes anything and is printed as stale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+WORK = ROOT / ".mutation"
+EQUIVALENT = Path(__file__).with_name("equivalent.toml")
+TARGET = 95.0
+KILLED = {1, 3, 24, -24, 152, 255, 36, 37, -9, -11}  # a failing test, a timeout, a crash: the mutant is seen
+FRESH_TIMEOUT = 300  # seconds; a mutant that makes a walk loop forever is killed by it
+LINKED = ("backend", "tests", "locales", "examples", "bench", "frontend", "babel.cfg", "uv.lock")
+
+
+@dataclass(frozen=True)
+class Package:
+    files: list[str]  # what mutmut mutates (its only_mutate)
+    counted: list[str]  # which mutants the score counts, by name
+    tests: list[str]  # the tests that may kill them
+    deselect: list[str] = field(default_factory=list)
+
+
+# The queue is measured on its pure parts only: the rest of it talks to PostgreSQL, and its tests
+# (tests/queue) need a database. The i18n guards that run pybabel and scan the whole source for a minute
+# are left out of i18n's measurement: every mutant of `message` would run them.
+PACKAGES: dict[str, Package] = {
+    "walker": Package(["backend/walker/*"], ["backend.walker.*"], ["tests/walker", "backend/walker"]),
+    "graph": Package(["backend/graph/*"], ["backend.graph.*"], ["tests/graph", "backend/graph"]),
+    "queue": Package(
+        ["backend/queue/claims.py", "backend/queue/driver.py"],
+        [
+            "backend.queue.claims.*",
+            "backend.queue.driver.x_wake_of__mutmut_*",
+            "backend.queue.driver.x__duration__mutmut_*",
+            "backend.queue.driver.x__timestamp__mutmut_*",
+        ],
+        ["tests/queue/test_pure.py", "backend/queue/claims.py", "backend/queue/driver.py"],
+    ),
+    "i18n": Package(
+        ["backend/i18n/*"],
+        ["backend.i18n.*"],
+        ["tests/i18n", "backend/i18n"],
+        [
+            "tests/i18n/test_guard.py::test_the_keys_come_from_the_source_and_the_node_types",
+            "tests/i18n/test_guard.py::test_pybabel_extract_with_babel_cfg_finds_exactly_the_keys_the_guard_requires",
+            "tests/i18n/test_gaps.py::test_the_command_prints_each_gap_with_where_english_lacks_it_and_exits_1",
+            "tests/i18n/test_gaps.py::test_the_command_exits_0_when_every_catalog_is_full",
+        ],
+    ),
+}
+HELD_TO_TARGET = ("walker", "graph")
+
+
+def _pyproject_for(package: Package) -> str:
+    """Our pyproject.toml with [tool.mutmut] narrowed to one package: what to mutate, which tests."""
+    text = (ROOT / "pyproject.toml").read_text("utf-8")
+    config = tomllib.loads(text)["tool"]["mutmut"]
+    head, _, rest = text.partition("[tool.mutmut]")
+    tail = rest[rest.index("\n[") :] if "\n[" in rest else ""
+    config["only_mutate"] = package.files
+    config["pytest_add_cli_args_test_selection"] = package.tests
+    config["pytest_add_cli_args"] = [
+        *config.get("pytest_add_cli_args", []),
+        *(f"--deselect={t}" for t in package.deselect),
+    ]
+    section = "".join(f"{key} = {json.dumps(value)}\n" for key, value in config.items())
+    return f"{head}[tool.mutmut]\n{section}{tail}"
+
+
+def _workdir(name: str) -> Path:
+    """.mutation/<name>/: links to the repository, and the package's pyproject.toml."""
+    work = WORK / name
+    work.mkdir(parents=True, exist_ok=True)
+    for entry in LINKED:
+        link = work / entry
+        if not link.is_symlink() and (ROOT / entry).exists():
+            link.symlink_to(ROOT / entry)
+    pyproject = work / "pyproject.toml"
+    wanted = _pyproject_for(PACKAGES[name])
+    if not pyproject.exists() or pyproject.read_text("utf-8") != wanted:
+        pyproject.write_text(wanted, "utf-8")
+    return work
+
+
+@dataclass
+class Tally:
+    mutants: int = 0
+    equivalent: int = 0
+    killed: int = 0
+    fresh_kills: int = 0
+    unchecked: int = 0
+    survivors: list[str] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        counted = self.mutants - self.equivalent
+        return 100.0 * self.killed / counted if counted else 100.0
+
+    def add(self, other: Tally) -> None:
+        self.mutants += other.mutants
+        self.equivalent += other.equivalent
+        self.killed += other.killed
+        self.fresh_kills += other.fresh_kills
+        self.unchecked += other.unchecked
+        self.survivors += other.survivors
+
+
+def _matches(name: str, patterns: list[str]) -> bool:
+    return any(re.fullmatch(re.escape(p).replace(r"\*", ".*"), name) for p in patterns)
+
+
+def _package_of(name: str) -> str | None:
+    return next((key for key, package in PACKAGES.items() if _matches(name, package.counted)), None)
+
+
+def _function_of(name: str) -> str:
+    return name.rsplit("__mutmut_", 1)[0]
+
+
+def _module(source: str) -> str:
+    return source.removesuffix(".py").replace("/", ".") + "."
+
+
+def _changed_line(work: Path, name: str, source: str) -> str:
+    """The line(s) mutmut wrote for this mutant, as its diff shows them, without the leading '+'."""
+    from mutmut.mutation.diff_apply import get_diff_for_mutant  # imported late: it reads the config
+
+    os.chdir(work)
+    diff = get_diff_for_mutant(name, path=source)
+    added = [
+        line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")
+    ]
+    return " / ".join(added)
+
+
+def _equivalents() -> dict[str, dict[str, str]]:
+    entries = tomllib.loads(EQUIVALENT.read_text("utf-8")).get("equivalent", [])
+    return {entry["mutant"]: entry for entry in entries}
+
+
+def _tests_for(work: Path, name: str, package: Package) -> list[str]:
+    """The tests mutmut saw calling the mutant's function, and the test files written since it looked;
+    every test of its package when it saw none.
+
+    A function called only while a module is imported (an operator table built by `_ordered`) or only
+    through a cache has no tests of its own in mutmut's stats: all of the package's tests then run."""
+    stats = json.loads((work / "mutants" / "mutmut-stats.json").read_text("utf-8"))
+    by_function: dict[str, list[str]] = stats["tests_by_mangled_function_name"]
+    tests = by_function.get(_function_of(name), [])
+    if not tests:
+        return package.tests
+    seen = {test.split("::")[0] for known in by_function.values() for test in known}
+    folders = [ROOT / t for t in package.tests if (ROOT / t).is_dir() and t.startswith("tests/")]
+    new = [str(f.relative_to(ROOT)) for d in folders for f in sorted(d.rglob("test_*.py"))]
+    return sorted(tests) + [f for f in new if f not in seen]
+
+
+def _verdict_key(name: str, tests: list[str], changed: str) -> str:
+    digest = hashlib.sha256(f"{name}\n{changed}\n{' '.join(tests)}".encode())
+    for folder in sorted({t.split("::")[0] for t in tests}):
+        path = ROOT / folder
+        for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
+def _killed_in_fresh_process(work: Path, name: str, tests: list[str]) -> bool:
+    config = tomllib.loads((work / "pyproject.toml").read_text("utf-8"))["tool"]["mutmut"]
+    options = config.get("pytest_add_cli_args", [])
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *options, *tests]
+    env = {**os.environ, "MUTANT_UNDER_TEST": name, "PYTHONDONTWRITEBYTECODE": "1"}
+    try:
+        done = subprocess.run(
+            command, cwd=work / "mutants", env=env, capture_output=True, timeout=FRESH_TIMEOUT
+        )
+    except subprocess.TimeoutExpired:
+        return True
+    return done.returncode != 0
+
+
+def _recheck(
+    work: Path, package: Package, names: list[tuple[str, str]], workers: int, *, run: bool
+) -> set[str]:
+    """The survivors (name, changed line) that a fresh process kills; verdicts kept while still valid.
+
+    With `run` false only the verdicts already kept count: a survivor without one stays a survivor."""
+    store = work / "fresh-verdicts.json"
+    verdicts: dict[str, dict[str, object]] = json.loads(store.read_text("utf-8")) if store.exists() else {}
+    todo: dict[str, tuple[list[str], str]] = {}
+    for name, changed in names:
+        tests = _tests_for(work, name, package)
+        key = _verdict_key(name, tests, changed)
+        if verdicts.get(name, {}).get("key") != key:
+            verdicts.pop(name, None)
+            if run:
+                todo[name] = (tests, key)
+    if todo:
+        print(f"re-running {len(todo)} survivor(s) in fresh processes ...", flush=True)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {
+            pool.submit(_killed_in_fresh_process, work, name, tests): name
+            for name, (tests, _) in todo.items()
+        }
+        for future in concurrent.futures.as_completed(futures):
+            name = futures[future]
+            verdicts[name] = {"key": todo[name][1], "killed": future.result()}
+            store.write_text(json.dumps(verdicts, indent=1, sort_keys=True), "utf-8")
+    return {name for name, _ in names if verdicts.get(name, {}).get("killed")}
+
+
+def _tally(
+    key: str, files: list[str], workers: int, recheck: bool
+) -> tuple[dict[str, Tally], dict[str, str], set[str]]:
+    """Per file of one package: its tally, the changed line of every mutant not killed, the entries used."""
+    package, work = PACKAGES[key], WORK / key
+    mutants = work / "mutants"
+    equivalents = _equivalents()
+    by_file: dict[str, Tally] = {}
+    changed: dict[str, str] = {}
+    used: set[str] = set()
+    candidates: list[tuple[str, str]] = []
+    for meta in sorted((mutants / "backend").rglob("*.py.meta")):
+        source = str(meta.relative_to(mutants)).removesuffix(".meta")
+        if files and source not in files:
+            continue
+        exit_codes: dict[str, int | None] = json.loads(meta.read_text("utf-8"))["exit_code_by_key"]
+        for name, code in sorted(exit_codes.items()):
+            if not _matches(name, package.counted):
+                continue
+            tally = by_file.setdefault(source, Tally())
+            tally.mutants += 1
+            if code in KILLED:
+                tally.killed += 1
+                continue
+            entry = equivalents.get(name)
+            if code is None and entry is None:
+                tally.unchecked += 1
+                continue
+            changed[name] = _changed_line(work, name, source)
+            if entry is not None and entry.get("changed") == changed[name]:
+                tally.equivalent += 1
+                used.add(name)
+                continue
+            if code is None:
+                tally.unchecked += 1
+            else:
+                tally.survivors.append(name)
+                candidates.append((name, changed[name]))
+    fresh = _recheck(work, package, candidates, workers, run=recheck) if candidates else set()
+    for tally in by_file.values():
+        kills = [n for n in tally.survivors if n in fresh]
+        tally.killed += len(kills)
+        tally.fresh_kills = len(kills)
+        tally.survivors = [n for n in tally.survivors if n not in fresh]
+    return by_file, changed, used
+
+
+def report(packages: list[str], files: list[str], workers: int, recheck: bool) -> int:
+    line = "{:<38} {:>7} {:>6} {:>7} {:>6} {:>9} {:>9} {:>7}"
+    print(line.format("file", "mutants", "equiv", "killed", "fresh", "survived", "unchecked", "score"))
+    totals: dict[str, Tally] = {}
+    survivors: list[tuple[str, str]] = []
+    used: set[str] = set()
+    for key in packages:
+        by_file, changed, used_here = _tally(key, files, workers, recheck)
+        used |= used_here
+        total = totals.setdefault(key, Tally())
+        for source, tally in sorted(by_file.items()):
+            survived = len(tally.survivors)
+            print(
+                line.format(
+                    source,
+                    tally.mutants,
+                    tally.equivalent,
+                    tally.killed,
+                    tally.fresh_kills,
+                    survived,
+                    tally.unchecked,
+                    f"{tally.score:.1f}%",
+                )
+            )
+            total.add(tally)
+            survivors += [(n, changed.get(n, "")) for n in tally.survivors]
+    print()
+    failing = []
+    for key, tally in totals.items():
+        survived = len(tally.survivors)
+        goal = f"(target {TARGET:.0f}%)" if key in HELD_TO_TARGET else "(measured)"
+        print(
+            line.format(
+                f"package {key}",
+                tally.mutants,
+                tally.equivalent,
+                tally.killed,
+                tally.fresh_kills,
+                survived,
+                tally.unchecked,
+                f"{tally.score:.1f}%",
+            )
+            + f" {goal}"
+        )
+        if tally.unchecked:
+            print(f"    {tally.unchecked} mutant(s) not checked yet: the score counts them as survivors")
+        if key in HELD_TO_TARGET and (tally.score < TARGET or tally.unchecked) and not files:
+            failing.append(key)
+    if survivors:
+        print("\nsurvivors (.mutation/<package>: mutmut show NAME for the diff):")
+        for name, text in sorted(survivors):
+            print(f"  {name}: {text}")
+    stale = sorted(
+        n
+        for n in _equivalents()
+        if n not in used
+        and _package_of(n) in packages
+        and (not files or any(n.startswith(_module(f)) for f in files))
+    )
+    if stale:
+        print("\nstale equivalent entries (their mutant changed, or it is killed now): review them")
+        for name in stale:
+            print(f"  {name}")
+    if failing:
+        print(f"\nbelow {TARGET:.0f}% (or not fully checked): {', '.join(failing)}")
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("what", nargs="*", help="packages (walker graph queue i18n) or files under backend/")
+    parser.add_argument("--report", action="store_true", help="print the last run's results, run nothing")
+    parser.add_argument(
+        "--skip-run", action="store_true", help="no mutmut run: re-check the survivors it left, and print"
+    )
+    parser.add_argument("--max-children", type=int, default=2)
+    args = parser.parse_args(argv)
+    files = [w for w in args.what if w.endswith(".py")]
+    packages = [w for w in args.what if w in PACKAGES]
+    packages += [
+        k for k, p in PACKAGES.items() if k not in packages and any(_matches(f, p.files) for f in files)
+    ]
+    if not args.what:
+        packages = list(PACKAGES)
+    mutmut = Path(sys.executable).with_name("mutmut")
+    for key in packages:
+        work = _workdir(key)
+        if args.report or args.skip_run:
+            continue
+        own = [f for f in files if _matches(f, PACKAGES[key].files)]
+        patterns = [_module(f) + "*" for f in own] if own else PACKAGES[key].counted
+        print(f"== {key}: mutmut run {' '.join(patterns)}", flush=True)
+        run = subprocess.run(
+            [str(mutmut), "run", "--max-children", str(args.max_children), *patterns], cwd=work
+        )
+        if run.returncode != 0:
+            return run.returncode
+    os.chdir(ROOT)
+    return report(packages, files, args.max_children, recheck=not args.report)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""The queue's pure parts, no database: the backoff of a resume that threw, a claim read from its row,
+and when a pause falls due (`wake_of`), with the exact reason code and data of every refusal."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from backend.queue.claims import FIRST_BACKOFF, MAX_ATTEMPTS, Claim, backoff, database_clock
+from backend.queue.driver import WaitFailed, Wake, wake_of
+from backend.walker import ApprovalRequest, DelayRequest
+
+
+def test_the_backoff_doubles_from_one_minute() -> None:
+    assert timedelta(minutes=1) == FIRST_BACKOFF
+    assert MAX_ATTEMPTS == 5
+    assert [backoff(n) for n in range(1, 6)] == [timedelta(minutes=m) for m in (1, 2, 4, 8, 16)]
+
+
+def test_the_database_clock_defers_to_the_database() -> None:
+    assert database_clock() is None
+
+
+def test_a_claim_reads_its_row_in_order_and_as_integers() -> None:
+    wake = datetime(2031, 5, 1, 9, tzinfo=UTC)
+    row = ("7", "8", "delay", {"stack": []}, "d", 3, "2", wake, "11", "4", {"who": "x"})
+    assert Claim.from_row(row) == Claim(
+        wait_id=7,
+        run_id=8,
+        kind="delay",
+        continuation={"stack": []},
+        node="d",
+        visit=3,
+        attempts=2,
+        wake_at=wake,
+        flow_id=11,
+        version=4,
+        input={"who": "x"},
+    )
+    claim = Claim.from_row(row)
+    assert [type(v) for v in (claim.wait_id, claim.run_id, claim.attempts, claim.flow_id, claim.version)] == [
+        int
+    ] * 5
+
+
+def _delay(duration: str | None = None, until: str | None = None) -> DelayRequest:
+    return DelayRequest(node="d", visit=2, duration=duration, until=until)
+
+
+def _approval(deadline: str | None) -> ApprovalRequest:
+    return ApprovalRequest(
+        node="a", visit=1, title="t", explanation="e", approvers=["u"], deadline=deadline, on_timeout=None
+    )
+
+
+def test_a_delay_with_a_duration_wakes_after_it() -> None:
+    assert wake_of(_delay("PT1H")) == Wake(kind="delay", after=timedelta(hours=1))
+    assert wake_of(_delay("P3660D")) == Wake(kind="delay", after=timedelta(days=3660))
+
+
+def test_a_delay_until_a_moment_wakes_at_it_in_utc() -> None:
+    at = datetime(2031, 5, 1, 9, tzinfo=UTC)
+    assert wake_of(_delay(until="2031-05-01T09:00:00")) == Wake(kind="delay", at=at)
+    assert wake_of(_delay(until="2031-05-01T11:00:00+02:00")).at == at
+
+
+def test_an_approval_wakes_at_its_deadline_or_never() -> None:
+    day = timedelta(days=1)
+    assert wake_of(_approval("P1D")) == Wake(kind="approval", after=day, deadline=day)
+    assert wake_of(_approval(None)) == Wake(kind="approval", after=None, deadline=None)
+    assert wake_of(_approval("")) == Wake(kind="approval", after=None, deadline=None)
+
+
+@pytest.mark.parametrize(
+    ("request_", "code", "data"),
+    [
+        (_delay("P1M"), "duration_invalid", {"node": "d", "duration": "P1M"}),
+        (_delay("P3661D"), "duration_invalid", {"node": "d", "duration": "P3661D"}),
+        (_approval("soon"), "duration_invalid", {"node": "a", "duration": "soon"}),
+        (_delay(until="tomorrow"), "delay_until_invalid", {"node": "d", "until": "tomorrow"}),
+        (_delay(until=None), "delay_until_invalid", {"node": "d", "until": None}),
+        (
+            _delay(until="9999-01-01T00:00:00"),
+            "duration_invalid",
+            {"node": "d", "duration": "9999-01-01T00:00:00"},
+        ),
+        (None, "wait_corrupt", {"request": "NoneType"}),
+    ],
+)
+def test_a_pause_that_cannot_fall_due_fails_with_its_reason(
+    request_: DelayRequest | ApprovalRequest | None, code: str, data: dict[str, object]
+) -> None:
+    with pytest.raises(WaitFailed) as failed:
+        wake_of(request_)
+    assert (failed.value.code, failed.value.data, failed.value.args) == (code, data, (code,))
+
+
+def test_an_until_just_inside_the_cap_is_accepted() -> None:
+    soon = (datetime.now(UTC) + timedelta(days=3659)).replace(microsecond=0, tzinfo=None)
+    assert wake_of(_delay(until=soon.isoformat())).at == soon.replace(tzinfo=UTC)
