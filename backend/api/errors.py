@@ -10,11 +10,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import psycopg
-from psycopg_pool import PoolTimeout
 from starlette.responses import JSONResponse
 
 from backend.i18n.catalogs import message
+from backend.store.errors import database_gone
+
+__all__ = ["ApiError", "database_gone", "database_unavailable", "error_response", "internal_error"]
 
 log = logging.getLogger("flowyard.api")
 
@@ -43,25 +44,7 @@ def internal_error(locale: str) -> JSONResponse:
     return error_response(ApiError(500, code="internal_error"), locale)
 
 
-# The server shutting down, crashed, or refusing connections while it starts (SQLSTATE 57P01-57P03); a
-# class 08 state is a connection failure; no state at all is a connection psycopg found broken or closed.
-_GONE_STATES = frozenset({"57P01", "57P02", "57P03"})
 RETRY_AFTER_S = 1
-
-
-def database_gone(failure: BaseException) -> bool:
-    """Whether `failure` says the database is away (restarting, unreachable, our connection killed), as
-    opposed to a fault of the request or of the code: the first is a 503, the second a 500.
-
-    A pool that hands out no connection in its wait (PoolTimeout) counts: the database is not answering
-    in time, whatever the cause, and a client may try again.
-    """
-    if isinstance(failure, PoolTimeout):
-        return True
-    if not isinstance(failure, psycopg.OperationalError):
-        return False
-    state = failure.sqlstate
-    return state is None or state.startswith("08") or state in _GONE_STATES
 
 
 def database_unavailable(locale: str, failure: BaseException) -> JSONResponse:
