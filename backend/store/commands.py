@@ -24,9 +24,9 @@ from backend.store.queries import load
 
 
 def run_store_command(args: argparse.Namespace) -> int:
-    # A crash test's commit counter (backend/store/commits.py); nothing at all unless the environment arms it.
-    arm_from_environment()
     try:
+        # A crash test's commit counter (backend/store/commits.py); nothing unless the environment arms it.
+        arm_from_environment()
         if args.command == "migrate":
             return _migrate()
         if args.command == "db":

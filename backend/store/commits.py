@@ -32,6 +32,8 @@ import threading
 from collections.abc import Generator, Mapping
 from typing import Any
 
+from backend.store.errors import StoreError
+
 CRASH_EXIT_CODE = 86
 AFTER_ENV = "FLOWYARD_CRASH_AFTER_COMMIT"
 BEFORE_ENV = "FLOWYARD_CRASH_BEFORE_COMMIT"
@@ -78,7 +80,7 @@ def counted() -> int | None:
 
 def arm_from_environment(environ: Mapping[str, str] = os.environ) -> bool:
     """Arm the counter when the environment asks for it; whether it did. A value that is not a
-    positive whole number is refused (a typo must not run a crash test that never crashes)."""
+    positive whole number is a StoreError (a typo must not run a crash test that never crashes)."""
     after = _number(environ, AFTER_ENV)
     before = _number(environ, BEFORE_ENV)
     if after is None and before is None and not environ.get(COUNT_ENV):
@@ -98,8 +100,8 @@ def _number(environ: Mapping[str, str], name: str) -> int | None:
     text = environ.get(name)
     if not text:
         return None
-    if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"{name} must be a whole number from 1, not {text!r}")
+    if not text.isascii() or not text.isdigit() or int(text) < 1:
+        raise StoreError(code="crash_setting_invalid", name=name, given=text)
     return int(text)
 
 

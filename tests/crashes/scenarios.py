@@ -7,10 +7,10 @@ sent for real, `decide` records a decision on the n-th approval of a node, `canc
 `play` runs a script in one process. A crash test runs it once in a process armed to exit at its K-th
 commit (backend/store/commits.py), then plays the whole script again in a fresh process, unarmed: the
 fresh worker takes over whatever the dead one left, and a step that already happened is refused as a
-person retrying it would be (`approval_already_decided`, a cancel of an ended run). The fresh player's
-worker runs a millisecond later than the script says, which is what lets it take over the dead one's
-claims: both use a lease of zero, so a claim expires the moment its clock moves on. Every time in the
-scripts is a whole minute, so that millisecond changes nothing else.
+person retrying it would be (`approval_already_decided`, a cancel of an ended run). Before the takeover,
+the dead process's claims are given back by the statement a worker runs once a lease has run out
+(`release_expired_claims`), asked at a moment past every lease: the scripts' clock does not move for it,
+so a deadline set by the takeover is the one the crash-free run set, to the microsecond.
 """
 
 from __future__ import annotations
@@ -25,13 +25,14 @@ from backend.actions.destinations import AllowList
 from backend.approvals.service import ApprovalService, DecisionRefused
 from backend.graph.model import PORTS
 from backend.queue.commands import open_pool
+from backend.queue.queries import QUERIES
 from backend.queue.runs import DecisionStands, cancel_run
 from backend.queue.worker import Worker
 
 DECIDER = "crash_ann"
 SERVER = "crash-agent"
 TEMPLATE = "restart"
-TAKEOVER_SHIFT = timedelta(milliseconds=1)
+PAST_EVERY_LEASE = timedelta(days=365)
 LOCAL = ActionSettings(allow=AllowList.parse("127.0.0.1"))
 
 
@@ -303,16 +304,20 @@ assert node_types() == set(PORTS), f"the corpus misses {set(PORTS) - node_types(
 
 
 async def play(url: str, run_id: int, scenario: Scenario, started: datetime, takeover: bool) -> list[str]:
-    """Play `scenario`'s script on `run_id` in this process; what each step said (for the test to read)."""
-    shift = TAKEOVER_SHIFT if takeover else timedelta(0)
+    """Play `scenario`'s script on `run_id` in this process; what each step said (for the test to read).
+
+    `takeover`: first give back the claims a dead process left, as its lease running out would."""
     said: list[str] = []
     pool = open_pool(url, size=4)
     await pool.open()
     try:
+        if takeover:
+            async with pool.connection() as conn:
+                await conn.execute(QUERIES["release_expired_claims"], {"now": started + PAST_EVERY_LEASE})
         for index, step in enumerate(scenario.steps):
             at = started + timedelta(minutes=step.at)
             if step.do == "drain":
-                moment = at + shift
+                moment = at
 
                 def clock(moment: datetime = moment) -> datetime:
                     return moment
@@ -322,7 +327,6 @@ async def play(url: str, run_id: int, scenario: Scenario, started: datetime, tak
                     clock=clock,
                     name=f"crash-{os.getpid()}-{index}",
                     concurrency=2,
-                    lease=timedelta(0),
                     actions=ActionSender(pool, LOCAL),
                     approvals=ApprovalService(clock),
                     retention=None,

@@ -29,7 +29,9 @@ from tests.crashes.scenarios import DECIDER, SERVER, TEMPLATE, Scenario, play
 
 # Lines the queue writes around the walker's (docs/walker.md): a crash may add some (a second
 # wait_claimed, a resume_failed), so the walk is compared without them.
-LIFECYCLE = frozenset({"run_created", "wait_claimed", "resume_failed", "run_cancelled"})
+LIFECYCLE = frozenset(
+    {"run_created", "wait_claimed", "resume_failed", "resume_attempts_exhausted", "run_cancelled"}
+)
 MODES = ("before", "after")
 
 
@@ -169,6 +171,8 @@ class Sweep:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+            if self.process.stdout is not None:
+                self.process.stdout.close()
             self.process = None
         self.errors.close()
 

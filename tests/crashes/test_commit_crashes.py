@@ -16,6 +16,7 @@ import psycopg
 import pytest
 
 from backend.store import commits
+from backend.store.errors import StoreError
 from tests.actions.servers import recording_server
 from tests.crashes.conftest import REPORTS
 from tests.crashes.scenarios import ACTIONS, CORPUS, DELAYS_AND_MISSING
@@ -124,8 +125,12 @@ def test_unarmed_nothing_is_wrapped_and_a_bad_setting_is_refused() -> None:
     original = psycopg.AsyncCursor.execute
     assert commits.arm_from_environment({}) is False
     assert psycopg.AsyncCursor.execute is original and commits.counted() is None
-    with pytest.raises(ValueError, match=commits.AFTER_ENV):
+    with pytest.raises(StoreError) as three:
         commits.arm_from_environment({commits.AFTER_ENV: "three"})
-    with pytest.raises(ValueError, match=commits.BEFORE_ENV):
+    assert (three.value.code, three.value.params) == (
+        "crash_setting_invalid",
+        {"name": commits.AFTER_ENV, "given": "three"},
+    )
+    with pytest.raises(StoreError):
         commits.arm_from_environment({commits.BEFORE_ENV: "0"})
     assert psycopg.AsyncCursor.execute is original
