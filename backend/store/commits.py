@@ -5,7 +5,8 @@ the same way (`flowyard` arms it when it starts):
 
     FLOWYARD_CRASH_AFTER_COMMIT=K    exit right after the K-th commit came back from the server
     FLOWYARD_CRASH_BEFORE_COMMIT=K   exit inside the K-th transaction, before its COMMIT is sent
-    FLOWYARD_COUNT_COMMITS=1         only count (what `counted()` answers), never exit
+    FLOWYARD_COUNT_COMMITS=1         only count, never exit: `counted()` answers, and each commit writes
+                                     `flowyard: commit N` on stderr
 
 Unarmed, nothing is installed and every commit costs what it costs without this module. Armed, the
 psycopg classes the store uses are wrapped once for the whole process: every way the code base commits
@@ -62,6 +63,8 @@ class _Counter:
             done = self.done
         if self.after is not None and done == self.after:
             _crash(f"crash_after_commit={self.after}")
+        if self.after is None and self.before is None:  # counting only: say so, for a test to find its K
+            sys.stderr.write(f"flowyard: commit {done}\n")
 
 
 _counter: _Counter | None = None

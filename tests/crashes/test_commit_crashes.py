@@ -11,16 +11,20 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+import httpx
 import psycopg
 import pytest
 
 from backend.store import commits
 from backend.store.errors import StoreError
 from tests.actions.servers import recording_server
+from tests.api.support import auth, make_user
 from tests.crashes.conftest import REPORTS
 from tests.crashes.scenarios import ACTIONS, CORPUS, DELAYS_AND_MISSING
 from tests.crashes.sweep import Sweep, report
+from tests.observability.live import Live, free_port, started
 from tests.queue.test_workers import wait_until_ended, worker
 from tests.support import Queue, flow
 
@@ -119,6 +123,42 @@ def test_a_worker_exits_right_after_its_commit_and_a_fresh_one_finishes_the_run(
         wait_until_ended(queue.url, [run_id], timeout_s=60)
     assert queue.status(run_id) == ("succeeded", None)
     assert queue.codes(run_id).count("log_written") == 1
+
+
+def _commits_in(log: Path) -> int:
+    return log.read_text().count("flowyard: commit ")
+
+
+def test_an_api_process_exits_at_its_commit_and_a_save_stands_whole_or_not_at_all(
+    queue: Queue, tmp_path: Path
+) -> None:
+    token = make_user(queue.url, "crash_api_editor", "edit")
+    serve = ["serve", "--no-worker", "--port", str(port := free_port())]
+
+    def save(live: Live) -> httpx.Response:
+        return httpx.post(f"{live.base}/api/flows", json=ONE_STEP, headers=auth(token), timeout=60)
+
+    # Counted first: the serve's own start-up commits, then the save's, whose last one is the flow's.
+    with started(serve, queue.url, tmp_path / "count.log", port, **{commits.COUNT_ENV: "1"}) as live:
+        assert save(live).status_code == 201
+        saved_at = _commits_in(tmp_path / "count.log")
+    flows = queue.one("SELECT count(*) FROM flows")
+    assert flows is not None
+
+    for mode, name, made in (("before", commits.BEFORE_ENV, 0), ("after", commits.AFTER_ENV, 1)):
+        log = tmp_path / f"{mode}.log"
+        with started(serve, queue.url, log, port, **{name: str(saved_at)}) as live:
+            with pytest.raises(httpx.TransportError):  # the process is gone before it could answer
+                save(live)
+            assert live.process.wait(timeout=60) == commits.CRASH_EXIT_CODE
+        assert f"crash_{mode}_commit={saved_at}: exiting now" in log.read_text()
+        assert queue.one("SELECT count(*) FROM flows") == (flows[0] + made,)
+        unversioned = (
+            "SELECT count(*) FROM flows f"
+            " WHERE NOT EXISTS (SELECT 1 FROM flow_versions v WHERE v.flow_id = f.id)"
+        )
+        assert queue.one(unversioned) == (0,), "a flow and its version 1 are one commit"
+        flows = (flows[0] + made,)
 
 
 def test_unarmed_nothing_is_wrapped_and_a_bad_setting_is_refused() -> None:
