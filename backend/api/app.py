@@ -54,6 +54,11 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return error_response(ApiError(exc.status_code, code=code), locale, headers=dict(exc.headers or {}))
 
 
+# How long a request waits for a pool connection: while the database is away, the pool has none to give,
+# and an answer in seconds (503, try again) beats a client's timeout.
+POOL_WAIT_S = 10.0
+
+
 def create_app(
     database_url: str,
     *,
@@ -68,7 +73,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async with AsyncExitStack() as stack:
-            pool = open_pool(database_url, size=config.pool_size)
+            # A request waits this long at most for a connection, then 503 database_unavailable.
+            pool = open_pool(database_url, size=config.pool_size, timeout=POOL_WAIT_S)
             await pool.open(wait=False)
             stack.push_async_callback(pool.close)
             app.state.pool = pool

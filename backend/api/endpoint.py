@@ -18,7 +18,7 @@ from starlette.routing import Route
 
 from backend.api.auth import User, authenticate
 from backend.api.body import ClientGone, check, read_json, text_problem
-from backend.api.errors import ApiError, error_response, internal_error
+from backend.api.errors import ApiError, database_gone, database_unavailable, error_response, internal_error
 from backend.i18n import negotiate
 
 log = logging.getLogger("flowyard.api")
@@ -108,7 +108,9 @@ class Endpoint:
                 # Nobody is left to read an answer: not a failure of ours, so no traceback either.
                 log.info("%s %s: the client left before its body was sent", self.method, self.path)
                 return error_response(ApiError(400, code="request_body_incomplete"), locale)
-            except Exception:
+            except Exception as failure:
+                if database_gone(failure):
+                    return database_unavailable(locale, failure)
                 log.exception("%s %s failed", self.method, self.path)
                 return internal_error(locale)
 

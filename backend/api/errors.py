@@ -13,6 +13,9 @@ from typing import Any
 from starlette.responses import JSONResponse
 
 from backend.i18n.catalogs import message
+from backend.store.errors import database_gone
+
+__all__ = ["ApiError", "database_gone", "database_unavailable", "error_response", "internal_error"]
 
 log = logging.getLogger("flowyard.api")
 
@@ -39,6 +42,17 @@ def error_response(error: ApiError, locale: str, headers: dict[str, str] | None 
 
 def internal_error(locale: str) -> JSONResponse:
     return error_response(ApiError(500, code="internal_error"), locale)
+
+
+RETRY_AFTER_S = 1
+
+
+def database_unavailable(locale: str, failure: BaseException) -> JSONResponse:
+    """503 `database_unavailable` with Retry-After: the answer while the database is away. One log line,
+    no traceback: it is an outage to see, not a bug to read."""
+    log.warning("the database is unavailable: %s", type(failure).__name__)
+    error = ApiError(503, code="database_unavailable")
+    return error_response(error, locale, headers={"Retry-After": str(RETRY_AFTER_S)})
 
 
 ERROR_SCHEMA: dict[str, Any] = {

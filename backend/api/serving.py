@@ -66,6 +66,8 @@ def serve(listener: socket.socket, url: str, *, run_worker: bool, processes: int
 def app_from_environment() -> Starlette:
     """The app of one child process of `serve --workers N`."""
     from backend.api.app import create_app
+    from backend.store.commits import arm_from_environment
 
     configure_logging()
+    arm_from_environment()  # a crash test's commit counter, per child (nothing unless the environment asks)
     return create_app(os.environ[_URL], run_worker=bool(os.environ.get(_WORKER)))

@@ -23,9 +23,12 @@ from backend.queue.sweep import approval_retention_from_env, retention_from_env
 from backend.queue.worker import Worker
 
 
-def open_pool(url: str, *, size: int) -> AsyncConnectionPool[Any]:
-    """Autocommit connections: every multi-statement write says where its transaction begins and ends."""
-    return AsyncConnectionPool(url, min_size=1, max_size=size, kwargs={"autocommit": True}, open=False)
+def open_pool(url: str, *, size: int, timeout: float = 30.0) -> AsyncConnectionPool[Any]:
+    """Autocommit connections: every multi-statement write says where its transaction begins and ends.
+    `timeout`: how long a caller waits for a connection before PoolTimeout."""
+    return AsyncConnectionPool(
+        url, min_size=1, max_size=size, kwargs={"autocommit": True}, open=False, timeout=timeout
+    )
 
 
 async def run_worker(

@@ -36,6 +36,7 @@ from backend.queue.runs import NOTIFY_CHANNEL
 from backend.queue.schedules import fire_due
 from backend.queue.settle import Outcome
 from backend.queue.sweep import DEFAULT_RETENTION, sweep_decided_approvals, sweep_ended_runs
+from backend.store.errors import database_gone
 
 log = logging.getLogger("flowyard.worker")
 
@@ -218,6 +219,9 @@ class Worker:
             except ClaimLost:
                 raise
             except Exception as failure:
+                if database_gone(failure):  # not the walk's failure: no backoff, no resume_failed
+                    log.warning("wait %s: the database went away; its lease gives it back", claim.wait_id)
+                    return
                 log.warning("resume of wait %s failed: %s", claim.wait_id, failure)
                 await self._fail(claim, failure)
                 return
@@ -230,6 +234,9 @@ class Worker:
             except ClaimLost:
                 raise
             except Exception as failure:
+                if database_gone(failure):
+                    log.warning("wait %s: the database went away; its lease gives it back", claim.wait_id)
+                    return
                 log.exception("writing the outcome of wait %s failed", claim.wait_id)
                 await self._fail(claim, failure)
             else:

@@ -16,6 +16,7 @@ from backend.console import refuse
 from backend.i18n.catalogs import message
 from backend.observability.logs import configure as configure_logging
 from backend.store import embedded
+from backend.store.commits import arm_from_environment
 from backend.store.database import connect, database_url
 from backend.store.errors import StoreError
 from backend.store.migrations import Migration, migrate
@@ -24,6 +25,8 @@ from backend.store.queries import load
 
 def run_store_command(args: argparse.Namespace) -> int:
     try:
+        # A crash test's commit counter (backend/store/commits.py); nothing unless the environment arms it.
+        arm_from_environment()
         if args.command == "migrate":
             return _migrate()
         if args.command == "db":

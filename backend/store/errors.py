@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import psycopg
 from psycopg.conninfo import conninfo_to_dict
+from psycopg_pool import PoolTimeout
 
 
 class StoreError(Exception):
@@ -35,3 +37,23 @@ def describe_host(url: str) -> str:
     port = f":{parts['port']}" if parts.get("port") else ""
     dbname = parts.get("dbname") or ""
     return f"{host}{port}/{dbname}"
+
+
+# The server shutting down, crashed, or refusing connections while it starts (SQLSTATE 57P01-57P03); a
+# class 08 state is a connection failure; no state at all is a connection psycopg found broken or closed.
+_GONE_STATES = frozenset({"57P01", "57P02", "57P03"})
+
+
+def database_gone(failure: BaseException) -> bool:
+    """Whether `failure` says the database is away (restarting, unreachable, our connection killed), as
+    opposed to a fault of the request or of the code: the first is a 503, the second a 500.
+
+    A pool that hands out no connection in its wait (PoolTimeout) counts: the database is not answering
+    in time, whatever the cause, and a client may try again.
+    """
+    if isinstance(failure, PoolTimeout):
+        return True
+    if not isinstance(failure, psycopg.OperationalError):
+        return False
+    state = failure.sqlstate
+    return state is None or state.startswith("08") or state in _GONE_STATES

@@ -1,0 +1,365 @@
+"""The crash corpus: flows that together use every node type, each with a script of what happens to it.
+
+A scenario's run is started by the test; what follows is a script of steps, each at a time (minutes after
+the run started, by a clock the script moves): `drain` serves what is due with a worker whose actions are
+sent for real, `decide` records a decision on the n-th approval of a node, `cancel` cancels the run.
+
+`play` runs a script in one process. A crash test runs it once in a process armed to exit at its K-th
+commit (backend/store/commits.py), then plays the whole script again in a fresh process, unarmed: the
+fresh worker takes over whatever the dead one left, and a step that already happened is refused as a
+person retrying it would be (`approval_already_decided`, a cancel of an ended run). Before the takeover,
+the dead process's claims are given back by the statement a worker runs once a lease has run out
+(`release_expired_claims`), asked at a moment past every lease: the scripts' clock does not move for it,
+so a deadline set by the takeover is the one the crash-free run set, to the microsecond.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from backend.actions import ActionSender, ActionSettings
+from backend.actions.destinations import AllowList
+from backend.approvals.service import ApprovalService, DecisionRefused
+from backend.graph.model import PORTS
+from backend.queue.commands import open_pool
+from backend.queue.queries import QUERIES
+from backend.queue.runs import DecisionStands, cancel_run
+from backend.queue.worker import Worker
+
+DECIDER = "crash_ann"
+SERVER = "crash-agent"
+TEMPLATE = "restart"
+PAST_EVERY_LEASE = timedelta(days=365)
+LOCAL = ActionSettings(allow=AllowList.parse("127.0.0.1"))
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    at: int  # minutes after the run's start
+    do: str  # drain, decide, cancel
+    node: str | None = None
+    nth: int = 0  # which approval of `node`, in visit order
+    outcome: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    name: str
+    document: dict[str, Any]
+    steps: tuple[Step, ...]
+    input: dict[str, Any] = field(default_factory=dict)
+
+
+def _flow(name: str, *nodes: dict[str, Any], wires: list[dict[str, str]]) -> dict[str, Any]:
+    trigger = {"id": "start", "type": "trigger", "config": {"kind": "manual"}}
+    return {"format": "flowyard.flow/1", "name": name, "nodes": [trigger, *nodes], "wires": wires}
+
+
+def _wire(source: str, target: str, port: str | None = None) -> dict[str, str]:
+    return {"from": source, "to": target} | ({"port": port} if port else {})
+
+
+def _log(node_id: str, message: str) -> dict[str, Any]:
+    return {"id": node_id, "type": "log", "config": {"message": message}}
+
+
+def _ask(node_id: str, deadline: str | None = None, on_timeout: str | None = None) -> dict[str, Any]:
+    config: dict[str, Any] = {"title": f"{node_id}?", "approvers": []}
+    if deadline:
+        config |= {"deadline": deadline, "on_timeout": on_timeout}
+    return {"id": node_id, "type": "approval", "config": config}
+
+
+def _http(node_id: str, path: str) -> dict[str, Any]:
+    url = "{{trigger.base}}" + path
+    return {"id": node_id, "type": "http", "config": {"method": "POST", "url": url, "body": {"n": node_id}}}
+
+
+def drain(at: int) -> Step:
+    return Step(at, "drain")
+
+
+def decide(at: int, node: str, outcome: str, nth: int = 0) -> Step:
+    return Step(at, "decide", node=node, nth=nth, outcome=outcome)
+
+
+# Each approval times out a different way: approve, reject, skip.
+TIMEOUTS = Scenario(
+    "approval_timeouts",
+    _flow(
+        "timeouts",
+        _ask("a1", "PT1H", "approve"),
+        _ask("a2", "PT1H", "reject"),
+        _ask("a3", "PT1H", "skip"),
+        _log("a1_yes", "a1 approved"),
+        _log("a2_no", "a2 rejected"),
+        _log("a2_yes", "a2 approved"),
+        _log("after", "all asked"),
+        wires=[
+            _wire("start", "a1"),
+            _wire("a1", "a1_yes", "approve"),
+            _wire("a1_yes", "a2"),
+            _wire("a2", "a2_yes", "approve"),
+            _wire("a2", "a2_no", "reject"),
+            _wire("a2_no", "a3"),
+            _wire("a3", "after", "approve"),
+        ],
+    ),
+    (drain(0), drain(60), drain(120), drain(180)),
+)
+
+# set, a delay, conditions on a value that is missing, and an end that fails the run on purpose.
+DELAYS_AND_MISSING = Scenario(
+    "delays_and_missing_values",
+    _flow(
+        "delays",
+        {"id": "remember", "type": "set", "config": {"values": {"amount": "{{trigger.amount}}"}}},
+        {"id": "wait", "type": "delay", "config": {"duration": "PT10M"}},
+        {"id": "has_note", "type": "condition", "config": {"left": "{{trigger.note}}", "op": "exists"}},
+        {
+            "id": "missing_ne",
+            "type": "condition",
+            "config": {"left": "{{trigger.none}}", "op": "ne", "right": 1},
+        },
+        _log("noted", "note: {{trigger.note}}"),
+        _log("no_note", "no note"),
+        {"id": "stop", "type": "end", "config": {"status": "failed", "message": "stopped on purpose"}},
+        _log("never", "not reached"),
+        wires=[
+            _wire("start", "remember"),
+            _wire("remember", "wait"),
+            _wire("wait", "has_note"),
+            _wire("has_note", "noted", "true"),
+            _wire("has_note", "no_note", "false"),
+            _wire("no_note", "missing_ne"),
+            _wire("missing_ne", "never", "true"),
+            _wire("missing_ne", "stop", "false"),
+        ],
+    ),
+    (drain(0), drain(10)),
+    {"amount": 12},
+)
+
+# A foreach whose body sends an action and then waits.
+FOREACH = Scenario(
+    "foreach_action_delay",
+    _flow(
+        "foreach",
+        {"id": "each", "type": "foreach", "config": {"items": "{{trigger.lines}}", "as": "line"}},
+        _http("send", "/lines"),
+        {"id": "pause", "type": "delay", "config": {"duration": "PT5M"}},
+        _log("after", "all lines"),
+        wires=[
+            _wire("start", "each"),
+            _wire("each", "send", "body"),
+            _wire("send", "pause"),
+            _wire("each", "after", "done"),
+        ],
+    ),
+    (drain(0), drain(5), drain(10), drain(15)),
+    {"lines": ["a", "b", "c"]},
+)
+
+# A repeat with an approval in its body, left by a break when it is rejected.
+REPEAT = Scenario(
+    "repeat_approval_break",
+    _flow(
+        "repeat",
+        {
+            "id": "again",
+            "type": "repeat",
+            "config": {"while": {"left": "{{trigger.go}}", "op": "eq", "right": 1}},
+        },
+        _ask("ask"),
+        _log("yes", "once more"),
+        {"id": "stop", "type": "break", "config": {}},
+        _log("after", "left the loop"),
+        wires=[
+            _wire("start", "again"),
+            _wire("again", "ask", "body"),
+            _wire("ask", "yes", "approve"),
+            _wire("ask", "stop", "reject"),
+            _wire("again", "after", "done"),
+        ],
+    ),
+    (
+        drain(0),
+        decide(1, "ask", "approved", 0),
+        drain(1),
+        decide(2, "ask", "approved", 1),
+        drain(2),
+        decide(3, "ask", "rejected", 2),
+        drain(3),
+    ),
+    {"go": 1},
+)
+
+# http, notify and command, each with an error port, one failing into it; every one sends for real.
+ACTIONS = Scenario(
+    "actions_with_error_ports",
+    _flow(
+        "actions",
+        _http("pay", "/pay"),
+        _http("broken", "/fail"),
+        _log("handled", "handled {{broken.code}}"),
+        {
+            "id": "tell",
+            "type": "notify",
+            "config": {"channel": "webhook", "to": "{{trigger.base}}/hook", "message": "paid"},
+        },
+        {
+            "id": "cmd",
+            "type": "command",
+            "config": {"server": SERVER, "template": TEMPLATE, "args": {"unit": "web"}},
+        },
+        _log("done", "exit {{cmd.body.exit_code}}"),
+        _log("unreached", "not here"),
+        wires=[
+            _wire("start", "pay"),
+            _wire("pay", "broken"),
+            _wire("pay", "unreached", "error"),
+            _wire("broken", "unreached"),
+            _wire("broken", "handled", "error"),
+            _wire("handled", "tell"),
+            _wire("tell", "cmd"),
+            _wire("tell", "unreached", "error"),
+            _wire("cmd", "done"),
+            _wire("cmd", "unreached", "error"),
+        ],
+    ),
+    (drain(0),),
+)
+
+# An action with no error port that fails: the run fails there, after one that went out.
+UNHANDLED = Scenario(
+    "action_without_error_port",
+    _flow(
+        "unhandled",
+        _http("first", "/pay"),
+        _http("broken", "/fail"),
+        _log("unreached", "not here"),
+        wires=[_wire("start", "first"), _wire("first", "broken"), _wire("broken", "unreached")],
+    ),
+    # the worker's backoff: 1, 2, 4 and 8 minutes, then the fifth failure fails the run; the last drains
+    # leave room for a takeover whose crashed claim counted as an attempt
+    (drain(0), drain(1), drain(3), drain(7), drain(15), drain(31), drain(63)),
+)
+
+# Cancelled while it waits, after an action went out.
+CANCEL = Scenario(
+    "cancel_in_the_middle",
+    _flow(
+        "cancel",
+        _http("pay", "/pay"),
+        _ask("ask", "PT2H", "approve"),
+        _log("after", "not reached"),
+        wires=[_wire("start", "pay"), _wire("pay", "ask"), _wire("ask", "after", "approve")],
+    ),
+    (drain(0), Step(30, "cancel"), drain(60)),
+)
+
+# A decision a minute before the deadline resumed only after it (the decision stands), and a decision
+# that arrives exactly at the deadline (refused: the timeout wins).
+RACE = Scenario(
+    "decision_races_deadline",
+    _flow(
+        "race",
+        _ask("first", "PT1H", "reject"),
+        _ask("second", "PT1H", "approve"),
+        _log("first_no", "first timed out"),
+        _log("second_yes", "second approved"),
+        _log("second_no", "second rejected"),
+        wires=[
+            _wire("start", "first"),
+            _wire("first", "second", "approve"),
+            _wire("first", "first_no", "reject"),
+            _wire("second", "second_yes", "approve"),
+            _wire("second", "second_no", "reject"),
+        ],
+    ),
+    (drain(0), decide(59, "first", "approved"), drain(60), decide(120, "second", "rejected"), drain(120)),
+)
+
+CORPUS: tuple[Scenario, ...] = (
+    TIMEOUTS,
+    DELAYS_AND_MISSING,
+    FOREACH,
+    REPEAT,
+    ACTIONS,
+    UNHANDLED,
+    CANCEL,
+    RACE,
+)
+BY_NAME = {scenario.name: scenario for scenario in CORPUS}
+
+
+def node_types(corpus: tuple[Scenario, ...] = CORPUS) -> set[str]:
+    return {node["type"] for scenario in corpus for node in scenario.document["nodes"]}
+
+
+assert node_types() == set(PORTS), f"the corpus misses {set(PORTS) - node_types()}"
+
+
+async def play(url: str, run_id: int, scenario: Scenario, started: datetime, takeover: bool) -> list[str]:
+    """Play `scenario`'s script on `run_id` in this process; what each step said (for the test to read).
+
+    `takeover`: first give back the claims a dead process left, as its lease running out would."""
+    said: list[str] = []
+    pool = open_pool(url, size=4)
+    await pool.open()
+    try:
+        if takeover:
+            async with pool.connection() as conn:
+                await conn.execute(QUERIES["release_expired_claims"], {"now": started + PAST_EVERY_LEASE})
+        for index, step in enumerate(scenario.steps):
+            at = started + timedelta(minutes=step.at)
+            if step.do == "drain":
+                moment = at
+
+                def clock(moment: datetime = moment) -> datetime:
+                    return moment
+
+                worker = Worker(
+                    pool,
+                    clock=clock,
+                    name=f"crash-{os.getpid()}-{index}",
+                    concurrency=2,
+                    actions=ActionSender(pool, LOCAL),
+                    approvals=ApprovalService(clock),
+                    retention=None,
+                )
+                await worker.drain()
+                said.append("drained")
+            elif step.do == "decide":
+                assert step.node is not None and step.outcome is not None
+                said.append(await _decide(pool, run_id, step, at))
+            elif step.do == "cancel":
+                async with pool.connection() as conn:
+                    try:
+                        said.append("cancelled" if await cancel_run(conn, run_id, by=DECIDER) else "ended")
+                    except DecisionStands:
+                        said.append("decision_stands")
+    finally:
+        await pool.close()
+    return said
+
+
+async def _decide(pool: Any, run_id: int, step: Step, at: datetime) -> str:
+    async with pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT id FROM approvals WHERE run_id = %s AND node = %s ORDER BY visit OFFSET %s LIMIT 1",
+            (run_id, step.node, step.nth),
+        )
+        row = await cur.fetchone()
+        if row is None:
+            return "approval_missing"
+        try:
+            await ApprovalService(lambda: at).decide(
+                conn, row[0], str(step.outcome), by=DECIDER, comment=None
+            )
+        except DecisionRefused as refused:
+            return refused.code
+        return "decided"

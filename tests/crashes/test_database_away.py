@@ -1,0 +1,216 @@
+"""PostgreSQL going away under a busy drain: stopped and started again, or its connections killed.
+
+Real `flowyard serve` and `flowyard worker` processes keep running through it. Every run ends as it
+would have without the outage; the API answers 503 `database_unavailable` while the database is away,
+never a 500 and never a hang (the client's timeout would fail the test); the workers go on once it is
+back (the runs ending is what shows it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+
+from backend.store.migrations import migrate
+from tests.api.support import make_user
+from tests.observability.live import Live, free_port, started, wait_for
+from tests.queue.test_workers import wait_until_ended
+from tests.support import Queue, flow
+
+RUNS = 150
+# Two logs around a short real-time delay: each run is claimed twice, so a drain of RUNS is busy for a while.
+STEPS = flow(
+    {"id": "a", "type": "log", "config": {"message": "one"}},
+    {"id": "pause", "type": "delay", "config": {"duration": "PT1S"}},
+    {"id": "b", "type": "log", "config": {"message": "two"}},
+    wires=[{"from": "start", "to": "a"}, {"from": "a", "to": "pause"}, {"from": "pause", "to": "b"}],
+)
+VISITED = ["start", "a", "pause", "b"]
+# What a process may log with a traceback while its database is away: psycopg's connection failures.
+GONE = re.compile(
+    r"^psycopg(_pool)?\.(errors\.)?(OperationalError|AdminShutdown|PoolTimeout|CannotConnectNow)\b"
+)
+
+
+@contextmanager
+def through_outage(command: list[str], url: str, log: Path, port: int = 0) -> Iterator[Live]:
+    """`started`, where a traceback is allowed when (and only when) it is of the database going away.
+
+    `started` fails on any traceback in the log, after its process has stopped; a worker logs one for each
+    heartbeat or claim round that met the outage. This reads those and lets only them through.
+    """
+    body_done = False
+    try:
+        with started(command, url, log, port) as live:
+            yield live
+            body_done = True
+    except AssertionError:
+        if not body_done:
+            raise
+        errors = [
+            json.loads(text).get("error") for text in log.read_text().splitlines() if text.startswith("{")
+        ]
+        unexpected = [raised for raised in map(_raised, filter(None, errors)) if not GONE.match(raised)]
+        assert unexpected == [], unexpected
+
+
+def _raised(traceback: str) -> str:
+    """The exception line of a formatted traceback: its last line that is not indented (a message may
+    go on over indented lines)."""
+    return [line for line in traceback.strip().splitlines() if not line[:1].isspace()][-1]
+
+
+def start_busy_drain(url: str) -> list[int]:
+    queue = Queue(url)
+    flow_id = queue.save(STEPS)
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "INSERT INTO runs (flow_id, version, status, trigger_kind)"
+            " SELECT %s, 1, 'waiting', 'manual' FROM generate_series(1, %s) RETURNING id",
+            (flow_id, RUNS),
+        ).fetchall()
+        run_ids = [row[0] for row in rows]
+        conn.execute(
+            "INSERT INTO waits (run_id, kind, wake_at) SELECT unnest(%s::bigint[]), 'start', now()",
+            (run_ids,),
+        )
+    return run_ids
+
+
+def assert_ended_as_without_the_outage(url: str, run_ids: list[int]) -> None:
+    with psycopg.connect(url) as conn:
+        statuses = conn.execute(
+            "SELECT status, count(*) FROM runs WHERE id = ANY(%s) GROUP BY status", (run_ids,)
+        ).fetchall()
+        visits = conn.execute(
+            "SELECT array_agg(node ORDER BY seq) FROM journal"
+            " WHERE run_id = ANY(%s) AND code = 'node_visited' GROUP BY run_id",
+            (run_ids,),
+        ).fetchall()
+        logs = conn.execute(
+            "SELECT count(*) FROM journal WHERE run_id = ANY(%s) AND code = 'log_written'", (run_ids,)
+        ).fetchone()
+        waits = conn.execute("SELECT count(*) FROM waits WHERE run_id = ANY(%s)", (run_ids,)).fetchone()
+    assert statuses == [("succeeded", len(run_ids))]
+    assert len(visits) == len(run_ids) and all(row[0] == VISITED for row in visits)
+    assert logs == (2 * len(run_ids),), "each log written once"
+    assert waits == (0,)
+
+
+def ask(live: Live, token: str) -> httpx.Response:
+    # A client's timeout well above the pool's wait (10 s): an answer, not a hang, is what is asserted.
+    return httpx.get(f"{live.base}/api/me", headers={"Authorization": f"Bearer {token}"}, timeout=60)
+
+
+def assert_unavailable(answer: httpx.Response) -> None:
+    assert answer.status_code == 503, answer.text
+    assert answer.json()["error"]["code"] == "database_unavailable"
+    assert answer.headers["retry-after"] == "1"
+
+
+def flowyard_db(data_dir: Path, action: str) -> str:
+    """`flowyard db ACTION` on the embedded server in `data_dir`, as an operator types it: `url` starts it
+    (a process of its own each time, as the server library remembers the servers it started)."""
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"} | {"FLOWYARD_DATA_DIR": str(data_dir)}
+    done = subprocess.run(
+        [sys.executable, "-m", "backend.cli", "db", action],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def embedded() -> Iterator[tuple[str, Path]]:
+    """A migrated database on an embedded server of this test's own, which the test stops and starts; its
+    data folder outside pytest's (whose parents the server's system user may not enter)."""
+    data_dir = Path(tempfile.mkdtemp(prefix="flowyard-restart-"))
+    try:
+        url = flowyard_db(data_dir, "url")
+        with psycopg.connect(url) as conn:
+            migrate(conn)
+        yield url, data_dir
+    finally:
+        flowyard_db(data_dir, "stop")
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def test_postgresql_restarted_in_a_busy_drain_loses_nothing(
+    embedded: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, data_dir = embedded
+    token = make_user(url, "restart_admin", "admin")
+    run_ids = start_busy_drain(url)
+    port = free_port()
+    with (
+        through_outage(["serve", "--no-worker", "--port", str(port)], url, tmp_path / "api.log", port) as api,
+        through_outage(["worker", "--lease", "2"], url, tmp_path / "w1.log"),
+        through_outage(["worker", "--lease", "2"], url, tmp_path / "w2.log"),
+    ):
+        assert ask(api, token).status_code == 200
+        # in the middle of the drain: some runs ended, not all
+        wait_for(
+            url, "SELECT 1 WHERE (SELECT count(*) FROM runs WHERE ended_at IS NOT NULL) >= %s", RUNS // 10
+        )
+        assert flowyard_db(data_dir, "stop").startswith("stopped")
+        for _ in range(3):
+            assert_unavailable(ask(api, token))
+        assert flowyard_db(data_dir, "url") == url
+        wait_until_ended(url, run_ids, timeout_s=240)
+        answers = [ask(api, token) for _ in range(3)]
+    assert_ended_as_without_the_outage(url, run_ids)
+    for answer in answers:
+        assert answer.status_code == 200 or answer.json()["error"]["code"] == "database_unavailable"
+
+
+def test_connections_killed_at_random_in_a_busy_drain_lose_nothing(queue: Queue, tmp_path: Path) -> None:
+    token = make_user(queue.url, "kill_admin", "admin")
+    chance = random.Random(19)
+    kills, answers = 0, []
+    port = free_port()
+    serve = ["serve", "--no-worker", "--port", str(port)]
+    with (
+        through_outage(serve, queue.url, tmp_path / "api.log", port) as api,
+        through_outage(["worker", "--lease", "2"], queue.url, tmp_path / "w1.log"),
+        through_outage(["worker", "--lease", "2"], queue.url, tmp_path / "w2.log"),
+        psycopg.connect(queue.url, autocommit=True) as killer,
+    ):
+        run_ids = start_busy_drain(queue.url)  # the workers are up: the kills land in the drain
+        while True:
+            left = killer.execute(
+                "SELECT count(*) FROM runs WHERE id = ANY(%s) AND ended_at IS NULL", (run_ids,)
+            ).fetchone()
+            if left == (0,) or kills >= 40:
+                break
+            backends = killer.execute(
+                "SELECT pid FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchall()
+            if backends:
+                killer.execute("SELECT pg_terminate_backend(%s)", (chance.choice(backends)[0],))
+                kills += 1
+            answers.append(ask(api, token))
+            killer.execute("SELECT pg_sleep(0.2)")  # pacing the kills, not waiting for anything
+        wait_until_ended(queue.url, run_ids, timeout_s=240)
+    assert kills > 0
+    assert_ended_as_without_the_outage(queue.url, run_ids)
+    for answer in answers:
+        assert answer.status_code == 200 or answer.json()["error"]["code"] == "database_unavailable", (
+            answer.text
+        )
