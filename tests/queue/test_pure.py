@@ -103,5 +103,5 @@ def test_an_until_just_inside_the_cap_is_accepted() -> None:
 
 def test_an_action_is_no_pause_and_its_type_is_named() -> None:
     with pytest.raises(WaitFailed) as failed:
-        wake_of(ActionRequest(node="h", visit=3, type="http", config={}))  # type: ignore[arg-type]
+        wake_of(ActionRequest(node="h", visit=3, type="http", config={}))
     assert (failed.value.code, failed.value.data) == ("wait_corrupt", {"request": "ActionRequest"})
