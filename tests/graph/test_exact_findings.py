@@ -6,6 +6,8 @@ these tests compare the whole finding, so a parameter that is dropped or swapped
 
 from __future__ import annotations
 
+import pytest
+
 from backend.graph import Finding, validate
 from tests.graph.graph_flows import flow
 from tests.graph.test_validator import everything_wrong
@@ -129,3 +131,22 @@ def test_the_sentences_come_from_the_locales_catalog() -> None:
         ("node_id_duplicate", "Ein anderer Knoten hat bereits die ID a: Knoten-IDs müssen eindeutig sein."),
         ("node_type_unknown", "Der Knoten x hat den Typ teleport, der kein Knotentyp ist."),
     ]
+
+
+def test_every_finding_past_the_limit_is_counted_once_whichever_rule_counts_it() -> None:
+    document = flow("t:trigger a:log b:log c:log d:log e:log f:log", "t>a a>b b>a c>d d>c e>f f>e")
+    everything = validate(document, limit=10**6)
+    assert [f.code for f in everything] == ["cycle"] * 3 + ["node_unreachable"] * 4
+    capped = validate(document, limit=1)
+    assert capped[:1] == everything[:1]
+    assert [(f.code, f.detail) for f in capped[1:]] == [("findings_truncated", "6")]
+
+
+def test_a_document_without_nodes_and_wires_has_no_list_view() -> None:
+    from backend.graph.list_view import list_view
+
+    with pytest.raises(ValueError) as refused:
+        list_view({"nodes": "none"})
+    assert (
+        str(refused.value) == "the document has no readable list of nodes and wires: validate it for details"
+    )

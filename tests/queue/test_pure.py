@@ -9,7 +9,7 @@ import pytest
 
 from backend.queue.claims import FIRST_BACKOFF, MAX_ATTEMPTS, Claim, backoff, database_clock
 from backend.queue.driver import WaitFailed, Wake, wake_of
-from backend.walker import ApprovalRequest, DelayRequest
+from backend.walker import ActionRequest, ApprovalRequest, DelayRequest
 
 
 def test_the_backoff_doubles_from_one_minute() -> None:
@@ -99,3 +99,9 @@ def test_a_pause_that_cannot_fall_due_fails_with_its_reason(
 def test_an_until_just_inside_the_cap_is_accepted() -> None:
     soon = (datetime.now(UTC) + timedelta(days=3659)).replace(microsecond=0, tzinfo=None)
     assert wake_of(_delay(until=soon.isoformat())).at == soon.replace(tzinfo=UTC)
+
+
+def test_an_action_is_no_pause_and_its_type_is_named() -> None:
+    with pytest.raises(WaitFailed) as failed:
+        wake_of(ActionRequest(node="h", visit=3, type="http", config={}))
+    assert (failed.value.code, failed.value.data) == ("wait_corrupt", {"request": "ActionRequest"})
