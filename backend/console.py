@@ -5,11 +5,13 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from backend.errors import CodedError
 from backend.i18n.catalogs import message
 
 
-def refuse(*, code: str, exit_code: int = 1, **params: Any) -> int:
-    """Print why a command stops and return its exit code.
+def refuse(error: CodedError | None = None, /, *, code: str = "", exit_code: int = 1, **params: Any) -> int:
+    """Print why a command stops and return its exit code: a refusal raised (`refuse(error)`, its params
+    completed by `params`), or a reason code written here (`refuse(code="...")`, where the guard reads it).
 
     Examples:
         >>> import contextlib, io
@@ -19,6 +21,13 @@ def refuse(*, code: str, exit_code: int = 1, **params: Any) -> int:
         1
         >>> err.getvalue()
         'flowyard: There is no such flow. (flow_not_found)\\n'
+        >>> with contextlib.redirect_stderr(io.StringIO()) as err:
+        ...     refuse(CodedError(code="flow_not_found"), exit_code=2)
+        2
+        >>> err.getvalue()
+        'flowyard: There is no such flow. (flow_not_found)\\n'
     """
+    if error is not None:
+        code, params = error.code, {**error.params, **params}
     print(f"flowyard: {message(code, **params)} ({code})", file=sys.stderr)
     return exit_code

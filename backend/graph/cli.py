@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from backend.config import settings
+from backend.errors import CodedError
 from backend.graph.findings import Finding
 from backend.graph.validator import validate
 from backend.i18n.catalogs import message
@@ -28,13 +29,8 @@ MAX_FILE_BYTES = 5_000_000
 _JSON_KEYS = ("code", "node", "wire", "message")
 
 
-class FlowFileUnreadable(Exception):
+class FlowFileUnreadable(CodedError):
     """The file is no JSON document: the reason code, and its sentence's parameters but the path."""
-
-    def __init__(self, *, code: str, **params: object) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
 
 
 def run_check(path: str, *, as_json: bool) -> int:

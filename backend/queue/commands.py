@@ -109,7 +109,7 @@ async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
     try:
         document = read_flow_file(path)
     except FlowFileUnreadable as unreadable:
-        return refuse(code=unreadable.code, exit_code=2, path=path, **unreadable.params)
+        return refuse(unreadable, exit_code=2, path=path)
     findings = validate(document, limit=settings().max_findings, now=datetime.now(UTC))
     if findings:
         print_findings(path, findings, as_json=False)
@@ -122,9 +122,9 @@ async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
             else:
                 version = await save_version(conn, flow_id, document, by="cli")
         except ScheduleInvalid as invalid:
-            return refuse(code=invalid.code)
+            return refuse(invalid)
         except CommandRefused as refused:
-            return refuse(code=refused.code, **refused.params)
+            return refuse(refused)
         except LookupError:
             return refuse(code="flow_not_found")
     print(f"saved flow {flow_id} version {version}")

@@ -19,14 +19,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from cronsim import CronSim, CronSimError
 from psycopg import AsyncConnection
 
+from backend.errors import CodedError
 from backend.queue.queries import QUERIES
 from backend.queue.runs import start_in_transaction
 
 
-class ScheduleInvalid(ValueError):
-    def __init__(self, code: str) -> None:
-        super().__init__(code)
-        self.code = code
+class ScheduleInvalid(CodedError, ValueError):
+    """A schedule no cron or time zone names."""
 
 
 def next_fire(cron: str, timezone: str, after: datetime) -> datetime:

@@ -37,9 +37,9 @@ def run_store_command(args: argparse.Namespace) -> int:
             migrate(conn)
         return run_queue_command(args, url)
     except StoreError as exc:
-        return refuse(code=exc.code, exit_code=2, **exc.params)
+        return refuse(exc, exit_code=2)
     except ActionFailure as failure:  # the secret key: missing from the data folder, open to others, invalid
-        return refuse(code=failure.code, exit_code=2, **failure.detail)
+        return refuse(failure, exit_code=2)
     raise AssertionError(f"no handler for {args.command}")
 
 
