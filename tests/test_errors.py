@@ -27,10 +27,10 @@ def test_only_the_root_keeps_a_code_on_an_exception() -> None:
                         isinstance(target, ast.Attribute)
                         and isinstance(target.value, ast.Name)
                         and target.value.id == "self"
-                        and target.attr in ("code", "params")
+                        and target.attr == "code"
                     ):
                         keepers.append(f"{path}:{node.lineno}")
-    assert [place.split(":")[0] for place in keepers] == ["backend/errors.py", "backend/errors.py"]
+    assert [place.split(":")[0] for place in keepers] == ["backend/errors.py"]
 
 
 def test_the_cli_prints_any_refusal_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:

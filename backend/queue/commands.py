@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import signal
 import socket
 from datetime import UTC, datetime, timedelta
@@ -14,7 +13,7 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from backend.config import settings
-from backend.console import refuse
+from backend.console import InputRefused, read_input, refuse
 from backend.observability.logs import configure as configure_logging
 from backend.observability.worker_port import bind, metrics_port
 from backend.queue.faults import Faults
@@ -85,10 +84,9 @@ async def start_run_command(url: str, flow_id: int, input_text: str | None) -> i
     from backend.queue.runs import FlowHasNoVersion, start_run
 
     try:
-        payload = json.loads(input_text) if input_text is not None else None
-    except json.JSONDecodeError as exc:
-        reason = f"{exc.msg} at line {exc.lineno} column {exc.colno}"
-        return refuse(code="walk_input_invalid", exit_code=2, reason=reason)
+        payload = read_input(input_text)
+    except InputRefused as refused:
+        return refuse(refused, exit_code=2)
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
         try:
             started = await start_run(conn, flow_id, input=payload, trigger_kind="manual", started_by="cli")

@@ -37,6 +37,24 @@ def test_run_starts_a_run_and_refuses_bad_input_and_unknown_flows(queue: Queue) 
     assert queue.one("SELECT count(*) FROM runs WHERE flow_id = %s", flow_id) == (1,)
 
 
+def test_run_and_walk_refuse_what_the_api_refuses_in_one_line_with_the_code(
+    queue: Queue, tmp_path: Path
+) -> None:
+    """One strict reader: NaN, Infinity, a key twice, a number no float holds, a NUL character."""
+    flow_id = queue.save(flow("start:trigger", wires=[]))
+    path = tmp_path / "flow.json"
+    path.write_text(json.dumps(flow("start:trigger", wires=[])))
+    texts = ['{"a": NaN}', '{"a": -Infinity}', '{"a": 1, "a": 2}', "[1e999]", '{"a": "x\\u0000y"}']
+    for text in texts:
+        for args in (["run", str(flow_id)], ["walk", str(path)]):
+            refused = flowyard(queue.url, *args, "--input", text)
+            assert refused.returncode == 2, (args, text, refused.stderr)
+            assert refused.stderr.count("\n") == 1 and "--input is not JSON" in refused.stderr
+            if args[0] == "run":  # `walk` says its sentence alone, as its tests have it
+                assert refused.stderr.rstrip().endswith("(walk_input_invalid)")
+    assert queue.one("SELECT count(*) FROM runs WHERE flow_id = %s", flow_id) == (0,)
+
+
 def test_workers_lists_who_reported_and_when(queue: Queue) -> None:
     with_none = flowyard(queue.url, "workers")
     assert with_none.returncode == 0 and "no workers" in with_none.stdout
