@@ -5,22 +5,19 @@ subclasses `CodedError`, so the code and its parameters are kept one way, and wh
 person takes any of them: the CLI's `backend.console.refuse(error)` prints one line, the API's
 `error_response(error, locale)` answers JSON in the reader's language.
 
-The code is passed as the keyword `code=`, as a string literal, where the error is raised: that is where the
-catalog guard (`backend.i18n.codes`) reads it, so every code raised has a sentence in every catalog.
+This module imports nothing of the project's, so every package may raise one. The code is passed as the
+keyword `code=`, as a string literal, where the error is raised: that is where the catalog guard
+(`backend.i18n.codes`) reads it, so every code raised has a sentence in every catalog.
 
 Examples:
     >>> refused = CodedError(code="flow_not_found", flow=7)
     >>> refused.code, refused.params, str(refused)
     ('flow_not_found', {'flow': 7}, 'flow_not_found')
-    >>> refused.message("en")
-    'There is no such flow.'
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
-
-from backend.i18n.catalogs import message
 
 
 class CodedError(Exception):
@@ -38,7 +35,3 @@ class CodedError(Exception):
     def detail(self) -> dict[str, Any]:
         """The parameters, under the name the walker and the actions gave them first."""
         return self.params
-
-    def message(self, locale: str | None = None) -> str:
-        """The catalog's sentence for the code, in `locale` (English when none)."""
-        return message(self.code, locale or "en", **self.params)

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import psycopg
 
+from backend.approvals.service import ApprovalService
 from backend.flows.store import create_flow
 from backend.queue.commands import open_pool
 from backend.queue.runs import start_run
@@ -139,7 +140,8 @@ class Queue:
             pool = open_pool(self.url, size=5)
             await pool.open()
             try:
-                await Worker(pool, clock=self.clock, name="test-worker", **worker_options).drain()
+                options = {"approvals": ApprovalService(self.clock), **worker_options}
+                await Worker(pool, clock=self.clock, name="test-worker", **options).drain()
             finally:
                 await pool.close()
 

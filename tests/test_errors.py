@@ -12,6 +12,7 @@ import pytest
 from backend.api.errors import ApiError, error_response
 from backend.console import refuse
 from backend.errors import CodedError
+from backend.i18n.catalogs import message
 from backend.people.accounts import AccountRefused
 from backend.store.errors import StoreError
 
@@ -46,7 +47,7 @@ def test_the_api_answers_any_refusal_with_its_status_and_translated_sentence() -
     body = json.loads(bytes(answer.body))
     assert answer.status_code == 422
     assert body["error"]["code"] == "user_unknown" and "zed" in body["error"]["message"]
-    assert body["error"]["message"] != AccountRefused(code="user_unknown", name="zed").message("en")
+    assert body["error"]["message"] != message("user_unknown", "en", name="zed")
     assert body["error"]["detail"] == {"name": "zed"}
 
     store = error_response(StoreError(code="database_unreachable", host="h"), "en")

@@ -14,9 +14,9 @@ from psycopg_pool import AsyncConnectionPool
 
 from backend.config import settings
 from backend.console import InputRefused, read_input, refuse
+from backend.faults import Faults
 from backend.observability.logs import configure as configure_logging
 from backend.observability.worker_port import bind, metrics_port
-from backend.queue.faults import Faults
 from backend.queue.queries import QUERIES
 from backend.queue.sweep import approval_retention_from_env, retention_from_env
 from backend.queue.worker import Worker
@@ -44,6 +44,7 @@ async def run_worker(
     try:
         from backend.actions import ActionSender, ActionSettings
         from backend.approvals.mail import approval_mailer
+        from backend.approvals.service import ApprovalService
 
         faults = Faults(fault_point)
         worker = Worker(
@@ -54,6 +55,7 @@ async def run_worker(
             retention=retention_from_env(),
             approval_retention=approval_retention_from_env(),
             actions=ActionSender(pool, ActionSettings.from_env(), faults=faults),
+            approvals=ApprovalService(),
             outbox=approval_mailer(pool),
         )
         print(f"worker {worker.name} is serving due waits (concurrency {concurrency})", flush=True)

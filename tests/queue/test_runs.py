@@ -176,7 +176,7 @@ def test_a_lapsed_claims_late_write_is_refused_and_changes_nothing(queue: Queue,
                 assert (again.wait_id, again.attempts) == (claim.wait_id, claim.attempts + 1)
             async with pool.connection() as conn:
                 if second_worker == "fast":
-                    await Worker(pool, clock=queue.clock, name="fast").drain()
+                    await Worker(pool, clock=queue.clock, name="fast", approvals=approvals).drain()
                 with pytest.raises(ClaimLost):
                     await write_outcome(conn, "slow", queue.clock(), claim, run, walked, approvals)
             if second_worker == "slow":

@@ -8,6 +8,7 @@ from datetime import timedelta
 import psycopg
 import pytest
 
+from backend.approvals.service import ApprovalService
 from backend.queue.sweep import sweep_ended_runs
 from tests.support import Queue, flow
 
@@ -65,7 +66,9 @@ def test_a_running_worker_sweeps_from_its_heartbeat(queue: Queue) -> None:
         pool = open_pool(queue.url, size=5)
         await pool.open()
         stop = asyncio.Event()
-        worker = asyncio.create_task(Worker(pool, retention=timedelta(days=30)).run(stop))
+        worker = asyncio.create_task(
+            Worker(pool, retention=timedelta(days=30), approvals=ApprovalService()).run(stop)
+        )
         try:
             async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
                 for _ in range(600):  # bounded: the first heartbeat sweeps at once
