@@ -13,6 +13,7 @@ Human output is one line per finding, `FLOW.json: code: message`; `--json` print
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Sequence
@@ -33,6 +34,11 @@ _JSON_KEYS = ("code", "node", "wire", "message")
 
 class FlowFileUnreadable(CodedError):
     """The file is no JSON document: the reason code, and its sentence's parameters but the path."""
+
+
+def check_command(args: argparse.Namespace) -> int:
+    """`flowyard check`, as backend/cli.py registers it."""
+    return run_check(args.flow, as_json=args.json)
 
 
 def run_check(path: str, *, as_json: bool) -> int:

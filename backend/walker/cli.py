@@ -128,6 +128,11 @@ def _sentence(line: JournalLine) -> str:
     return _say(code=line.code, params=line.data, context={"node": line.node, "visit": line.visit})
 
 
+def walk_command(args: Any) -> int:
+    """`flowyard walk`, as backend/cli.py registers it."""
+    return run_walk(args.flow, input_text=args.input, answers=args.answer, as_json=args.json)
+
+
 def run_walk(path: str, *, input_text: str | None, answers: list[str], as_json: bool) -> int:
     """Walk the flow in `path` and print the result; the exit code (0, 1 or 2) as the module says."""
     try:
