@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from backend.graph import list_view, validate
-from backend.graph.model import NODE_TYPES, PORTS
+from backend.graph.model import NODE_TYPES
+from backend.node_types import PORTS
 from tests.support import CONFIGS
 
 json_values = st.recursive(
