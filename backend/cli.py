@@ -1,15 +1,65 @@
-"""`flowyard`: the one command-line entry point.
+"""`flowyard`: the one command-line entry point, and the one place each command is wired.
 
-Every subcommand's handler imports what it needs when it runs, so that `flowyard check` never loads the
-database driver and `flowyard --help` is instant.
+Each command is registered once, with `set_defaults(func=...)`: a handler named `module:function` that is
+imported only when its command runs, so that `flowyard check` never loads the database driver and
+`flowyard --help` is instant. A handler that needs the database gets its URL, the schema migrated first;
+`serve`, `worker` and `migrate` are built in backend/processes.py, the one place that wires a process.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _command(target: str, *, database: bool = True) -> Handler:
+    """The handler `module:function` of one command, imported when it runs; with `database`, it is
+    called as `function(args, url)` once the schema is migrated, else as `function(args)`."""
+
+    def handle(args: argparse.Namespace) -> int:
+        from backend.actions.failures import ActionFailure
+        from backend.console import refuse
+        from backend.store.errors import StoreError
+
+        module, _, name = target.partition(":")
+        function = getattr(importlib.import_module(module), name)
+        try:
+            if not database:
+                return int(function(args))
+            return int(function(args, _migrated_url()))
+        except StoreError as exc:
+            return refuse(exc, exit_code=2)
+        except ActionFailure as failure:  # the secret key: missing from the data folder, open to others
+            return refuse(failure, exit_code=2)
+
+    return handle
+
+
+def _offline(target: str) -> Handler:
+    """A command that needs no database (`check`, `walk`): its handler, imported when it runs."""
+
+    def handle(args: argparse.Namespace) -> int:
+        module, _, name = target.partition(":")
+        return int(getattr(importlib.import_module(module), name)(args))
+
+    return handle
+
+
+def _migrated_url() -> str:
+    from backend.config import settings
+    from backend.store.database import connect, database_url
+    from backend.store.migrations import migrate
+
+    url = database_url(settings())
+    with connect(url) as conn:
+        migrate(conn)
+    return url
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -20,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     serve = sub.add_parser("serve", help="serve the API (and run a worker in-process)")
+    serve.set_defaults(func=_command("backend.processes:serve_command", database=False))
     serve.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=None, help="port to listen on (default 8000)")
     serve.add_argument("--no-worker", action="store_true", help="do not run a worker in this process")
@@ -27,9 +78,11 @@ def _parser() -> argparse.ArgumentParser:
         "--workers", type=int, default=1, metavar="N", help="API processes on one port (default 1)"
     )
 
-    sub.add_parser("migrate", help="apply the database migrations that are not applied yet")
+    migrate = sub.add_parser("migrate", help="apply the database migrations that are not applied yet")
+    migrate.set_defaults(func=_command("backend.processes:migrate_command", database=False))
 
     worker = sub.add_parser("worker", help="serve due waits: start, resume and finish runs")
+    worker.set_defaults(func=_command("backend.processes:worker_command"))
     worker.add_argument("--concurrency", type=int, default=10, help="walks in hand at once (default 10)")
     worker.add_argument(
         "--lease",
@@ -49,21 +102,26 @@ def _parser() -> argparse.ArgumentParser:
     )
     worker.add_argument("--fault-point", default=None, help=argparse.SUPPRESS)  # fault tests only
 
-    sub.add_parser("workers", help="list the workers that have reported, with their last heartbeat")
+    workers = sub.add_parser("workers", help="list the workers that have reported, with their last heartbeat")
+    workers.set_defaults(func=_command("backend.queue.commands:workers_command"))
 
     run = sub.add_parser("run", help="start a run of a saved flow")
+    run.set_defaults(func=_command("backend.queue.commands:run_command"))
     run.add_argument("flow", type=int, metavar="FLOW_ID")
     run.add_argument("--input", default=None, metavar="JSON", help="the trigger's payload")
 
     flow = sub.add_parser("flow", help="save a flow file as a new flow, or as a new version of one")
+    flow.set_defaults(func=_command("backend.flows.commands:flow_command"))
     flow.add_argument("action", choices=("save",))
     flow.add_argument("file", metavar="FLOW.json")
     flow.add_argument("--flow", type=int, default=None, metavar="FLOW_ID", help="save as its next version")
 
     db = sub.add_parser("db", help="the embedded PostgreSQL server")
+    db.set_defaults(func=_command("backend.store.commands:db_command", database=False))
     db.add_argument("action", choices=("status", "stop", "url"), help="report, stop, or print its URL")
 
     runs = sub.add_parser("runs", help="where a run stands")
+    runs.set_defaults(func=_command("backend.queue.commands:runs_command"))
     runs.add_argument("action", choices=("show",))
     runs.add_argument("run", type=int, metavar="RUN_ID")
     runs.add_argument(
@@ -79,10 +137,12 @@ def _parser() -> argparse.ArgumentParser:
     _add_action_parsers(sub)
 
     check = sub.add_parser("check", help="validate a flow file (no database needed)")
+    check.set_defaults(func=_offline("backend.graph.cli:check_command"))
     check.add_argument("flow", metavar="FLOW.json")
     check.add_argument("--json", action="store_true", help="print the findings as JSON")
 
     walk = sub.add_parser("walk", help="walk a flow file in memory (no database, no side effects)")
+    walk.set_defaults(func=_offline("backend.walker.cli:walk_command"))
     walk.add_argument("flow", metavar="FLOW.json")
     walk.add_argument("--input", default=None, metavar="JSON", help="the trigger's payload")
     walk.add_argument(
@@ -99,6 +159,7 @@ def _parser() -> argparse.ArgumentParser:
 def _add_people_parsers(sub: Any) -> None:
     """`user` and `token`: the admin's tools at the database, before and beside the API."""
     user = sub.add_parser("user", help="users, their rights and groups")
+    user.set_defaults(func=_command("backend.people.commands:run_people_command"))
     user_actions = user.add_subparsers(dest="action", required=True, metavar="ACTION")
     add = user_actions.add_parser("add", help="add a user with rights and groups")
     add.add_argument("name")
@@ -133,6 +194,7 @@ def _add_people_parsers(sub: Any) -> None:
     remove.add_argument("name")
 
     token = sub.add_parser("token", help="tokens for programs (Authorization: Bearer)")
+    token.set_defaults(func=_command("backend.people.commands:run_people_command"))
     token_actions = token.add_subparsers(dest="action", required=True, metavar="ACTION")
     create = token_actions.add_parser("create", help="a new token, shown once")
     create.add_argument("name", help="the user the token acts as")
@@ -148,6 +210,7 @@ def _add_people_parsers(sub: Any) -> None:
 def _add_approvals_parsers(subparsers: Any) -> None:
     """`approvals list|decide`: the approver without a browser, under the API's rules."""
     approvals = subparsers.add_parser("approvals", help="open approvals, and decisions from the terminal")
+    approvals.set_defaults(func=_command("backend.approvals.commands:run_approvals_command"))
     actions = approvals.add_subparsers(dest="action", required=True, metavar="ACTION")
     listing = actions.add_parser("list", help="the open approvals, oldest first; --as: those NAME may decide")
     listing.add_argument("--as", dest="as_user", default=None, metavar="NAME", help="whose inbox")
@@ -164,6 +227,7 @@ def _add_approvals_parsers(subparsers: Any) -> None:
 def _add_action_parsers(subparsers: Any) -> None:
     """`server`, `template` and `secret`: the agents command nodes talk to, and the secret store."""
     server = subparsers.add_parser("server", help="the servers whose agents command nodes send to")
+    server.set_defaults(func=_command("backend.actions.commands:run"))
     server_actions = server.add_subparsers(dest="action", required=True, metavar="ACTION")
     add = server_actions.add_parser("add", help="register a server, or give one a new URL and token")
     add.add_argument("name", metavar="NAME")
@@ -174,6 +238,7 @@ def _add_action_parsers(subparsers: Any) -> None:
     remove.add_argument("name", metavar="NAME")
 
     template = subparsers.add_parser("template", help="the argv templates admins registered per server")
+    template.set_defaults(func=_command("backend.actions.commands:run"))
     template_actions = template.add_subparsers(dest="action", required=True, metavar="ACTION")
     add = template_actions.add_parser("add", help="register a server's template, or replace one")
     add.add_argument("server", metavar="SERVER")
@@ -197,6 +262,7 @@ def _add_action_parsers(subparsers: Any) -> None:
     remove.add_argument("name", metavar="NAME")
 
     secret = subparsers.add_parser("secret", help="the secret store: {{secrets.NAME}} in action configs")
+    secret.set_defaults(func=_command("backend.actions.commands:run"))
     secret_actions = secret.add_subparsers(dest="action", required=True, metavar="ACTION")
     put = secret_actions.add_parser("set", help="store a secret (the value from stdin), or replace one")
     put.add_argument("name", metavar="NAME")
@@ -207,20 +273,23 @@ def _add_action_parsers(subparsers: Any) -> None:
     secret_actions.add_parser("rotate", help="seal every secret again under the first key")
 
 
+# The crash tests' commit counter (backend/store/commits.py): armed only when the environment asks.
+_CRASH_SETTINGS = {"FLOWYARD_CRASH_AFTER_COMMIT", "FLOWYARD_CRASH_BEFORE_COMMIT", "FLOWYARD_COUNT_COMMITS"}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if args.command == "check":
-        from backend.graph.cli import run_check
+    handler: Handler = args.func
+    if _CRASH_SETTINGS & os.environ.keys():
+        from backend.console import refuse
+        from backend.store.commits import arm_from_environment
+        from backend.store.errors import StoreError
 
-        return run_check(args.flow, as_json=args.json)
-    if args.command == "walk":
-        from backend.walker.cli import run_walk
-
-        return run_walk(args.flow, input_text=args.input, answers=args.answer, as_json=args.json)
-
-    from backend.store.commands import run_store_command
-
-    return run_store_command(args)
+        try:
+            arm_from_environment()
+        except StoreError as error:
+            return refuse(error, exit_code=2)
+    return handler(args)
 
 
 if __name__ == "__main__":

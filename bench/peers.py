@@ -222,6 +222,7 @@ def _flowyard_worker(url: str, barrier: Any, checkout: str, concurrency: int) ->
     sys.path.insert(0, checkout)
     from psycopg_pool import AsyncConnectionPool
 
+    from backend.approvals.service import ApprovalService
     from backend.queue.worker import Worker
 
     async def go() -> None:
@@ -229,7 +230,13 @@ def _flowyard_worker(url: str, barrier: Any, checkout: str, concurrency: int) ->
             url, min_size=1, max_size=concurrency + 3, kwargs={"autocommit": True}, open=False
         )
         await pool.open()
-        worker = Worker(pool, concurrency=concurrency, lease=timedelta(seconds=30), retention=None)
+        worker = Worker(
+            pool,
+            concurrency=concurrency,
+            lease=timedelta(seconds=30),
+            retention=None,
+            approvals=ApprovalService(),
+        )
         stop = asyncio.Event()
 
         async def watch() -> None:  # a worker process stops once no run is left to resume

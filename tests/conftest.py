@@ -10,6 +10,7 @@ import itertools
 import os
 from collections.abc import Iterator
 
+import psycopg
 import pytest
 from psycopg import sql
 
@@ -17,7 +18,7 @@ from backend.config import settings
 from backend.store import embedded
 from backend.store.database import connect, ensure_database, with_database
 from backend.store.migrations import migrate
-from tests.support import Queue
+from tests.support import Connected, Queue
 
 _numbers = itertools.count(1)
 
@@ -85,3 +86,16 @@ def empty_database_url(pg_server_url: str) -> Iterator[str]:
 def queue(database_url: str) -> Queue:
     """The module's database, driven in-process with a clock the test moves."""
     return Queue(database_url)
+
+
+@pytest.fixture
+def conn(database_url: str) -> Iterator[psycopg.Connection[tuple[object, ...]]]:
+    """An autocommit connection to the module's database, for reading and arranging rows."""
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        yield connection
+
+
+@pytest.fixture
+def aconn(database_url: str) -> Connected:
+    """Runs one of the backend's async functions on a connection of its own: `aconn(lambda c: f(c, ...))`."""
+    return Connected(database_url)

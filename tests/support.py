@@ -1,15 +1,18 @@
-"""Helpers for queue tests: flows saved in the module's database, a clock the test moves, a worker."""
+"""Helpers for every area's tests: the one flow builder, and for the queue tests flows saved in the module's
+database, a clock the test moves, a worker."""
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import psycopg
 
+from backend.approvals.service import ApprovalService
 from backend.flows.store import create_flow
 from backend.queue.commands import open_pool
 from backend.queue.runs import start_run
@@ -18,9 +21,77 @@ from backend.queue.worker import Worker
 T = TypeVar("T")
 
 
-def flow(*nodes: dict[str, Any], wires: list[dict[str, str]], name: str = "test") -> dict[str, Any]:
-    trigger = {"id": "start", "type": "trigger", "config": {"kind": "manual"}}
-    return {"format": "flowyard.flow/1", "name": name, "nodes": [trigger, *nodes], "wires": wires}
+# A valid config for each node type: what an `id:type` node of `flow` gets.
+CONFIGS: dict[str, dict[str, Any]] = {
+    "trigger": {"kind": "manual"},
+    "set": {"values": {"total": "{{trigger.amount}}"}},
+    "condition": {"left": "{{trigger.amount}}", "op": "gt", "right": 1000},
+    "foreach": {"items": "{{trigger.items}}", "as": "item"},
+    "repeat": {"while": {"left": "{{count}}", "op": "lt", "right": 3}},
+    "break": {},
+    "approval": {"title": "Pay?", "deadline": "P2D", "on_timeout": "skip", "approvers": ["group:finance"]},
+    "delay": {"duration": "PT30M"},
+    "http": {"method": "POST", "url": "https://example.test/pay", "timeout_s": 10},
+    "notify": {"channel": "email", "to": "finance@example.test", "message": "paid"},
+    "command": {"server": "web-1", "template": "uptime"},
+    "log": {"message": "hello {{trigger.who}}"},
+    "end": {"status": "succeeded"},
+}
+
+
+def flow(
+    *nodes: dict[str, Any] | str, wires: str | list[dict[str, str]] = "", name: str = "test"
+) -> dict[str, Any]:
+    """A flow document holding exactly the nodes given, in order, and the wires given; nothing added.
+
+    A node is a whole node object, or text of `id:type` nodes separated by spaces (each with the valid
+    config of `CONFIGS`). Wires are wire objects, or text of `from>to` (the default port: no `port` key)
+    and `from.port>to` wires separated by spaces.
+
+    Examples:
+        >>> document = flow("start:trigger", {"id": "a", "type": "log", "config": {"message": "hi"}},
+        ...                 wires="start>a a.error>start")
+        >>> [node["id"] for node in document["nodes"]], document["wires"]
+        (['start', 'a'], [{'from': 'start', 'to': 'a'}, {'from': 'a', 'port': 'error', 'to': 'start'}])
+    """
+    node_list: list[dict[str, Any]] = []
+    for given in nodes:
+        if isinstance(given, dict):
+            node_list.append(copy.deepcopy(given))
+            continue
+        for text in given.split():
+            node_id, node_type = text.split(":")
+            config = copy.deepcopy(CONFIGS.get(node_type, {}))
+            node_list.append({"id": node_id, "type": node_type, "config": config})
+    if not isinstance(wires, str):
+        wire_list = copy.deepcopy(wires)
+    else:
+        wire_list = []
+        for text in wires.split():
+            source, target = text.split(">")
+            start, _, port = source.partition(".")
+            wire_list.append(
+                {"from": start, "port": port, "to": target} if port else {"from": start, "to": target}
+            )
+    return {"format": "flowyard.flow/1", "name": name, "nodes": node_list, "wires": wire_list}
+
+
+AsyncConnection = psycopg.AsyncConnection[tuple[Any, ...]]
+
+
+class Connected:
+    """A synchronous test's way into the backend's async functions: each call gets an autocommit
+    connection of its own to the database, opened and closed around it (the `aconn` fixture)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def __call__(self, call: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        async def go() -> T:
+            async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
+                return await call(conn)
+
+        return asyncio.run(go())
 
 
 class FakeClock:
@@ -45,30 +116,22 @@ class Queue:
             row = conn.execute("SELECT now()").fetchone()
         assert row is not None
         self.clock = FakeClock(row[0] + timedelta(seconds=1))
+        self.aconn = Connected(url)
 
-    def run(self, make: Callable[[], Awaitable[T]]) -> T:
-        return asyncio.run(make())  # type: ignore[arg-type]
+    def run(self, make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+        return asyncio.run(make())
 
     def save(self, document: dict[str, Any]) -> int:
-        async def go() -> int:
-            async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
-                return await create_flow(conn, document, by="test")
-
-        return self.run(go)
+        return self.aconn(lambda conn: create_flow(conn, document, by="test"))
 
     def start(self, flow_id: int, input: Any = None, key: str | None = None) -> int:
-        async def go() -> int:
-            async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
-                started = await start_run(
-                    conn,
-                    flow_id,
-                    input=input,
-                    idempotency_key=key,
-                    trigger_kind="webhook" if key else "manual",
-                )
-                return started.run_id
+        async def go(conn: AsyncConnection) -> int:
+            started = await start_run(
+                conn, flow_id, input=input, idempotency_key=key, trigger_kind="webhook" if key else "manual"
+            )
+            return started.run_id
 
-        return self.run(go)
+        return self.aconn(go)
 
     def drain(self, **worker_options: Any) -> None:
         """Serve with one in-process worker until nothing is due (by the fake clock) and nothing in hand."""
@@ -77,7 +140,8 @@ class Queue:
             pool = open_pool(self.url, size=5)
             await pool.open()
             try:
-                await Worker(pool, clock=self.clock, name="test-worker", **worker_options).drain()
+                options = {"approvals": ApprovalService(self.clock), **worker_options}
+                await Worker(pool, clock=self.clock, name="test-worker", **options).drain()
             finally:
                 await pool.close()
 
@@ -85,11 +149,11 @@ class Queue:
 
     def one(self, sql: str, *params: Any) -> tuple[Any, ...] | None:
         with psycopg.connect(self.url) as conn:
-            return conn.execute(sql, params).fetchone()  # type: ignore[arg-type]
+            return conn.execute(sql, params).fetchone()
 
     def all(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
         with psycopg.connect(self.url) as conn:
-            return conn.execute(sql, params).fetchall()  # type: ignore[arg-type]
+            return conn.execute(sql, params).fetchall()
 
     def status(self, run_id: int) -> tuple[str, str | None]:
         row = self.one("SELECT status, error FROM runs WHERE id = %s", run_id)

@@ -17,19 +17,18 @@ from psycopg import AsyncConnection
 
 from backend.actions import servers
 from backend.actions.templates import TemplateSpec, args_problems
+from backend.errors import CodedError
 
 # The author of what the CLI saves: a person with the database's own credentials.
 OPERATOR = "cli"
 
 
-class CommandRefused(Exception):
+class CommandRefused(CodedError):
     """A flow version whose command nodes may not be saved: an HTTP status, a reason code, its params."""
 
-    def __init__(self, status: int, code: str, **params: Any) -> None:
-        super().__init__(code)
-        self.status = status
-        self.code = code
-        self.params = params
+    def __init__(self, status: int, *, code: str, **params: Any) -> None:
+        super().__init__(code=code, **params)
+        self.status = status  # type: ignore[misc]  # this refusal's own, where the class has a default
 
 
 def command_nodes(document: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:

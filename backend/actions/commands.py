@@ -38,7 +38,7 @@ def run(args: argparse.Namespace, database_url: str) -> int:
     try:
         return asyncio.run(_run(args, database_url))
     except ActionFailure as failure:
-        return refuse(code=failure.code, **failure.detail)
+        return refuse(failure)
 
 
 async def _run(args: argparse.Namespace, url: str) -> int:

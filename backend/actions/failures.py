@@ -11,18 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from backend.errors import CodedError
 from backend.i18n.catalogs import message
 
 
-class ActionFailure(Exception):
+class ActionFailure(CodedError):
     """How an action failed, in words a flow can branch on (`{{fetch.code}}`) and a person can read."""
 
-    def __init__(self, code: str, **detail: Any) -> None:
-        super().__init__(code)
-        self.code = code
+    def __init__(self, *, code: str, **detail: Any) -> None:
         # The driver passes an unwired error's output on as keywords next to `node`: never name one so.
         detail.pop("node", None)
-        self.detail = detail
+        super().__init__(code=code, **detail)
 
     def output(self) -> dict[str, Any]:
         """`{"code", "message", **detail}`: what the node's `error` port sees and the journal keeps."""

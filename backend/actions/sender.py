@@ -28,8 +28,8 @@ from backend.actions.notify import send_notify
 from backend.actions.secret_store import SecretStore
 from backend.actions.settings import ActionSettings
 from backend.actions.transport import HttpSender
+from backend.faults import Faults
 from backend.observability import events
-from backend.queue.faults import Faults
 from backend.walker import ActionRequest, Resume
 from backend.walker.redact import redact_output
 from backend.walker.secret_refs import fill, secret_names

@@ -33,6 +33,7 @@ from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response
 from backend.api.settings import ApiSettings
 from backend.approvals.mail import approval_mailer
+from backend.approvals.service import ApprovalService
 from backend.i18n import negotiate
 from backend.observability.http import ObservedRequests, metrics_route
 from backend.observability.probes import probe_routes
@@ -114,6 +115,7 @@ async def _worker(pool: Any, actions: Actions | None) -> AsyncIterator[None]:
             pool,
             concurrency=WORKER_CONCURRENCY,
             actions=sender,
+            approvals=ApprovalService(),
             retention=retention_from_env(),
             approval_retention=approval_retention_from_env(),
             outbox=approval_mailer(pool),

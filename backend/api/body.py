@@ -7,8 +7,6 @@ quotes the value it refuses (it may be a password): it names where (a JSON point
 from __future__ import annotations
 
 import asyncio
-import json
-import math
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -16,11 +14,13 @@ from starlette.requests import ClientDisconnect, Request
 
 from backend.api.errors import ApiError
 from backend.graph.explain import describe
+from backend.strict_json import MAX_BYTES, MAX_DEPTH, JsonRefused, text_problem
+from backend.strict_json import read_json as read_json_strictly
 
-MAX_BODY_BYTES = 5_000_000  # a flow of 1,000 nodes with room to spare; the same limit as `flowyard check`
-# Deeper than any flow document needs (a node's config sits at depth 4), and far below the depth at
-# which the json encoder, jsonschema and the walker would hit Python's recursion limit.
-MAX_DEPTH = 100
+__all__ = ["MAX_BODY_BYTES", "MAX_DEPTH", "ClientGone", "check", "parse_json", "read_json", "text_problem"]
+
+# The strict reader's limits: a body is as large and as deep as a flow file may be.
+MAX_BODY_BYTES = MAX_BYTES
 
 
 class ClientGone(Exception):
@@ -67,7 +67,7 @@ async def _read(request: Request, limit: int) -> bytes:
 
 
 def parse_json(raw: bytes) -> Any:
-    """JSON as PostgreSQL's jsonb can hold it: no NaN or Infinity, no NUL character, no duplicate keys.
+    """JSON as PostgreSQL's jsonb can hold it, read by the one strict reader (`backend.strict_json`).
 
     Examples:
         >>> parse_json(b'{"a": [1, "x"]}')
@@ -78,25 +78,13 @@ def parse_json(raw: bytes) -> Any:
         backend.api.errors.ApiError: request_json_invalid
     """
     try:
-        value = json.loads(
-            raw.decode("utf-8"),
-            parse_constant=_no_constant,
-            parse_float=_finite,
-            parse_int=_bounded_int,
-            object_pairs_hook=_unique,
-        )
-    except RecursionError:
-        raise ApiError(
-            400, code="request_json_too_deep", detail={"limit": MAX_DEPTH}, limit=MAX_DEPTH
-        ) from None
-    except (UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:
-        raise ApiError(400, code="request_json_invalid", detail={"reason": _reason(exc)}) from None
-    problem = _unstorable_text(value)
-    if problem == _TOO_DEEP:
-        raise ApiError(400, code="request_json_too_deep", detail={"limit": MAX_DEPTH}, limit=MAX_DEPTH)
-    if problem:
-        raise ApiError(400, code="request_json_invalid", detail={"reason": problem})
-    return value
+        return read_json_strictly(raw, max_bytes=len(raw), max_depth=MAX_DEPTH)
+    except JsonRefused as refused:
+        if refused.kind == "too_deep":
+            raise ApiError(
+                400, code="request_json_too_deep", detail={"limit": MAX_DEPTH}, limit=MAX_DEPTH
+            ) from None
+        raise ApiError(400, code="request_json_invalid", detail={"reason": refused.reason}) from None
 
 
 def check(value: Any, schema: dict[str, Any]) -> None:
@@ -112,89 +100,3 @@ def check(value: Any, schema: dict[str, Any]) -> None:
     if first.validator == "additionalProperties":
         raise ApiError(422, code="request_field_unknown", detail=detail)
     raise ApiError(422, code="request_invalid", detail=detail)
-
-
-class _Refused(ValueError):
-    pass
-
-
-MAX_DIGITS = 1000  # an integer longer than this is no count or id of ours
-
-
-def _no_constant(name: str) -> Any:
-    raise _Refused(f"{name} is not a JSON number")
-
-
-def _finite(text: str) -> float:
-    number = float(text)
-    if not math.isfinite(number):
-        raise _Refused(f"{text[:20]} is too large a number")
-    return number
-
-
-def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise _Refused(f"an integer has more than {MAX_DIGITS} digits")
-    return int(text)
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _Refused(f"the key {key!r} appears twice")
-        result[key] = value
-    return result
-
-
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, json.JSONDecodeError):
-        return f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
-    if isinstance(exc, UnicodeDecodeError):
-        return "not UTF-8"
-    if not isinstance(exc, _Refused):
-        return "a number cannot be read"
-    return str(exc)
-
-
-_TOO_DEEP = "nested too deeply"
-
-
-def _unstorable_text(value: Any) -> str | None:
-    """Why PostgreSQL's jsonb would refuse a string in `value` (NUL, an unpaired surrogate), or None;
-    `_TOO_DEEP` for arrays and objects nested deeper than MAX_DEPTH (the encoder that stores it recurses).
-
-    Examples:
-        >>> _unstorable_text(json.loads("[" * 101 + "]" * 101)) == _TOO_DEEP, _unstorable_text([[["ok"]]])
-        (True, None)
-    """
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, str):
-            problem = text_problem(item)
-            if problem:
-                return problem
-        elif isinstance(item, dict | list):
-            if depth >= MAX_DEPTH:
-                return _TOO_DEEP
-            if isinstance(item, dict):
-                stack.extend((key, depth) for key in item)
-            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return None
-
-
-def text_problem(text: str) -> str | None:
-    r"""Why a string cannot be stored as PostgreSQL text, or None.
-
-    Examples:
-        >>> text_problem("ok"), text_problem("a\x00b"), text_problem("\ud800")
-        (None, 'a string holds the NUL character', 'a string holds an unpaired surrogate')
-    """
-    if "\x00" in text:
-        return "a string holds the NUL character"
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return "a string holds an unpaired surrogate"
-    return None

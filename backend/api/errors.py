@@ -1,6 +1,7 @@
 """Errors as the API answers them: `{"error": {"code", "message", "detail"}}`, the message translated.
 
-Every refusal is an ApiError raised with a reason code; the handler turns it into JSON in the reader's
+Every refusal is a `backend.errors.CodedError` (an ApiError when it carries its own status) raised with a
+reason code; the handler turns it into JSON in the reader's
 language. Nothing else reaches a client: an unexpected exception is logged and answered as
 `internal_error`, without its text (which may hold anything).
 """
@@ -12,6 +13,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
+from backend.errors import CodedError
 from backend.i18n.catalogs import message
 from backend.store.errors import database_gone
 
@@ -20,21 +22,24 @@ __all__ = ["ApiError", "database_gone", "database_unavailable", "error_response"
 log = logging.getLogger("flowyard.api")
 
 
-class ApiError(Exception):
+class ApiError(CodedError):
+    """A refusal with the HTTP status it is answered with, and a `detail` for the body (None: none)."""
+
+    detail: Any = None  # the body's `detail`, not the root's alias of the params
+
     def __init__(self, status: int, *, code: str, detail: Any = None, **params: Any) -> None:
-        super().__init__(code)
-        self.status = status
-        self.code = code
+        super().__init__(code=code, **params)
+        self.status = status  # type: ignore[misc]  # this refusal's own, where the class has a default
         self.detail = detail
-        self.params = params
 
 
-def error_response(error: ApiError, locale: str, headers: dict[str, str] | None = None) -> JSONResponse:
+def error_response(error: CodedError, locale: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    """Any refusal as the API answers it: its status, code, sentence in `locale` and detail."""
     body = {
         "error": {
             "code": error.code,
             "message": message(error.code, locale, **error.params),
-            "detail": error.detail,
+            "detail": error.detail if isinstance(error, ApiError) else (error.params or None),
         }
     }
     return JSONResponse(body, status_code=error.status, headers=headers)

@@ -17,10 +17,10 @@ from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.rights import require, require_read
 from backend.config import settings
+from backend.flows.schedules import ScheduleInvalid
 from backend.flows.store import QUERIES, create_flow, save_version
 from backend.graph import Finding, list_view, load_schema, validate
 from backend.graph.model import NODE_TYPES
-from backend.queue.schedules import ScheduleInvalid
 from backend.store.queries import load
 
 EDITOR = load("backend.api", "editor.sql")

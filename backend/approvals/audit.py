@@ -17,6 +17,7 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from backend.approvals.records import Approval
+from backend.errors import CodedError
 from backend.i18n.catalogs import message
 from backend.i18n.formats import format_datetime
 from backend.store.queries import load
@@ -27,10 +28,8 @@ MAX_PAGE = 1000
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-class AuditRefused(ValueError):
-    def __init__(self, code: str) -> None:
-        super().__init__(code)
-        self.code = code
+class AuditRefused(CodedError, ValueError):
+    """An audit search the filters cannot express (a bad cursor, an unknown column)."""
 
 
 @dataclass(frozen=True, slots=True)

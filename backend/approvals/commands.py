@@ -100,10 +100,10 @@ def run_approvals_command(args: argparse.Namespace, url: str) -> int:
     except _UnknownUser as unknown:
         return refuse(code="user_unknown", name=str(unknown))
     except AuditRefused as refused:
-        return refuse(code=refused.code)
+        return refuse(refused)
     except DecisionRefused as refused:
         params = {"approval": args.id, "user": args.as_user, **refused.params}
-        exit_code = refuse(code=refused.code, **params)
+        exit_code = refuse(refused, **params)
         if refused.standing is not None:  # what the API's 409 carries as detail.standing
             print(_standing(refused.standing), file=sys.stderr)
         return exit_code

@@ -14,6 +14,7 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from backend.approvals.records import Approval
+from backend.errors import CodedError
 from backend.observability import events
 from backend.people.accounts import has_right, principals_of
 from backend.queue.claims import Claim, ClaimLost, Clock, database_clock
@@ -40,14 +41,12 @@ class Decision:
     decided_by: str | None
 
 
-class DecisionRefused(Exception):
+class DecisionRefused(CodedError):
     """A decision not taken, with its reason code; `standing` is the decision that stands, if any."""
 
-    def __init__(self, code: str, standing: Decision | None = None, **params: object) -> None:
-        super().__init__(code)
-        self.code = code
+    def __init__(self, *, code: str, standing: Decision | None = None, **params: object) -> None:
+        super().__init__(code=code, **params)
         self.standing = standing
-        self.params = params
 
 
 class ApprovalService:

@@ -2,9 +2,10 @@
 
 Exit codes: 0 valid, 1 findings, 2 a file that cannot be read as a flow document at all (missing, larger
 than 5 MB, not UTF-8, not JSON): one line on stderr, never a traceback. A UTF-8 byte order mark is
-accepted, as editors on Windows write one. JSON that Python reads but the standard does not (NaN,
-Infinity) and an object with the same key twice are refused: the second would make the result depend
-on which of the two a reader keeps.
+accepted, as editors on Windows write one. The file is read by the one strict reader
+(`backend.strict_json`), as the API reads a body: JSON that Python reads but the standard does not (NaN,
+Infinity) and an object with the same key twice are refused (the second would make the result depend
+on which of the two a reader keeps), and so is what PostgreSQL could not store.
 
 Human output is one line per finding, `FLOW.json: code: message`; `--json` prints
 `{"valid": bool, "findings": [{"code", "node", "wire", "message"}...]}` as FLOW_FORMAT.md says.
@@ -12,29 +13,32 @@ Human output is one line per finding, `FLOW.json: code: message`; `--json` print
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any, TextIO
+from typing import TextIO
 
 from backend.config import settings
+from backend.errors import CodedError
 from backend.graph.findings import Finding
 from backend.graph.validator import validate
 from backend.i18n.catalogs import message
+from backend.strict_json import MAX_BYTES, JsonRefused, read_json
 
-MAX_FILE_BYTES = 5_000_000
+MAX_FILE_BYTES = MAX_BYTES
 # The keys of a finding that `check --json` prints (FLOW_FORMAT.md, "Command-line contract").
 _JSON_KEYS = ("code", "node", "wire", "message")
 
 
-class FlowFileUnreadable(Exception):
+class FlowFileUnreadable(CodedError):
     """The file is no JSON document: the reason code, and its sentence's parameters but the path."""
 
-    def __init__(self, *, code: str, **params: object) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
+
+def check_command(args: argparse.Namespace) -> int:
+    """`flowyard check`, as backend/cli.py registers it."""
+    return run_check(args.flow, as_json=args.json)
 
 
 def run_check(path: str, *, as_json: bool) -> int:
@@ -91,32 +95,16 @@ def read_flow_file(path: str) -> object:
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise FlowFileUnreadable(code="flow_file_unreadable", reason=reason) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise FlowFileUnreadable(code="flow_file_too_large", limit="5 MB")
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise FlowFileUnreadable(code="flow_file_not_utf8", offset=error.start) from None
-    try:
-        return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
-    except json.JSONDecodeError as error:
-        reason = f"line {error.lineno}, column {error.colno}: {error.msg}"
-        raise FlowFileUnreadable(code="flow_file_not_json", reason=reason) from None
-    except RecursionError:
-        raise FlowFileUnreadable(code="flow_file_not_json", reason="values nested too deeply") from None
-
-
-def _refuse_constant(name: str) -> object:
-    raise FlowFileUnreadable(code="flow_file_not_json", reason=f"{name} is not a JSON number")
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    document: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in document:
-            raise FlowFileUnreadable(code="flow_file_key_duplicate", key=key)
-        document[key] = value
-    return document
+        return read_json(data, max_bytes=MAX_FILE_BYTES, allow_bom=True)
+    except JsonRefused as refused:
+        if refused.kind == "too_large":
+            raise FlowFileUnreadable(code="flow_file_too_large", limit="5 MB") from None
+        if refused.kind == "not_utf8":
+            raise FlowFileUnreadable(code="flow_file_not_utf8", offset=refused.params["offset"]) from None
+        if refused.kind == "key_duplicate":
+            raise FlowFileUnreadable(code="flow_file_key_duplicate", key=refused.params["key"]) from None
+        raise FlowFileUnreadable(code="flow_file_not_json", reason=refused.reason) from None
 
 
 def write_line(stream: TextIO, line: str) -> None:

@@ -23,24 +23,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from backend.node_types import PORTS
+
 FORMAT = "flowyard.flow/1"
 
-# The out ports of each node type, in the order the editor draws them (FLOW_FORMAT.md).
-PORTS: Mapping[str, tuple[str, ...]] = {
-    "trigger": ("out",),
-    "set": ("out",),
-    "condition": ("true", "false"),
-    "foreach": ("body", "done"),
-    "repeat": ("body", "done"),
-    "break": (),
-    "approval": ("approve", "reject"),
-    "delay": ("out",),
-    "http": ("out", "error"),
-    "notify": ("out", "error"),
-    "command": ("out", "error"),
-    "log": ("out",),
-    "end": (),
-}
 NODE_TYPES: tuple[str, ...] = tuple(PORTS)
 LOOP_TYPES: frozenset[str] = frozenset({"foreach", "repeat"})
 ACTION_TYPES: frozenset[str] = frozenset({"http", "notify", "command"})

@@ -20,9 +20,10 @@ Examples:
 from __future__ import annotations
 
 from backend.graph.findings import Report
-from backend.graph.model import NODE_TYPES, PORTS
+from backend.graph.model import NODE_TYPES
 from backend.graph.outline import Outline
 from backend.graph.topology import Topology
+from backend.node_types import PORTS
 
 
 def check_nodes(outline: Outline, report: Report) -> None:

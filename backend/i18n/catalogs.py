@@ -1,4 +1,5 @@
-"""Sentences by reason code, read from the gettext catalogs under locales/.
+"""Sentences by reason code, read from the gettext catalogs under locales/ (through importlib.resources,
+so an installed wheel, which carries them inside the package, reads them as the checkout does).
 
 A catalog's msgid is the reason code itself (`cycle`, `decide_right_missing`) and its msgstr the sentence,
 with named placeholders in braces (`{node}`). Keys never contain dots, so the frontend's flat JSON view of
@@ -27,6 +28,8 @@ from collections.abc import Mapping
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from functools import cache
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +52,17 @@ __all__ = [
     "sentences",
 ]
 
-LOCALES_DIR = Path(__file__).resolve().parents[2] / "locales"
+
+def _locales_dir() -> Traversable:
+    """Where the catalogs are: inside the installed package (a built wheel carries locales/ as
+    `backend/locales`, see pyproject.toml), else the checkout's locales/ beside backend/."""
+    shipped = resources.files("backend").joinpath("locales")
+    if shipped.is_dir():
+        return shipped
+    return Path(__file__).resolve().parents[2] / "locales"
+
+
+LOCALES_DIR: Traversable = _locales_dir()
 
 
 @cache
@@ -57,8 +70,8 @@ def po_file(locale: str) -> Catalog | None:
     """The parsed `.po` file of one of our locales, fuzzy entries and comments included; else None."""
     if locale not in LOCALES:
         return None
-    path = LOCALES_DIR / locale / "LC_MESSAGES" / "messages.po"
-    if not path.exists():
+    path = LOCALES_DIR.joinpath(locale, "LC_MESSAGES", "messages.po")
+    if not path.is_file():
         return None
     with path.open("rb") as f:
         return read_po(f, locale=locale)

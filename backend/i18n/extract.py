@@ -57,7 +57,7 @@ def ports_literal(source: str) -> tuple[int, dict[str, tuple[str, ...]]] | None:
     """The line and value of a module-level `PORTS = {...}` literal in `source`, or None when none is.
 
     The extractor reads the source, as the rest of extraction does; the guard test holds the result
-    to `backend.graph.model.PORTS` as imported, so the two cannot drift apart unnoticed.
+    to `backend.node_types.PORTS` as imported, so the two cannot drift apart unnoticed.
     """
     for statement in ast.parse(source).body:
         target: ast.expr

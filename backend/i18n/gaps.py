@@ -3,7 +3,7 @@
 `python -m backend.i18n.gaps` prints one line per gap, `locale: key: problem`, and exits 1 when there
 is any (0 when every catalog is full). The keys come from the source (`codes.py`, and `ui_keys.py` for
 the editor's `ui_` keys in frontend/src) and from the node types
-in `backend.graph.model.PORTS`, never from a list kept by hand.
+in `backend.node_types.PORTS`, never from a list kept by hand.
 
 A gap is one of:
 - a key that is not lower snake case (a dot would split it in the frontend's JSON; a node type or port
@@ -34,12 +34,12 @@ from dataclasses import dataclass
 
 from babel.messages.catalog import Catalog
 
-from backend.graph.model import PORTS
 from backend.i18n.catalogs import po_file, sentences
 from backend.i18n.codes import BACKEND_DIR, CODE_PATTERN, Use, node_type_keys, reason_codes
 from backend.i18n.locales import DEFAULT_LOCALE, LOCALES
 from backend.i18n.placeholders import placeholder_problems, placeholders
 from backend.i18n.ui_keys import built_keys, ui_keys
+from backend.node_types import PORTS
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 # A translator comment (`# same as English`) that says an identical sentence is the translation.

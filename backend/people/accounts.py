@@ -24,6 +24,7 @@ from typing import Any
 import psycopg
 from psycopg import AsyncConnection
 
+from backend.errors import CodedError
 from backend.people.hashing import hash_now
 from backend.store.queries import load
 
@@ -44,11 +45,8 @@ EMAIL = re.compile(r"[^@\s<>,;\"]+@[^@\s<>,;\"]+")
 MAX_EMAIL = 254
 
 
-class AccountRefused(ValueError):
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
+class AccountRefused(CodedError, ValueError):
+    """A change of users, rights or tokens refused: the reason code and its sentence's parameters."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -111,4 +111,4 @@ def run_people_command(args: argparse.Namespace, url: str) -> int:
     try:
         return asyncio.run(_run(args, url))
     except AccountRefused as refused:
-        return refuse(code=refused.code, **refused.params)
+        return refuse(refused)

@@ -18,6 +18,7 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from backend.config import settings
+from backend.errors import CodedError
 from backend.graph.durations import check_moment, parse_duration, parse_moment
 from backend.graph.model import Flow
 from backend.queue.claims import Claim, ClaimLost
@@ -35,13 +36,12 @@ from backend.walker import (
 )
 
 
-class WaitFailed(Exception):
+class WaitFailed(CodedError):
     """A resume that cannot go on now; retried with backoff, then fails the run with `code`."""
 
-    def __init__(self, code: str, **data: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.data = data
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.params
 
 
 class Actions(Protocol):

@@ -14,6 +14,7 @@ from psycopg import AsyncConnection
 from psycopg.errors import UniqueViolation
 from psycopg.types.json import Jsonb
 
+from backend.errors import CodedError
 from backend.flows.store import QUERIES as FLOW_QUERIES
 from backend.queue import journal
 from backend.queue.queries import QUERIES
@@ -29,13 +30,14 @@ class FlowHasNoVersion(LookupError):
     """The flow does not exist, or has never been saved."""
 
 
-class RunAlreadyParked(Exception):
+class RunAlreadyParked(CodedError):
     """A second open wait for one run: the second layer of idempotency caught a bug, loudly."""
 
     def __init__(self, *, code: str, run: int) -> None:
-        super().__init__(f"{code}: run {run}")
-        self.code = code
-        self.params = {"run": run}
+        super().__init__(code=code, run=run)
+
+    def __str__(self) -> str:
+        return f"{self.code}: run {self.params['run']}"
 
 
 @dataclass(frozen=True, slots=True)

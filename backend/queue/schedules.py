@@ -1,55 +1,21 @@
 """Schedule triggers: cron expressions in a time zone, fired exactly once per tick by whichever worker.
 
-Examples:
-    >>> from datetime import datetime, UTC
-    >>> next_fire("*/15 * * * *", "Europe/Berlin", datetime(2026, 1, 1, 10, 7, tzinfo=UTC)).isoformat()
-    '2026-01-01T10:15:00+00:00'
-    >>> next_fire("0 9 * * *", "Mars/Olympus", datetime(2026, 1, 1, tzinfo=UTC))
-    Traceback (most recent call last):
-    ...
-    backend.queue.schedules.ScheduleInvalid: schedule_timezone_unknown
+The pure parts (which schedule a document names, its next fire, `ScheduleInvalid`) live with the flows,
+in backend/flows/schedules.py; this module keeps the rows and fires them.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from cronsim import CronSim, CronSimError
 from psycopg import AsyncConnection
 
+from backend.flows.schedules import ScheduleInvalid, next_fire, schedule_of
 from backend.queue.queries import QUERIES
 from backend.queue.runs import start_in_transaction
 
-
-class ScheduleInvalid(ValueError):
-    def __init__(self, code: str) -> None:
-        super().__init__(code)
-        self.code = code
-
-
-def next_fire(cron: str, timezone: str, after: datetime) -> datetime:
-    """The first time strictly after `after` that `cron` names in `timezone`, in UTC."""
-    try:
-        zone = ZoneInfo(timezone)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ScheduleInvalid(code="schedule_timezone_unknown") from None
-    try:
-        fires = CronSim(cron, after.astimezone(zone))
-        return next(fires).astimezone(UTC)
-    except (CronSimError, StopIteration):
-        raise ScheduleInvalid(code="schedule_cron_invalid") from None
-
-
-def schedule_of(document: dict[str, Any]) -> tuple[str, str] | None:
-    """The (cron, timezone) of a document's schedule trigger, or None for another kind of trigger."""
-    for node in document.get("nodes", ()):
-        if node.get("type") == "trigger":
-            config = node.get("config") or {}
-            if config.get("kind") == "schedule":
-                return str(config.get("cron", "")), str(config.get("timezone") or "UTC")
-    return None
+__all__ = ["ScheduleInvalid", "fire_due", "next_fire", "schedule_of", "sync_schedule"]
 
 
 async def sync_schedule(conn: AsyncConnection[Any], flow_id: int, document: dict[str, Any]) -> None:

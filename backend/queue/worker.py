@@ -75,22 +75,20 @@ class Worker:
         lease: timedelta = LEASE,
         clock: Clock = database_clock,
         actions: Actions | None = None,
-        approvals: Approvals | None = None,
+        approvals: Approvals,  # given by whoever builds the process: the queue knows only the port
         faults: Faults | None = None,
         name: str | None = None,
         retention: timedelta | None = DEFAULT_RETENTION,
         approval_retention: timedelta | None = None,
         outbox: Outbox | None = None,
     ) -> None:
-        from backend.approvals.service import ApprovalService
-
         self.pool = pool
         self.name = name or worker_name()
         self.concurrency = concurrency
         self.lease = lease
         self.clock = clock
         self.actions: Actions = actions or NoActions()
-        self.approvals: Approvals = approvals or ApprovalService(clock)
+        self.approvals: Approvals = approvals
         self.faults = faults or Faults()
         self.retention = retention
         self.approval_retention = approval_retention

@@ -6,16 +6,13 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import PoolTimeout
 
+from backend.errors import CodedError
 
-class StoreError(Exception):
-    """A failure the CLI reports as one line with a reason code, and exit code 2."""
 
-    code: str = "store_error"
+class StoreError(CodedError):
+    """A failure the CLI reports as one line with a reason code, and exit code 2; the API, as 503."""
 
-    def __init__(self, code: str, **params: object) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
+    status = 503
 
 
 def describe_host(url: str) -> str:

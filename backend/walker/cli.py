@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from backend.config import settings
+from backend.console import InputRefused, read_input
 from backend.graph import validate
 
 # The file is read exactly as `flowyard check` reads it (size, encoding, strict JSON, duplicate keys).
@@ -42,22 +43,6 @@ ANSWERS = ("approve", "reject", "timeout")
 
 class _Refused(CodedError):
     """The command cannot start; its sentence goes to stderr and the exit code is 2."""
-
-
-def _read_input(text: str | None) -> Any:
-    """The trigger payload; NaN and Infinity are refused, as no database would store them."""
-    if text is None:
-        return None
-    try:
-        return json.loads(text, parse_constant=_refuse_constant)
-    except RecursionError:
-        raise _Refused(code="walk_input_invalid", reason="values nested too deeply") from None
-    except ValueError as error:
-        raise _Refused(code="walk_input_invalid", reason=str(error)) from None
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
 
 
 def _read_answers(answers: Sequence[str], flow: Flow) -> dict[str, deque[str]]:
@@ -143,6 +128,11 @@ def _sentence(line: JournalLine) -> str:
     return _say(code=line.code, params=line.data, context={"node": line.node, "visit": line.visit})
 
 
+def walk_command(args: Any) -> int:
+    """`flowyard walk`, as backend/cli.py registers it."""
+    return run_walk(args.flow, input_text=args.input, answers=args.answer, as_json=args.json)
+
+
 def run_walk(path: str, *, input_text: str | None, answers: list[str], as_json: bool) -> int:
     """Walk the flow in `path` and print the result; the exit code (0, 1 or 2) as the module says."""
     try:
@@ -153,14 +143,14 @@ def run_walk(path: str, *, input_text: str | None, answers: list[str], as_json: 
         return 2
     config = settings()
     try:
-        trigger = _read_input(input_text)
+        trigger = read_input(input_text)
         findings = validate(document, limit=config.max_findings, now=datetime.now(UTC))
         if findings:
             print_findings(path, findings, as_json=as_json)
             return 1
         flow = Flow.load(cast(Mapping[str, Any], document))  # no findings: it is a flow document
         queued = _read_answers(answers, flow)
-    except _Refused as refused:
+    except (_Refused, InputRefused) as refused:
         write_line(sys.stderr, f"flowyard walk: {_say(code=refused.code, params=refused.detail)}")
         return 2
     limits = Limits(config.max_value_bytes, config.max_variables_bytes)

@@ -17,19 +17,14 @@ Examples:
 
 from __future__ import annotations
 
-from typing import Any
+from backend import errors
 
 
-class CodedError(Exception):
-    """An exception that carries a reason code and the details a sentence needs."""
-
-    def __init__(self, *, code: str, **detail: Any) -> None:
-        self.code = code
-        self.detail = detail
-        super().__init__(code)
+class CodedError(errors.CodedError):
+    """The walker's coded errors: their text names the details too, for the driver's logs."""
 
     def __str__(self) -> str:
-        details = ", ".join(f"{key}={value}" for key, value in self.detail.items())
+        details = ", ".join(f"{key}={value}" for key, value in self.params.items())
         return f"{self.code}: {details}" if details else self.code
 
 

@@ -42,6 +42,10 @@ class Reply:
 Route = Callable[[Received], Reply]
 
 
+def _default_route(_request: Received) -> Reply:
+    return Reply()
+
+
 class RecordingServer:
     """Answers each request by its path's route (default: 200 and `{"ok": true}`), and keeps it."""
 
@@ -64,7 +68,7 @@ class RecordingServer:
                 with server._changed:
                     server.received.append(request)
                     server._changed.notify_all()
-                route = server.routes.get(self.path.split("?")[0], lambda _r: Reply())
+                route = server.routes.get(self.path.split("?")[0], _default_route)
                 reply = route(request)
                 self.send_response(reply.status)
                 for name, value in reply.headers.items():

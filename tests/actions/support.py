@@ -7,6 +7,7 @@ from typing import Any
 
 from backend.actions import ActionSender, ActionSettings
 from backend.actions.destinations import AllowList, IPAddress, Resolver, system_resolver
+from backend.approvals.service import ApprovalService
 from backend.queue.commands import open_pool
 from backend.queue.worker import Worker
 from tests.support import Queue
@@ -23,7 +24,14 @@ def drain(queue: Queue, settings: ActionSettings = LOCAL, resolver: Resolver = s
         await pool.open()
         try:
             sender = ActionSender(pool, settings, resolver=resolver)
-            worker = Worker(pool, clock=queue.clock, name="test-worker", concurrency=2, actions=sender)
+            worker = Worker(
+                pool,
+                clock=queue.clock,
+                name="test-worker",
+                concurrency=2,
+                actions=sender,
+                approvals=ApprovalService(queue.clock),
+            )
             await worker.drain()
         finally:
             await pool.close()

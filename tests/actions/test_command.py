@@ -6,10 +6,10 @@ takes the right away.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
-import psycopg
 import pytest
 
 from backend.actions import ActionSettings, servers
@@ -17,7 +17,7 @@ from backend.actions.command_rights import CommandRefused
 from backend.actions.secret_store import SecretStore
 from tests.actions.servers import RecordingServer, Reply
 from tests.actions.support import drain, effects, journal_data
-from tests.support import Queue, flow
+from tests.support import AsyncConnection, Queue, flow
 
 UNIT = {"unit": {"type": "string", "pattern": "^[a-z][a-z0-9.-]*$"}}
 
@@ -29,21 +29,18 @@ def admin(
     template: tuple[str, str, list[str], dict[str, Any]] | None = None,
     use: str | None = None,
 ) -> None:
-    async def go() -> None:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            await conn.execute("INSERT INTO users (name) VALUES ('test') ON CONFLICT DO NOTHING")
-            if server is not None:
-                store = SecretStore.from_settings()
-                await servers.save_server(conn, store, server[0], server[1], "agent-token-1", by="test")
-                await conn.execute("INSERT INTO server_grants VALUES ('test', %s)", (server[0],))
-            if template is not None:
-                await servers.save_template(conn, *template, by="test")
-            if use is not None:
-                await conn.execute(
-                    "INSERT INTO server_grants VALUES ('test', %s) ON CONFLICT DO NOTHING", (use,)
-                )
+    async def go(conn: AsyncConnection) -> None:
+        await conn.execute("INSERT INTO users (name) VALUES ('test') ON CONFLICT DO NOTHING")
+        if server is not None:
+            store = SecretStore.from_settings()
+            await servers.save_server(conn, store, server[0], server[1], "agent-token-1", by="test")
+            await conn.execute("INSERT INTO server_grants VALUES ('test', %s)", (server[0],))
+        if template is not None:
+            await servers.save_template(conn, *template, by="test")
+        if use is not None:
+            await conn.execute("INSERT INTO server_grants VALUES ('test', %s) ON CONFLICT DO NOTHING", (use,))
 
-    queue.run(go)
+    queue.aconn(go)
 
 
 def command_flow(error_port: bool = False, **config: Any) -> dict[str, Any]:
@@ -51,6 +48,7 @@ def command_flow(error_port: bool = False, **config: Any) -> dict[str, Any]:
     if error_port:
         wires.append({"from": "cmd", "port": "error", "to": "handle"})
     return flow(
+        "start:trigger",
         {"id": "cmd", "type": "command", "config": config},
         {"id": "ok", "type": "log", "config": {"message": "exit {{cmd.body.exit_code}} {{cmd.body.stdout}}"}},
         {"id": "handle", "type": "log", "config": {"message": "{{cmd.code}}"}},
@@ -139,7 +137,7 @@ def test_a_server_removed_after_the_save_fails_the_run_with_its_code_after_the_r
 ) -> None:
     admin(queue, server=("gone", receiver.url), template=("gone", "uptime", ["uptime"], {}))
     run_id = queue.start(queue.save(command_flow(server="gone", template="uptime")))
-    queue.run(_remove_server("gone", queue.url))
+    queue.aconn(_remove_server("gone"))
     for minutes in (1, 2, 4, 8):
         drain(queue)
         assert queue.status(run_id) == ("waiting", None)
@@ -154,13 +152,12 @@ def test_a_server_removed_after_the_save_fails_the_run_with_its_code_after_the_r
     assert receiver.received == []
 
 
-def _remove_server(name: str, url: str) -> Any:
-    async def go() -> None:
-        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-            assert await servers.remove_server(conn, name)
-            assert await (
-                await conn.execute("SELECT count(*) FROM secrets WHERE name = %s", ("server:" + name,))
-            ).fetchone() == (0,)
+def _remove_server(name: str) -> Callable[[AsyncConnection], Awaitable[None]]:
+    async def go(conn: AsyncConnection) -> None:
+        assert await servers.remove_server(conn, name)
+        assert await (
+            await conn.execute("SELECT count(*) FROM secrets WHERE name = %s", ("server:" + name,))
+        ).fetchone() == (0,)
 
     return go
 
@@ -171,11 +168,7 @@ def test_a_deleted_template_is_its_own_error_and_takes_the_error_port(
     admin(queue, server=("web-3", receiver.url), template=("web-3", "deleted", ["true"], {}))
     run_id = queue.start(queue.save(command_flow(True, server="web-3", template="deleted")))
 
-    async def forget() -> None:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            assert await servers.remove_template(conn, "web-3", "deleted")
-
-    queue.run(forget)
+    assert queue.aconn(lambda conn: servers.remove_template(conn, "web-3", "deleted"))
     drain(queue)
     assert queue.status(run_id) == ("succeeded", None)
     assert logged(queue, run_id) == ["action_template_missing"]

@@ -18,6 +18,7 @@ def test_a_send_whose_outcome_was_not_written_is_sent_again_once_with_the_same_k
 ) -> None:
     monkeypatch.setenv("FLOWYARD_ACTIONS_ALLOW", "127.0.0.1")  # the workers' environment
     document = flow(
+        "start:trigger",
         {
             "id": "pay",
             "type": "http",

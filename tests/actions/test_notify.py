@@ -69,7 +69,7 @@ def test_an_email_goes_through_smtp_with_the_key_as_its_message_id(smtp: tuple[M
     assert envelope.mail_from == "robot@flowyard.test"
     assert envelope.rcpt_tos == ["ann@example.com", "bob@example.com"]
     assert message["Subject"] == "Paid A-7" and message["Message-ID"] == "<fy-1-2-abc@flowyard.test>"
-    assert message.get_payload().splitlines() == ["Paid A-7", "by ann"]
+    assert str(message.get_payload()).splitlines() == ["Paid A-7", "by ann"]
     assert output == {
         "channel": "email",
         "to": ["ann@example.com", "bob@example.com"],

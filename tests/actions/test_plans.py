@@ -39,7 +39,7 @@ SMALL_TABLES = {"list_servers", "list_templates"}
 @pytest.fixture(scope="module")
 def big_log(database_url: str) -> Queue:
     queue = Queue(database_url)
-    flow_id = queue.save(flow(wires=[]))
+    flow_id = queue.save(flow("start:trigger", wires=[]))
     with psycopg.connect(database_url) as conn:
         conn.execute(
             "INSERT INTO runs (flow_id, version, status, trigger_kind)"

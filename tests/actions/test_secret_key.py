@@ -7,6 +7,7 @@ import asyncio
 import os
 import stat
 from pathlib import Path
+from typing import cast
 
 import psycopg
 import pytest
@@ -79,7 +80,7 @@ def test_migration_0008_moves_server_tokens_into_the_store_and_the_next_start_se
         assert store.seal_moved_tokens(conn) == 1
         assert store.seal_moved_tokens(conn) == 0
         row = conn.execute("SELECT sealed, legacy_plain FROM secrets WHERE name = 'server:web-1'").fetchone()
-        assert row is not None and row[1] is None and b"tok-old" not in bytes(row[0])
+        assert row is not None and row[1] is None and b"tok-old" not in bytes(cast(bytes, row[0]))
 
     async def reveal() -> dict[str, str]:
         async with await psycopg.AsyncConnection.connect(empty_database_url) as conn:

@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import psycopg
-
 from backend.actions.secret_store import SecretStore
 from tests.actions.servers import RecordingServer, Reply
 from tests.actions.support import drain, effects, journal_data
@@ -20,11 +18,7 @@ VALUE = "sk-live-7f3a9c"
 
 
 def store_secret(queue: Queue, name: str, value: str) -> None:
-    async def go() -> None:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            await SecretStore.from_settings().put(conn, name, value, by="test")
-
-    queue.run(go)
+    queue.aconn(lambda conn: SecretStore.from_settings().put(conn, name, value, by="test"))
 
 
 def everything_kept(queue: Queue, run_id: int) -> str:
@@ -39,6 +33,7 @@ def everything_kept(queue: Queue, run_id: int) -> str:
 
 def echo_flow(**config: Any) -> dict[str, Any]:
     return flow(
+        "start:trigger",
         {"id": "call", "type": "http", "config": {"method": "POST", **config}},
         {"id": "done", "type": "log", "config": {"message": "{{call.body}}"}},
         wires=[{"from": "start", "to": "call"}, {"from": "call", "to": "done"}],
@@ -84,6 +79,7 @@ def test_a_missing_secret_fails_the_visit_before_anything_leaves(
     queue: Queue, receiver: RecordingServer
 ) -> None:
     document = flow(
+        "start:trigger",
         {
             "id": "call",
             "type": "http",
@@ -105,6 +101,7 @@ def test_a_missing_secret_fails_the_visit_before_anything_leaves(
 def test_secrets_outside_an_action_config_are_never_rendered(queue: Queue) -> None:
     store_secret(queue, "api_key", VALUE)
     document = flow(
+        "start:trigger",
         {"id": "say", "type": "log", "config": {"message": "key: {{secrets.api_key}}"}},
         {"id": "keep", "type": "set", "config": {"k": "{{secrets.api_key}}"}},
         wires=[{"from": "start", "to": "say"}, {"from": "say", "to": "keep"}],

@@ -31,6 +31,7 @@ def logged(queue: Queue, run_id: int) -> list[str]:
 
 def test_a_loop_of_five_sends_five_requests_under_five_keys(queue: Queue, receiver: RecordingServer) -> None:
     document = flow(
+        "start:trigger",
         {"id": "each", "type": "foreach", "config": {"items": "{{trigger.items}}", "as": "item"}},
         http_node(body={"id": "{{item}}"}, headers={"Authorization": "Bearer {{trigger.token}}"}),
         log_node("done", "last {{post.status}} {{post.body.ok}}"),
@@ -66,6 +67,7 @@ def test_an_error_is_given_to_the_error_port_with_the_response(
 ) -> None:
     receiver.routes["/broken"] = lambda _r: Reply(503, b"down for a while", {"Content-Type": "text/plain"})
     document = flow(
+        "start:trigger",
         http_node(),
         log_node("ok", "sent"),
         log_node("handle", "failed {{post.code}} {{post.status}}: {{post.body}}"),
@@ -92,7 +94,7 @@ def test_an_unwired_error_backs_off_and_the_next_try_sends_again_under_the_same_
     answers = iter([Reply(500, b"{}"), Reply(502, b"{}"), Reply(201, b'{"id": 9}')])
     receiver.routes["/flaky"] = lambda _r: next(answers)
     run_id = queue.start(
-        queue.save(flow(http_node(), wires=[{"from": "start", "to": "post"}])),
+        queue.save(flow("start:trigger", http_node(), wires=[{"from": "start", "to": "post"}])),
         input={"url": f"{receiver.url}/flaky"},
     )
     for minutes in (1, 2):
@@ -113,7 +115,7 @@ def test_an_unwired_error_backs_off_and_the_next_try_sends_again_under_the_same_
 def test_a_forbidden_destination_is_refused_and_nothing_is_sent(
     queue: Queue, receiver: RecordingServer
 ) -> None:
-    document = flow(http_node(), wires=[{"from": "start", "to": "post"}])
+    document = flow("start:trigger", http_node(), wires=[{"from": "start", "to": "post"}])
     run_id = queue.start(queue.save(document), input={"url": f"{receiver.url}/x"})
 
     drain(queue, settings=ActionSettings())  # no allow-list: 127.0.0.1 is loopback
@@ -129,7 +131,7 @@ def test_a_host_is_resolved_once_and_the_connection_pinned_to_the_checked_addres
     queue: Queue, receiver: RecordingServer
 ) -> None:
     # No DNS server knows service.test: the request can only have gone to the address the guard checked.
-    document = flow(http_node(method="GET"), wires=[{"from": "start", "to": "post"}])
+    document = flow("start:trigger", http_node(method="GET"), wires=[{"from": "start", "to": "post"}])
     run_id = queue.start(queue.save(document), input={"url": f"http://service.test:{receiver.port}/p"})
 
     drain(queue, resolver=fake_dns({"service.test": ["127.0.0.1"]}))
@@ -143,7 +145,7 @@ def test_a_redirect_to_a_forbidden_host_is_refused_before_it_is_followed(
 ) -> None:
     port = receiver.port
     receiver.routes["/hop"] = lambda _r: Reply(302, b"", {"Location": f"http://sneaky.test:{port}/landed"})
-    document = flow(http_node(method="GET"), wires=[{"from": "start", "to": "post"}])
+    document = flow("start:trigger", http_node(method="GET"), wires=[{"from": "start", "to": "post"}])
     run_id = queue.start(queue.save(document), input={"url": f"http://front.test:{port}/hop"})
     dns = fake_dns({"front.test": ["127.0.0.1"], "sneaky.test": ["127.0.0.1"]})
 
@@ -170,7 +172,7 @@ def perform_twice(queue: Queue, run_id: int, requests: list[ActionRequest]) -> l
 def test_a_recorded_success_is_given_back_without_sending_again(
     queue: Queue, receiver: RecordingServer
 ) -> None:
-    run_id = queue.start(queue.save(flow(wires=[])))
+    run_id = queue.start(queue.save(flow("start:trigger", wires=[])))
     request = ActionRequest("post", 3, "http", {"method": "POST", "url": receiver.url, "body": {"n": 1}})
 
     first, again = perform_twice(queue, run_id, [request, request])
@@ -184,7 +186,7 @@ def test_an_error_a_later_visit_built_on_is_given_back_too(queue: Queue, receive
     # Visit 3 failed and the walk went on to send visit 4 from the error port: a retry of the walk must
     # take that path again, so visit 3's error stands; an error nothing built on is sent again instead.
     receiver.routes["/fail"] = lambda _r: Reply(400, b"{}")
-    run_id = queue.start(queue.save(flow(wires=[])))
+    run_id = queue.start(queue.save(flow("start:trigger", wires=[])))
     failing = ActionRequest("post", 3, "http", {"method": "POST", "url": f"{receiver.url}/fail"})
     after = ActionRequest("report", 4, "http", {"method": "POST", "url": f"{receiver.url}/report"})
 
@@ -198,7 +200,7 @@ def test_an_error_a_later_visit_built_on_is_given_back_too(queue: Queue, receive
 def test_a_walk_that_asks_something_else_at_a_visit_that_acted_fails_loudly(
     queue: Queue, receiver: RecordingServer
 ) -> None:
-    run_id = queue.start(queue.save(flow(wires=[])))
+    run_id = queue.start(queue.save(flow("start:trigger", wires=[])))
     asked = ActionRequest("post", 3, "http", {"method": "POST", "url": receiver.url, "body": 1})
     other = ActionRequest("post", 3, "http", {"method": "POST", "url": receiver.url, "body": 2})
     perform_twice(queue, run_id, [asked])
@@ -214,7 +216,7 @@ def test_a_walk_that_asks_something_else_at_a_visit_that_acted_fails_loudly(
 def test_the_effect_row_is_committed_before_the_request_leaves(
     queue: Queue, receiver: RecordingServer
 ) -> None:
-    run_id = queue.start(queue.save(flow(wires=[])))
+    run_id = queue.start(queue.save(flow("start:trigger", wires=[])))
     seen: list[tuple[Any, ...] | None] = []
 
     def look(_request: Any) -> Reply:

@@ -20,6 +20,7 @@ from tests.support import Queue, flow
 
 def with_error_port(node: dict[str, Any]) -> dict[str, Any]:
     return flow(
+        "start:trigger",
         node,
         {"id": "handle", "type": "log", "config": {"message": "{{act.code}}"}},
         wires=[{"from": "start", "to": "act"}, {"from": "act", "port": "error", "to": "handle"}],

@@ -65,7 +65,9 @@ def test_a_response_over_the_cap_is_an_error_not_a_truncation(receiver: Recordin
 
 def test_redirects_are_followed_up_to_the_limit(receiver: RecordingServer) -> None:
     for n in range(3):
-        receiver.routes[f"/r{n}"] = lambda _r, n=n: Reply(307, b"", {"Location": f"/r{n + 1}"})
+        receiver.routes[f"/r{n}"] = lambda _r, n=n: Reply(  # type: ignore[misc]
+            307, b"", {"Location": f"/r{n + 1}"}
+        )
     answer = send(f"{receiver.url}/r0", follow=3)
     assert answer.status == 200 and answer.url.endswith("/r3")
     failure = failure_of(f"{receiver.url}/r0", follow=2)

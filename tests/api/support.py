@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import psycopg
 from starlette.testclient import TestClient
 
 from backend.api.app import create_app
 from backend.people.accounts import Grant, add_user, create_token
+from tests.support import AsyncConnection, Connected
 
 
 def make_user(
@@ -19,14 +18,13 @@ def make_user(
 ) -> str:
     """A user with rights; their new token."""
 
-    async def go() -> str:
-        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-            await add_user(
-                conn, name, grants=[Grant.parse(g) for g in grants], groups=list(groups), password=password
-            )
-            return await create_token(conn, name)
+    async def go(conn: AsyncConnection) -> str:
+        await add_user(
+            conn, name, grants=[Grant.parse(g) for g in grants], groups=list(groups), password=password
+        )
+        return await create_token(conn, name)
 
-    return asyncio.run(go())
+    return Connected(url)(go)
 
 
 @contextmanager

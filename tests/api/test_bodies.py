@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from starlette.testclient import TestClient
@@ -56,7 +56,8 @@ def asgi_call(
         await app(scope, receive, send)  # type: ignore[arg-type]
         return sent
 
-    return client.portal.call(go)  # type: ignore[union-attr]
+    assert client.portal is not None
+    return cast(list[Message], client.portal.call(go))
 
 
 def answer_of(sent: list[Message]) -> tuple[int, dict[str, Any]]:
@@ -86,7 +87,10 @@ def test_a_client_that_leaves_mid_body_is_no_server_error(
 ) -> None:
     token = make_user(queue.url, "leaver", "edit")
     headers = {"content-type": "application/json", "content-length": "100", **auth(token)}
-    messages = [{"type": "http.request", "body": b'{"na', "more_body": True}, {"type": "http.disconnect"}]
+    messages: list[Message] = [
+        {"type": "http.request", "body": b'{"na', "more_body": True},
+        {"type": "http.disconnect"},
+    ]
     with caplog.at_level(logging.INFO, logger="flowyard.api"), TestClient(create_app(queue.url)) as client:
         sent = asgi_call(client, "/api/flows", headers, messages)
     status, body = answer_of(sent)

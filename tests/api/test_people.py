@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.api.support import app_client, auth, make_user
-from tests.support import Queue
+from tests.support import AsyncConnection, Queue
 
 
 def test_an_admin_manages_users_rights_and_tokens_and_the_trail_names_the_admin(queue: Queue) -> None:
@@ -99,26 +101,22 @@ def test_bad_rights_are_refused_with_a_code_and_change_nothing(queue: Queue) -> 
 
 
 def test_saving_a_command_node_over_the_api_takes_use_server_on_its_server(queue: Queue) -> None:
-    import asyncio
-
-    import psycopg
 
     from backend.actions import servers
     from backend.actions.secret_key import keys_from_text
     from backend.actions.secret_store import SecretStore
 
-    async def register() -> None:
+    async def register(conn: AsyncConnection) -> None:
         store = SecretStore(keys_from_text("A" * 43 + "="))
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            await servers.save_server(conn, store, "db-1", "https://db-1.internal/run", "t", by="test")
-            await servers.save_template(
-                conn, "db-1", "vacuum", ["vacuumdb", "{db}"], {"db": {"type": "string"}}, "t"
-            )
+        await servers.save_server(conn, store, "db-1", "https://db-1.internal/run", "t", by="test")
+        await servers.save_template(
+            conn, "db-1", "vacuum", ["vacuumdb", "{db}"], {"db": {"type": "string"}}, "t"
+        )
 
-    asyncio.run(register())
+    queue.aconn(register)
     editor = make_user(queue.url, "writer", "edit")
     trusted = make_user(queue.url, "operator", "edit", "use_server:db-1")
-    node = {
+    node: dict[str, Any] = {
         "id": "cmd",
         "type": "command",
         "config": {"server": "db-1", "template": "vacuum", "args": {"db": "x"}},

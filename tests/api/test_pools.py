@@ -16,6 +16,7 @@ def test_the_worker_walks_while_the_apis_pool_is_empty(queue: Queue) -> None:
     run_id = queue.start(
         queue.save(
             flow(
+                "start:trigger",
                 {"id": "note", "type": "log", "config": {"message": "hi"}},
                 wires=[{"from": "start", "to": "note"}],
             )

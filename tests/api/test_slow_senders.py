@@ -32,7 +32,7 @@ def body_routes(flow_id: int, secret_path: str) -> list[tuple[str, str]]:
     values = {"flow_id": str(flow_id), "approval_id": "1", "run_id": "1", "version": "1", "name": "everyone"}
     values |= {"right": "edit", "token_id": "1", "locale": "en"}
     routes = [
-        (ep.method, re.sub(r"\{(\w+)(:\w+)?\}", lambda m: values[m[1]], ep.path))
+        (ep.method, re.sub(r"\{(\w+)(:\w+)?\}", lambda m: values[str(m[1])], ep.path))
         for ep in ENDPOINTS
         if ep.body is not None
     ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 import json
@@ -25,11 +24,7 @@ from tests.support import Queue
 
 
 def audit(queue: Queue, where: AuditFilter, cursor: str | None = None, limit: int = 100) -> Page:
-    async def go() -> Page:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            return await search(conn, where, cursor=cursor, limit=limit)
-
-    return asyncio.run(go())
+    return queue.aconn(lambda conn: search(conn, where, cursor=cursor, limit=limit))
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +59,8 @@ def test_filters_by_flow_decider_outcome_and_time(decided: Queue) -> None:
 
 
 def test_pages_follow_each_other_without_gaps_or_repeats(decided: Queue) -> None:
-    seen, cursor = [], None
+    seen: list[int] = []
+    cursor: str | None = None
     while True:
         page = audit(decided, AuditFilter(), cursor=cursor, limit=3)
         seen.extend(r.id for r in page.rows)

@@ -6,7 +6,6 @@ runs them as real processes beside a real server.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from datetime import timedelta
 
@@ -19,7 +18,7 @@ from backend.i18n.catalogs import message
 from backend.queue.runs import cancel_run
 from tests.actions.support import drain
 from tests.approvals.test_decisions import approval_flow, user, visited
-from tests.support import Queue, flow
+from tests.support import Connected, Queue, flow
 
 
 def flowyard(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str], str]:
@@ -88,11 +87,7 @@ def test_a_cancelled_runs_approval_says_it_was_closed_without_a_decision(
     run_id, approval_id = waiting_approval(cli)
     user(cli, "hal", "decide")
 
-    async def cancel() -> None:
-        async with await psycopg.AsyncConnection.connect(cli.url, autocommit=True) as conn:
-            assert await cancel_run(conn, run_id, by="ops")
-
-    asyncio.run(cancel())
+    assert Connected(cli.url)(lambda conn: cancel_run(conn, run_id, by="ops"))
     code, out, err = flowyard(capsys, "approvals", "decide", str(approval_id), "approve", "--as", "hal")
     assert (code, out) == (1, []) and "(approval_cancelled)" in err
     assert re.fullmatch(
@@ -164,13 +159,13 @@ def test_runs_show_waits_only_as_long_as_asked_and_says_why(
     shown = flowyard(capsys, "runs", "show", str(run_id), "--wait", "5")
     assert shown == (0, [f"Run {run_id} is waiting for approval {row[0]} at node ask."], "")
     pause = {"id": "nap", "type": "delay", "config": {"duration": "P1D"}}
-    napping = cli.start(cli.save(flow(pause, wires=[{"from": "start", "to": "nap"}])))
+    napping = cli.start(cli.save(flow("start:trigger", pause, wires=[{"from": "start", "to": "nap"}])))
     cli.clock.advance(timedelta(minutes=1))  # the start wait is due at the database's now
     cli.drain()
     code, out, _ = flowyard(capsys, "runs", "show", str(napping), "--wait", "5")
     assert code == 0 and re.fullmatch(rf"Run {napping} is waiting at node nap until .+ UTC\.", out[0])
     call = {"id": "call", "type": "http", "config": {"method": "GET", "url": "http://127.0.0.1:9/"}}
-    failing = cli.start(cli.save(flow(call, wires=[{"from": "start", "to": "call"}])))
+    failing = cli.start(cli.save(flow("start:trigger", call, wires=[{"from": "start", "to": "call"}])))
     cli.clock.advance(timedelta(minutes=1))
     drain(cli, ActionSettings())  # loopback is not allowed: the visit fails, its error port is unwired
     code, out, _ = flowyard(capsys, "runs", "show", str(failing))

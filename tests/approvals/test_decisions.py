@@ -21,6 +21,7 @@ def approval_flow(**config: Any) -> dict[str, Any]:
         "config": {"title": "Pay {{trigger.id}}?", "approvers": [], **config},
     }
     return flow(
+        "start:trigger",
         ask,
         {"id": "yes", "type": "log", "config": {"message": "approved"}},
         {"id": "no", "type": "log", "config": {"message": "rejected"}},
@@ -35,19 +36,15 @@ def approval_flow(**config: Any) -> dict[str, Any]:
 
 
 def decide(queue: Queue, approval_id: int, outcome: str, by: str) -> Decision:
-    async def go() -> Decision:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            return await ApprovalService(queue.clock).decide(conn, approval_id, outcome, by=by, comment=None)
-
-    return asyncio.run(go())
+    return queue.aconn(
+        lambda conn: ApprovalService(queue.clock).decide(conn, approval_id, outcome, by=by, comment=None)
+    )
 
 
 def user(queue: Queue, name: str, *grants: str, groups: tuple[str, ...] = ()) -> str:
-    async def go() -> None:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            await add_user(conn, name, grants=[Grant.parse(g) for g in grants], groups=list(groups))
-
-    asyncio.run(go())
+    queue.aconn(
+        lambda conn: add_user(conn, name, grants=[Grant.parse(g) for g in grants], groups=list(groups))
+    )
     return name
 
 

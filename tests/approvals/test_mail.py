@@ -8,9 +8,8 @@ import socket
 from collections.abc import Iterator
 from email.header import decode_header, make_header
 from email.message import Message
-from typing import Any
+from typing import Any, cast
 
-import psycopg
 import pytest
 
 from backend.actions.settings import ActionSettings
@@ -33,13 +32,11 @@ def mailbox() -> Iterator[tuple[Mailbox, int]]:
 def person(
     queue: Queue, name: str, *grants: str, email: str | None, locale: str | None = None, **kw: Any
 ) -> None:
-    async def go() -> None:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            await add_user(
-                conn, name, grants=[Grant.parse(g) for g in grants], email=email, locale=locale, **kw
-            )
-
-    asyncio.run(go())
+    queue.aconn(
+        lambda conn: add_user(
+            conn, name, grants=[Grant.parse(g) for g in grants], email=email, locale=locale, **kw
+        )
+    )
 
 
 def asking(*approvers: str) -> dict[str, Any]:
@@ -54,7 +51,7 @@ def asking(*approvers: str) -> dict[str, Any]:
             "on_timeout": "reject",
         },
     }
-    return flow(ask, wires=[{"from": "start", "to": "ask"}])
+    return flow("start:trigger", ask, wires=[{"from": "start", "to": "ask"}])
 
 
 def send(queue: Queue, port: int) -> int:
@@ -93,7 +90,7 @@ def test_each_named_approver_with_an_address_gets_one_mail_in_their_language(
     assert sorted(mails) == ["bea@example.com", "cid@example.com"]
     german, japanese = mails["bea@example.com"], mails["cid@example.com"]
     assert german["Subject"] == "Genehmigung erbeten: Pay A-7?"
-    body = german.get_payload(decode=True).decode()
+    body = cast(bytes, german.get_payload(decode=True)).decode()
     assert f"{BASE}/approvals/{approval[0]}" in body
     assert "Pay A-7?" in body and "Over the limit" in body
     assert "abgelehnt" in body, "what happens at the deadline, in German"
@@ -136,11 +133,11 @@ def test_an_approval_decided_before_its_mail_leaves_sends_nothing(
     approval = queue.one("SELECT id FROM approvals WHERE run_id = %s", run_id)
     assert approval is not None
 
-    async def decide() -> None:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            await ApprovalService(queue.clock).decide(conn, approval[0], "approved", by="hal", comment=None)
-
-    asyncio.run(decide())
+    queue.aconn(
+        lambda conn: ApprovalService(queue.clock).decide(
+            conn, approval[0], "approved", by="hal", comment=None
+        )
+    )
     before = len(box.messages)
     assert send(queue, port) == 1
     assert len(box.messages) == before
@@ -170,10 +167,6 @@ def test_an_address_that_is_none_is_refused(queue: Queue) -> None:
         person(queue, "jo", email="Jo <jo@example.com>")
     assert refused.value.code == "user_email_invalid"
 
-    async def change() -> None:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            await set_email(conn, "nobody", "n@example.com")
-
     with pytest.raises(AccountRefused) as unknown:
-        asyncio.run(change())
+        queue.aconn(lambda conn: set_email(conn, "nobody", "n@example.com"))
     assert unknown.value.code == "user_unknown"

@@ -86,7 +86,7 @@ STATEMENTS = {
 def big_trail(database_url: str) -> Queue:
     """100,000 approvals (most decided, over a year), 20,000 flows, tokens and sessions."""
     queue = Queue(database_url)
-    queue.save(flow(wires=[]))
+    queue.save(flow("start:trigger", wires=[]))
     with psycopg.connect(database_url) as conn:
         conn.execute("INSERT INTO users (name) SELECT 'u' || g FROM generate_series(1, 20000) AS g")
         conn.execute("INSERT INTO users (name) VALUES ('u')")

@@ -89,6 +89,7 @@ def test_ten_concurrent_decisions_one_stands_and_the_run_resumes_once(queue: Que
 
 def test_an_approval_in_a_three_pass_foreach_asks_three_times_independently(queue: Queue) -> None:
     looped = flow(
+        "start:trigger",
         {"id": "each", "type": "foreach", "config": {"items": "{{trigger.invoices}}", "as": "invoice"}},
         {"id": "ask", "type": "approval", "config": {"title": "Pay {{invoice}}?", "approvers": []}},
         {"id": "paid", "type": "log", "config": {"message": "paid {{invoice}}"}},

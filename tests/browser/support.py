@@ -87,7 +87,7 @@ def serve(database_url: str, extra_env: dict[str, str] | None = None) -> Iterato
     assert process.stdout is not None
     reader: threading.Thread | None = None
     try:
-        # The banner comes once the socket listens (backend/store/commands.py); reading it is the sync.
+        # The banner comes once the socket listens (backend/processes.py); reading it is the sync.
         # An empty database first hears how to add its first administrator; then the banner.
         printed = [process.stdout.readline()]
         if "serving" not in printed[0] and printed[0]:

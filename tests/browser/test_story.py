@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from email.header import decode_header, make_header
 from pathlib import Path
+from typing import cast
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -54,7 +55,7 @@ def test_three_people_one_invoice(browser: Browser, story: Story, tmp_path: Path
         "bea's mail",
     )
     assert str(make_header(decode_header(mail["Subject"]))) == "Genehmigung erbeten: Pay invoice A-7?"
-    body = mail.get_payload(decode=True).decode()
+    body = cast(bytes, mail.get_payload(decode=True)).decode()
     assert "Amount 1200 EUR is over the limit" in body and "abgelehnt" in body
     match = re.search(r"(http://\S+/approvals/(\d+))", body)
     assert match is not None, body

@@ -23,7 +23,7 @@ from typing import Any
 from backend.actions import ActionSender, ActionSettings
 from backend.actions.destinations import AllowList
 from backend.approvals.service import ApprovalService, DecisionRefused
-from backend.graph.model import PORTS
+from backend.node_types import PORTS
 from backend.queue.commands import open_pool
 from backend.queue.queries import QUERIES
 from backend.queue.runs import DecisionStands, cancel_run

@@ -300,7 +300,7 @@ class Sweep:
 
 
 def _increasing(walk: tuple[tuple[int | None, str | None, str], ...]) -> bool:
-    visits = [visit for visit, _, code in walk if code == "node_visited"]
+    visits = [visit for visit, _, code in walk if code == "node_visited" and visit is not None]
     return all(a < b for a, b in itertools.pairwise(visits))
 
 

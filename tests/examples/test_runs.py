@@ -5,7 +5,6 @@ called through the API.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Iterator
 from dataclasses import replace
@@ -13,7 +12,6 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 
 from backend.actions import ActionSettings
@@ -54,11 +52,9 @@ def open_approval(queue: Queue, run_id: int) -> int:
 def decide(queue: Queue, run_id: int, outcome: str, by: str) -> None:
     approval_id = open_approval(queue, run_id)
 
-    async def go() -> None:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            await ApprovalService(queue.clock).decide(conn, approval_id, outcome, by=by, comment=None)
-
-    asyncio.run(go())
+    queue.aconn(
+        lambda conn: ApprovalService(queue.clock).decide(conn, approval_id, outcome, by=by, comment=None)
+    )
 
 
 def logged(queue: Queue, run_id: int) -> list[str]:

@@ -13,7 +13,7 @@ import pytest
 from backend.graph import validate
 from backend.graph.findings import Finding
 from bench.adversarial import SHAPES, deep_nesting, fan_in, huge_config, shared_body, unknown_ends
-from tests.graph.graph_flows import flow
+from tests.support import flow
 
 LIMIT = 200
 # The longest finding is a cycle through all 1,000 nodes named in full in `detail` (60 KB; its sentence
@@ -80,13 +80,13 @@ def test_unknown_ends_are_counted_past_the_limit_without_being_described() -> No
 
 
 def test_a_validation_with_room_for_everything_has_no_truncation_finding() -> None:
-    document = flow("t:trigger a:log b:log", "a>b")
+    document = flow("t:trigger a:log b:log", wires="a>b")
     assert [f.code for f in validate(document, limit=2)] == ["node_unreachable", "node_unreachable"]
     assert [f.code for f in validate(document, limit=1)] == ["node_unreachable", "findings_truncated"]
 
 
 def test_the_truncation_finding_is_in_the_readers_language() -> None:
-    document = flow("t:trigger a:log b:log", "a>b")
+    document = flow("t:trigger a:log b:log", wires="a>b")
     english = validate(document, limit=1)[-1].message
     german = validate(document, "de", limit=1)[-1].message
     assert "1" in english and "1" in german and english != german

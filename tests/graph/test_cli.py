@@ -12,10 +12,10 @@ import pytest
 
 from backend.cli import main
 from backend.graph.cli import MAX_FILE_BYTES
-from tests.graph.graph_flows import flow
+from tests.support import flow
 
-VALID = flow("t:trigger a:log", "t>a")
-BROKEN = flow("t:trigger a:log b:log c:break", "t>a a>b b>a t>c")
+VALID = flow("t:trigger a:log", wires="t>a")
+BROKEN = flow("t:trigger a:log b:log c:break", wires="t>a a>b b>a t>c")
 
 
 def write(tmp_path: Path, content: str | bytes, name: str = "flow.json") -> str:

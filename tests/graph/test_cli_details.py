@@ -9,8 +9,8 @@ import pytest
 
 from backend.graph.model import DEFAULT_PORT, Flow, Node
 from backend.i18n import message
-from tests.graph.graph_flows import flow
 from tests.graph.test_cli import VALID, check, write
+from tests.support import flow
 
 SENTENCES = {"flow_file_not_json": "{path} is not JSON: {reason}."}
 
@@ -45,7 +45,7 @@ def test_a_valid_flow_is_said_to_be_valid_in_english(
 
 
 def test_a_flow_is_loaded_with_every_node_field_and_wire_port() -> None:
-    document = flow("t:trigger c:condition a:log b:log", "t>c c.true>a c.false>b c.true>b")
+    document = flow("t:trigger c:condition a:log b:log", wires="t>c c.true>a c.false>b c.true>b")
     document["name"] = "Invoices"
     document["nodes"][2]["label"] = "Say yes"
     del document["nodes"][3]["config"]
@@ -99,7 +99,7 @@ def test_each_refusal_of_a_file_names_its_details(
 def test_a_literal_until_is_checked_against_the_current_time(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    document = flow("t:trigger d:delay", "t>d")
+    document = flow("t:trigger d:delay", wires="t>d")
     document["nodes"][1]["config"] = {"until": "9999-01-01T00:00:00Z"}
     status, out, err = check(capsys, write(tmp_path, json.dumps(document)), "--json")
     assert (status, err) == (1, "")

@@ -9,14 +9,14 @@ from __future__ import annotations
 import pytest
 
 from backend.graph import Finding, validate
-from tests.graph.graph_flows import flow
 from tests.graph.test_validator import everything_wrong
+from tests.support import flow
 
 
 def test_the_graph_rules_say_exactly_what_is_wrong_and_where() -> None:
     document = flow(
         "t:trigger t2:trigger a:log a:log x:teleport c:condition l:log m:log",
-        "t>a ghost>a a>nowhere c.nope>a t>t2 t>c l>m m>l",
+        wires="t>a ghost>a a>nowhere c.nope>a t>t2 t>c l>m m>l",
     )
     assert validate(document) == [
         Finding(
@@ -134,7 +134,7 @@ def test_the_sentences_come_from_the_locales_catalog() -> None:
 
 
 def test_every_finding_past_the_limit_is_counted_once_whichever_rule_counts_it() -> None:
-    document = flow("t:trigger a:log b:log c:log d:log e:log f:log", "t>a a>b b>a c>d d>c e>f f>e")
+    document = flow("t:trigger a:log b:log c:log d:log e:log f:log", wires="t>a a>b b>a c>d d>c e>f f>e")
     everything = validate(document, limit=10**6)
     assert [f.code for f in everything] == ["cycle"] * 3 + ["node_unreachable"] * 4
     capped = validate(document, limit=1)

@@ -4,7 +4,8 @@ does not know."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from backend.graph.fastcheck import compile_check
 from backend.graph.schema import _pieces
-from tests.graph.graph_flows import CONFIGS
+from tests.support import CONFIGS
 
 
 def no_refs(ref: str) -> object:
@@ -96,7 +97,8 @@ def near_samples(draw: st.DrawFn, piece: str) -> Any:
     if draw(st.integers(0, 4)) == 0:
         return draw(_values)
     sample = dict(_SAMPLES[piece])
-    own = sorted(_pieces()[piece].validator.schema.get("properties", {})) or ["x"]
+    schema = cast(Mapping[str, Any], _pieces()[piece].validator.schema)
+    own = sorted(schema.get("properties", {})) or ["x"]
     for key in draw(st.lists(st.sampled_from(own), max_size=2)):
         sample.pop(key, None)
     keys = st.sampled_from(own) | st.sampled_from(_WORDS)

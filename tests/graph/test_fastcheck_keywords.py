@@ -43,7 +43,7 @@ def test_a_schema_that_is_no_object_or_has_an_unknown_keyword_is_refused() -> No
 
 
 def test_types() -> None:
-    values = [None, True, 0, 1.0, 1.5, "s", [], {}]
+    values: list[object] = [None, True, 0, 1.0, 1.5, "s", [], {}]
     assert _answers({"type": "integer"}, values) == [False, False, True, True, False, False, False, False]
     assert _answers({"type": "number"}, values) == [False, False, True, True, True, False, False, False]
     assert _answers({"type": "boolean"}, values) == [False, True, False, False, False, False, False, False]

@@ -9,7 +9,7 @@ import pytest
 from backend.graph import Finding, validate
 from backend.graph.findings import Report, pointer
 from backend.i18n import catalogs
-from tests.graph.graph_flows import flow
+from tests.support import flow
 
 
 def fake_catalogs(monkeypatch: pytest.MonkeyPatch, sentences: Mapping[str, Mapping[str, str]]) -> None:
@@ -35,7 +35,7 @@ def test_the_message_is_the_catalog_sentence_in_the_asked_locale(monkeypatch: py
             "de": {"node_unreachable": "Knoten {node} ist nicht erreichbar."},
         },
     )
-    document = flow("t:trigger a:log", "")
+    document = flow("t:trigger a:log", wires="")
     assert [f.message for f in validate(document)] == ["Node a cannot be reached."]
     assert [f.message for f in validate(document, "de")] == ["Knoten a ist nicht erreichbar."]
     assert [f.message for f in validate(document, "fr")] == ["Node a cannot be reached."]
@@ -43,7 +43,7 @@ def test_the_message_is_the_catalog_sentence_in_the_asked_locale(monkeypatch: py
 
 def test_without_a_sentence_the_message_is_the_code(monkeypatch: pytest.MonkeyPatch) -> None:
     fake_catalogs(monkeypatch, {})
-    assert [f.message for f in validate(flow("a:log", ""))] == ["trigger_missing"]
+    assert [f.message for f in validate(flow("a:log", wires=""))] == ["trigger_missing"]
 
 
 def test_report_passes_the_node_and_the_other_parameters_to_the_sentence(

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from backend.graph import ListEntry, list_view
-from tests.graph.graph_flows import flow
+from tests.support import flow
 
 
 def rows(nodes: str, wires: str) -> list[tuple[str, int]]:
-    return [(entry.id, entry.depth) for entry in list_view(flow(nodes, wires))]
+    return [(entry.id, entry.depth) for entry in list_view(flow(nodes, wires=wires))]
 
 
 def test_nodes_come_in_topological_order_ties_by_document_order() -> None:
@@ -35,7 +35,7 @@ def test_the_order_does_not_move_when_unrelated_nodes_are_added_later() -> None:
 
 
 def test_rows_carry_the_type_and_serialize() -> None:
-    [trigger, say] = list_view(flow("t:trigger say:log", "t>say"))
+    [trigger, say] = list_view(flow("t:trigger say:log", wires="t>say"))
     assert trigger == ListEntry("t", "trigger", 0)
     assert say.to_json() == {"id": "say", "type": "log", "depth": 0}
 

@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from backend.graph import list_view, validate
-from backend.graph.model import NODE_TYPES, PORTS
-from tests.graph.graph_flows import CONFIGS
+from backend.graph.model import NODE_TYPES
+from backend.node_types import PORTS
+from tests.support import CONFIGS
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),

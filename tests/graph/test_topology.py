@@ -8,11 +8,11 @@ from hypothesis import strategies as st
 
 from backend.graph.outline import read_outline
 from backend.graph.topology import Topology, analyse
-from tests.graph.graph_flows import flow
+from tests.support import flow
 
 
 def topology_of(nodes: str, wires: str) -> Topology:
-    outline = read_outline(flow(nodes, wires))
+    outline = read_outline(flow(nodes, wires=wires))
     assert outline is not None
     return analyse(outline)
 

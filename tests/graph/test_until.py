@@ -10,14 +10,15 @@ import pytest
 from backend.graph import validate
 from backend.queue.driver import WaitFailed, wake_of
 from backend.walker import DelayRequest
-from tests.graph.graph_flows import flow, found
+from tests.graph.graph_flows import found
+from tests.support import flow
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 CAP = NOW + timedelta(days=3660)
 
 
 def delay_until(until: str) -> dict[str, object]:
-    document = flow("t:trigger d:delay", "t>d")
+    document = flow("t:trigger d:delay", wires="t>d")
     document["nodes"][1]["config"] = {"until": until}
     return document
 

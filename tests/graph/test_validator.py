@@ -10,7 +10,7 @@ import pytest
 
 from backend.graph import validate
 from backend.i18n import catalogs
-from tests.graph.graph_flows import flow
+from tests.support import flow
 
 # FLOW_FORMAT.md's table, in its order: the order findings come in.
 TABLE = [
@@ -74,7 +74,7 @@ def codes_in_source() -> set[str]:
     for path in Path("backend/graph").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.keyword) and node.arg == "code" and isinstance(node.value, ast.Constant):
-                found.add(node.value.value)
+                found.add(str(node.value.value))
     return found
 
 
@@ -86,8 +86,8 @@ def everything_wrong() -> dict[str, Any]:
     document = flow(
         "t:trigger t2:trigger a:log a:log x:teleport stop:break l1:foreach l2:foreach l3:foreach l4:foreach "
         "e:end c1:log c2:log lost:log",
-        "t>a a>ghost a.nope>t t>l1 l1.body>l2 l2.body>l3 l3.body>l4 l4.body>e t>e c1>c2 c2>c1 t>x x>stop "
-        "t>c1",
+        wires="t>a a>ghost a.nope>t t>l1 l1.body>l2 l2.body>l3 l3.body>l4 l4.body>e t>e c1>c2 c2>c1 "
+        "t>x x>stop t>c1",
     )
     document["name"] = ""
     document["nodes"][2]["config"] = {}
@@ -105,7 +105,7 @@ def test_validating_twice_gives_the_same_findings() -> None:
 
 
 def test_trigger_missing_in_order_too() -> None:
-    codes = [f.code for f in validate(flow("a:log a:log b:teleport", "a>b a.x>c"))]
+    codes = [f.code for f in validate(flow("a:log a:log b:teleport", wires="a>b a.x>c"))]
     assert codes == [
         "node_id_duplicate",
         "node_type_unknown",
@@ -117,7 +117,7 @@ def test_trigger_missing_in_order_too() -> None:
 
 def test_every_sentence_is_filled_by_what_the_code_passes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(catalogs, "catalog", lambda locale: ENGLISH)
-    findings = validate(everything_wrong()) + validate(flow("a:log", ""))
+    findings = validate(everything_wrong()) + validate(flow("a:log", wires=""))
     assert {f.code for f in findings} == set(TABLE)
     for finding in findings:
         assert "{" not in finding.message and finding.message != finding.code, finding

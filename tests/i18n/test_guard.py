@@ -8,13 +8,13 @@ from pathlib import Path
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 
-from backend.graph.model import PORTS
 from backend.i18n.catalogs import LOCALES, catalog
 from backend.i18n.catalogs import po_file as catalog_file
 from backend.i18n.codes import BACKEND_DIR, node_type_keys, reason_codes
 from backend.i18n.extract import ports_literal
 from backend.i18n.gaps import find_gaps, gaps, required_keys
 from backend.i18n.ui_keys import built_keys, ui_keys
+from backend.node_types import PORTS
 
 ROOT = BACKEND_DIR.parent
 
@@ -59,7 +59,7 @@ def test_pybabel_extract_with_babel_cfg_finds_exactly_the_keys_the_guard_require
 
 
 def test_the_extractor_reads_the_same_ports_that_the_graph_imports() -> None:
-    found = ports_literal((BACKEND_DIR / "graph" / "model.py").read_text(encoding="utf-8"))
+    found = ports_literal((BACKEND_DIR / "node_types.py").read_text(encoding="utf-8"))
     assert found is not None and found[1] == dict(PORTS)
 
 

@@ -113,7 +113,7 @@ def wait_for(url: str, sql: str, *params: Any, timeout_s: float = 60) -> tuple[A
     deadline = time.monotonic() + timeout_s
     with psycopg.connect(url, autocommit=True) as conn:
         while time.monotonic() < deadline:
-            row = conn.execute(sql, params).fetchone()  # type: ignore[arg-type]
+            row = conn.execute(sql, params).fetchone()
             if row is not None:
                 return tuple(row)
             conn.execute("SELECT pg_sleep(0.1)")

@@ -9,6 +9,7 @@ import logging
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -19,14 +20,14 @@ from backend.store.errors import StoreError
 
 
 @pytest.fixture
-def stream(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
+def stream(monkeypatch: pytest.MonkeyPatch) -> Iterator[io.StringIO]:
     out = io.StringIO()
     root = logging.getLogger()
     saved = root.handlers[:], root.level
     monkeypatch.setenv("FLOWYARD_LOG_FORMAT", "json")
     monkeypatch.setenv("FLOWYARD_LOG_LEVEL", "INFO")
     configure(out)
-    yield out  # type: ignore[misc]
+    yield out
     root.handlers[:], _ = saved
     root.setLevel(saved[1])
 

@@ -136,7 +136,7 @@ def test_made_up_methods_and_non_ascii_tokens_add_no_series_and_no_error(
 ) -> None:
     for method in ("BREW", "X1", "X2"):
         httpx.request(method, f"{live.base}/healthz")
-    odd = httpx.get(f"{live.base}/metrics", headers={"Authorization": "Bearer café".encode()})
+    odd = httpx.get(f"{live.base}/metrics", headers=[(b"Authorization", "Bearer café".encode())])
     assert (odd.status_code, odd.json()["error"]["code"]) == (401, "auth_token_invalid")
     text = httpx.get(
         f"{live.base}/metrics",

@@ -19,12 +19,15 @@ def test_ready_with_every_migration_and_not_with_one_missing(database_url: str) 
         conn.execute("INSERT INTO schema_migrations (number, name) VALUES (9999, 'from_a_newer_release')")
         newer = api.get("/readyz")  # a rolling upgrade migrated ahead of this process: it serves on
         conn.execute("DELETE FROM schema_migrations WHERE number = 9999")
-        name = conn.execute("DELETE FROM schema_migrations WHERE number = %s RETURNING name", (SHIPPED,))
+        removed = conn.execute(
+            "DELETE FROM schema_migrations WHERE number = %s RETURNING name", (SHIPPED,)
+        ).fetchone()
+        assert removed is not None
         try:
             behind = api.get("/readyz", headers={"Accept-Language": "de"})
         finally:
             conn.execute(
-                "INSERT INTO schema_migrations (number, name) VALUES (%s, %s)", (SHIPPED, name.fetchone()[0])
+                "INSERT INTO schema_migrations (number, name) VALUES (%s, %s)", (SHIPPED, removed[0])
             )
         assert api.get("/readyz").status_code == 200
     assert newer.status_code == 200

@@ -38,6 +38,7 @@ def test_sigterm_lets_serve_finish_the_walk_in_hand(queue: Queue, tmp_path: Path
     with recording_server() as receiver:
         receiver.routes["/slow"] = receiver.hold()
         document = flow(
+            "start:trigger",
             {
                 "id": "call",
                 "type": "http",

@@ -3,15 +3,12 @@ revoked and expired, and each change on the append-only rights trail."""
 
 from __future__ import annotations
 
-import asyncio
-
-import psycopg
 import pytest
 
 from backend.cli import _parser
 from backend.people.accounts import user_of_token
 from backend.people.commands import run_people_command
-from tests.support import Queue
+from tests.support import Connected, Queue
 
 
 def flowyard(url: str, *argv: str) -> int:
@@ -19,11 +16,7 @@ def flowyard(url: str, *argv: str) -> int:
 
 
 def holder(url: str, token: str) -> str | None:
-    async def go() -> str | None:
-        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-            return await user_of_token(conn, token)
-
-    return asyncio.run(go())
+    return Connected(url)(lambda conn: user_of_token(conn, token))
 
 
 def trail(queue: Queue, user: str) -> list[tuple[object, ...]]:
@@ -81,7 +74,7 @@ def test_a_removed_user_loses_everything_and_the_trail_says_so(
     assert flowyard(queue.url, "user", "remove", "dan") == 0
     assert flowyard(queue.url, "user", "remove", "dan") == 1
     assert holder(queue.url, token) is None
-    changes = [row[1] for row in trail(queue, "dan")]
+    changes = [str(row[1]) for row in trail(queue, "dan")]
     assert changes[:3] == ["user_added", "granted", "token_created"]
     assert sorted(changes[3:]) == ["revoked", "token_revoked", "user_removed"]
 

@@ -12,10 +12,12 @@ import pytest
 from tests.support import Queue, flow
 
 LOG_FLOW = flow(
+    "start:trigger",
     {"id": "note", "type": "log", "config": {"message": "hello {{trigger.who}}"}},
     wires=[{"from": "start", "to": "note"}],
 )
 DELAY_FLOW = flow(
+    "start:trigger",
     {"id": "pause", "type": "delay", "config": {"duration": "PT1H"}},
     wires=[{"from": "start", "to": "pause"}],
 )

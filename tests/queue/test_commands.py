@@ -24,7 +24,7 @@ def flowyard(url: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_run_starts_a_run_and_refuses_bad_input_and_unknown_flows(queue: Queue) -> None:
-    flow_id = queue.save(flow(wires=[]))
+    flow_id = queue.save(flow("start:trigger", wires=[]))
     started = flowyard(queue.url, "run", str(flow_id), "--input", '{"n": 1}')
     assert started.returncode == 0, started.stderr
     run_id = int(started.stdout.split()[-1])
@@ -35,6 +35,24 @@ def test_run_starts_a_run_and_refuses_bad_input_and_unknown_flows(queue: Queue) 
     missing = flowyard(queue.url, "run", "999999")
     assert missing.returncode == 1 and "flow_not_found" in missing.stderr
     assert queue.one("SELECT count(*) FROM runs WHERE flow_id = %s", flow_id) == (1,)
+
+
+def test_run_and_walk_refuse_what_the_api_refuses_in_one_line_with_the_code(
+    queue: Queue, tmp_path: Path
+) -> None:
+    """One strict reader: NaN, Infinity, a key twice, a number no float holds, a NUL character."""
+    flow_id = queue.save(flow("start:trigger", wires=[]))
+    path = tmp_path / "flow.json"
+    path.write_text(json.dumps(flow("start:trigger", wires=[])))
+    texts = ['{"a": NaN}', '{"a": -Infinity}', '{"a": 1, "a": 2}', "[1e999]", '{"a": "x\\u0000y"}']
+    for text in texts:
+        for args in (["run", str(flow_id)], ["walk", str(path)]):
+            refused = flowyard(queue.url, *args, "--input", text)
+            assert refused.returncode == 2, (args, text, refused.stderr)
+            assert refused.stderr.count("\n") == 1 and "--input is not JSON" in refused.stderr
+            if args[0] == "run":  # `walk` says its sentence alone, as its tests have it
+                assert refused.stderr.rstrip().endswith("(walk_input_invalid)")
+    assert queue.one("SELECT count(*) FROM runs WHERE flow_id = %s", flow_id) == (0,)
 
 
 def test_workers_lists_who_reported_and_when(queue: Queue) -> None:
@@ -53,7 +71,7 @@ def test_workers_lists_who_reported_and_when(queue: Queue) -> None:
 
 def test_flow_save_makes_a_flow_then_a_new_version(queue: Queue, tmp_path: Path) -> None:
     path = tmp_path / "flow.json"
-    path.write_text(json.dumps(flow(wires=[], name="saved")))
+    path.write_text(json.dumps(flow("start:trigger", wires=[], name="saved")))
     first = flowyard(queue.url, "flow", "save", str(path))
     assert first.returncode == 0, first.stderr
     flow_id = int(first.stdout.split()[2])
@@ -61,7 +79,9 @@ def test_flow_save_makes_a_flow_then_a_new_version(queue: Queue, tmp_path: Path)
     assert second.stdout.strip() == f"saved flow {flow_id} version 2"
     assert queue.one("SELECT latest_version, name FROM flows WHERE id = %s", flow_id) == (2, "saved")
 
-    path.write_text(json.dumps(flow({"id": "x", "type": "nope", "config": {}}, wires=[], name="bad")))
+    path.write_text(
+        json.dumps(flow("start:trigger", {"id": "x", "type": "nope", "config": {}}, wires=[], name="bad"))
+    )
     refused = flowyard(queue.url, "flow", "save", str(path), "--flow", str(flow_id))
     assert refused.returncode == 1 and "node_type_unknown" in refused.stdout
     assert queue.one("SELECT latest_version FROM flows WHERE id = %s", flow_id) == (2,)

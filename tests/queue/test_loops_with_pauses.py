@@ -13,6 +13,7 @@ from tests.support import Queue, flow
 
 ALWAYS = {"left": "{{trigger.go}}", "op": "eq", "right": 1}
 REPEAT_UNTIL_REJECTED = flow(
+    "start:trigger",
     {"id": "again", "type": "repeat", "config": {"while": ALWAYS}},
     {"id": "ask", "type": "approval", "config": {"title": "Once more?", "approvers": []}},
     {"id": "yes", "type": "log", "config": {"message": "once more"}},
@@ -28,6 +29,7 @@ REPEAT_UNTIL_REJECTED = flow(
 )
 
 EACH_LINE_WAITS = flow(
+    "start:trigger",
     {"id": "each", "type": "foreach", "config": {"items": "{{trigger.lines}}", "as": "line"}},
     {"id": "pause", "type": "delay", "config": {"duration": "PT1H"}},
     {"id": "note", "type": "log", "config": {"message": "line {{line}}"}},

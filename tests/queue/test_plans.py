@@ -75,7 +75,7 @@ SMALL_TABLES = {
 @pytest.fixture(scope="module")
 def big_queue(database_url: str) -> Queue:
     queue = Queue(database_url)
-    flow_id = queue.save(flow(wires=[]))
+    flow_id = queue.save(flow("start:trigger", wires=[]))
     with psycopg.connect(database_url) as conn:
         conn.execute(
             "INSERT INTO runs (flow_id, version, status, trigger_kind)"

@@ -24,7 +24,7 @@ def test_the_database_clock_defers_to_the_database() -> None:
 
 def test_a_claim_reads_its_row_in_order_and_as_integers() -> None:
     wake = datetime(2031, 5, 1, 9, tzinfo=UTC)
-    row = ("7", "8", "delay", {"stack": []}, "d", 3, "2", wake, "11", "4", {"who": "x"})
+    row: tuple[object, ...] = ("7", "8", "delay", {"stack": []}, "d", 3, "2", wake, "11", "4", {"who": "x"})
     assert Claim.from_row(row) == Claim(
         wait_id=7,
         run_id=8,

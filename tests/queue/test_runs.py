@@ -10,13 +10,15 @@ import psycopg
 import pytest
 
 from backend.queue.runs import RunAlreadyParked, park_first
-from tests.support import Queue, flow
+from tests.support import AsyncConnection, Queue, flow
 
 LOG_FLOW = flow(
+    "start:trigger",
     {"id": "note", "type": "log", "config": {"message": "hello {{trigger.who}}"}},
     wires=[{"from": "start", "to": "note"}],
 )
 DELAY_FLOW = flow(
+    "start:trigger",
     {"id": "pause", "type": "delay", "config": {"duration": "PT1H"}},
     {"id": "note", "type": "log", "config": {"message": "later"}},
     wires=[{"from": "start", "to": "pause"}, {"from": "pause", "to": "note"}],
@@ -61,6 +63,7 @@ def test_a_delay_is_a_wait_with_a_future_wake_at_and_fires_when_its_time_comes(q
 def test_a_resume_that_always_throws_is_tried_five_times_with_backoff_then_fails(queue: Queue) -> None:
     # No action performer is configured in this worker, so the http node's visit throws every time.
     failing = flow(
+        "start:trigger",
         {"id": "call", "type": "http", "config": {"method": "GET", "url": "http://127.0.0.1:9/"}},
         wires=[{"from": "start", "to": "call"}],
     )
@@ -106,13 +109,7 @@ def test_a_run_is_pinned_to_the_version_it_started_on(queue: Queue) -> None:
         nodes=[*DELAY_FLOW["nodes"][:2], {"id": "note", "type": "log", "config": {"message": "edited"}}],
     )
 
-    async def save() -> int:
-        import psycopg
-
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            return await save_version(conn, flow_id, edited, by="test")
-
-    assert queue.run(save) == 2
+    assert queue.aconn(lambda conn: save_version(conn, flow_id, edited, by="test")) == 2
     queue.clock.advance(timedelta(hours=1))
     queue.drain()
     assert queue.one("SELECT version FROM runs WHERE id = %s", run_id) == (1,)
@@ -121,18 +118,16 @@ def test_a_run_is_pinned_to_the_version_it_started_on(queue: Queue) -> None:
 
 
 def test_cancel_deletes_the_wait_and_journals_who_cancelled(queue: Queue) -> None:
-    import psycopg
 
     from backend.queue.runs import cancel_run
 
     run_id = queue.start(queue.save(DELAY_FLOW))
     queue.drain()
 
-    async def cancel() -> tuple[bool, bool]:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            return await cancel_run(conn, run_id, by="ann"), await cancel_run(conn, run_id, by="bob")
+    async def cancel(conn: AsyncConnection) -> tuple[bool, bool]:
+        return await cancel_run(conn, run_id, by="ann"), await cancel_run(conn, run_id, by="bob")
 
-    assert queue.run(cancel) == (True, False)
+    assert queue.aconn(cancel) == (True, False)
     assert queue.status(run_id) == ("cancelled", None)
     assert queue.one("SELECT count(*) FROM waits WHERE run_id = %s", run_id) == (0,)
     line = queue.one("SELECT code, data FROM journal WHERE run_id = %s ORDER BY seq DESC LIMIT 1", run_id)
@@ -181,7 +176,7 @@ def test_a_lapsed_claims_late_write_is_refused_and_changes_nothing(queue: Queue,
                 assert (again.wait_id, again.attempts) == (claim.wait_id, claim.attempts + 1)
             async with pool.connection() as conn:
                 if second_worker == "fast":
-                    await Worker(pool, clock=queue.clock, name="fast").drain()
+                    await Worker(pool, clock=queue.clock, name="fast", approvals=approvals).drain()
                 with pytest.raises(ClaimLost):
                     await write_outcome(conn, "slow", queue.clock(), claim, run, walked, approvals)
             if second_worker == "slow":
@@ -198,6 +193,7 @@ def test_a_lapsed_claims_late_write_is_refused_and_changes_nothing(queue: Queue,
 
 def test_a_delay_until_that_is_no_time_fails_after_five_attempts_never_loops(queue: Queue) -> None:
     bad = flow(
+        "start:trigger",
         {"id": "pause", "type": "delay", "config": {"until": "{{trigger.when}}"}},
         wires=[{"from": "start", "to": "pause"}],
     )
@@ -228,16 +224,15 @@ def test_a_wait_whose_claims_all_died_fails_the_run_instead_of_looping(queue: Qu
 
 
 def test_a_second_open_wait_for_one_run_is_a_domain_error_and_changes_nothing(queue: Queue) -> None:
-    async def park_twice(run_id: int) -> RunAlreadyParked:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            with pytest.raises(RunAlreadyParked) as raised:
-                await park_first(conn, run_id)
-            return raised.value
+    async def park_twice(conn: AsyncConnection, run_id: int) -> RunAlreadyParked:
+        with pytest.raises(RunAlreadyParked) as raised:
+            await park_first(conn, run_id)
+        return raised.value
 
     run_id = queue.start(queue.save(DELAY_FLOW))
     before = queue.all("SELECT id, kind, wake_at FROM waits WHERE run_id = %s", run_id)
 
-    refused = queue.run(lambda: park_twice(run_id))
+    refused = queue.aconn(lambda conn: park_twice(conn, run_id))
 
     assert (refused.code, refused.params) == ("run_already_parked", {"run": run_id})
     assert queue.all("SELECT id, kind, wake_at FROM waits WHERE run_id = %s", run_id) == before

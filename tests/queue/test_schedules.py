@@ -91,17 +91,16 @@ def test_a_new_version_without_a_schedule_removes_it_and_a_bad_one_is_refused(qu
     manual = scheduled()
     manual["nodes"][0]["config"] = {"kind": "manual"}
 
-    async def save(document: dict[str, Any]) -> int:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            return await save_version(conn, flow_id, document, by="test")
+    def save(document: dict[str, Any]) -> int:
+        return queue.aconn(lambda conn: save_version(conn, flow_id, document, by="test"))
 
-    assert asyncio.run(save(manual)) == 2
+    assert save(manual) == 2
     assert queue.one("SELECT count(*) FROM schedules WHERE flow_id = %s", flow_id) == (0,)
 
     with pytest.raises(ScheduleInvalid) as bad_zone:
-        asyncio.run(save(scheduled(timezone="Mars/Olympus")))
+        save(scheduled(timezone="Mars/Olympus"))
     assert bad_zone.value.code == "schedule_timezone_unknown"
     with pytest.raises(ScheduleInvalid) as bad_cron:
-        asyncio.run(save(scheduled(cron="61 * * * *")))
+        save(scheduled(cron="61 * * * *"))
     assert bad_cron.value.code == "schedule_cron_invalid"
     assert queue.one("SELECT latest_version FROM flows WHERE id = %s", flow_id) == (2,), "nothing half-saved"

@@ -8,22 +8,25 @@ from datetime import timedelta
 import psycopg
 import pytest
 
+from backend.approvals.service import ApprovalService
 from backend.queue.sweep import sweep_ended_runs
 from tests.support import Queue, flow
 
 DELAY = flow(
+    "start:trigger",
     {"id": "pause", "type": "delay", "config": {"duration": "P400D"}},
     wires=[{"from": "start", "to": "pause"}],
 )
 ASK = flow(
+    "start:trigger",
     {"id": "ask", "type": "approval", "config": {"title": "ok?", "approvers": []}},
     wires=[{"from": "start", "to": "ask"}],
 )
 
 
 def test_the_sweep_takes_old_ended_runs_and_nothing_else(queue: Queue) -> None:
-    ended = queue.start(queue.save(flow(wires=[])))
-    recent = queue.start(queue.save(flow(wires=[])))
+    ended = queue.start(queue.save(flow("start:trigger", wires=[])))
+    recent = queue.start(queue.save(flow("start:trigger", wires=[])))
     waiting = queue.start(queue.save(DELAY))
     asked = queue.start(queue.save(ASK))
     queue.drain()
@@ -39,23 +42,22 @@ def test_the_sweep_takes_old_ended_runs_and_nothing_else(queue: Queue) -> None:
             (asked,),
         )
 
-    async def sweep() -> int:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            return await sweep_ended_runs(conn, None, timedelta(days=30))
+    def sweep() -> int:
+        return queue.aconn(lambda conn: sweep_ended_runs(conn, None, timedelta(days=30)))
 
-    assert asyncio.run(sweep()) == 2
+    assert sweep() == 2
     left = {r[0] for r in queue.all("SELECT id FROM runs")}
     assert left == {recent, waiting}
     assert queue.one("SELECT count(*) FROM journal WHERE run_id IN (%s, %s)", ended, asked) == (0,)
     assert queue.one("SELECT outcome FROM approvals WHERE run_id = %s", asked) == ("cancelled",)
-    assert asyncio.run(sweep()) == 0
+    assert sweep() == 0
 
 
 def test_a_running_worker_sweeps_from_its_heartbeat(queue: Queue) -> None:
     from backend.queue.commands import open_pool
     from backend.queue.worker import Worker
 
-    old = queue.start(queue.save(flow(wires=[])))
+    old = queue.start(queue.save(flow("start:trigger", wires=[])))
     queue.drain()
     with psycopg.connect(queue.url) as conn:
         conn.execute("UPDATE runs SET ended_at = now() - interval '40 days' WHERE id = %s", (old,))
@@ -64,7 +66,9 @@ def test_a_running_worker_sweeps_from_its_heartbeat(queue: Queue) -> None:
         pool = open_pool(queue.url, size=5)
         await pool.open()
         stop = asyncio.Event()
-        worker = asyncio.create_task(Worker(pool, retention=timedelta(days=30)).run(stop))
+        worker = asyncio.create_task(
+            Worker(pool, retention=timedelta(days=30), approvals=ApprovalService()).run(stop)
+        )
         try:
             async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
                 for _ in range(600):  # bounded: the first heartbeat sweeps at once
@@ -102,26 +106,18 @@ def test_approvals_have_their_own_retention_and_only_the_sweep_may_delete_a_deci
     with psycopg.connect(queue.url) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):
         conn.execute("DELETE FROM approvals WHERE run_id = %s", (asked,))
 
-    async def sweep() -> int:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            return await sweep_decided_approvals(conn, None, timedelta(days=365 * 2))
-
-    assert asyncio.run(sweep()) == 1
+    assert queue.aconn(lambda conn: sweep_decided_approvals(conn, None, timedelta(days=365 * 2))) == 1
     assert queue.all("SELECT run_id FROM approvals WHERE run_id IN (%s, %s)", asked, fresh) == [(fresh,)]
     with psycopg.connect(queue.url) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):
         conn.execute("DELETE FROM approvals WHERE run_id = %s", (fresh,))  # the sweep's leave ended with it
 
 
 def _sweep(queue: Queue, retention: timedelta) -> int:
-    async def go() -> int:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            return await sweep_ended_runs(conn, None, retention)
-
-    return asyncio.run(go())
+    return queue.aconn(lambda conn: sweep_ended_runs(conn, None, retention))
 
 
 def test_a_webhook_key_still_answers_its_run_after_the_run_was_swept(queue: Queue) -> None:
-    flow_id = queue.save(flow(wires=[]))
+    flow_id = queue.save(flow("start:trigger", wires=[]))
     first = queue.start(flow_id, key="webhook:order-6")
     queue.drain()
     with psycopg.connect(queue.url) as conn:
@@ -140,7 +136,7 @@ def test_keys_go_after_their_own_retention_but_never_while_their_run_is_kept(
     queue: Queue, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("FLOWYARD_KEY_RETENTION_DAYS", "90")
-    flow_id = queue.save(flow(wires=[]))
+    flow_id = queue.save(flow("start:trigger", wires=[]))
     swept = queue.start(flow_id, key="webhook:old")
     waiting = queue.start(queue.save(DELAY), key="webhook:still-waiting")
     queue.drain()

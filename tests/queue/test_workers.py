@@ -16,6 +16,7 @@ import pytest
 from tests.support import Queue, flow
 
 TWO_STEPS = flow(
+    "start:trigger",
     {"id": "a", "type": "log", "config": {"message": "one"}},
     {"id": "b", "type": "log", "config": {"message": "two"}},
     wires=[{"from": "start", "to": "a"}, {"from": "a", "to": "b"}],
@@ -131,6 +132,7 @@ def test_sigterm_finishes_the_walk_in_hand_then_exits_with_nothing_half_written(
     with recording_server() as receiver:
         receiver.routes["/slow"] = receiver.hold()
         document = flow(
+            "start:trigger",
             {"id": "call", "type": "http", "config": {"method": "POST", "url": f"{receiver.url}/slow"}},
             {"id": "note", "type": "log", "config": {"message": "answered {{call.status}}"}},
             wires=[{"from": "start", "to": "call"}, {"from": "call", "to": "note"}],

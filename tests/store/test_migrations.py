@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import cast
+
 import psycopg
 import pytest
 
@@ -59,7 +61,8 @@ def test_migrations_are_numbered_without_gaps() -> None:
 def test_each_applied_migration_is_recorded_with_the_checksum_of_its_file(empty_database_url: str) -> None:
     with connect(empty_database_url) as conn:
         migrate(conn)
-        recorded = dict(conn.execute("SELECT number, checksum FROM schema_migrations").fetchall())
+        rows = conn.execute("SELECT number, checksum FROM schema_migrations").fetchall()
+        recorded = dict(cast(list[tuple[int, str]], rows))
         assert recorded == {m.number: m.checksum for m in known()}
         assert all(len(str(checksum)) == 64 for checksum in recorded.values())
 

@@ -8,7 +8,6 @@ what the triggers refuse (TRUNCATE, deleting a decision) is refused to everybody
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Iterator
 from datetime import timedelta
@@ -19,7 +18,7 @@ from psycopg import sql
 
 from backend.queue.sweep import sweep_decided_approvals
 from tests.queue.test_sweep import ASK
-from tests.support import Queue
+from tests.support import AsyncConnection, Queue
 
 ROLE = f"flowyard_app_test_{os.getpid()}"
 # The grants docs/security.md tells an operator to give the app's role, word for word.
@@ -110,13 +109,12 @@ def test_the_retention_exception_deletes_only_what_is_older_than_the_retention(
                 conn.execute("SELECT set_config('flowyard.approval_retention', %s, true)", (retention,))
                 conn.execute("DELETE FROM approvals WHERE run_id = %s", (recent,))
 
-    async def sweep() -> int:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            await conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(app_role)))
-            return await sweep_decided_approvals(conn, None, timedelta(days=365 * 2))
+    async def sweep(conn: AsyncConnection) -> int:
+        await conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(app_role)))
+        return await sweep_decided_approvals(conn, None, timedelta(days=365 * 2))
 
     # Every decision older than two years goes (an earlier test's too), and only those.
-    assert asyncio.run(sweep()) >= 1
+    assert queue.aconn(sweep) >= 1
     assert queue.one("SELECT count(*) FROM approvals WHERE decided_at < now() - interval '2 years'") == (0,)
     assert queue.all("SELECT run_id FROM approvals WHERE run_id IN (%s, %s)", old, recent) == [(recent,)]
 

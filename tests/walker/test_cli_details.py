@@ -10,6 +10,7 @@ import pytest
 
 import backend.walker.cli as walk_cli
 from backend.cli import main
+from backend.i18n.catalogs import message
 from backend.walker import Limits, walk
 from backend.walker.errors import WalkFailure
 from tests.walker.walker_flows import approval, build, document, log, repeat, trigger
@@ -79,8 +80,8 @@ def test_journal_sentences_are_filled_with_the_lines_node_and_visit(
     assert [(line["node"], line["visit"]) for line in visited] == [("t", 1), ("ask", 2)]
     assert all("{" not in line["message"] for line in result["journal"])
     assert [line["message"] for line in visited] == [
-        walk_cli.message("node_visited", "en", node="t", visit=1, **visited[0]["data"]),
-        walk_cli.message("node_visited", "en", node="ask", visit=2, **visited[1]["data"]),
+        message("node_visited", "en", node="t", visit=1, **visited[0]["data"]),
+        message("node_visited", "en", node="ask", visit=2, **visited[1]["data"]),
     ]
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from backend.graph.model import Flow
 from backend.walker import ActionRequest, ApprovalRequest, DelayRequest, Request, Resume, Step, walk
+from tests.support import flow
 
 NodeSpec = tuple[str, dict[str, Any]]
 
@@ -59,18 +60,9 @@ def node(type_: str, **config: Any) -> NodeSpec:
 
 
 def document(nodes: Mapping[str, NodeSpec], wires: str = "") -> dict[str, Any]:
-    """A flow document; `wires` are `from>to` or `from.port>to`, separated by spaces."""
-    wire_list = []
-    for text in wires.split():
-        source, target = text.split(">")
-        start, _, port = source.partition(".")
-        wire_list.append({"from": start, "port": port or "out", "to": target})
-    return {
-        "format": "flowyard.flow/1",
-        "name": "test",
-        "nodes": [{"id": id_, "type": type_, "config": config} for id_, (type_, config) in nodes.items()],
-        "wires": wire_list,
-    }
+    """The one flow builder (`tests.support.flow`), fed nodes named by id as the walker tests write them."""
+    specs = [{"id": id_, "type": type_, "config": config} for id_, (type_, config) in nodes.items()]
+    return flow(*specs, wires=wires)
 
 
 def build(nodes: Mapping[str, NodeSpec], wires: str = "") -> Flow:

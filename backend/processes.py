@@ -1,0 +1,130 @@
+"""The one place that builds Flowyard's processes: `serve`, `worker`, and `migrate`, which seals what the
+migrations moved. Each gets its ports here (the worker: the approvals service, the action sender, the
+approval mailer, the fault points; the API: its app), so the queue knows only the ports' shapes and no
+package below imports the ones above it.
+
+Every StoreError becomes one line on stderr (a sentence from the catalogs, with its reason code) and exit
+code 2: an operator reads why, not a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import socket
+from datetime import timedelta
+
+from backend.actions import ActionSender, ActionSettings
+from backend.actions.secret_store import SecretStore
+from backend.approvals.mail import approval_mailer
+from backend.approvals.service import ApprovalService
+from backend.config import settings
+from backend.console import refuse
+from backend.faults import Faults
+from backend.i18n.catalogs import message
+from backend.observability.logs import configure as configure_logging
+from backend.observability.worker_port import bind, metrics_port
+from backend.queue.commands import open_pool
+from backend.queue.sweep import approval_retention_from_env, retention_from_env
+from backend.queue.worker import Worker
+from backend.store.database import connect, database_url
+from backend.store.errors import StoreError
+from backend.store.migrations import Migration, migrate
+from backend.store.queries import load
+
+
+def _migrate_and_seal(url: str) -> list[Migration]:
+    """Apply the migrations, then seal the server tokens migration 0008 moved in the clear.
+
+    The sealing needs the secret key, which SQL does not have; both `migrate` and `serve` do it, so that
+    `make run` leaves no token in the clear.
+    """
+    with connect(url) as conn:
+        done = migrate(conn)
+        SecretStore.from_settings().seal_moved_tokens(conn)
+    return done
+
+
+def migrate_command(args: argparse.Namespace) -> int:
+    url = database_url(settings())
+    done = _migrate_and_seal(url)
+    for migration in done:
+        print(f"applied {migration.number:04d}_{migration.name}")
+    print("the database is up to date" if not done else f"applied {len(done)} migration(s)")
+    return 0
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    from backend.api.serving import serve
+
+    if args.workers < 1:
+        raise StoreError(code="serve_workers_invalid", given=args.workers)
+    configure_logging()
+    config = settings()
+    url = database_url(config)
+    _migrate_and_seal(url)
+    with connect(url) as conn:
+        row = conn.execute(load("backend.people", "queries.sql")["any_user"]).fetchone()
+    if row is not None and not row[0]:
+        # Nobody can log in or hold a token yet; the terminal is the only way in, and this says how.
+        print(message("first_admin_missing"), flush=True)
+    host = args.host or config.host
+    port = args.port or config.port
+    # Bound before the banner: whoever reads "serving" can connect at once (the kernel queues it).
+    listener = socket.create_server((host, port))
+    # Accepted connections inherit this; without it a keep-alive client waits out Nagle and delayed
+    # ACKs (40 ms) between a response's head and its body.
+    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    print(f"Flowyard is serving on http://{host}:{port}", flush=True)
+    # Links in approvers' mails point here unless a proxy's address is configured.
+    os.environ.setdefault("FLOWYARD_BASE_URL", f"http://{host}:{port}")
+    serve(listener, url, run_worker=not args.no_worker, processes=args.workers)
+    return 0
+
+
+def worker_command(args: argparse.Namespace, url: str) -> int:
+    lease = timedelta(seconds=args.lease)
+    try:
+        metrics = bind(args.metrics_host, args.metrics_port) if args.metrics_port else None
+    except OSError as exc:
+        return refuse(
+            code="metrics_port_unavailable", exit_code=2, port=args.metrics_port, reason=exc.strerror
+        )
+    return asyncio.run(run_worker(url, args.concurrency, lease, args.fault_point, metrics))
+
+
+async def run_worker(
+    url: str,
+    concurrency: int,
+    lease: timedelta,
+    fault_point: str | None,
+    metrics: socket.socket | None = None,
+) -> int:
+    configure_logging()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    pool = open_pool(url, size=concurrency + 3)
+    await pool.open()
+    try:
+        faults = Faults(fault_point)
+        worker = Worker(
+            pool,
+            concurrency=concurrency,
+            lease=lease,
+            faults=faults,
+            retention=retention_from_env(),
+            approval_retention=approval_retention_from_env(),
+            actions=ActionSender(pool, ActionSettings.from_env(), faults=faults),
+            approvals=ApprovalService(),
+            outbox=approval_mailer(pool),
+        )
+        print(f"worker {worker.name} is serving due waits (concurrency {concurrency})", flush=True)
+        async with metrics_port(pool, metrics):
+            await worker.run(stop)
+    finally:
+        await pool.close()
+    return 0

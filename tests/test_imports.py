@@ -1,0 +1,79 @@
+"""The import contract of backend/: no new cycle between its packages, and the layers that hold already.
+
+The graph is grimp's (every import, those inside functions too), folded to backend's top-level packages
+and modules (`backend.queue.worker` counts as `queue`). The cycles that remain are listed here by name,
+each to be broken and struck from the list (docs/architecture.md, "The package graph"); a new cycle, or one
+grown larger, fails.
+"""
+
+from __future__ import annotations
+
+import grimp
+import networkx as nx
+import pytest
+
+# The cycles still to break; each line one strongly connected group of packages.
+KNOWN_CYCLES: set[frozenset[str]] = {
+    # queue/runs.py reads flows' latest_version and flows/store.py syncs the queue's schedule row;
+    # flows/store.py checks command rights (actions), which implement the queue's Actions port; the
+    # queue logs through observability, whose HTTP endpoints use api's errors and auth.
+    frozenset({"actions", "api", "approvals", "flows", "observability", "queue"}),
+}
+
+# Packages that import none of those named: the pure core and the roots everything may use.
+NEVER_IMPORTS: dict[str, set[str]] = {
+    "store": {"actions", "api", "approvals", "flows", "observability", "people", "queue", "processes", "cli"},
+    # The worker gets its approvals and actions ports from backend/processes.py or the app factory.
+    "queue": {"approvals", "actions", "people", "api", "processes", "cli"},
+    "people": {"actions", "api", "approvals", "flows", "queue", "processes", "cli"},
+    "errors": {"*"},
+    "node_types": {"*"},
+    "strict_json": {"*"},
+    "faults": {"*"},
+    "graph": {
+        "walker",
+        "queue",
+        "approvals",
+        "actions",
+        "flows",
+        "people",
+        "api",
+        "store",
+        "cli",
+        "processes",
+    },
+    "walker": {"queue", "approvals", "actions", "flows", "people", "api", "store", "cli", "processes"},
+}
+
+
+@pytest.fixture(scope="module")
+def packages() -> nx.DiGraph[str]:
+    graph = grimp.build_graph("backend", cache_dir=None)
+    folded: nx.DiGraph[str] = nx.DiGraph()
+    for module in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(module):
+            source, target = _package(module), _package(imported)
+            folded.add_node(source)
+            if source != target:
+                folded.add_edge(source, target)
+    return folded
+
+
+def _package(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def test_no_cycle_between_packages_but_the_known_ones(packages: nx.DiGraph[str]) -> None:
+    cycles = {frozenset(group) for group in nx.strongly_connected_components(packages) if len(group) > 1}
+    assert {tuple(sorted(c)) for c in cycles} == {tuple(sorted(c)) for c in KNOWN_CYCLES}
+
+
+@pytest.mark.parametrize("package", sorted(NEVER_IMPORTS))
+def test_the_lower_layers_import_nothing_above_them(packages: nx.DiGraph[str], package: str) -> None:
+    forbidden = NEVER_IMPORTS[package]
+    imported = set(packages.successors(package))
+    if forbidden == {"*"}:
+        assert imported == set()
+    else:
+        assert imported & forbidden == set()
