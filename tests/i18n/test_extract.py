@@ -29,9 +29,23 @@ def test_babel_runs_the_extractor_by_its_module_path() -> None:
 
 def test_each_key_carries_its_english_sentence_for_translators_when_there_is_one() -> None:
     comments = {key: notes for _, _, key, notes in extract_reason_codes(BytesIO(SOURCE), [], [], {})}
-    assert comments["user_unknown"] == ["English: There is no user named {name}."]
-    assert comments["port_true"] == ["English: True"]
-    assert comments["some_code_without_a_sentence"] == []
+    assert comments["user_unknown"] == [
+        "English: There is no user named {name}.",
+        "Shown: in a message of the server, its logs or its API",
+        "{name}: a name a person chose (a user, a secret, a server, a group) (e.g. anna)",
+        "Example: There is no user named anna.",
+    ]
+    assert comments["port_true"][0] == "English: True"
+    assert comments["some_code_without_a_sentence"] == [
+        "Shown: in a message of the server, its logs or its API"
+    ]
+
+
+def test_a_counting_key_is_extracted_as_a_plural_entry() -> None:
+    source = b'raise WalkFailure(code="iteration_limit_exceeded", limit=1, passes=2)\n'
+    found = list(extract("backend.i18n.extract:extract_reason_codes", BytesIO(source)))
+    assert [key for _, key, _, _ in found] == [("iteration_limit_exceeded", "iteration_limit_exceeded")]
+    assert "Counts: {passes} picks the plural form" in found[0][2]
 
 
 def test_ports_literal_reads_only_a_module_level_literal() -> None:
