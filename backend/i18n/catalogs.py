@@ -34,11 +34,12 @@ from babel.dates import format_date
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from backend.i18n.formats import format_datetime, format_duration, format_number
+from backend.i18n.formats import format_duration, format_number
 from backend.i18n.locales import DEFAULT_LOCALE, LOCALES
-from backend.i18n.placeholders import fill
+from backend.i18n.placeholders import fill, placeholders
 from backend.i18n.plurals import PLURALS, i18next_keys, plural_form
 from backend.i18n.pseudo import PSEUDO_LOCALE, pseudo
+from backend.i18n.zones import format_moment
 
 __all__ = [
     "DEFAULT_LOCALE",
@@ -170,7 +171,7 @@ _CITED: dict[str, tuple[str, ...]] = {
     "type": ("node_type_{}",),
     "kind": ("node_type_{}", "wait_kind_{}"),
     "port": ("port_{}",),
-    "on_timeout": ("port_{}",),
+    "on_timeout": ("timeout_rule_{}",),
     "outcome": ("outcome_{}", "port_{}"),
     "state": ("run_status_{}",),
     "status": ("run_status_{}",),
@@ -184,7 +185,7 @@ def cited_name(param: str, value: object, locale: str, params: Mapping[str, Any]
     """What a reader sees for an identifier `value` passed as `param`, or None when it is no identifier.
 
     A code cited as `error` or `reason` is written as its own sentence (filled from the same `params`,
-    without its last full stop, since it stands inside another sentence).
+    an ellipsis for any they lack, without its last full stop, since it stands inside another sentence).
 
     Examples:
         >>> cited_name("type", "approval", "de")
@@ -201,6 +202,9 @@ def cited_name(param: str, value: object, locale: str, params: Mapping[str, Any]
             if pattern != "{}":
                 return message(key, locale)
             inner = {name: v for name, v in (params or {}).items() if name != param}
+            # A detail the citing sentence does not carry reads as an ellipsis, never as `{host}`.
+            for name in placeholders(english[key]) - inner.keys():
+                inner[name] = "…"
             return message(key, locale, **inner).rstrip(".。")
     return None
 
@@ -210,7 +214,7 @@ def _render(value: object, locale: str) -> str:
         return value
     locale = DEFAULT_LOCALE if locale == PSEUDO_LOCALE else locale
     if isinstance(value, datetime):
-        return format_datetime(value, locale)
+        return format_moment(value, locale)
     if isinstance(value, date):
         return format_date(value, format="medium", locale=locale if locale in LOCALES else DEFAULT_LOCALE)
     if isinstance(value, timedelta):

@@ -68,3 +68,11 @@ def resume_outcome_name(outcome: str, locale: str) -> str:
         outcome, "outcome_timeout"
     )
     return message(code, locale)
+
+
+def timeout_rule_name(rule: str | None, locale: str) -> str:
+    """An approval's `on_timeout` rule (`approve`, `reject`, `skip`); empty for none."""
+    if not rule:
+        return ""
+    code = {"approve": "timeout_rule_approve", "reject": "timeout_rule_reject"}.get(rule, "timeout_rule_skip")
+    return message(code, locale)

@@ -11,6 +11,7 @@ import pytest
 
 from backend.i18n import catalogs
 from backend.i18n.catalogs import LOCALES, catalog, catalog_json, message
+from backend.i18n.zones import reading_in, zone
 
 # The function the API calls for an error's message, in each language: a real sentence, placeholder filled.
 UNREACHABLE = {
@@ -54,8 +55,15 @@ def test_dates_durations_and_fractions_in_params_are_written_as_the_locale_write
 ) -> None:
     monkeypatch.setattr(catalogs, "catalog", lambda locale: {"at": "{when}, {left}, {seconds}, run {run}"})
     params = {"when": datetime(2026, 3, 1, 14, 5, tzinfo=UTC), "left": timedelta(days=2), "seconds": 2.5}
-    assert message("at", "de", run=12345, **params) == "01.03.2026, 14:05:00, 2 Tage, 2,5, run 12345"
-    assert message("at", "en", run=12345, **params) == "Mar 1, 2026, 2:05:00\u202fPM, 2 days, 2.5, run 12345"
+    # A date is written in the reader's zone (UTC when none is set), the zone named.
+    assert message("at", "de", run=12345, **params) == "01.03.2026, 14:05:00 UTC, 2 Tage, 2,5, run 12345"
+    with reading_in(zone("Europe/Berlin")):
+        assert message("at", "de", when=params["when"]) == (
+            "01.03.2026, 15:05:00 Mitteleuropäische Normalzeit, {left}, {seconds}, run {run}"
+        )
+    assert (
+        message("at", "en", run=12345, **params) == "Mar 1, 2026, 2:05:00\u202fPM UTC, 2 days, 2.5, run 12345"
+    )
 
 
 def test_catalog_json_is_flat_undotted_and_the_same_keys_in_every_locale() -> None:

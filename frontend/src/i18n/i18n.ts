@@ -10,8 +10,16 @@ export function isLocale(value: string): value is Locale {
   return (LOCALES as readonly string[]).includes(value);
 }
 
+/** The pseudo-locale (docs/i18n.md): asked for by name only, never offered in the language menu. */
+export const PSEUDO_LOCALE = 'en_XA';
+export type Readable = Locale | typeof PSEUDO_LOCALE;
+
+export function isReadable(value: string): value is Readable {
+  return value === PSEUDO_LOCALE || isLocale(value);
+}
+
 /** BCP 47 for the html lang attribute and Intl (pt_BR is a gettext name). */
-export function bcp47(locale: Locale): string {
+export function bcp47(locale: Readable): string {
   return locale.replace('_', '-');
 }
 
@@ -27,7 +35,7 @@ void i18next.use(initReactI18next).init({
 });
 
 /** Loads a locale's catalog from the server once, then switches to it. */
-export async function switchLocale(locale: Locale): Promise<void> {
+export async function switchLocale(locale: Readable): Promise<void> {
   if (!i18next.hasResourceBundle(locale, 'translation')) {
     const response = await fetch(`/api/i18n/${locale}`, { credentials: 'same-origin' });
     if (!response.ok) throw new Error(`catalog ${locale}: ${response.status}`);
@@ -38,10 +46,10 @@ export async function switchLocale(locale: Locale): Promise<void> {
 }
 
 /** The browser's preferred locale among ours, for the login page (before the user's own is known). */
-export function browserLocale(): Locale {
+export function browserLocale(): Readable {
   for (const tag of navigator.languages) {
     const exact = tag.replace('-', '_');
-    if (isLocale(exact)) return exact;
+    if (isReadable(exact)) return exact;
     const base = tag.split('-')[0] ?? '';
     if (isLocale(base)) return base;
   }
