@@ -10,7 +10,7 @@ describe('locales', () => {
 });
 
 describe('plural forms', () => {
-  it('picks the form of the count from the catalog\'s flat plural keys', async () => {
+  it("picks the form of the count from the catalog's flat plural keys", async () => {
     const { default: i18next } = await import('./i18n');
     i18next.addResourceBundle('pl', 'translation', {
       ui_inbox_count: '{count} zatwierdzeń czeka',
