@@ -45,6 +45,22 @@ export async function switchLocale(locale: Readable): Promise<void> {
   document.documentElement.lang = bcp47(locale);
 }
 
+let readerZone: string | undefined;
+
+/** The signed-in user's IANA time zone (from /api/me); until it is known, the browser's. */
+export function setReaderZone(zone: string | null | undefined): void {
+  readerZone = zone ?? undefined;
+}
+
+/** A date and time in the reader's language and zone, the zone named (timeStyle 'long' names it). */
+export function formatMoment(iso: string): string {
+  return new Intl.DateTimeFormat(i18next.language.replace('_', '-'), {
+    dateStyle: 'medium',
+    timeStyle: 'long',
+    timeZone: readerZone,
+  }).format(new Date(iso));
+}
+
 /** The browser's preferred locale among ours, for the login page (before the user's own is known). */
 export function browserLocale(): Readable {
   for (const tag of navigator.languages) {

@@ -7,7 +7,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, unwrap } from '../api/client';
 import { useSession } from '../api/session';
-import { isReadable, switchLocale } from '../i18n/i18n';
+import { isReadable, setReaderZone, switchLocale } from '../i18n/i18n';
 import { Header } from './Header';
 
 export function Layout() {
@@ -20,6 +20,7 @@ export function Layout() {
     if (!me.data) return;
     setSession(me.data.name, me.data.csrf_token ?? null);
     if (isReadable(me.data.locale)) void switchLocale(me.data.locale);
+    setReaderZone(me.data.time_zone);
     if (me.data.time_zone === null) {
       const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
       void api.PUT('/api/me', { body: { time_zone: zone } });
