@@ -5,8 +5,12 @@ from __future__ import annotations
 from io import BytesIO
 
 from babel.messages.extract import extract
+from babel.messages.pofile import read_po
 
+from backend.i18n.catalogs import catalog
 from backend.i18n.extract import extract_reason_codes, ports_literal
+from backend.i18n.placeholders import placeholders
+from tests.i18n.test_guard import ROOT
 
 SOURCE = b"""
 PORTS = {"condition": ("true", "false")}
@@ -52,3 +56,22 @@ def test_ports_literal_reads_only_a_module_level_literal() -> None:
     assert ports_literal('PORTS: dict = {"end": ()}') == (1, {"end": ()})
     assert ports_literal('def f():\n    PORTS = {"end": ()}') is None
     assert ports_literal("OTHER = {}") is None
+
+
+def test_every_key_of_the_template_tells_the_translator_where_what_and_an_example() -> None:
+    with (ROOT / "locales" / "messages.pot").open("rb") as file:
+        template = read_po(file)
+    english = catalog("en")
+    missing: list[str] = []
+    for entry in template:
+        if not entry.id:
+            continue
+        key = entry.id if isinstance(entry.id, str) else entry.id[0]
+        notes = " ".join(entry.auto_comments)
+        if not notes.startswith("English: ") or "Shown: " not in notes:
+            missing.append(f"{key}: no English sentence or no Shown line")
+        names = placeholders(english.get(key, ""))
+        missing += [f"{key}: {{{name}}} is not explained" for name in names if f"{{{name}}}: " not in notes]
+        if names and "Example: " not in notes:
+            missing.append(f"{key}: no example")
+    assert not missing, "\n".join(missing)
