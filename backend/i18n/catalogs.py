@@ -113,7 +113,10 @@ def message(code: str, locale: str = DEFAULT_LOCALE, /, **params: Any) -> str:
     The last fallback exists so that a gap never hides an error from a user; the catalog guard test is
     what keeps gaps from landing. A placeholder that `params` lacks stays visible as `{name}`; dates,
     durations and fractional numbers among `params` are written as the locale writes them. Integers
-    are left alone: most are identifiers (run 12345), which no reader groups into thousands.
+    are left alone: most are identifiers (run 12345), which no reader groups into thousands. A date is
+    written in the reader's zone (`zones.reader_zone`), the zone named. An identifier cited by a
+    parameter of a known name (`type`, `port`, `error`, ...) is written as its own name or sentence
+    (`cited_name`); a counting key (`plurals.PLURALS`) takes the plural form of its count.
     """
     template = (
         _counted(code, locale, params) or catalog(locale).get(code) or catalog(DEFAULT_LOCALE).get(code)
@@ -190,8 +193,8 @@ def cited_name(param: str, value: object, locale: str, params: Mapping[str, Any]
     Examples:
         >>> cited_name("type", "approval", "de")
         'Genehmigung'
-        >>> cited_name("node", "approval", "de") is None
-        True
+        >>> cited_name("node", "approval", "de") is None, cited_name("type", "unknown", "de") is None
+        (True, True)
     """
     if not isinstance(value, str) or param not in _CITED:
         return None
@@ -200,6 +203,9 @@ def cited_name(param: str, value: object, locale: str, params: Mapping[str, Any]
         key = pattern.format(value)
         if key in english:
             if pattern != "{}":
+                # A name has no placeholders: `node_type_unknown` is a sentence, not the type "unknown".
+                if placeholders(english[key]):
+                    continue
                 return message(key, locale)
             inner = {name: v for name, v in (params or {}).items() if name != param}
             # A detail the citing sentence does not carry reads as an ellipsis, never as `{host}`.
