@@ -48,6 +48,7 @@ __all__ = [
     "catalog",
     "catalog_json",
     "cited_name",
+    "explain",
     "message",
     "plural_forms",
     "po_file",
@@ -208,11 +209,21 @@ def cited_name(param: str, value: object, locale: str, params: Mapping[str, Any]
                     continue
                 return message(key, locale)
             inner = {name: v for name, v in (params or {}).items() if name != param}
-            # A detail the citing sentence does not carry reads as an ellipsis, never as `{host}`.
-            for name in placeholders(english[key]) - inner.keys():
-                inner[name] = "…"
-            return message(key, locale, **inner).rstrip(".。")
+            return explain(key, locale, **inner).rstrip(".。")
     return None
+
+
+def explain(code: str, locale: str = DEFAULT_LOCALE, /, **params: Any) -> str:
+    """`message`, for a code shown where its details are not at hand (a run's `error`, a wait's last
+    error): a detail `params` lacks reads as an ellipsis, never as `{host}`.
+
+    Examples:
+        >>> explain("database_unreachable", "de")
+        'Die Datenbank unter … ist nicht erreichbar.'
+    """
+    template = catalog(DEFAULT_LOCALE).get(code, "")
+    filled = {name: "…" for name in placeholders(template)} | params
+    return message(code, locale, **filled)
 
 
 def _render(value: object, locale: str) -> str:

@@ -145,3 +145,24 @@ def test_the_pseudo_locale_is_served_when_asked_for_by_name(queue: Queue) -> Non
     assert missing["error"]["code"] == "flow_not_found"
     assert missing["error"]["message"].startswith("[") and missing["error"]["message"].endswith("]")
     assert not german_first.json()["error"]["message"].startswith("[")
+
+
+def test_a_failed_run_explains_its_error_code_and_each_journal_line_cites_it_by_its_sentence(
+    queue: Queue,
+) -> None:
+    rita = make_user(queue.url, "rita", "edit", "run")
+    german = auth(rita, **{"Accept-Language": "de"})
+    with app_client(queue.url) as api:
+        flow_id = api.post("/api/flows", json=loop_flow(), headers=auth(rita)).json()["id"]
+        run_id = api.post(
+            f"/api/flows/{flow_id}/runs", json={"input": {"items": "not a list"}}, headers=auth(rita)
+        ).json()["run"]
+        queue.drain()
+        page = api.get(f"/api/runs/{run_id}", headers=german).json()
+    run = page["run"]
+    assert (run["status"], run["error"]) == ("failed", "foreach_items_invalid")
+    assert run["error_message"].startswith("Die Elemente der Schleife each"), run["error_message"]
+    [failed] = [line for line in page["journal"] if line["code"] == "run_failed"]
+    assert failed["data"]["error"] == "foreach_items_invalid", "the code stays machine-readable"
+    assert "foreach_items_invalid" not in failed["message"]
+    assert failed["message"].startswith("Der Lauf ist bei each fehlgeschlagen: Die Elemente der Schleife each")

@@ -2326,6 +2326,8 @@ export interface operations {
                             created_at: string;
                             ended_at?: string | null;
                             error: string | null;
+                            /** @description the error code's sentence, for people */
+                            error_message?: string | null;
                             flow_id: number;
                             id: number;
                             started_by?: string | null;
@@ -2448,6 +2450,8 @@ export interface operations {
                             created_at: string;
                             ended_at?: string | null;
                             error: string | null;
+                            /** @description the error code's sentence, for people */
+                            error_message?: string | null;
                             flow_id: number;
                             id: number;
                             started_by?: string | null;
