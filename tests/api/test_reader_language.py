@@ -165,4 +165,5 @@ def test_a_failed_run_explains_its_error_code_and_each_journal_line_cites_it_by_
     [failed] = [line for line in page["journal"] if line["code"] == "run_failed"]
     assert failed["data"]["error"] == "foreach_items_invalid", "the code stays machine-readable"
     assert "foreach_items_invalid" not in failed["message"]
-    assert failed["message"].startswith("Der Lauf ist bei each fehlgeschlagen: Die Elemente der Schleife each")
+    cited = "Der Lauf ist bei each fehlgeschlagen: Die Elemente der Schleife each"
+    assert failed["message"].startswith(cited), failed["message"]
