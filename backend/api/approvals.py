@@ -14,6 +14,7 @@ from backend.api.rights import require, require_read
 from backend.approvals.audit import AuditFilter, AuditRefused, export_csv, export_json, search
 from backend.approvals.records import Approval
 from backend.approvals.service import COMMENT_MAX, ApprovalService, DecisionRefused
+from backend.i18n.zones import reader_zone
 from backend.people.accounts import has_right
 
 OUTCOMES = [
@@ -241,6 +242,10 @@ async def export(call: Call) -> Response:
     rows, cursor = await _audit_page(call, call.query.get("limit", 1000))
     headers = {"X-Next-Cursor": cursor} if cursor else {}
     if call.query.get("format", "csv") == "json":
-        return Response(export_json(rows, call.locale), media_type="application/json", headers=headers)
+        return Response(
+            export_json(rows, call.locale, reader_zone()), media_type="application/json", headers=headers
+        )
     headers["Content-Disposition"] = 'attachment; filename="flowyard-decisions.csv"'
-    return Response(export_csv(rows, call.locale), media_type="text/csv; charset=utf-8", headers=headers)
+    return Response(
+        export_csv(rows, call.locale, reader_zone()), media_type="text/csv; charset=utf-8", headers=headers
+    )

@@ -31,6 +31,7 @@ class User:
     # The session's CSRF token (None for a bearer token): /api/me hands it back, so an editor tab opened
     # after the login can write without logging in again.
     csrf: str | None = None
+    time_zone: str | None = None  # an IANA name; None until set (the reader reads UTC)
 
 
 def _digest(secret: str) -> str:
@@ -49,19 +50,19 @@ async def authenticate(conn: AsyncConnection[Any], request: Request) -> User:
             raise ApiError(401, code="auth_token_invalid")
         cur = await conn.execute(PEOPLE["user_locale"], {"name": name})
         row = await cur.fetchone()
-        return User(name, row[0] if row else None)
+        return User(name, row[0] if row else None, None, row[1] if row else None)
     session = request.cookies.get(SESSION_COOKIE)
     if session:
         cur = await conn.execute(PEOPLE["session_user"], {"id_hash": _digest(session)})
         row = await cur.fetchone()
         if row is None:
             raise ApiError(401, code="auth_session_expired")
-        name, csrf, locale = row
+        name, csrf, locale, time_zone = row
         if request.method not in SAFE_METHODS:
             sent = request.headers.get(CSRF_HEADER, "")
             if not secrets.compare_digest(sent.encode(), str(csrf).encode()):
                 raise ApiError(403, code="csrf_token_invalid")
-        return User(name, locale, str(csrf))
+        return User(name, locale, str(csrf), time_zone)
     raise ApiError(401, code="auth_required")
 
 

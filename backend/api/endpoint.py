@@ -8,6 +8,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -20,6 +21,7 @@ from backend.api.auth import User, authenticate
 from backend.api.body import ClientGone, check, read_json, text_problem
 from backend.api.errors import ApiError, database_gone, database_unavailable, error_response, internal_error
 from backend.i18n import negotiate
+from backend.i18n.zones import reset_reader_zone, set_reader_zone, zone
 
 log = logging.getLogger("flowyard.api")
 MAX_ID = 2**63 - 1
@@ -88,12 +90,15 @@ class Endpoint:
         async def serve(request: Request) -> Response:
             locale = negotiate(request.headers.get("accept-language"), None)
             pool: AsyncConnectionPool[Any] = request.app.state.pool
+            # Every date a sentence of this answer cites is written in the reader's zone (UTC for none).
+            zoned = set_reader_zone(UTC)
             try:
                 user = None
                 if not self.public:
                     async with pool.connection() as conn:
                         user = await authenticate(conn, request)
                     locale = negotiate(request.headers.get("accept-language"), user.locale)
+                    set_reader_zone(zone(user.time_zone))
                 # The body is read holding no connection: a slow client sending one cannot starve the
                 # pool every other request needs (docs/api.md).
                 query = self._query(request)
@@ -113,6 +118,8 @@ class Endpoint:
                     return database_unavailable(locale, failure)
                 log.exception("%s %s failed", self.method, self.path)
                 return internal_error(locale)
+            finally:
+                reset_reader_zone(zoned)
 
         return Route(self.path, serve, methods=[self.method])
 

@@ -1,5 +1,7 @@
-"""The user's own settings (PUT /api/me): today their language, which the API's messages, mails and the
-editor follow. Anyone logged in may change their own; nobody else's can be changed here."""
+"""The user's own settings (PUT /api/me): their language, which the API's messages, mails and the editor
+follow, and their time zone (an IANA name), in which every date they read is written. Anyone logged in
+may change their own; nobody else's can be changed here. The pages send the browser's zone at the
+first login, when none is set yet (docs/i18n.md, "Time zones")."""
 
 from __future__ import annotations
 
@@ -8,7 +10,10 @@ from typing import Any
 from starlette.responses import Response
 
 from backend.api.endpoint import Call, endpoint, reply
+from backend.api.errors import ApiError
 from backend.i18n.catalogs import LOCALES
+from backend.i18n.pseudo import PSEUDO_LOCALE
+from backend.i18n.zones import known_zone
 from backend.store.queries import load
 
 QUERIES = load("backend.api", "settings.sql")
@@ -16,25 +21,42 @@ QUERIES = load("backend.api", "settings.sql")
 SETTINGS: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
-    "required": ["locale"],
-    "properties": {"locale": {"type": "string", "enum": list(LOCALES)}},
+    "minProperties": 1,
+    "properties": {
+        # The pseudo-locale is a tester's choice, never offered in a menu (docs/i18n.md).
+        "locale": {"type": "string", "enum": [*LOCALES, PSEUDO_LOCALE]},
+        "time_zone": {"type": "string", "minLength": 1, "maxLength": 64},
+    },
 }
 
 
 @endpoint(
     "PUT",
     "/api/me",
-    summary="Change my own language",
+    summary="Change my own language or time zone",
     tag="meta",
     body=SETTINGS,
     responses={
-        200: {"type": "object", "required": ["locale"], "properties": {"locale": {"type": "string"}}},
+        200: {
+            "type": "object",
+            "required": ["locale", "time_zone"],
+            "properties": {"locale": {"type": ["string", "null"]}, "time_zone": {"type": ["string", "null"]}},
+        },
         422: None,
     },
 )
 async def change_settings(call: Call) -> Response:
-    cur = await call.conn.execute(
-        QUERIES["set_locale"], {"name": call.me.name, "locale": call.body["locale"]}
-    )
-    row = await cur.fetchone()
-    return reply({"locale": row[0] if row else call.body["locale"]})
+    time_zone = call.body.get("time_zone")
+    if time_zone is not None and not known_zone(time_zone):
+        raise ApiError(422, code="user_time_zone_unknown", detail={"time_zone": time_zone}, zone=time_zone)
+    async with call.conn.transaction():
+        if "locale" in call.body:
+            await call.conn.execute(
+                QUERIES["set_locale"], {"name": call.me.name, "locale": call.body["locale"]}
+            )
+        if time_zone is not None:
+            await call.conn.execute(QUERIES["set_time_zone"], {"name": call.me.name, "time_zone": time_zone})
+        cur = await call.conn.execute(QUERIES["settings_of"], {"name": call.me.name})
+        row = await cur.fetchone()
+    locale, zone = row if row else (None, None)
+    return reply({"locale": locale, "time_zone": zone})

@@ -13,6 +13,7 @@ from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.i18n import catalog_json
 from backend.i18n.catalogs import LOCALES
+from backend.i18n.pseudo import PSEUDO_LOCALE
 from backend.people.accounts import QUERIES as PEOPLE
 from backend.people.accounts import principals_of
 from backend.people.hashing import PasswordHashing
@@ -134,6 +135,7 @@ async def logout(call: Call) -> Response:
             "properties": {
                 "name": {"type": "string"},
                 "locale": {"type": "string"},
+                "time_zone": {"type": ["string", "null"], "description": "IANA name; null until set"},
                 "csrf_token": {"type": "string"},
                 "rights": {"type": "array"},
                 "principals": {"type": "array", "items": {"type": "string"}},
@@ -150,6 +152,7 @@ async def me(call: Call) -> Response:
         "rights": rights,
         "principals": principals,
         "locale": call.locale,
+        "time_zone": call.me.time_zone,
     }
     if call.me.csrf is not None:
         body["csrf_token"] = call.me.csrf
@@ -168,6 +171,8 @@ async def me(call: Call) -> Response:
 )
 async def i18n(call: Call) -> Response:
     locale = call.request.path_params["locale"]
+    if locale.replace("-", "_") == PSEUDO_LOCALE:
+        return reply(catalog_json(PSEUDO_LOCALE))
     if locale not in LOCALES:
         raise ApiError(404, code="locale_not_found", detail={"locales": list(LOCALES)})
     return reply(catalog_json(locale))

@@ -13,6 +13,7 @@ from psycopg import AsyncConnection
 
 from backend.actions.queries import QUERIES as ACTIONS
 from backend.approvals.service import QUERIES as APPROVALS
+from backend.i18n.catalogs import explain
 from backend.queue.claims import MAX_ATTEMPTS
 from backend.queue.queries import QUERIES
 from backend.walker.redact import redact_values
@@ -30,7 +31,7 @@ def _iso(moment: Any) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-async def run_details(conn: AsyncConnection[Any], run: tuple[Any, ...]) -> dict[str, Any]:
+async def run_details(conn: AsyncConnection[Any], run: tuple[Any, ...], locale: str = "en") -> dict[str, Any]:
     run_id, flow_id, version = run[0], run[1], run[2]
     by_run = {"run_id": run_id}
     cur = await conn.execute(QUERIES["pinned_document"], {"flow_id": flow_id, "version": version})
@@ -68,6 +69,7 @@ async def run_details(conn: AsyncConnection[Any], run: tuple[Any, ...]) -> dict[
             "request": row[6],
             "status": row[7],
             "code": row[8],
+            "code_message": explain(row[8], locale) if row[8] else None,
             "created_at": _iso(row[9]),
             "completed_at": _iso(row[10]),
         }

@@ -15,7 +15,7 @@ from backend.api.rights import require, require_read
 from backend.api.run_details import DETAILS, run_details
 from backend.api.times import moment
 from backend.flows.store import QUERIES as FLOWS
-from backend.i18n.catalogs import message
+from backend.i18n.catalogs import explain, message
 from backend.queue.queries import QUERIES
 from backend.queue.runs import DecisionStands, FlowHasNoVersion, cancel_run, start_run
 from backend.walker.redact import redact_values
@@ -32,6 +32,7 @@ RUN: dict[str, Any] = {
         "status": {"enum": STATUSES},
         "trigger": {"enum": TRIGGERS},
         "error": {"type": ["string", "null"]},
+        "error_message": {"type": ["string", "null"], "description": "the error code's sentence, for people"},
         "started_by": {"type": ["string", "null"]},
         "created_at": {"type": "string"},
         "updated_at": {"type": "string"},
@@ -177,15 +178,23 @@ async def get_run(call: Call) -> Response:
             "attempts": attempts,
             "wake_at": wake_at.isoformat() if wake_at else None,
             "last_error": last_error,
+            "last_error_message": explain(last_error, call.locale) if last_error else None,
         }
     next_after = journal[-1]["seq"] if len(lines) > JOURNAL_PAGE else None
+    failed = next((line for line in reversed(journal) if line["code"] == "run_failed"), None)
+    data = failed["data"] if failed and isinstance(failed["data"], dict) else {}
+    error_params = {"node": failed["node"] if failed else None, **data}
+    error_params = {
+        name: value for name, value in error_params.items() if name != "error" and value is not None
+    }
+    error_message = explain(row[5], call.locale, **error_params) if row[5] else None
     return reply(
         {
-            "run": {**_run_json(row), "input": redact_values(row[10])},
+            "run": {**_run_json(row), "input": redact_values(row[10]), "error_message": error_message},
             "journal": journal,
             "wait": wait_json,
             "next": next_after,
-            **await run_details(call.conn, row),
+            **await run_details(call.conn, row, call.locale),
         }
     )
 

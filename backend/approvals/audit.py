@@ -19,7 +19,8 @@ from psycopg import AsyncConnection
 from backend.approvals.records import Approval
 from backend.errors import CodedError
 from backend.i18n.catalogs import message
-from backend.i18n.formats import format_datetime
+from backend.i18n.names import timeout_rule_name
+from backend.i18n.zones import format_moment
 from backend.store.queries import load
 
 QUERIES = load("backend.approvals", "queries.sql")
@@ -116,11 +117,16 @@ COLUMNS = (
     "deadline_at_utc",
     "on_timeout",
     "started_by",
+    # Added after the first release's columns, so that a program reading by position still finds them.
+    "requested_at_local",
+    "deadline_at_local",
+    "on_timeout_code",
 )
 
 
 def _local(moment: datetime | None, locale: str, tz: tzinfo) -> str:
-    return "" if moment is None else format_datetime(moment, locale, tz=tz)
+    """A moment in the reader's zone and locale, the zone named: `01.03.2026, 15:05:00 MEZ`."""
+    return "" if moment is None else format_moment(moment, locale, tz=tz)
 
 
 def _utc(moment: datetime | None) -> str:
@@ -170,12 +176,16 @@ def column_label(column: str, locale: str) -> str:
         "requested_at_utc": "audit_column_requested_at_utc",
         "deadline_at_utc": "audit_column_deadline_at_utc",
         "on_timeout": "audit_column_on_timeout",
+        "requested_at_local": "audit_column_requested_at_local",
+        "deadline_at_local": "audit_column_deadline_at_local",
+        "on_timeout_code": "audit_column_on_timeout_code",
     }.get(column, "audit_column_started_by")
     return message(code, locale)
 
 
 def export_rows(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> list[dict[str, Any]]:
-    """The rows with machine keys: `outcome` is the reader's sentence, `outcome_code` the reason code."""
+    """The rows with machine keys: `outcome` is the reader's sentence, `outcome_code` the reason code;
+    `on_timeout` is the rule's name in the reader's language, `on_timeout_code` the rule itself."""
     return [
         {
             "approval": r.id,
@@ -192,8 +202,11 @@ def export_rows(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> list
             "comment": r.comment,
             "requested_at_utc": _utc(r.requested_at),
             "deadline_at_utc": _utc(r.deadline_at),
-            "on_timeout": r.on_timeout,
+            "on_timeout": timeout_rule_name(r.on_timeout, locale),
             "started_by": r.started_by,
+            "requested_at_local": _local(r.requested_at, locale, tz),
+            "deadline_at_local": _local(r.deadline_at, locale, tz),
+            "on_timeout_code": r.on_timeout,
         }
         for r in rows
     ]

@@ -171,7 +171,7 @@ WITH due AS (
     RETURNING m.approval_id, m.user_name, m.key, m.attempts
 )
 SELECT c.approval_id, c.user_name, c.key, c.attempts, u.email, u.locale,
-       a.run_id, a.title, a.explanation, a.deadline_at, a.on_timeout, a.outcome, f.name
+       a.run_id, a.title, a.explanation, a.deadline_at, a.on_timeout, a.outcome, f.name, u.time_zone
 FROM claimed AS c
 JOIN approvals AS a ON a.id = c.approval_id
 JOIN flows AS f ON f.id = a.flow_id

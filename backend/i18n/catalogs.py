@@ -37,9 +37,12 @@ from babel.dates import format_date
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from backend.i18n.formats import format_datetime, format_duration, format_number
+from backend.i18n.formats import format_duration, format_number
 from backend.i18n.locales import DEFAULT_LOCALE, LOCALES
-from backend.i18n.placeholders import fill
+from backend.i18n.placeholders import fill, placeholders
+from backend.i18n.plurals import PLURALS, i18next_keys, plural_form
+from backend.i18n.pseudo import PSEUDO_LOCALE, pseudo
+from backend.i18n.zones import format_moment
 
 __all__ = [
     "DEFAULT_LOCALE",
@@ -47,7 +50,10 @@ __all__ = [
     "LOCALES_DIR",
     "catalog",
     "catalog_json",
+    "cited_name",
+    "explain",
     "message",
+    "plural_forms",
     "po_file",
     "sentences",
 ]
@@ -79,17 +85,39 @@ def po_file(locale: str) -> Catalog | None:
 
 @cache
 def catalog(locale: str) -> Mapping[str, str]:
-    """Every translated sentence of one locale, by reason code; empty for a locale we do not ship."""
+    """Every translated sentence of one locale, by reason code; empty for a locale we do not ship.
+
+    A counting key (a plural entry) reads its last form, the one for most counts. The pseudo-locale
+    is the English catalog, each sentence made pseudo.
+    """
+    if locale == PSEUDO_LOCALE:
+        return {key: pseudo(sentence) for key, sentence in catalog(DEFAULT_LOCALE).items()}
     po = po_file(locale)
     return {} if po is None else sentences(po)
 
 
 def sentences(po: Catalog) -> dict[str, str]:
-    """The confirmed sentences of a parsed catalog, by key: neither empty nor fuzzy."""
+    """The confirmed sentences of a parsed catalog, by key: neither empty nor fuzzy.
+
+    A plural entry counts when every one of its forms is filled, and reads as its last form.
+    """
+    found: dict[str, str] = {}
+    for m in po:
+        if not m.id or m.fuzzy:
+            continue
+        if isinstance(m.id, str) and isinstance(m.string, str) and m.string:
+            found[m.id] = m.string
+        elif isinstance(m.id, tuple | list) and isinstance(m.string, tuple | list) and all(m.string):
+            found[str(m.id[0])] = str(m.string[-1])
+    return found
+
+
+def plural_forms(po: Catalog) -> dict[str, tuple[str, ...]]:
+    """Every plural entry of a parsed catalog, by key, with its forms as written (empty ones too)."""
     return {
-        m.id: m.string
+        str(m.id[0]): tuple(str(form) for form in m.string)
         for m in po
-        if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string and not m.fuzzy
+        if isinstance(m.id, tuple | list) and m.id and isinstance(m.string, tuple | list) and not m.fuzzy
     }
 
 
@@ -99,28 +127,124 @@ def message(code: str, locale: str = DEFAULT_LOCALE, /, **params: Any) -> str:
     The last fallback exists so that a gap never hides an error from a user; the catalog guard test is
     what keeps gaps from landing. A placeholder that `params` lacks stays visible as `{name}`; dates,
     durations and fractional numbers among `params` are written as the locale writes them. Integers
-    are left alone: most are identifiers (run 12345), which no reader groups into thousands.
+    are left alone: most are identifiers (run 12345), which no reader groups into thousands. A date is
+    written in the reader's zone (`zones.reader_zone`), the zone named. An identifier cited by a
+    parameter of a known name (`type`, `port`, `error`, ...) is written as its own name or sentence
+    (`cited_name`); a counting key (`plurals.PLURALS`) takes the plural form of its count.
     """
-    template = catalog(locale).get(code) or catalog(DEFAULT_LOCALE).get(code)
+    template = (
+        _counted(code, locale, params) or catalog(locale).get(code) or catalog(DEFAULT_LOCALE).get(code)
+    )
     if template is None:
         return code
-    return fill(template, params, lambda value: _render(value, locale))
+    shown = {
+        name: value if (named := cited_name(name, value, locale, params)) is None else named
+        for name, value in params.items()
+    }
+    return fill(template, shown, lambda value: _render(value, locale))
+
+
+def _counted(code: str, locale: str, params: Mapping[str, Any]) -> str | None:
+    """The plural form of a counting key for the count among `params`; None for any other key."""
+    count = params.get(PLURALS.get(code, ""))
+    if not isinstance(count, int) or isinstance(count, bool):
+        return None
+    if locale == PSEUDO_LOCALE:
+        english = plural_form(code, count, DEFAULT_LOCALE)
+        return None if english is None else pseudo(english)
+    return plural_form(code, count, locale) or plural_form(code, count, DEFAULT_LOCALE)
 
 
 def catalog_json(locale: str) -> dict[str, str]:
     """The catalog the frontend loads: every English key, with `locale`'s sentence or else the English one.
 
-    Flat and sorted by key; the keys are reason codes and `node_type_*`/`port_*` names, never dotted.
+    Flat and sorted by key; the keys are reason codes and `node_type_*`/`port_*` names, never dotted. A
+    counting key is there as itself (its last form) and as i18next's plural keys (`ui_inbox_count_one`,
+    `ui_inbox_count_few`, ...), which i18next picks from with `t(key, {count})`.
     """
     english, ours = catalog(DEFAULT_LOCALE), catalog(locale)
-    return {key: ours.get(key) or english[key] for key in sorted(english)}
+    found = {key: ours.get(key) or english[key] for key in english}
+    source = po_file(DEFAULT_LOCALE if locale == PSEUDO_LOCALE else locale)
+    english_po = po_file(DEFAULT_LOCALE)
+    english_forms = {} if english_po is None else plural_forms(english_po)
+    forms = {} if source is None else plural_forms(source)
+    for key, english_ones in english_forms.items():
+        ones = forms.get(key, ())
+        if not ones or not all(ones):
+            ones, plural_locale = english_ones, DEFAULT_LOCALE
+        else:
+            plural_locale = DEFAULT_LOCALE if locale == PSEUDO_LOCALE else locale
+        if locale == PSEUDO_LOCALE:
+            ones = tuple(pseudo(one) for one in ones)
+        found.update(i18next_keys(key, ones, plural_locale))
+    return dict(sorted(found.items()))
+
+
+# A parameter of one of these names that holds an identifier is written as the identifier's own name or
+# sentence in the reader's language (the first of these keys the catalog has); any other value (a user's
+# node id, a number, free text) is written as it is. The identifier itself stays in the machine-readable
+# field beside the sentence (`code`, `data`, `detail`).
+_CITED: dict[str, tuple[str, ...]] = {
+    "type": ("node_type_{}",),
+    "kind": ("node_type_{}", "wait_kind_{}"),
+    "port": ("port_{}",),
+    "on_timeout": ("timeout_rule_{}",),
+    "outcome": ("outcome_{}", "port_{}"),
+    "state": ("run_status_{}",),
+    "status": ("run_status_{}",),
+    "right": ("right_name_{}",),
+    "error": ("{}",),
+    "reason": ("{}",),
+}
+
+
+def cited_name(param: str, value: object, locale: str, params: Mapping[str, Any] | None = None) -> str | None:
+    """What a reader sees for an identifier `value` passed as `param`, or None when it is no identifier.
+
+    A code cited as `error` or `reason` is written as its own sentence (filled from the same `params`,
+    an ellipsis for any they lack, without its last full stop, since it stands inside another sentence).
+
+    Examples:
+        >>> cited_name("type", "approval", "de")
+        'Genehmigung'
+        >>> cited_name("node", "approval", "de") is None, cited_name("type", "unknown", "de") is None
+        (True, True)
+    """
+    if not isinstance(value, str) or param not in _CITED:
+        return None
+    english = catalog(DEFAULT_LOCALE)
+    for pattern in _CITED[param]:
+        key = pattern.format(value)
+        if key in english:
+            if pattern != "{}":
+                # A name has no placeholders: `node_type_unknown` is a sentence, not the type "unknown".
+                if placeholders(english[key]):
+                    continue
+                return message(key, locale)
+            inner = {name: v for name, v in (params or {}).items() if name != param}
+            return explain(key, locale, **inner).rstrip(".。")
+    return None
+
+
+def explain(code: str, locale: str = DEFAULT_LOCALE, /, **params: Any) -> str:
+    """`message`, for a code shown where its details are not at hand (a run's `error`, a wait's last
+    error): a detail `params` lacks reads as an ellipsis, never as `{host}`.
+
+    Examples:
+        >>> explain("database_unreachable", "de")
+        'Die Datenbank unter … ist nicht erreichbar.'
+    """
+    template = catalog(DEFAULT_LOCALE).get(code, "")
+    filled = {name: "…" for name in placeholders(template)} | params
+    return message(code, locale, **filled)
 
 
 def _render(value: object, locale: str) -> str:
     if isinstance(value, str):  # most values are: node ids, codes, names
         return value
+    locale = DEFAULT_LOCALE if locale == PSEUDO_LOCALE else locale
     if isinstance(value, datetime):
-        return format_datetime(value, locale)
+        return format_moment(value, locale)
     if isinstance(value, date):
         return format_date(value, format="medium", locale=locale if locale in LOCALES else DEFAULT_LOCALE)
     if isinstance(value, timedelta):

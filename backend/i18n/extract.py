@@ -4,16 +4,19 @@ babel.cfg maps `backend/**.py` to `extract_reason_codes`. Each code found by the
 becomes a message whose msgid is the code; the module that defines the node types' `PORTS` also gives
 the keys of the node type names, descriptions and port names. The English sentence, when there is one,
 goes along as an extracted comment (`#.` in the `.po` files), so that a translator whose msgid is
-`cycle` sees what to translate.
+`cycle` sees what to translate, with where a reader meets it, what each placeholder holds and an
+example (`context.py`).
 
 Examples:
     >>> from io import BytesIO
     >>> source = b'raise StoreError(code="database_unreachable", host=h)\\nPORTS = {"end": ()}\\n'
-    >>> for line, _, key, comments in extract_reason_codes(BytesIO(source), [], [], {}):
-    ...     print(line, key, comments)
-    1 database_unreachable ['English: The database at {host} cannot be reached.']
-    2 node_type_end ['English: End']
-    2 node_type_end_description ['English: Ends the run at once.']
+    >>> found = {key: notes for _, _, key, notes in extract_reason_codes(BytesIO(source), [], [], {})}
+    >>> list(found)
+    ['database_unreachable', 'node_type_end', 'node_type_end_description']
+    >>> found["database_unreachable"][0], found["node_type_end"][0]
+    ('English: The database at {host} cannot be reached.', 'English: End')
+    >>> found["database_unreachable"][-1]
+    'Example: The database at db.example.com cannot be reached.'
 """
 
 from __future__ import annotations
@@ -24,33 +27,57 @@ from typing import IO, Any
 
 from backend.i18n.catalogs import DEFAULT_LOCALE, catalog
 from backend.i18n.codes import codes_in, node_type_keys
+from backend.i18n.context import NODE_TYPE_SHOWN, translator_comments
+from backend.i18n.plurals import PLURALS
 from backend.i18n.ui_keys import keys_in
+
+Extracted = tuple[int, str | None, str | tuple[str, str], list[str]]
 
 PORTS_NAME = "PORTS"
 
 
 def extract_reason_codes(
     fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, Any]
-) -> Iterator[tuple[int, str | None, str, list[str]]]:
+) -> Iterator[Extracted]:
     """Babel's extraction interface: `(line, funcname, message, comments)` for each key in one file.
 
     `funcname` is None, so Babel takes the message as it is; `keywords` and `comment_tags` do not apply
-    to codes, which are found by where they are written, not by the function they are passed to.
+    to codes, which are found by where they are written, not by the function they are passed to. A
+    counting key (`plurals.PLURALS`) goes as `ngettext`'s pair, so the template has a plural entry.
     """
     source = fileobj.read().decode(str(options.get("encoding", "utf-8")))
-    path = str(getattr(fileobj, "name", "<source>"))
-    english = catalog(DEFAULT_LOCALE)
-
-    def comments(key: str) -> list[str]:
-        return [f"English: {english[key]}"] if key in english else []
-
+    path = _relative(str(getattr(fileobj, "name", "<source>")))
     for use in codes_in(source, path):
-        yield use.line, None, use.code, comments(use.code)
+        yield _keyed(use.line, use.code, comments(use.code, path))
     found = ports_literal(source)
     if found is not None:
         line, ports = found
         for key in node_type_keys(ports):
-            yield line, None, key, comments(key)
+            yield _keyed(line, key, comments(key, None))
+
+
+def comments(key: str, path: str | None) -> list[str]:
+    """The translator's comments on `key` used at `path` (None for a node type or port name)."""
+    english = catalog(DEFAULT_LOCALE).get(key)
+    lines = [f"English: {english}"] if english is not None else []
+    if path is None:
+        return [*lines, f"Shown: {NODE_TYPE_SHOWN}"]
+    return lines + translator_comments(path, english)
+
+
+def _keyed(line: int, key: str, notes: list[str]) -> Extracted:
+    if key in PLURALS:
+        return line, "ngettext", (key, key), [*notes, f"Counts: {{{PLURALS[key]}}} picks the plural form"]
+    return line, None, key, notes
+
+
+def _relative(path: str) -> str:
+    """A source path from the repository's root, as the `#:` lines write it."""
+    for root in ("backend/", "frontend/"):
+        at = path.find(root)
+        if at >= 0:
+            return path[at:]
+    return path
 
 
 def ports_literal(source: str) -> tuple[int, dict[str, tuple[str, ...]]] | None:
@@ -75,9 +102,9 @@ def ports_literal(source: str) -> tuple[int, dict[str, tuple[str, ...]]] | None:
 
 def extract_ui_keys(
     fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, Any]
-) -> Iterator[tuple[int, str | None, str, list[str]]]:
+) -> Iterator[Extracted]:
     """The same interface for the editor's TypeScript: each `ui_` key literal (backend/i18n/ui_keys.py)."""
     source = fileobj.read().decode(str(options.get("encoding", "utf-8")))
-    english = catalog(DEFAULT_LOCALE)
+    path = _relative(str(getattr(fileobj, "name", "frontend/src")))
     for use in keys_in(source):
-        yield use.line, None, use.code, [f"English: {english[use.code]}"] if use.code in english else []
+        yield _keyed(use.line, use.code, comments(use.code, path))

@@ -11,7 +11,9 @@ A gap is one of:
 - a key with no sentence in a catalog (missing, empty, or fuzzy);
 - a sentence identical to the English one, unless the English one is only placeholders (`{message}`) or
   a translator comment on the entry says `same as English` (French "Condition" is French);
-- placeholders that differ from the English sentence's, or that are not plain `{name}`.
+- placeholders that differ from the English sentence's, or that are not plain `{name}`;
+- for a counting key (`plurals.PLURALS`): an entry that is not a plural entry, a number of forms other
+  than the catalog's `Plural-Forms` header says, an empty form, or a form whose placeholders differ.
 
 Examples:
     >>> from babel.messages.catalog import Catalog
@@ -34,10 +36,11 @@ from dataclasses import dataclass
 
 from babel.messages.catalog import Catalog
 
-from backend.i18n.catalogs import po_file, sentences
+from backend.i18n.catalogs import plural_forms, po_file, sentences
 from backend.i18n.codes import BACKEND_DIR, CODE_PATTERN, Use, node_type_keys, reason_codes
 from backend.i18n.locales import DEFAULT_LOCALE, LOCALES
 from backend.i18n.placeholders import placeholder_problems, placeholders
+from backend.i18n.plurals import PLURALS
 from backend.i18n.ui_keys import built_keys, ui_keys
 from backend.node_types import PORTS
 
@@ -105,7 +108,31 @@ def find_gaps(
         for key in keys:
             english_here = None if key in same else english.get(key)
             found += _gaps_of(locale, key, translated.get(key), english_here, english.get(key), key in fuzzy)
+        found += _plural_gaps(locale, po, [key for key in keys if key in PLURALS], english)
     return sorted(found)
+
+
+def _plural_gaps(locale: str, po: Catalog, keys: Iterable[str], english: Mapping[str, str]) -> list[Gap]:
+    """The gaps of the counting keys' plural entries in one catalog (a missing sentence is found above)."""
+    forms, found = plural_forms(po), []
+    for key in keys:
+        if key not in forms:
+            if po.get(key) is not None:
+                found.append(Gap(locale, key, "counts things, but is not a plural entry (msgid_plural)"))
+            continue
+        ones = forms[key]
+        if len(ones) != po.num_plurals:
+            found.append(
+                Gap(locale, key, f"has {len(ones)} plural forms; Plural-Forms says {po.num_plurals}")
+            )
+        theirs = placeholders(english.get(key, ""))
+        for index, form in enumerate(ones):
+            if not form:
+                found.append(Gap(locale, key, f"plural form {index} is empty"))
+            elif key in english and placeholders(form) != theirs:
+                shown = f"placeholders {_shown(placeholders(form))} differ from the English {_shown(theirs)}"
+                found.append(Gap(locale, key, f"plural form {index}: {shown}"))
+    return found
 
 
 def _gaps_of(

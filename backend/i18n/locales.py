@@ -17,6 +17,8 @@ Examples:
     'pl'
     >>> negotiate("zh-TW, *;q=0.1")
     'en'
+    >>> negotiate("en-XA"), negotiate("de, en-XA")
+    ('en_XA', 'de')
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from babel.core import negotiate_locale
+
+from backend.i18n.pseudo import PSEUDO_LOCALE
 
 LOCALES: tuple[str, ...] = ("en", "de", "fr", "es", "it", "nl", "pl", "pt_BR", "ja")
 DEFAULT_LOCALE = "en"
@@ -37,6 +41,8 @@ _CANONICAL = {locale.lower(): locale for locale in LOCALES}
 def negotiate(accept_language: str | None, user_locale: str | None = None) -> str:
     """The locale to answer in: the user's setting if it is ours, else the best of the header, else en."""
     for preferred in ([user_locale] if user_locale else [], accept_language_tags(accept_language)):
+        if preferred and preferred[0].replace("-", "_").lower() == PSEUDO_LOCALE.lower():
+            return PSEUDO_LOCALE  # asked for by name, first: never matched as a kind of English
         found = _match(preferred)
         if found is not None:
             return found

@@ -54,8 +54,8 @@ INSERT INTO sessions (id_hash, user_name, csrf_token, expires_at)
 VALUES (%(id_hash)s, %(name)s, %(csrf)s, now() + %(lifetime)s::interval)
 
 -- name: session_user
--- Who a live session belongs to, its CSRF token, and the user's locale.
-SELECT s.user_name, s.csrf_token, u.locale
+-- Who a live session belongs to, its CSRF token, and the user's locale and time zone.
+SELECT s.user_name, s.csrf_token, u.locale, u.time_zone
 FROM sessions AS s JOIN users AS u ON u.name = s.user_name
 WHERE s.id_hash = %(id_hash)s AND s.expires_at > now()
 
@@ -69,8 +69,8 @@ UPDATE users SET email = %(email)s WHERE name = %(name)s
 RETURNING name
 
 -- name: user_locale
--- A user's own language setting.
-SELECT locale FROM users WHERE name = %(name)s
+-- A user's own language and time zone settings.
+SELECT locale, time_zone FROM users WHERE name = %(name)s
 
 -- name: rights_of
 -- A user's grants, for /api/me.

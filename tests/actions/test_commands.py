@@ -116,7 +116,7 @@ def test_secrets_are_set_from_stdin_or_a_variable_listed_by_name_and_removed(
     assert out[:3] == ["Stored secret api_key.", "Stored secret db.", "Replaced the value of secret db."]
     assert [line.split("\t")[0] for line in out[3:5]] == ["api_key", "db"]
     # Server tokens (an earlier test registered one) are sealed again too, but listed as servers.
-    assert out[5:] == ["Sealed 3 secret(s) again under the first key.", "Removed secret api_key."]
+    assert out[5:] == ["Sealed 3 secrets again under the first key.", "Removed secret api_key."]
     assert "s3cr3t" not in captured.out + captured.err
     assert [line.rsplit("(", 1)[1] for line in captured.err.splitlines()] == [
         "secret_value_empty)",

@@ -14,7 +14,10 @@ def test_a_user_sets_their_own_language_and_the_api_answers_in_it(queue: Queue) 
         assert "csrf_token" not in before, "a bearer token has no CSRF token"
         english = api.get("/api/flows/999", headers=auth(token)).json()["error"]["message"]
 
-        assert api.put("/api/me", json={"locale": "ja"}, headers=auth(token)).json() == {"locale": "ja"}
+        assert api.put("/api/me", json={"locale": "ja"}, headers=auth(token)).json() == {
+            "locale": "ja",
+            "time_zone": None,
+        }
         assert api.get("/api/me", headers=auth(token)).json()["locale"] == "ja"
         japanese = api.get("/api/flows/999", headers=auth(token)).json()["error"]
         assert japanese["code"] == "flow_not_found" and japanese["message"] != english

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from email.header import decode_header, make_header
 from email.message import Message
 from typing import Any, cast
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -170,3 +171,21 @@ def test_an_address_that_is_none_is_refused(queue: Queue) -> None:
     with pytest.raises(AccountRefused) as unknown:
         queue.aconn(lambda conn: set_email(conn, "nobody", "n@example.com"))
     assert unknown.value.code == "user_unknown"
+
+
+def test_the_deadline_is_in_the_approvers_own_time_zone_and_names_it(
+    queue: Queue, mailbox: tuple[Mailbox, int]
+) -> None:
+    box, port = mailbox
+    person(queue, "yara", "decide", email="yara@example.com", locale="de")
+    queue.one("UPDATE users SET time_zone = 'America/Sao_Paulo' WHERE name = 'yara' RETURNING name")
+    run_id = queue.start(queue.save(asking("user:yara")), input={"invoice": "A-8"})
+    queue.drain()
+    deadline = queue.one("SELECT deadline_at FROM approvals WHERE run_id = %s", run_id)
+    assert deadline is not None
+
+    assert send(queue, port) == 1
+    [(_envelope, mail)] = box.messages
+    body = cast(bytes, mail.get_payload(decode=True)).decode()
+    there = deadline[0].astimezone(ZoneInfo("America/Sao_Paulo"))
+    assert f"{there:%d.%m.%Y, %H:%M:%S} (America/Sao_Paulo)" in body, body

@@ -1,15 +1,17 @@
-"""A pseudo-locale: every catalog sentence wrapped in markers. Any visible text without them is a string
-that did not come from the catalogs (user data aside: names, ids, numbers)."""
+"""The pseudo-locale en-XA (docs/i18n.md): every catalog sentence accented, longer and in brackets. Any
+visible text without brackets is a string that did not come from the catalogs (user data aside: names,
+ids, numbers). The browser asks for it by its language alone, as a tester's browser would."""
 
 from __future__ import annotations
 
-import json
 import re
+from pathlib import Path
 
-from playwright.sync_api import Browser, Page, Route
+from playwright.sync_api import Browser, Page
 
-from backend.i18n import catalog_json
 from tests.browser.support import PASSWORD, Server
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 # Text that is no sentence: counts, and the approvers' remove button's symbol (its name is in aria-label).
 DATA = re.compile(r"^(\d+|\u00d7|\*)$")
@@ -24,15 +26,10 @@ UNMARKED = """() => {
     if (!text || !element || element.closest('script, style, option, .finding, .data')) continue;
     const box = element.getBoundingClientRect();
     if (box.width === 0 || box.height === 0) continue;
-    if (!(text.startsWith('[[') && text.endsWith(']]'))) found.push(text);
+    if (!(text.startsWith('[') && text.endsWith(']'))) found.push(text);
   }
   return found;
 }"""
-
-
-def pseudo(route: Route) -> None:
-    wrapped = {key: f"[[{sentence}]]" for key, sentence in catalog_json("en").items()}
-    route.fulfill(status=200, content_type="application/json", body=json.dumps(wrapped))
 
 
 def unmarked(page: Page) -> list[str]:
@@ -43,9 +40,8 @@ def unmarked(page: Page) -> list[str]:
 def test_every_visible_string_comes_from_the_catalogs(browser: Browser, server: Server) -> None:
     server.user("pia", "edit", "run")
     context = browser.new_context(
-        base_url=server.url, locale="en-US", viewport={"width": 1400, "height": 900}
+        base_url=server.url, locale="en-XA", timezone_id="Asia/Tokyo", viewport={"width": 1400, "height": 900}
     )
-    context.route("**/api/i18n/*", pseudo)
     page = context.new_page()
     page.goto("/login")
     page.locator("input[name=password]").wait_for()
@@ -56,6 +52,8 @@ def test_every_visible_string_comes_from_the_catalogs(browser: Browser, server: 
     page.wait_for_url("**/flows")
     page.locator("table.flows").wait_for()
     assert unmarked(page) == []
+    assert page.locator("html").get_attribute("lang") == "en-XA"
+    page.screenshot(path=str(SCREENSHOTS / "pseudo-locale-flows.png"))
 
     page.locator("button.primary").click()
     page.wait_for_url(re.compile(r".*/flows/\d+$"))
@@ -65,4 +63,25 @@ def test_every_visible_string_comes_from_the_catalogs(browser: Browser, server: 
     page.locator(".approval-panel").wait_for()
     page.locator(".finding").first.wait_for()
     assert unmarked(page) == []
+    page.screenshot(path=str(SCREENSHOTS / "pseudo-locale-editor.png"))
+    context.close()
+
+
+def test_the_first_login_gives_a_user_the_browsers_time_zone(browser: Browser, server: Server) -> None:
+    server.user("tomo", "edit")
+    context = browser.new_context(base_url=server.url, locale="ja-JP", timezone_id="Asia/Tokyo")
+    page = context.new_page()
+    page.goto("/login")
+    page.locator("input[name=name]").fill("tomo")
+    page.locator("input[name=password]").fill(PASSWORD)
+    page.locator("button[type=submit]").click()
+    page.wait_for_url("**/flows")
+    page.locator("table.flows").wait_for()
+    me = page.wait_for_function(
+        """async () => {
+          const me = await (await fetch('/api/me', { credentials: 'same-origin' })).json();
+          return me.time_zone;
+        }"""
+    ).json_value()
+    assert me == "Asia/Tokyo"
     context.close()

@@ -13,6 +13,7 @@ from backend.i18n.catalogs import po_file as catalog_file
 from backend.i18n.codes import BACKEND_DIR, node_type_keys, reason_codes
 from backend.i18n.extract import ports_literal
 from backend.i18n.gaps import find_gaps, gaps, required_keys
+from backend.i18n.plurals import PLURALS
 from backend.i18n.ui_keys import built_keys, ui_keys
 from backend.node_types import PORTS
 
@@ -54,8 +55,11 @@ def test_no_node_type_or_port_name_has_a_dot() -> None:
 def test_pybabel_extract_with_babel_cfg_finds_exactly_the_keys_the_guard_requires() -> None:
     with (ROOT / "babel.cfg").open() as cfg:
         method_map, options_map = parse_mapping_cfg(cfg, "babel.cfg")  # type: ignore[no-untyped-call]
-    extracted = {message for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map, options_map)}
+    found = list(extract_from_dir(str(ROOT), method_map, options_map))
+    extracted = {message if isinstance(message, str) else message[0] for _, _, message, _, _ in found}
     assert extracted == set(required_keys())
+    plural = {message[0] for _, _, message, _, _ in found if not isinstance(message, str)}
+    assert plural == set(PLURALS), "exactly the counting keys are plural entries"
 
 
 def test_the_extractor_reads_the_same_ports_that_the_graph_imports() -> None:

@@ -45,7 +45,7 @@ def test_rights_are_granted_revoked_and_listed_and_every_change_is_on_the_trail(
         "Added user cleo with rights: edit.",
         f"Granted cleo: decide:{flow_id}, use_server:web-1.",
         f"cleo\tdecide:{flow_id} edit use_server:web-1\tops",
-        "Revoked edit from cleo.",
+        "Revoked Edit from cleo.",  # a right is cited by its name in the reader's language
         "Revoked use_server:web-1 from cleo.",
     ]
     assert [line.rsplit("(", 1)[1] for line in captured.err.splitlines()] == [

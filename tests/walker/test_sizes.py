@@ -133,7 +133,9 @@ def test_flowyard_walk_reports_the_failure(tmp_path: Path, capsys: pytest.Captur
     result = json.loads(capsys.readouterr().out)
     assert (result["status"], result["error"]) == ("failed", "value_too_large")
     assert result["journal"][-1]["data"]["error"] == "value_too_large"
-    assert "value_too_large" in result["journal"][-1]["message"]
+    # The sentence cites the failure by its own sentence; the code stays in `data` (docs/i18n.md).
+    assert "value_too_large" not in result["journal"][-1]["message"]
+    assert "the most a run may hold" in result["journal"][-1]["message"]
 
 
 def test_flowyard_walk_reads_the_limit_from_the_settings(

@@ -253,7 +253,7 @@ export interface paths {
         };
         /** Who I am: my rights, groups and language (and, in a session, the CSRF token writes echo) */
         get: operations["me"];
-        /** Change my own language */
+        /** Change my own language or time zone */
         put: operations["change_settings"];
         post?: never;
         delete?: never;
@@ -1924,6 +1924,8 @@ export interface operations {
                         name: string;
                         principals: string[];
                         rights: unknown[];
+                        /** @description IANA name; null until set */
+                        time_zone?: string | null;
                     };
                 };
             };
@@ -1958,7 +1960,8 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    locale: "en" | "de" | "fr" | "es" | "it" | "nl" | "pl" | "pt_BR" | "ja";
+                    locale?: "en" | "de" | "fr" | "es" | "it" | "nl" | "pl" | "pt_BR" | "ja" | "en_XA";
+                    time_zone?: string;
                 };
             };
         };
@@ -1970,7 +1973,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        locale: string;
+                        locale: string | null;
+                        time_zone: string | null;
                     };
                 };
             };
@@ -2322,6 +2326,8 @@ export interface operations {
                             created_at: string;
                             ended_at?: string | null;
                             error: string | null;
+                            /** @description the error code's sentence, for people */
+                            error_message?: string | null;
                             flow_id: number;
                             id: number;
                             started_by?: string | null;
@@ -2444,6 +2450,8 @@ export interface operations {
                             created_at: string;
                             ended_at?: string | null;
                             error: string | null;
+                            /** @description the error code's sentence, for people */
+                            error_message?: string | null;
                             flow_id: number;
                             id: number;
                             started_by?: string | null;

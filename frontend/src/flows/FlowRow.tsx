@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, unwrap } from '../api/client';
+import { formatMoment } from '../i18n/i18n';
 import type { FlowDocument } from './document';
 
 interface Summary {
@@ -42,15 +43,10 @@ interface Props {
 }
 
 export function FlowRow({ flow, onMessage, onDuplicate }: Props) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const queries = useQueryClient();
   const [renaming, setRenaming] = useState<string | null>(null);
-  const when = flow.changed_at
-    ? new Intl.DateTimeFormat(i18n.language.replace('_', '-'), {
-        dateStyle: 'medium',
-        timeStyle: 'short',
-      }).format(new Date(flow.changed_at))
-    : '';
+  const when = flow.changed_at ? formatMoment(flow.changed_at) : '';
 
   async function rename(name: string) {
     try {

@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import { formatMoment } from '../i18n/i18n';
 import type { FlowDocument } from './document';
 import { useEditor } from './store';
 
@@ -16,17 +17,13 @@ async function versionDocument(flowId: number, version: number): Promise<FlowDoc
 }
 
 export function VersionsPanel({ flowId }: { flowId: number }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const queries = useQueryClient();
   const { version: newest, viewing, savedDoc, view } = useEditor();
   const versions = useQuery({
     queryKey: ['versions', flowId],
     queryFn: async () =>
       unwrap(await api.GET('/api/flows/{flow_id}/versions', { params: { path: { flow_id: flowId } } })),
-  });
-  const format = new Intl.DateTimeFormat(i18n.language.replace('_', '-'), {
-    dateStyle: 'medium',
-    timeStyle: 'short',
   });
 
   async function restore(number: number) {
@@ -56,7 +53,7 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
             {t('ui_versions_entry', {
               version: v.version,
               user: v.created_by ?? '?',
-              when: format.format(new Date(v.created_at)),
+              when: formatMoment(v.created_at),
             })}
             {v.version !== newest && (
               <span className="row">

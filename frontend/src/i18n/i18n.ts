@@ -10,8 +10,16 @@ export function isLocale(value: string): value is Locale {
   return (LOCALES as readonly string[]).includes(value);
 }
 
+/** The pseudo-locale (docs/i18n.md): asked for by name only, never offered in the language menu. */
+export const PSEUDO_LOCALE = 'en_XA';
+export type Readable = Locale | typeof PSEUDO_LOCALE;
+
+export function isReadable(value: string): value is Readable {
+  return value === PSEUDO_LOCALE || isLocale(value);
+}
+
 /** BCP 47 for the html lang attribute and Intl (pt_BR is a gettext name). */
-export function bcp47(locale: Locale): string {
+export function bcp47(locale: Readable): string {
   return locale.replace('_', '-');
 }
 
@@ -27,7 +35,7 @@ void i18next.use(initReactI18next).init({
 });
 
 /** Loads a locale's catalog from the server once, then switches to it. */
-export async function switchLocale(locale: Locale): Promise<void> {
+export async function switchLocale(locale: Readable): Promise<void> {
   if (!i18next.hasResourceBundle(locale, 'translation')) {
     const response = await fetch(`/api/i18n/${locale}`, { credentials: 'same-origin' });
     if (!response.ok) throw new Error(`catalog ${locale}: ${response.status}`);
@@ -37,11 +45,27 @@ export async function switchLocale(locale: Locale): Promise<void> {
   document.documentElement.lang = bcp47(locale);
 }
 
+let readerZone: string | undefined;
+
+/** The signed-in user's IANA time zone (from /api/me); until it is known, the browser's. */
+export function setReaderZone(zone: string | null | undefined): void {
+  readerZone = zone ?? undefined;
+}
+
+/** A date and time in the reader's language and zone, the zone named (timeStyle 'long' names it). */
+export function formatMoment(iso: string): string {
+  return new Intl.DateTimeFormat(i18next.language.replace('_', '-'), {
+    dateStyle: 'medium',
+    timeStyle: 'long',
+    timeZone: readerZone,
+  }).format(new Date(iso));
+}
+
 /** The browser's preferred locale among ours, for the login page (before the user's own is known). */
-export function browserLocale(): Locale {
+export function browserLocale(): Readable {
   for (const tag of navigator.languages) {
     const exact = tag.replace('-', '_');
-    if (isLocale(exact)) return exact;
+    if (isReadable(exact)) return exact;
     const base = tag.split('-')[0] ?? '';
     if (isLocale(base)) return base;
   }

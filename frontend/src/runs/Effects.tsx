@@ -26,9 +26,11 @@ export function Effects({ effects }: { effects: Effect[] }) {
             {effects.map((effect) => (
               <tr key={effect.visit} data-effect={effect.node}>
                 <td>{effect.node}</td>
-                <td>{effect.type}</td>
+                <td data-type={effect.type}>{t(`node_type_${effect.type}`)}</td>
                 <td className={`effect-${effect.state}`}>{t(EFFECT_KEYS[effect.state] ?? effect.state)}</td>
-                <td>{effect.status ?? effect.code ?? ''}</td>
+                <td data-code={effect.code ?? undefined}>
+                  {effect.status ?? effect.code_message ?? effect.code ?? ''}
+                </td>
                 <td>
                   <code>{effect.key}</code>
                 </td>

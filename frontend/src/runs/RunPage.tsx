@@ -45,7 +45,12 @@ export function RunPage() {
           {t(STATUS_KEYS[run.status] ?? run.status)}
         </span>{' '}
         {t('ui_run_started', { when: when(run.created_at), who: run.started_by ?? '—' })}
-        {run.error && <code> {run.error}</code>}
+        {run.error && (
+          <span className="run-error" data-code={run.error}>
+            {' '}
+            {run.error_message ?? run.error}
+          </span>
+        )}
       </p>
       {open && may('run', run.flow_id) && (
         <button

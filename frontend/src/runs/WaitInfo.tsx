@@ -16,7 +16,9 @@ export function WaitInfo({ data }: { data: RunPageData }) {
       {wait.last_error && (
         <p className="retry">
           {t('ui_run_retry', { attempt: wait.attempts, max: data.max_attempts, next: when(wait.wake_at) })}{' '}
-          <code>{wait.last_error}</code>
+          <span className="run-error" data-code={wait.last_error}>
+            {wait.last_error_message ?? wait.last_error}
+          </span>
         </p>
       )}
       {wait.kind === 'approval' && approval && (

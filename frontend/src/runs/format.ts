@@ -1,13 +1,10 @@
-// Dates in the reader's language and time zone (the browser's), and the catalog keys of the values the
-// API sends as codes. Keys are written out: the i18n guard cannot check a key built at run time.
-import i18next from 'i18next';
+// Dates in the reader's language and time zone (their own, from /api/me), and the catalog keys of the
+// values the API sends as codes. Keys are written out: the i18n guard cannot check a key built at run time.
+import { formatMoment } from '../i18n/i18n';
 
 export function when(iso: string | null | undefined): string {
   if (!iso) return '';
-  return new Intl.DateTimeFormat(i18next.language.replace('_', '-'), {
-    dateStyle: 'medium',
-    timeStyle: 'medium',
-  }).format(new Date(iso));
+  return formatMoment(iso);
 }
 
 export const STATUS_KEYS: Record<string, string> = {

@@ -7,6 +7,7 @@ export interface Run {
   status: string;
   trigger: string;
   error: string | null;
+  error_message?: string | null; // the error code's sentence in the reader's language
   started_by?: string | null;
   created_at: string;
   ended_at?: string | null;
@@ -31,6 +32,7 @@ export interface Wait {
   attempts: number;
   wake_at: string | null;
   last_error: string | null;
+  last_error_message?: string | null;
 }
 
 export interface RunApproval {
@@ -57,6 +59,7 @@ export interface Effect {
   state: 'sent' | 'failed' | 'pending';
   status: number | null;
   code: string | null;
+  code_message?: string | null;
 }
 
 export interface FlowNode {

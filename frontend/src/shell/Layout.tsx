@@ -1,12 +1,13 @@
 // Every page but the login: it asks /api/me who is logged in (the cookie may outlive the tab), switches
-// to the user's language, and sends anyone without a session to /login.
+// to the user's language, sends anyone without a session to /login, and gives a user who has no time
+// zone yet the browser's (docs/i18n.md, "Time zones").
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, unwrap } from '../api/client';
 import { useSession } from '../api/session';
-import { isLocale, switchLocale } from '../i18n/i18n';
+import { isReadable, setReaderZone, switchLocale } from '../i18n/i18n';
 import { Header } from './Header';
 
 export function Layout() {
@@ -18,7 +19,12 @@ export function Layout() {
   useEffect(() => {
     if (!me.data) return;
     setSession(me.data.name, me.data.csrf_token ?? null);
-    if (isLocale(me.data.locale)) void switchLocale(me.data.locale);
+    if (isReadable(me.data.locale)) void switchLocale(me.data.locale);
+    setReaderZone(me.data.time_zone);
+    if (me.data.time_zone === null) {
+      const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      void api.PUT('/api/me', { body: { time_zone: zone } });
+    }
   }, [me.data, setSession]);
 
   if (me.error instanceof ApiError && me.error.status === 401) {

@@ -1,0 +1,173 @@
+"""What a translator is told about each key, beside the English sentence: where a reader meets it, what
+each placeholder holds, and an example with the placeholders filled. The extractor writes these as
+`#.` comments into locales/messages.pot, and `make catalogs` carries them into every `.po` file.
+
+`PLACEHOLDERS` is also the set of sample parameters `tests/i18n/test_rendered.py` renders every sentence
+with, in every locale and the pseudo-locale. A new placeholder name needs a line here; the guard fails
+without one (`unexplained_placeholders`).
+
+Examples:
+    >>> english = "Loop {node} finished after {passes} passes."
+    >>> for line in translator_comments("backend/walker/loops.py", english):
+    ...     print(line)
+    Shown: in a run's journal, on the run page and in the API's answer for the run
+    {node}: the id of a node, as the flow's author named it (e.g. check_invoice)
+    {passes}: a count of loop passes (e.g. 3)
+    Example: Loop check_invoice finished after 3 passes.
+"""
+
+from __future__ import annotations
+
+from backend.i18n.placeholders import fill, placeholders
+
+# name: (what it holds, an example value). Values that are identifiers (`type`, `port`, `error`, ...)
+# are shown as their own translated names; the example is the English name, as a reader sees it.
+PLACEHOLDERS: dict[str, tuple[str, str]] = {
+    "address": ("an IP address", "10.0.0.7"),
+    "allowed": ("the values a setting may take, listed", "debug, info, warning"),
+    "answer": ("what was given on the command line after --answer", "approve_invoice=maybe"),
+    "approval": ("the number of an approval", "42"),
+    "approvers": ("the users and groups who may decide, listed", "anna, finance"),
+    "at": ("a date and time, in the reader's zone", "01.03.2026, 15:05:00 CET"),
+    "attempt": ("which attempt this was, a number", "2"),
+    "attempts": ("a count of attempts", "3"),
+    "base": ("a version number of a flow", "4"),
+    "by": ("the name of a user", "anna"),
+    "count": ("a count of things the sentence names", "3"),
+    "cursor": ("an opaque position in a list, to paste back", "2026-03-01T14:05:00+00:00/17"),
+    "days": ("a count of days", "2"),
+    "deadline": ("a date and time, in the reader's zone", "01.03.2026, 15:05:00 CET"),
+    "depth": ("a count of nesting levels", "4"),
+    "detail": ("a technical detail, in English, from a library or a server", "timed out"),
+    "duration": ("a duration", "2 hours and 30 minutes"),
+    "email": ("an e-mail address", "anna@example.com"),
+    "endpoint": ("a path of the API", "/api/runs"),
+    "error": ("the sentence of another reason code, translated", "the approval was rejected"),
+    "exit_code": ("a program's exit status, a number", "2"),
+    "expected": ("what the program expected, in English", "an on_timeout rule"),
+    "field": ("the name of a setting of a node", "url"),
+    "file": ("a file's path", "/etc/flowyard/key"),
+    "first": ("the id of a node", "start"),
+    "flow": ("the name or number of a flow", "Invoice approval"),
+    "found": ("a version or migration number that was found", "12"),
+    "given": ("a value given on the command line", "0"),
+    "got": ("what the program was given instead, in English", "a string"),
+    "host": ("a host name", "db.example.com"),
+    "hours": ("a count of hours", "5"),
+    "id": ("a number or an id that identifies the thing", "17"),
+    "key": ("a key of a JSON object", "name"),
+    "kind": ("what a run waits for, translated", "Approval"),
+    "known": ("a migration number this release knows", "11"),
+    "limit": ("a number that may not be exceeded", "1000"),
+    "link": ("a web address", "https://flowyard.example/approvals/42"),
+    "loop": ("the id of a loop node", "each_invoice"),
+    "max": ("a largest allowed number", "100"),
+    "message": ("a whole sentence, already translated", "The flow was saved."),
+    "minutes": ("a count of minutes", "15"),
+    "mode": ("a file's permissions, in octal", "0644"),
+    "name": ("a name a person chose (a user, a secret, a server, a group)", "anna"),
+    "needed": ("a version number that is needed", "15"),
+    "newest": ("a version number of a flow", "5"),
+    "next": ("the id of the next thing", "18"),
+    "node": ("the id of a node, as the flow's author named it", "check_invoice"),
+    "number": ("a migration number", "0009"),
+    "offset": ("a position in a file, in bytes", "120"),
+    "option": ("a command-line option", "--input"),
+    "outcome": ("how an approval ended, translated", "Approved"),
+    "param": ("the name of a parameter of a command template", "path"),
+    "pass": ("which pass of a loop this is, a number", "2"),
+    "passes": ("a count of loop passes", "3"),
+    "path": ("a file's path, or a list of node ids", "flows/invoice.json"),
+    "pointer": ("a JSON Pointer into the flow document", "/nodes/2/config/url"),
+    "port": ("the name of a node's out port, translated", "Approved"),
+    "position": ("a position in a list, a number", "2"),
+    "problem": ("what is wrong, in English, from the JSON Schema validator", "'url' is a required property"),
+    "reason": ("why, translated when it is a reason code, else in English", "Expecting value"),
+    "recorded": ("the id of a node", "notify_team"),
+    "right": ("the name of a right, translated", "Decide"),
+    "rights": ("names of rights, listed", "edit, run"),
+    "run": ("the number of a run", "1234"),
+    "seconds": ("a count of seconds", "30"),
+    "server": ("the name of a registered server", "billing"),
+    "source": ("the id of a node a wire leaves", "start"),
+    "state": ("a run's status, translated", "Failed"),
+    "status": ("an HTTP status number, or a run's status, translated", "503"),
+    "target": ("the id of a node a wire leads to", "notify_team"),
+    "template": ("the name of a command template", "backup"),
+    "timeout_s": ("a count of seconds", "30"),
+    "title": ("an approval's title, as the flow's author wrote it", "Pay invoice 2026-117?"),
+    "to": ("an e-mail address", "anna@example.com"),
+    "type": ("the name of a node type, translated", "Approval"),
+    "until": ("a date and time, in the reader's zone", "01.03.2026, 15:05:00 CET"),
+    "url": ("a web address", "https://billing.example.com"),
+    "user": ("the name of a user", "anna"),
+    "value": ("a value as it was given", "loud"),
+    "var": ("the name of an environment variable", "ADMIN_PASSWORD"),
+    "variable": ("the name of an environment variable", "FLOWYARD_LOG"),
+    "version": ("a version number of a flow", "3"),
+    "visit": ("the number of a visit of a node in a run", "7"),
+    "when": ("a date and time, in the reader's zone", "01.03.2026, 15:05:00 CET"),
+    "who": ("the name of a user", "anna"),
+    "zone": ("a time zone's name", "Europe/Berlin"),
+}
+
+# Where a reader meets a key, by the source path that uses it (first match wins).
+_SHOWN: tuple[tuple[str, str], ...] = (
+    ("frontend/", "on a page of the editor or the web app"),
+    ("backend/approvals/mail", "in the mail an approver receives"),
+    ("backend/approvals/audit", "in the audit export (CSV and JSON) and the audit page"),
+    ("backend/walker/cli", "in the output of the command flowyard walk"),
+    ("backend/walker", "in a run's journal, on the run page and in the API's answer for the run"),
+    ("backend/queue", "in a run's journal, on the run page and in the API's answer for the run"),
+    ("backend/graph", "as a finding of flow validation, in the editor and the API"),
+    ("backend/flows", "as a finding of flow validation, in the editor and the API"),
+    ("backend/people/commands", "in the output of a flowyard command"),
+    ("backend/actions/commands", "in the output of a flowyard command"),
+    ("backend/approvals/commands", "in the output of a flowyard command"),
+    ("backend/cli", "in the output of a flowyard command"),
+    ("backend/actions/secret", "in the output of a flowyard command and the server's log"),
+    ("backend/actions", "in a run's journal and on the run page, when an action is sent or fails"),
+    ("backend/approvals", "in the inbox, on the approval page and in the API's answers about approvals"),
+    ("backend/people", "in an error of the API (logins, users, rights) or of a flowyard command"),
+    ("backend/store", "in the output of flowyard migrate and serve, and the server's log"),
+    ("backend/observability", "in the server's log and its health and metrics answers"),
+    ("backend/api", "in an error or answer of the API, which the pages show"),
+    ("backend/", "in a message of the server, its logs or its API"),
+)
+NODE_TYPE_SHOWN = "as the name of a node type or port: palette, canvas, lists and sentences about a run"
+
+
+def shown_where(path: str) -> str:
+    """Where a reader meets a key used in the source file at `path`."""
+    return next((text for prefix, text in _SHOWN if path.startswith(prefix)), _SHOWN[-1][1])
+
+
+def translator_comments(path: str, english: str | None) -> list[str]:
+    """The `#.` lines for a key used at `path` whose English sentence is `english`, the English aside."""
+    lines = [f"Shown: {shown_where(path)}"]
+    if english is None:
+        return lines
+    names = sorted(placeholders(english), key=english.index)
+    lines += [
+        f"{{{name}}}: {PLACEHOLDERS[name][0]} (e.g. {PLACEHOLDERS[name][1]})"
+        for name in names
+        if name in PLACEHOLDERS
+    ]
+    if names:
+        lines.append("Example: " + fill(english, {name: sample(name) for name in names}))
+    return lines
+
+
+def sample(name: str) -> str:
+    """A placeholder's example value."""
+    return PLACEHOLDERS.get(name, ("", name))[1]
+
+
+def unexplained_placeholders(english: dict[str, str]) -> dict[str, list[str]]:
+    """The placeholder names of English sentences that `PLACEHOLDERS` does not explain, with their keys."""
+    found: dict[str, list[str]] = {}
+    for key, sentence in english.items():
+        for name in placeholders(sentence):
+            if name not in PLACEHOLDERS:
+                found.setdefault(name, []).append(key)
+    return found

@@ -1,0 +1,95 @@
+"""Sentences that count something, in each language's plural forms: gettext's `ngettext`, through Babel.
+
+A counting key is a plural entry in every catalog (`msgid`/`msgid_plural`, both the key, and one
+`msgstr[i]` per form of the catalog's `Plural-Forms` header, which is CLDR's rule as Babel gives it):
+English and German have two forms, French, Spanish, Italian and Brazilian Portuguese three (0 and 1 are
+singular in French and Portuguese; the third form is for millions), Polish three (1 przebieg, 3 przebiegi,
+5 przebiegów), Japanese one. `PLURALS` names each counting key and the parameter that holds its count:
+the extractor writes those keys as plural entries, `message` picks the form with `ngettext`, and the
+frontend reads them as i18next's `<key>_one`, `<key>_few`, ... (`i18next_keys`).
+
+Examples:
+    >>> plural_form("loop_finished", 3, "pl")
+    'Pętla {node} wykonała {passes} przebiegi i zakończyła się.'
+    >>> plural_form("loop_finished", 5, "pl")
+    'Pętla {node} wykonała {passes} przebiegów i zakończyła się.'
+    >>> plural_form("loop_finished", 0, "fr") == plural_form("loop_finished", 1, "fr")
+    True
+    >>> i18next_categories("pl")
+    ('one', 'few', 'many', 'other')
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from io import BytesIO
+
+from babel import Locale
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.support import Translations
+
+# The counting keys, each with the parameter that holds its count. A key here must be passed that
+# parameter as an integer wherever it is used; without one, `message` reads the last form.
+PLURALS: dict[str, str] = {
+    "cli_secrets_rotated": "count",
+    "findings_truncated": "count",
+    "iteration_limit_exceeded": "passes",
+    "login_throttled": "minutes",
+    "login_throttled_address": "minutes",
+    "loop_finished": "passes",
+    "resume_attempts_exhausted": "attempts",
+    "ui_canvas_findings_count": "count",
+    "ui_inbox_count": "count",
+    "ui_save_refused": "count",
+}
+# CLDR's plural categories in the order gettext numbers a catalog's forms (Babel's `to_gettext`).
+_CATEGORIES = ("zero", "one", "two", "few", "many")
+
+
+def translations(po: Catalog) -> Translations:
+    """A catalog as gettext reads it (its `.mo`, written in memory): fuzzy and empty entries left out."""
+    buffer = BytesIO()
+    write_mo(buffer, po)
+    buffer.seek(0)
+    return Translations(buffer)
+
+
+def plural_form(key: str, count: int, locale: str) -> str | None:
+    """The form of `key`'s sentence for `count` in `locale` (`ngettext`), or None when it has none."""
+    from backend.i18n.catalogs import po_file  # catalogs imports this module
+
+    po = po_file(locale)
+    if po is None:
+        return None
+    found = _translations(locale).ngettext(key, key, count)
+    return None if found == key else found
+
+
+@cache
+def _translations(locale: str) -> Translations:
+    from backend.i18n.catalogs import po_file
+
+    po = po_file(locale)
+    return translations(po if po is not None else Catalog(locale=locale))
+
+
+def i18next_categories(locale: str) -> tuple[str, ...]:
+    """The plural suffixes i18next looks up for `locale` (from `Intl.PluralRules`), in gettext's order.
+
+    Form i of a catalog is the i-th category here; `other`, which CLDR keeps for fractions where gettext
+    has no form of its own (Polish), reads the last form.
+    """
+    tags = Locale.parse(locale).plural_form.tags
+    return (*(tag for tag in _CATEGORIES if tag in tags), "other")
+
+
+def i18next_keys(key: str, forms: tuple[str, ...], locale: str) -> dict[str, str]:
+    """One plural entry as i18next's flat keys: `<key>_<category>` for each category of `locale`.
+
+    Examples:
+        >>> i18next_keys("ui_inbox_count", ("{count} approval", "{count} approvals"), "en")
+        {'ui_inbox_count_one': '{count} approval', 'ui_inbox_count_other': '{count} approvals'}
+    """
+    categories = i18next_categories(locale)
+    return {f"{key}_{tag}": forms[min(i, len(forms) - 1)] for i, tag in enumerate(categories)}

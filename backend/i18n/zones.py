@@ -1,0 +1,91 @@
+"""Whose time zone a date is written in: the reader's, an IANA name stored on the user (migration 0011).
+
+The API sets the reader's zone for the length of a request (`reading_in`), so that every `datetime` a
+sentence cites (`message(..., at=moment)`) is written in it, with the zone named; a reader without one,
+and the command line, read UTC. The audit CSV and the approvers' mail pass the zone explicitly.
+
+Examples:
+    >>> from datetime import UTC, datetime
+    >>> moment = datetime(2026, 3, 1, 14, 5, tzinfo=UTC)
+    >>> format_moment(moment, "de")
+    '01.03.2026, 14:05:00 UTC'
+    >>> with reading_in(zone("Europe/Berlin")):
+    ...     format_moment(moment, "de")
+    '01.03.2026, 15:05:00 Mitteleuropäische Normalzeit'
+    >>> format_moment(moment, "ja", tz=zone("Asia/Tokyo"))
+    '2026/03/01 23:05:00 日本標準時'
+    >>> known_zone("Europe/Berlin"), known_zone("Mars/Olympus"), known_zone("../etc/passwd")
+    (True, False, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar, Token
+from datetime import UTC, datetime, tzinfo
+from functools import cache
+from zoneinfo import ZoneInfo, available_timezones
+
+from babel import dates
+
+from backend.i18n.formats import format_datetime
+from backend.i18n.locales import DEFAULT_LOCALE, LOCALES
+
+_READER_ZONE: ContextVar[tzinfo] = ContextVar("reader_zone", default=UTC)
+
+
+@cache
+def _known() -> frozenset[str]:
+    return frozenset(available_timezones())
+
+
+def known_zone(name: str) -> bool:
+    """Whether `name` is an IANA time zone this machine's tz database has."""
+    return name in _known()
+
+
+def zone(name: str | None) -> tzinfo:
+    """A user's time zone; UTC when they have none or it is not a zone this machine knows."""
+    if not name or not known_zone(name):
+        return UTC
+    return ZoneInfo(name)
+
+
+def reader_zone() -> tzinfo:
+    """The zone of whoever the current request or command writes for (UTC unless one is set)."""
+    return _READER_ZONE.get()
+
+
+def set_reader_zone(tz: tzinfo) -> Token[tzinfo]:
+    """Write dates in `tz` from now on in this task; `reset_reader_zone(token)` undoes it."""
+    return _READER_ZONE.set(tz)
+
+
+def reset_reader_zone(token: Token[tzinfo]) -> None:
+    _READER_ZONE.reset(token)
+
+
+@contextmanager
+def reading_in(tz: tzinfo) -> Iterator[None]:
+    """Write every date in `tz` until the block ends (a request's or a mail's reader)."""
+    token = _READER_ZONE.set(tz)
+    try:
+        yield
+    finally:
+        _READER_ZONE.reset(token)
+
+
+def format_moment(moment: datetime, locale: str, *, tz: tzinfo | None = None) -> str:
+    """A date and time in `tz` (by default the reader's), in the locale's medium format, the zone named.
+
+    The zone is named as the locale names it (Babel's long name: "Mitteleuropäische Sommerzeit"), or
+    "UTC", which every reader of a log or a CSV knows by that name.
+    """
+    tz = tz or reader_zone()
+    here = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(tz)
+    written = format_datetime(here, locale)
+    if tz is UTC or getattr(tz, "key", None) in ("UTC", "Etc/UTC"):
+        return f"{written} UTC"
+    name = dates.get_timezone_name(here, width="long", locale=locale if locale in LOCALES else DEFAULT_LOCALE)
+    return f"{written} {name}"
