@@ -63,8 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     db = sub.add_parser("db", help="the embedded PostgreSQL server")
     db.add_argument("action", choices=("status", "stop", "url"), help="report, stop, or print its URL")
 
-    runs = sub.add_parser("runs", help="where a run stands")
-    runs.add_argument("action", choices=("show",))
+    runs = sub.add_parser("runs", help="where a run stands; resume or end a stopped run")
+    runs.add_argument("action", choices=("show", "resume", "end"))
     runs.add_argument("run", type=int, metavar="RUN_ID")
     runs.add_argument(
         "--wait",
@@ -72,6 +72,9 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="SECONDS",
         help="wait up to SECONDS until the run has ended or waits for a person or a time",
+    )
+    runs.add_argument(
+        "--version", type=int, default=None, metavar="N", help="resume on version N of the run's flow"
     )
 
     _add_people_parsers(sub)

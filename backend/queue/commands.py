@@ -131,6 +131,24 @@ async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
     return 0
 
 
+async def stop_command(url: str, action: str, run_id: int, version: int | None) -> int:
+    """`flowyard runs resume|end RUN_ID`: take on a stopped run, as the operator at the terminal."""
+    from backend.i18n.catalogs import message
+    from backend.queue.stops import StopRefused, end_run, resume_run
+
+    async with await AsyncConnection.connect(url, autocommit=True) as conn:
+        try:
+            if action == "resume":
+                resumed_on = await resume_run(conn, run_id, by="cli", version=version)
+                print(message("run_resumed_on", run=run_id, version=resumed_on))
+            else:
+                await end_run(conn, run_id, by="cli")
+                print(message("run_ended_as_failed", run=run_id))
+        except StopRefused as refused:
+            return refuse(code=refused.code, **refused.params)
+    return 0
+
+
 def run_queue_command(args: argparse.Namespace, url: str) -> int:
     if args.command == "worker":
         lease = timedelta(seconds=args.lease)
@@ -147,6 +165,8 @@ def run_queue_command(args: argparse.Namespace, url: str) -> int:
         return asyncio.run(start_run_command(url, args.flow, args.input))
     if args.command == "flow":
         return asyncio.run(save_flow_command(url, args.file, args.flow))
+    if args.command == "runs" and args.action in ("resume", "end"):
+        return asyncio.run(stop_command(url, args.action, args.run, args.version))
     if args.command == "runs":
         from backend.queue.watch import show_run
 

@@ -203,7 +203,10 @@ async def walk_claim(
             # The journal keeps why, not what came back: a response body can be large and can hold anything.
             why = {k: v for k, v in output.items() if k not in ("code", "node", "body", "headers")}
             why = {k: v for k, v in why.items() if isinstance(v, str | int | float | bool) or v is None}
-            raise WaitFailed(code=str(output.get("code", "action_failed")), node=request.node, **why)
+            why.pop("visit", None)
+            raise WaitFailed(
+                code=str(output.get("code", "action_failed")), node=request.node, visit=request.visit, **why
+            )
         step = walk(run.flow, step.continuation, resume=resume, limits=limits)
         walked.journal.extend(step.journal)
     walked.step = step

@@ -21,7 +21,6 @@ from backend.queue import journal
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, backoff
 from backend.queue.driver import Approvals, Run, WaitFailed, Walked
 from backend.queue.queries import QUERIES
-from backend.queue.runs import APPROVAL_QUERIES
 from backend.walker import ApprovalRequest, JournalLine
 
 
@@ -77,7 +76,11 @@ async def write_outcome(
 async def write_failure(
     conn: AsyncConnection[Any], me: str, now: datetime | None, claim: Claim, failure: BaseException
 ) -> None:
-    """A resume threw: back in the queue after the backoff, or, at the last attempt, the run fails."""
+    """A resume threw: back in the queue after the backoff, or, at the last attempt, the run stops.
+
+    A stopped run keeps its wait (and so its continuation and its open approval) out of every claim, until
+    a person resumes it or ends it (stops.py).
+    """
     code = failure.code if isinstance(failure, WaitFailed) else "resume_error"
     data: dict[str, Any] = {"attempt": claim.attempts, "error": code}
     if isinstance(failure, WaitFailed):
@@ -94,10 +97,12 @@ async def write_failure(
                     code="resume_attempts_exhausted", node=claim.node, visit=claim.visit, data=exhausted
                 )
             )
-            await _set_status(conn, claim.run_id, "failed", "resume_attempts_exhausted")
+            # Where it stopped: the failing action's node and visit when an action failed, else the pause.
+            node, visit = data.get("node", claim.node), data.get("visit", claim.visit)
+            lines.append(JournalLine(code="run_stopped", node=node, visit=visit, data={"error": code}))
+            await _set_status(conn, claim.run_id, "stopped", code)
             await journal.append(conn, claim.run_id, lines)
-            await conn.execute(APPROVAL_QUERIES["close_open_approvals"], {"run_id": claim.run_id})
-            await _guarded(conn, "finish", guard)
+            await _guarded(conn, "stop_wait", {**guard, "error": code})
         else:
             wait = backoff(claim.attempts)
             data["retry_in_s"] = int(wait.total_seconds())
