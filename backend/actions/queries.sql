@@ -8,10 +8,11 @@ VALUES (%(run_id)s, %(visit)s, %(node)s, %(type)s, %(key)s, %(digest)s, %(reques
 ON CONFLICT (run_id, visit) DO NOTHING
 
 -- name: lock_effect
--- The row of an action visit, locked for this try, and whether the run has an effect after it.
+-- The row of an action visit, locked for this try, and whether the run has an effect after it (an undo's
+-- row, at the negative visit, never counts as built on).
 SELECT e.node, e.digest, e.key, e.outcome, e.output,
-       EXISTS (SELECT 1 FROM effects AS later
-               WHERE later.run_id = e.run_id AND later.visit > e.visit) AS superseded,
+       e.visit > 0 AND EXISTS (SELECT 1 FROM effects AS later
+                               WHERE later.run_id = e.run_id AND later.visit > e.visit) AS superseded,
        e.rebased, e.attempts, e.deadline_at, now()
 FROM effects AS e
 WHERE e.run_id = %(run_id)s AND e.visit = %(visit)s

@@ -215,7 +215,9 @@ async def cancel(call: Call) -> Response:
         ) from None
     if not cancelled:
         raise ApiError(409, code="run_already_ended", detail={"status": row[3]}, state=row[3])
-    return reply({"run": row[0], "status": "cancelled"})
+    # `waiting` while the undos of its succeeded actions run (queue/undo.py); `cancelled` once they have.
+    now = await (await call.conn.execute(QUERIES["get_run"], {"run_id": row[0]})).fetchone()
+    return reply({"run": row[0], "status": now[3] if now else "cancelled"})
 
 
 async def _readable_run(call: Call) -> tuple[Any, ...]:

@@ -113,6 +113,8 @@ class Walked:
     undecided: Undecided | None = None
     journal: list[JournalLine] = field(default_factory=list)
     wake: Wake | None = None  # set when the step is waiting
+    # A walk that ends the run otherwise than its step says (the undos of a cancel): (status, error).
+    ended_as: tuple[str, str | None] | None = None
 
 
 # Whether this claim still holds; asked before an action leaves.
@@ -175,6 +177,10 @@ async def walk_claim(
     walked = Walked(step=None)
     config = settings()
     limits = Limits(config.max_value_bytes, config.max_variables_bytes)
+    if claim.kind == "undo":
+        from backend.queue.undo import undo_walk
+
+        return await undo_walk(pool, claim, run, actions, still_ours)
     if claim.kind == "start":
         step = walk(run.flow, None, trigger=run.input, limits=limits)
     else:

@@ -51,7 +51,8 @@ async def write_outcome(
             }
             due_now = bool((await _guarded(conn, "park", {**guard, **wait}))[1])
         else:
-            await _set_status(conn, run.id, step.status, step.error)
+            status, error = walked.ended_as or (step.status, step.error)
+            await _set_status(conn, run.id, status, error)
             await journal.append(conn, run.id, walked.journal)
             if step.status == "waiting":
                 assert walked.wake is not None and step.request is not None
@@ -99,7 +100,10 @@ async def write_failure(
             )
             # Where it stopped: the failing action's node and visit when an action failed, else the pause.
             node, visit = data.get("node", claim.node), data.get("visit", claim.visit)
-            lines.append(JournalLine(code="run_stopped", node=node, visit=visit, data={"error": code}))
+            stopped = {"error": code}
+            if "remaining" in data:
+                stopped["remaining"] = data["remaining"]  # the undos still to run (queue/undo.py)
+            lines.append(JournalLine(code="run_stopped", node=node, visit=visit, data=stopped))
             await _set_status(conn, claim.run_id, "stopped", code)
             await journal.append(conn, claim.run_id, lines)
             await _guarded(conn, "stop_wait", {**guard, "error": code})

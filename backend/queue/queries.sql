@@ -132,7 +132,7 @@ RETURNING id
 
 -- name: lock_stopped_run
 -- A run and its stopped wait, the run's row locked: what a resume or an end acts on.
-SELECT r.status, r.flow_id, r.version, w.continuation, w.node, w.visit
+SELECT r.status, r.flow_id, r.version, w.continuation, w.node, w.visit, w.kind
 FROM runs AS r LEFT JOIN waits AS w ON w.run_id = r.id AND w.status = 'stopped'
 WHERE r.id = %(run_id)s
 FOR UPDATE OF r
@@ -380,3 +380,28 @@ WHERE run_id IN (
     LIMIT %(limit)s
 )
 RETURNING run_id
+
+-- name: undos_of_run
+-- A run's succeeded actions whose node declares an undo that has not succeeded yet, newest first.
+SELECT e.visit, e.node, e.output FROM effects AS e
+WHERE e.run_id = %(run_id)s AND e.visit > 0 AND e.outcome = 'out'
+  AND NOT EXISTS (SELECT 1 FROM effects AS u WHERE u.run_id = e.run_id AND u.visit = -e.visit AND u.outcome = 'out')
+  AND EXISTS (SELECT 1 FROM runs AS r
+              JOIN flow_versions AS v ON v.flow_id = r.flow_id AND v.version = r.version
+              CROSS JOIN LATERAL jsonb_array_elements(v.document -> 'nodes') AS n (node)
+              WHERE r.id = e.run_id AND n.node ->> 'id' = e.node
+                AND jsonb_typeof(n.node -> 'config' -> 'undo') = 'object')
+ORDER BY e.visit DESC
+
+-- name: wait_to_undo
+-- A cancelled (or ended) run's wait turned into its undos, due now: taken from any worker walking it, with
+-- the variables it had (the trigger's input for a run that never paused) and why it undoes.
+UPDATE waits AS w
+SET kind = 'undo', node = NULL, visit = NULL, status = 'waiting', claimed_by = NULL, claim_expires_at = NULL,
+    attempts = 0, last_error = NULL, wake_at = now(),
+    continuation = jsonb_build_object(
+        'undo_for', %(undo_for)s::text, 'by', %(by)s::text,
+        'vars', coalesce(w.continuation -> 'vars',
+                         jsonb_build_object('trigger', (SELECT input FROM runs WHERE id = w.run_id))))
+WHERE w.run_id = %(run_id)s
+RETURNING w.id

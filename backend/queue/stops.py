@@ -22,6 +22,7 @@ from psycopg import AsyncConnection
 
 from backend.queue import journal
 from backend.queue.queries import QUERIES
+from backend.queue.undo import start_undoing
 from backend.store.queries import load
 from backend.walker import JournalLine
 
@@ -47,8 +48,8 @@ def continuation_nodes(continuation: Mapping[str, Any] | None) -> set[str]:
         >>> continuation_nodes(None)
         set()
     """
-    if not continuation:
-        return set()
+    if not continuation or "undo_for" in continuation:
+        return set()  # an undo wait's continuation holds variables only
     names = {str(continuation.get("at", {}).get("node"))}
     names.update(continuation.get("stack", []))
     for scope in continuation.get("seen", []):
@@ -62,7 +63,7 @@ async def resume_run(
 ) -> int:
     """Put a stopped run's wait back in the queue, due now; the version it goes on with. Commits."""
     async with conn.transaction():
-        _status, flow_id, current, continuation, node, visit = await _stopped(conn, run_id)
+        _status, flow_id, current, continuation, node, visit, _kind = await _stopped(conn, run_id)
         target = current if version is None else version
         if target != current:
             if target < current:
@@ -88,9 +89,13 @@ async def resume_run(
 
 
 async def end_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None) -> None:
-    """End a stopped run as failed: its open approval closed, its wait gone. Commits."""
+    """End a stopped run as failed: its open approval closed, its wait gone; when it has undos to run, a
+    worker runs them first (the run waits meanwhile). Commits."""
     async with conn.transaction():
-        _status, _flow, _version, _continuation, node, visit = await _stopped(conn, run_id)
+        _status, _flow, _version, _continuation, node, visit, kind = await _stopped(conn, run_id)
+        # Undos run first (queue/undo.py); a run stopped *in* its undos ends as it is, what failed listed.
+        if kind != "undo" and await start_undoing(conn, run_id, by=by, undo_for="end"):
+            return
         code = "run_ended_by_person"
         await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": "failed", "error": code})
         await conn.execute(APPROVAL_QUERIES["close_open_approvals"], {"run_id": run_id})

@@ -62,6 +62,8 @@ PARAMS: dict[str, Any] = {
     "walks": None,
     "after_at": None,
     "after_id": None,
+    "by": "b",
+    "undo_for": "cancel",
 }
 # Statements that read a small table whole by design.
 SMALL_TABLES = {

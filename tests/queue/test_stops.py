@@ -55,7 +55,9 @@ def act(queue: Queue, do: str, run_id: int, **options: Any) -> Any:
                 return await resume_run(conn, run_id, by="ann", **options)
             return await end_run(conn, run_id, by="ann")
 
-    return queue.run(go)
+    done = queue.run(go)
+    queue.clock.catch_up(queue.url)
+    return done
 
 
 def test_a_failing_action_stops_the_run_and_a_resume_sends_it_again_under_the_same_key(
