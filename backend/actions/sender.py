@@ -30,6 +30,8 @@ from backend.actions.secret_store import SecretStore
 from backend.actions.settings import ActionSettings
 from backend.actions.transport import HttpSender
 from backend.observability import events
+from backend.queue.claims import ClaimLost
+from backend.queue.driver import StillOurs
 from backend.queue.faults import Faults
 from backend.walker import ActionRequest, Resume
 from backend.walker.redact import redact_output
@@ -61,14 +63,18 @@ class ActionSender:
         self.guarded = HttpSender(Destinations(self.settings.allow, resolver), limit)
         self.agents = HttpSender(Destinations(resolver=resolver, guarded=False), limit)
 
-    async def perform(self, run_id: int, request: ActionRequest) -> Resume:
+    async def perform(
+        self, run_id: int, request: ActionRequest, still_ours: StillOurs | None = None
+    ) -> Resume:
         # An attempt's deadline: its own timeout plus a margin. Past it, its answer is late and ignored.
         allow_s = action_timeout(request.config, self.settings.timeout_s) + self.settings.attempt_margin_s
         opened = await self.effects.open(run_id, request, allow_s)
         while opened.wait_s is not None:
             # An abandoned try may still be in flight: the next one waits until its deadline has passed
-            # (the walk's claim is renewed meanwhile, and a cancel still ends it at the next check).
+            # (the walk's claim is renewed meanwhile; a cancel meanwhile ends it here).
             await asyncio.sleep(opened.wait_s)
+            if still_ours is not None and not await still_ours():
+                raise ClaimLost(request.visit)  # cancelled meanwhile: nothing leaves
             opened = await self.effects.open(run_id, request, allow_s)
         if opened.attempt is None:
             assert opened.outcome is not None

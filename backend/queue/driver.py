@@ -52,7 +52,9 @@ class Actions(Protocol):
     `perform` raises only when it cannot tell how the action went.
     """
 
-    async def perform(self, run_id: int, request: ActionRequest) -> Resume: ...
+    async def perform(
+        self, run_id: int, request: ActionRequest, still_ours: StillOurs | None = None
+    ) -> Resume: ...
 
 
 class Approvals(Protocol):
@@ -73,7 +75,9 @@ class Approvals(Protocol):
 class NoActions:
     """The driver's default until actions are configured: an action node fails its visit."""
 
-    async def perform(self, run_id: int, request: ActionRequest) -> Resume:
+    async def perform(
+        self, run_id: int, request: ActionRequest, still_ours: StillOurs | None = None
+    ) -> Resume:
         output = {"code": "action_unavailable", "type": request.type}
         return Resume(node=request.node, visit=request.visit, outcome="error", output=output)
 
@@ -202,7 +206,7 @@ async def walk_claim(
         request = step.request
         if not await still_ours():
             raise ClaimLost(claim.wait_id)  # cancelled, or taken over: nothing more leaves from here
-        resume = await actions.perform(run.id, request)
+        resume = await actions.perform(run.id, request, still_ours)
         if resume.outcome == "error" and not run.flow.targets(request.node, "error"):
             # No error port to follow: the visit failed, and the worker's capped backoff tries again.
             output = dict(resume.output or {})

@@ -70,7 +70,7 @@ async def undo_walk(
             ) from None
         if not await still_ours():
             raise ClaimLost(claim.wait_id)
-        resume = await actions.perform(run.id, request)
+        resume = await actions.perform(run.id, request, still_ours)
         if resume.outcome != "out":
             error = str((resume.output or {}).get("code", "action_failed"))
             raise WaitFailed(code="undo_failed", node=node_id, visit=visit, error=error, remaining=remaining)

@@ -59,8 +59,9 @@ def test_an_abandoned_attempt_is_waited_out_and_its_late_answer_changes_nothing(
         receiver.wait_for(1)
         frozen.send_signal(signal.SIGSTOP)  # mid-request: no more lease renewals, no answer yet
         try:
-            with worker(queue.url, "--lease", "1"):
-                wait_until_ended(queue.url, [run_id], timeout_s=60)
+            # A lease long enough that a loaded machine never lets this worker's own claim lapse.
+            with worker(queue.url, "--lease", "10"):
+                wait_until_ended(queue.url, [run_id], timeout_s=120)
         finally:
             first_may_answer.set()
             frozen.send_signal(signal.SIGCONT)

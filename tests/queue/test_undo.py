@@ -179,3 +179,20 @@ def test_the_validator_checks_an_undo_against_its_actions_type() -> None:
         ("undo_nested", "charge", "/nodes/2/config/undo/undo"),
     ]
     assert validate(booking("https://shop.example")) == []
+
+
+def test_the_api_cancel_answers_waiting_while_undos_are_pending(
+    queue: Queue, receiver: RecordingServer
+) -> None:
+    from tests.api.support import app_client, auth, make_user
+
+    token = make_user(queue.url, "undo-ann", "run")
+    run_id = queue.start(queue.save(booking(receiver.url)), input={"amount": 40})
+    drain(queue)
+    with app_client(queue.url) as api:
+        answer = api.post(f"/api/runs/{run_id}/cancel", headers=auth(token))
+    assert answer.json() == {"run": run_id, "status": "waiting"}
+    queue.clock.catch_up(queue.url)
+    drain(queue)
+    assert queue.status(run_id) == ("cancelled", None)
+    assert journal_data(queue, run_id, "run_cancelled") == [{"by": "undo-ann"}]
