@@ -222,3 +222,39 @@ def test_the_api_resumes_and_ends_for_holders_of_the_run_right_and_refuses_with_
         assert again.status_code == 409
         error = again.json()["error"]
         assert error["code"] == "run_not_stopped" and "nicht angehalten" in error["message"]
+
+
+def test_the_cli_shows_resumes_and_ends_a_stopped_run_and_refuses_with_reasons(queue: Queue) -> None:
+    from tests.queue.test_commands import flowyard
+
+    # No action sender in this worker: the http visit fails every time, and the run stops.
+    run_id = queue.start(queue.save(pay_flow()), input={"url": "http://127.0.0.1:9/pay"})
+    for _ in range(5):
+        queue.drain()
+        row = queue.one("SELECT wake_at FROM waits WHERE run_id = %s AND status = 'waiting'", run_id)
+        if row is None:
+            break
+        queue.clock.now = max(queue.clock.now, row[0])
+    assert queue.status(run_id) == ("stopped", "action_unavailable")
+
+    shown = flowyard(queue.url, "runs", "show", str(run_id), "--wait", "5")
+    assert shown.returncode == 0 and "is stopped after action_unavailable" in shown.stdout
+    newer = flowyard(queue.url, "runs", "resume", str(run_id), "--version", "3")
+    assert newer.returncode == 1 and "(run_version_not_found)" in newer.stderr
+    resumed = flowyard(queue.url, "runs", "resume", str(run_id))
+    assert resumed.returncode == 0 and f"Run {run_id} resumes on version 1" in resumed.stdout
+    assert queue.status(run_id) == ("waiting", None)
+    again = flowyard(queue.url, "runs", "end", str(run_id))
+    assert again.returncode == 1 and "(run_not_stopped)" in again.stderr
+
+    queue.clock.catch_up(queue.url)
+    for _ in range(5):
+        queue.drain()
+        row = queue.one("SELECT wake_at FROM waits WHERE run_id = %s AND status = 'waiting'", run_id)
+        if row is None:
+            break
+        queue.clock.now = max(queue.clock.now, row[0])
+    ended = flowyard(queue.url, "runs", "end", str(run_id))
+    assert ended.returncode == 0 and f"Run {run_id} was ended as failed" in ended.stdout
+    assert queue.status(run_id) == ("failed", "run_ended_by_person")
+    assert [line["by"] for line in journal_data(queue, run_id, "run_resumed_by")] == ["cli"]
