@@ -120,9 +120,9 @@ def _parser() -> argparse.ArgumentParser:
     db.set_defaults(func=_command("backend.store.commands:db_command", database=False))
     db.add_argument("action", choices=("status", "stop", "url"), help="report, stop, or print its URL")
 
-    runs = sub.add_parser("runs", help="where a run stands")
+    runs = sub.add_parser("runs", help="where a run stands; resume or end a stopped run")
     runs.set_defaults(func=_command("backend.queue.commands:runs_command"))
-    runs.add_argument("action", choices=("show",))
+    runs.add_argument("action", choices=("show", "resume", "end"))
     runs.add_argument("run", type=int, metavar="RUN_ID")
     runs.add_argument(
         "--wait",
@@ -130,6 +130,9 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="SECONDS",
         help="wait up to SECONDS until the run has ended or waits for a person or a time",
+    )
+    runs.add_argument(
+        "--version", type=int, default=None, metavar="N", help="resume on version N of the run's flow"
     )
 
     _add_people_parsers(sub)

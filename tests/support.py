@@ -106,6 +106,14 @@ class FakeClock:
     def advance(self, delta: timedelta) -> None:
         self.now += delta
 
+    def catch_up(self, url: str) -> None:
+        """At least the database's now: a wait made due by now() (a cancel, a resume) is due by this clock
+        too, however long the test took so far."""
+        with psycopg.connect(url) as conn:
+            row = conn.execute("SELECT now()").fetchone()
+        assert row is not None
+        self.now = max(self.now, row[0] + timedelta(seconds=1))
+
 
 class Queue:
     """One module's database, driven in-process: save flows, start runs, drain a worker, read rows."""

@@ -26,14 +26,17 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from backend.actions.queries import QUERIES
+from backend.queue import journal
+from backend.queue.claims import ClaimLost
 from backend.queue.driver import WaitFailed
-from backend.walker import ActionRequest
+from backend.walker import ActionRequest, JournalLine
 from backend.walker.redact import redact_request
 
 
@@ -43,12 +46,19 @@ class EffectInDoubt(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Opened:
-    """A row found or made: its key, and either a try to make (`attempt`) or the outcome that stands."""
+    """A row found or made: its key, and either a try to make (`attempt`, with its deadline), the outcome
+    that stands, or (`wait_s`) how long until the deadline of a try still under way has passed."""
 
     key: str
     attempt: int | None
     outcome: str | None = None
     output: dict[str, Any] | None = None
+    deadline_at: datetime | None = None
+    wait_s: float | None = None
+
+
+class LateResult(ClaimLost):
+    """This try's answer came after a later try had started: kept and journaled, it changes nothing."""
 
 
 def new_key(run_id: int, visit: int) -> str:
@@ -68,10 +78,12 @@ class EffectLog:
     def __init__(self, pool: AsyncConnectionPool[Any]) -> None:
         self.pool = pool
 
-    async def open(self, run_id: int, request: ActionRequest) -> Opened:
-        """Find or write the visit's row; commit a new try on it, or give back the outcome that stands."""
+    async def open(self, run_id: int, request: ActionRequest, allow_s: float) -> Opened:
+        """Find or write the visit's row; commit a new try on it (its deadline `allow_s` seconds on), give
+        back the outcome that stands, or say how long a try still under way may yet answer."""
         digest = request_digest(request.type, request.config)
         where = {"run_id": run_id, "visit": request.visit}
+        redacted = Jsonb(redact_request(request.type, request.config))
         async with self.pool.connection() as conn, conn.transaction():
             await conn.execute(
                 QUERIES["open_effect"],
@@ -81,31 +93,81 @@ class EffectLog:
                     "type": request.type,
                     "key": new_key(run_id, request.visit),
                     "digest": digest,
-                    "request": Jsonb(redact_request(request.type, request.config)),
+                    "request": redacted,
                 },
             )
             row = await (await conn.execute(QUERIES["lock_effect"], where)).fetchone()
             assert row is not None, "written or found, and runs are never swept mid-walk"
-            node, recorded_digest, key, outcome, output, superseded = row
-            if (node, recorded_digest) != (request.node, digest):
+            node, recorded_digest, key, outcome, output, superseded, rebased, attempts, deadline, now = row
+            if node != request.node or (recorded_digest != digest and not rebased):
                 # The walk asks something else at a visit that already acted: a bug, never guessed past.
+                # (A run resumed on a newer version may ask something else of a visit that had no success.)
                 raise WaitFailed(code="action_effect_mismatch", visit=request.visit, recorded=node)
             if outcome == "out" or (outcome == "error" and superseded):
                 return Opened(key, None, outcome, output)
-            attempt = await (await conn.execute(QUERIES["start_attempt"], where)).fetchone()
+            if outcome is None and attempts > 0 and deadline is not None and deadline > now:
+                # A try whose worker lost its claim may still be in flight: wait out its deadline.
+                return Opened(key, None, wait_s=(deadline - now).total_seconds())
+            params = {**where, "allow_s": allow_s, "digest": digest, "request": redacted}
+            attempt = await (await conn.execute(QUERIES["start_attempt"], params)).fetchone()
             assert attempt is not None
-            return Opened(key, int(attempt[0]))
+            return Opened(key, int(attempt[0]), deadline_at=attempt[1])
 
     async def complete(
-        self, run_id: int, visit: int, attempt: int, outcome: str, output: dict[str, Any]
+        self,
+        run_id: int,
+        request: ActionRequest,
+        opened: Opened,
+        outcome: str,
+        output: dict[str, Any],
     ) -> tuple[str, dict[str, Any]]:
-        """Write a try's outcome; the outcome that stands (this one, or one written before it)."""
-        params = {"run_id": run_id, "visit": visit, "attempt": attempt, "outcome": outcome}
+        """Write a try's outcome; the outcome that stands (this one, or one written before it).
+
+        A try that answers after a later try has started changes nothing: its answer is kept in
+        `late_results`, journaled as `late_result_ignored`, and `LateResult` ends this walk.
+        """
+        assert opened.attempt is not None
+        visit = request.visit
+        params = {"run_id": run_id, "visit": visit, "attempt": opened.attempt, "outcome": outcome}
         async with self.pool.connection() as conn:
             cur = await conn.execute(QUERIES["complete_effect"], {**params, "output": Jsonb(output)})
             row = await cur.fetchone()
             if row is None:
                 row = await (await conn.execute(QUERIES["effect_outcome"], params)).fetchone()
+                if row is not None and row[2] != opened.attempt:
+                    await self._keep_late(conn, run_id, request, opened, outcome, output)
+                    raise LateResult(f"run {run_id} visit {visit}: attempt {opened.attempt} answered late")
         if row is None or row[0] is None:
             raise EffectInDoubt(f"run {run_id} visit {visit}: another try is under way")
         return str(row[0]), dict(row[1])
+
+    async def _keep_late(
+        self,
+        conn: Any,
+        run_id: int,
+        request: ActionRequest,
+        opened: Opened,
+        outcome: str,
+        output: dict[str, Any],
+    ) -> None:
+        params = {
+            "run_id": run_id,
+            "visit": request.visit,
+            "attempt": opened.attempt,
+            "outcome": outcome,
+            "output": Jsonb(output),
+            "deadline_at": opened.deadline_at,
+        }
+        async with conn.transaction():
+            kept = await (await conn.execute(QUERIES["keep_late_result"], params)).fetchone()
+            if kept is not None:
+                error = output.get("code") if outcome == "error" else None
+                data = {
+                    "attempt": opened.attempt,
+                    "outcome": outcome,
+                    "error": error if isinstance(error, str) else "",
+                }
+                line = JournalLine(
+                    code="late_result_ignored", node=request.node, visit=request.visit, data=data
+                )
+                await journal.append(conn, run_id, [line])

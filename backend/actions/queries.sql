@@ -8,20 +8,32 @@ VALUES (%(run_id)s, %(visit)s, %(node)s, %(type)s, %(key)s, %(digest)s, %(reques
 ON CONFLICT (run_id, visit) DO NOTHING
 
 -- name: lock_effect
--- The row of an action visit, locked for this try, and whether the run has an effect after it.
+-- The row of an action visit, locked for this try, and whether the run has an effect after it (an undo's
+-- row, at the negative visit, never counts as built on).
 SELECT e.node, e.digest, e.key, e.outcome, e.output,
-       EXISTS (SELECT 1 FROM effects AS later
-               WHERE later.run_id = e.run_id AND later.visit > e.visit) AS superseded
+       e.visit > 0 AND EXISTS (SELECT 1 FROM effects AS later
+                               WHERE later.run_id = e.run_id AND later.visit > e.visit) AS superseded,
+       e.rebased, e.attempts, e.deadline_at, now()
 FROM effects AS e
 WHERE e.run_id = %(run_id)s AND e.visit = %(visit)s
 FOR UPDATE OF e
 
 -- name: start_attempt
--- A new try under the row's key: the outcome of an earlier try (an error nothing built on) is cleared.
+-- A new try under the row's key, with its deadline: the outcome of an earlier try (an error nothing built
+-- on) is cleared. A row rebased onto a newer version takes this try's request as what the key asks.
 UPDATE effects
-SET attempts = attempts + 1, attempted_at = now(), outcome = NULL, output = NULL, completed_at = NULL
+SET attempts = attempts + 1, attempted_at = now(), outcome = NULL, output = NULL, completed_at = NULL,
+    deadline_at = now() + make_interval(secs => %(allow_s)s),
+    digest = %(digest)s, request = %(request)s, rebased = false
 WHERE run_id = %(run_id)s AND visit = %(visit)s
-RETURNING attempts
+RETURNING attempts, deadline_at
+
+-- name: keep_late_result
+-- The answer of an attempt that came back after a later one had started: kept for people, used by nothing.
+INSERT INTO late_results (run_id, visit, attempt, outcome, output, deadline_at)
+VALUES (%(run_id)s, %(visit)s, %(attempt)s, %(outcome)s, %(output)s, %(deadline_at)s)
+ON CONFLICT DO NOTHING
+RETURNING (SELECT node FROM effects WHERE run_id = %(run_id)s AND visit = %(visit)s)
 
 -- name: complete_effect
 -- First result wins: the outcome of this try, unless another try's outcome was written first.
@@ -31,8 +43,8 @@ WHERE run_id = %(run_id)s AND visit = %(visit)s AND attempts = %(attempt)s AND o
 RETURNING outcome, output
 
 -- name: effect_outcome
--- The outcome that stands on an action visit, if any.
-SELECT outcome, output FROM effects WHERE run_id = %(run_id)s AND visit = %(visit)s
+-- The outcome that stands on an action visit, if any, and the attempt now under way.
+SELECT outcome, output, attempts FROM effects WHERE run_id = %(run_id)s AND visit = %(visit)s
 
 -- name: save_server
 -- Register a server's agent, or give a registered one a new URL (its token is the secret server:NAME).

@@ -13,6 +13,7 @@ walk sends again under the same key.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from time import perf_counter
 from typing import Any
@@ -30,6 +31,8 @@ from backend.actions.settings import ActionSettings
 from backend.actions.transport import HttpSender
 from backend.faults import Faults
 from backend.observability import events
+from backend.queue.claims import ClaimLost
+from backend.queue.driver import StillOurs
 from backend.walker import ActionRequest, Resume
 from backend.walker.redact import redact_output
 from backend.walker.secret_refs import fill, secret_names
@@ -60,8 +63,19 @@ class ActionSender:
         self.guarded = HttpSender(Destinations(self.settings.allow, resolver), limit)
         self.agents = HttpSender(Destinations(resolver=resolver, guarded=False), limit)
 
-    async def perform(self, run_id: int, request: ActionRequest) -> Resume:
-        opened = await self.effects.open(run_id, request)
+    async def perform(
+        self, run_id: int, request: ActionRequest, still_ours: StillOurs | None = None
+    ) -> Resume:
+        # An attempt's deadline: its own timeout plus a margin. Past it, its answer is late and ignored.
+        allow_s = action_timeout(request.config, self.settings.timeout_s) + self.settings.attempt_margin_s
+        opened = await self.effects.open(run_id, request, allow_s)
+        while opened.wait_s is not None:
+            # An abandoned try may still be in flight: the next one waits until its deadline has passed
+            # (the walk's claim is renewed meanwhile; a cancel meanwhile ends it here).
+            await asyncio.sleep(opened.wait_s)
+            if still_ours is not None and not await still_ours():
+                raise ClaimLost(request.visit)  # cancelled meanwhile: nothing leaves
+            opened = await self.effects.open(run_id, request, allow_s)
         if opened.attempt is None:
             assert opened.outcome is not None
             return Resume(request.node, request.visit, opened.outcome, opened.output)
@@ -84,7 +98,7 @@ class ActionSender:
 
         events.action_sent(request, outcome, started, output)
         await self.faults.reach("after_action_sent")
-        outcome, output = await self.effects.complete(run_id, request.visit, opened.attempt, outcome, output)
+        outcome, output = await self.effects.complete(run_id, request, opened, outcome, output)
         return Resume(request.node, request.visit, outcome, output)
 
     async def _send(

@@ -4,6 +4,7 @@
 |---|---|---|
 | FLOWYARD_ACTIONS_ALLOW | (none) | comma-separated CIDRs, addresses or host names admitted although private |
 | FLOWYARD_ACTIONS_TIMEOUT_S | 30 | an action's timeout in seconds, and the cap of a node's own `timeout_s` |
+| FLOWYARD_ACTIONS_ATTEMPT_MARGIN_S | 10 | added to a try's timeout: the deadline the next try waits out |
 | FLOWYARD_HTTP_MAX_RESPONSE_BYTES | 1048576 | the largest response body an action reads |
 | FLOWYARD_HTTP_MAX_REDIRECTS | 5 | redirects an http node follows |
 | FLOWYARD_SMTP_HOST, _PORT | (none), 25 | the SMTP server of `notify` with channel `email` |
@@ -34,6 +35,7 @@ SECURITIES = ("none", "starttls", "tls")
 class ActionSettings:
     allow: AllowList = field(default_factory=AllowList)
     timeout_s: float = 30.0
+    attempt_margin_s: float = 10.0
     max_response_bytes: int = 1024 * 1024
     max_redirects: int = 5
     smtp_host: str | None = None
@@ -58,6 +60,7 @@ class ActionSettings:
         return cls(
             allow=allow,
             timeout_s=float(_number(env, "FLOWYARD_ACTIONS_TIMEOUT_S", 30)),
+            attempt_margin_s=float(_number(env, "FLOWYARD_ACTIONS_ATTEMPT_MARGIN_S", 10)),
             max_response_bytes=_number(env, "FLOWYARD_HTTP_MAX_RESPONSE_BYTES", 1024 * 1024),
             max_redirects=_number(env, "FLOWYARD_HTTP_MAX_REDIRECTS", 5),
             smtp_host=env.get("FLOWYARD_SMTP_HOST") or None,

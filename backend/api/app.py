@@ -25,8 +25,10 @@ from backend.api import (  # noqa: F401 - they declare the endpoints
     openapi,
     people,
     people_list,
+    run_records,
     runs,
     static,
+    stops,
     stream,
 )
 from backend.api.endpoint import ENDPOINTS

@@ -17,10 +17,11 @@ from backend.api.times import moment
 from backend.flows.store import QUERIES as FLOWS
 from backend.i18n.catalogs import explain, message
 from backend.queue.queries import QUERIES
+from backend.queue.records import record_of
 from backend.queue.runs import DecisionStands, FlowHasNoVersion, cancel_run, start_run
 from backend.walker.redact import redact_values
 
-STATUSES = ["running", "waiting", "succeeded", "failed", "cancelled"]
+STATUSES = ["running", "waiting", "stopped", "succeeded", "failed", "cancelled"]
 TRIGGERS = ["manual", "webhook", "schedule"]
 RUN: dict[str, Any] = {
     "type": "object",
@@ -223,19 +224,37 @@ async def cancel(call: Call) -> Response:
         ) from None
     if not cancelled:
         raise ApiError(409, code="run_already_ended", detail={"status": row[3]}, state=row[3])
-    return reply({"run": row[0], "status": "cancelled"})
+    # `waiting` while the undos of its succeeded actions run (queue/undo.py); `cancelled` once they have.
+    now = await (await call.conn.execute(QUERIES["get_run"], {"run_id": row[0]})).fetchone()
+    return reply({"run": row[0], "status": now[3] if now else "cancelled"})
 
 
 async def _readable_run(call: Call) -> tuple[Any, ...]:
     cur = await call.conn.execute(QUERIES["get_run"], {"run_id": call.path_id("run_id")})
     row = await cur.fetchone()
     if row is None:
+        await _swept(call)
         raise ApiError(404, code="run_not_found")
     try:
         await require_read(call, row[1])
     except ApiError:
         raise ApiError(404, code="run_not_found") from None
     return tuple(row)
+
+
+async def _swept(call: Call) -> None:
+    """A run swept by retention whose record remains: say so, and where its record is, to a reader of its
+    flow (one index lookup, only on the way to a 404)."""
+    record = await record_of(call.conn, call.path_id("run_id"))
+    if record is None or record.ended_at is None:
+        return
+    try:
+        await require_read(call, record.flow_id)
+    except ApiError:
+        return
+    where = f"/api/audit/runs?flow={record.flow_id}"
+    detail = {"status": record.status, "ended_at": record.ended_at.isoformat(), "record": where}
+    raise ApiError(404, code="run_swept", detail=detail, run=record.run_id, where=where)
 
 
 @endpoint(

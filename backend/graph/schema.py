@@ -149,6 +149,7 @@ def check_configs(
             continue  # an unknown type or a config that is no object is a finding of its own already
         check_secret_refs(node, report)
         piece, config = pieces[node.type], _without_command_line(node, report)
+        _check_undo(node, piece, found, report)
         if piece.check(config):
             _check_durations(node, report, now)
             continue
@@ -157,6 +158,27 @@ def check_configs(
         for path, problem in _in_order(problems):
             where = pointer(path)
             report.add(code="node_config_invalid", node=node.id, detail=where, pointer=where, problem=problem)
+
+
+def _check_undo(node: NodeEntry, piece: _Piece, found: Explainer, report: Report) -> None:
+    """An action's `undo` is a config of the action's own type (checked by that type's schema), and has no
+    undo of its own: `undo_nested`. Its templates may read `{{result}}`, the action's output."""
+    assert isinstance(node.config, dict)
+    undo = node.config.get("undo")
+    if not isinstance(undo, dict):
+        return  # absent, or not an object: the type's schema says so
+    at = ("nodes", node.place, "config", "undo")
+    if "undo" in undo:
+        where = pointer((*at, "undo"))
+        report.add(code="undo_nested", node=node.id, detail=where, pointer=where)
+        return
+    if piece.check(undo):
+        return
+    problems: list[tuple[Path, str]] = []
+    found.explain(piece, undo, at, problems)
+    for path, problem in _in_order(problems):
+        where = pointer(path)
+        report.add(code="node_config_invalid", node=node.id, detail=where, pointer=where, problem=problem)
 
 
 def _without_command_line(node: NodeEntry, report: Report) -> dict[str, Any]:

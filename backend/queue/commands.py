@@ -61,7 +61,27 @@ def run_command(args: argparse.Namespace, url: str) -> int:
     return asyncio.run(start_run_command(url, args.flow, args.input))
 
 
+async def stop_command(url: str, action: str, run_id: int, version: int | None) -> int:
+    """`flowyard runs resume|end RUN_ID`: take on a stopped run, as the operator at the terminal."""
+    from backend.i18n.catalogs import message
+    from backend.queue.stops import StopRefused, end_run, resume_run
+
+    async with await AsyncConnection.connect(url, autocommit=True) as conn:
+        try:
+            if action == "resume":
+                resumed_on = await resume_run(conn, run_id, by="cli", version=version)
+                print(message("run_resumed_on", run=run_id, version=resumed_on))
+            else:
+                await end_run(conn, run_id, by="cli")
+                print(message("run_ended_as_failed", run=run_id))
+        except StopRefused as refused:
+            return refuse(code=refused.code, **refused.params)
+    return 0
+
+
 def runs_command(args: argparse.Namespace, url: str) -> int:
+    if args.action in ("resume", "end"):
+        return asyncio.run(stop_command(url, args.action, args.run, args.version))
     from backend.queue.watch import show_run
 
     return asyncio.run(show_run(url, args.run, args.wait))

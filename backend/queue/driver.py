@@ -52,7 +52,9 @@ class Actions(Protocol):
     `perform` raises only when it cannot tell how the action went.
     """
 
-    async def perform(self, run_id: int, request: ActionRequest) -> Resume: ...
+    async def perform(
+        self, run_id: int, request: ActionRequest, still_ours: StillOurs | None = None
+    ) -> Resume: ...
 
 
 class Approvals(Protocol):
@@ -73,7 +75,9 @@ class Approvals(Protocol):
 class NoActions:
     """The driver's default until actions are configured: an action node fails its visit."""
 
-    async def perform(self, run_id: int, request: ActionRequest) -> Resume:
+    async def perform(
+        self, run_id: int, request: ActionRequest, still_ours: StillOurs | None = None
+    ) -> Resume:
         output = {"code": "action_unavailable", "type": request.type}
         return Resume(node=request.node, visit=request.visit, outcome="error", output=output)
 
@@ -113,6 +117,8 @@ class Walked:
     undecided: Undecided | None = None
     journal: list[JournalLine] = field(default_factory=list)
     wake: Wake | None = None  # set when the step is waiting
+    # A walk that ends the run otherwise than its step says (the undos of a cancel): (status, error).
+    ended_as: tuple[str, str | None] | None = None
 
 
 # Whether this claim still holds; asked before an action leaves.
@@ -175,6 +181,10 @@ async def walk_claim(
     walked = Walked(step=None)
     config = settings()
     limits = Limits(config.max_value_bytes, config.max_variables_bytes)
+    if claim.kind == "undo":
+        from backend.queue.undo import undo_walk
+
+        return await undo_walk(pool, claim, run, actions, still_ours)
     if claim.kind == "start":
         step = walk(run.flow, None, trigger=run.input, limits=limits)
     else:
@@ -196,14 +206,17 @@ async def walk_claim(
         request = step.request
         if not await still_ours():
             raise ClaimLost(claim.wait_id)  # cancelled, or taken over: nothing more leaves from here
-        resume = await actions.perform(run.id, request)
+        resume = await actions.perform(run.id, request, still_ours)
         if resume.outcome == "error" and not run.flow.targets(request.node, "error"):
             # No error port to follow: the visit failed, and the worker's capped backoff tries again.
             output = dict(resume.output or {})
             # The journal keeps why, not what came back: a response body can be large and can hold anything.
             why = {k: v for k, v in output.items() if k not in ("code", "node", "body", "headers")}
             why = {k: v for k, v in why.items() if isinstance(v, str | int | float | bool) or v is None}
-            raise WaitFailed(code=str(output.get("code", "action_failed")), node=request.node, **why)
+            why.pop("visit", None)
+            raise WaitFailed(
+                code=str(output.get("code", "action_failed")), node=request.node, visit=request.visit, **why
+            )
         step = walk(run.flow, step.continuation, resume=resume, limits=limits)
         walked.journal.extend(step.journal)
     walked.step = step

@@ -21,7 +21,6 @@ from backend.queue import journal
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, backoff
 from backend.queue.driver import Approvals, Run, WaitFailed, Walked
 from backend.queue.queries import QUERIES
-from backend.queue.runs import APPROVAL_QUERIES
 from backend.walker import ApprovalRequest, JournalLine
 
 
@@ -52,7 +51,8 @@ async def write_outcome(
             }
             due_now = bool((await _guarded(conn, "park", {**guard, **wait}))[1])
         else:
-            await _set_status(conn, run.id, step.status, step.error)
+            status, error = walked.ended_as or (step.status, step.error)
+            await _set_status(conn, run.id, status, error)
             await journal.append(conn, run.id, walked.journal)
             if step.status == "waiting":
                 assert walked.wake is not None and step.request is not None
@@ -77,7 +77,11 @@ async def write_outcome(
 async def write_failure(
     conn: AsyncConnection[Any], me: str, now: datetime | None, claim: Claim, failure: BaseException
 ) -> None:
-    """A resume threw: back in the queue after the backoff, or, at the last attempt, the run fails."""
+    """A resume threw: back in the queue after the backoff, or, at the last attempt, the run stops.
+
+    A stopped run keeps its wait (and so its continuation and its open approval) out of every claim, until
+    a person resumes it or ends it (stops.py).
+    """
     code = failure.code if isinstance(failure, WaitFailed) else "resume_error"
     data: dict[str, Any] = {"attempt": claim.attempts, "error": code}
     if isinstance(failure, WaitFailed):
@@ -94,10 +98,15 @@ async def write_failure(
                     code="resume_attempts_exhausted", node=claim.node, visit=claim.visit, data=exhausted
                 )
             )
-            await _set_status(conn, claim.run_id, "failed", "resume_attempts_exhausted")
+            # Where it stopped: the failing action's node and visit when an action failed, else the pause.
+            node, visit = data.get("node", claim.node), data.get("visit", claim.visit)
+            stopped = {"error": code}
+            if "remaining" in data:
+                stopped["remaining"] = data["remaining"]  # the undos still to run (queue/undo.py)
+            lines.append(JournalLine(code="run_stopped", node=node, visit=visit, data=stopped))
+            await _set_status(conn, claim.run_id, "stopped", code)
             await journal.append(conn, claim.run_id, lines)
-            await conn.execute(APPROVAL_QUERIES["close_open_approvals"], {"run_id": claim.run_id})
-            await _guarded(conn, "finish", guard)
+            await _guarded(conn, "stop_wait", {**guard, "error": code})
         else:
             wait = backoff(claim.attempts)
             data["retry_in_s"] = int(wait.total_seconds())

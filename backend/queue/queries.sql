@@ -121,6 +121,41 @@ SET status = 'waiting', claimed_by = NULL, claim_expires_at = NULL, last_error =
 WHERE id = %(id)s AND claimed_by = %(me)s AND attempts = %(attempts)s
 RETURNING id
 
+-- name: stop_wait
+-- A wait whose resume failed at its last attempt, kept with its continuation and out of every claim until
+-- a person resumes or ends its run; nothing when the claim is no longer ours.
+UPDATE waits
+SET status = 'stopped', claimed_by = NULL, claim_expires_at = NULL, last_error = %(error)s,
+    wake_at = 'infinity'
+WHERE id = %(id)s AND claimed_by = %(me)s AND attempts = %(attempts)s
+RETURNING id
+
+-- name: lock_stopped_run
+-- A run and its stopped wait, the run's row locked: what a resume or an end acts on.
+SELECT r.status, r.flow_id, r.version, w.continuation, w.node, w.visit, w.kind
+FROM runs AS r LEFT JOIN waits AS w ON w.run_id = r.id AND w.status = 'stopped'
+WHERE r.id = %(run_id)s
+FOR UPDATE OF r
+
+-- name: resume_stopped_wait
+-- A stopped wait back in the queue, due now, its attempts counted afresh.
+UPDATE waits
+SET status = 'waiting', attempts = 0, last_error = NULL, wake_at = now()
+WHERE run_id = %(run_id)s AND status = 'stopped'
+RETURNING id
+
+-- name: move_run_to_version
+-- A stopped run resumed on a newer version of its flow.
+UPDATE runs SET version = %(version)s, updated_at = now() WHERE id = %(run_id)s
+
+-- name: rebase_effects
+-- After a move to a newer version, a visit's next try may ask something else under the key it had.
+UPDATE effects SET rebased = true WHERE run_id = %(run_id)s
+
+-- name: version_document
+-- A version of a flow, to resume a stopped run on.
+SELECT document FROM flow_versions WHERE flow_id = %(flow_id)s AND version = %(version)s
+
 -- name: flow_document
 -- A flow version's document, when a worker has not parsed it yet.
 SELECT document FROM flow_versions WHERE flow_id = %(flow_id)s AND version = %(version)s
@@ -191,7 +226,7 @@ SELECT pg_notify('flowyard_waits', %(payload)s)
 -- name: cancel_run
 -- Cancel a run that has not ended; its approvals and its wait go in the same transaction, in that order.
 UPDATE runs SET status = 'cancelled', updated_at = now(), ended_at = now()
-WHERE id = %(run_id)s AND status IN ('running', 'waiting')
+WHERE id = %(run_id)s AND status IN ('running', 'waiting', 'stopped')
 RETURNING id
 
 -- name: delete_wait_of_run
@@ -315,3 +350,58 @@ SELECT continuation -> 'vars' FROM waits WHERE run_id = %(run_id)s
 -- The flow version a run is pinned to, for its canvas.
 SELECT v.document, f.name FROM flow_versions AS v JOIN flows AS f ON f.id = v.flow_id
 WHERE v.flow_id = %(flow_id)s AND v.version = %(version)s
+
+-- name: run_record
+-- A run's record for auditors, kept after the run itself has been swept.
+SELECT run_id, flow_id, flow_name, version, trigger_kind, started_by, trigger_key, started_at, ended_at,
+       status, error, input_digest, input_kept, input
+FROM run_records WHERE run_id = %(run_id)s
+
+-- name: run_records
+-- Run records, optionally of one flow, started in a time span, in a stable order (started_at, run_id),
+-- a page after the cursor.
+SELECT run_id, flow_id, flow_name, version, trigger_kind, started_by, trigger_key, started_at, ended_at,
+       status, error, input_digest, input_kept, input
+FROM run_records
+WHERE (%(flow_id)s::bigint IS NULL OR flow_id = %(flow_id)s::bigint)
+  AND started_at >= coalesce(%(since)s::timestamptz, '-infinity')
+  AND started_at < coalesce(%(until)s::timestamptz, 'infinity')
+  AND (started_at, run_id) > (coalesce(%(after_at)s::timestamptz, '-infinity'), coalesce(%(after_id)s::bigint, 0))
+ORDER BY started_at, run_id
+LIMIT %(limit)s
+
+-- name: sweep_run_records
+-- Forget the records of runs that ended longer ago than their own retention, oldest first, a batch at a time.
+DELETE FROM run_records
+WHERE run_id IN (
+    SELECT run_id FROM run_records
+    WHERE ended_at < coalesce(%(now)s::timestamptz, now()) - %(retention)s::interval
+    ORDER BY ended_at
+    LIMIT %(limit)s
+)
+RETURNING run_id
+
+-- name: undos_of_run
+-- A run's succeeded actions whose node declares an undo that has not succeeded yet, newest first.
+SELECT e.visit, e.node, e.output FROM effects AS e
+WHERE e.run_id = %(run_id)s AND e.visit > 0 AND e.outcome = 'out'
+  AND NOT EXISTS (SELECT 1 FROM effects AS u WHERE u.run_id = e.run_id AND u.visit = -e.visit AND u.outcome = 'out')
+  AND EXISTS (SELECT 1 FROM runs AS r
+              JOIN flow_versions AS v ON v.flow_id = r.flow_id AND v.version = r.version
+              CROSS JOIN LATERAL jsonb_array_elements(v.document -> 'nodes') AS n (node)
+              WHERE r.id = e.run_id AND n.node ->> 'id' = e.node
+                AND jsonb_typeof(n.node -> 'config' -> 'undo') = 'object')
+ORDER BY e.visit DESC
+
+-- name: wait_to_undo
+-- A cancelled (or ended) run's wait turned into its undos, due now: taken from any worker walking it, with
+-- the variables it had (the trigger's input for a run that never paused) and why it undoes.
+UPDATE waits AS w
+SET kind = 'undo', node = NULL, visit = NULL, status = 'waiting', claimed_by = NULL, claim_expires_at = NULL,
+    attempts = 0, last_error = NULL, wake_at = now(),
+    continuation = jsonb_build_object(
+        'undo_for', %(undo_for)s::text, 'by', %(by)s::text,
+        'vars', coalesce(w.continuation -> 'vars',
+                         jsonb_build_object('trigger', (SELECT input FROM runs WHERE id = w.run_id))))
+WHERE w.run_id = %(run_id)s
+RETURNING w.id

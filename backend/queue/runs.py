@@ -159,6 +159,11 @@ async def cancel_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None)
             raise DecisionStands(*decided)  # rolls the status back with the transaction
         # runs, then approvals, then waits: the order the worker and a decision take them in too.
         await conn.execute(APPROVAL_QUERIES["cancel_open_approvals"], {"run_id": run_id, "by": by})
+        # Succeeded actions that declare undos: the run ends `cancelled` once a worker has run them.
+        from backend.queue.undo import start_undoing
+
+        if await start_undoing(conn, run_id, by=by, undo_for="cancel"):
+            return True
         await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})
         await journal.append(
             conn, run_id, [JournalLine(code="run_cancelled", node=None, visit=None, data={"by": by})]

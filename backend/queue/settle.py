@@ -76,8 +76,8 @@ def _walk_of(outcome: Outcome) -> dict[str, Any]:
         "attempts": claim.attempts,
         "run_id": claim.run_id,
         "finish": step.status != "waiting",
-        "status": step.status,
-        "error": step.error,
+        "status": walked.ended_as[0] if walked.ended_as else step.status,
+        "error": walked.ended_as[1] if walked.ended_as else step.error,
         "journal": [
             {"code": line.code, "node": line.node, "visit": line.visit, "data": line.data}
             for line in walked.journal

@@ -44,6 +44,9 @@ async def run_state(conn: AsyncConnection[Any], run_id: int) -> RunState | None:
             status, "run_state_cancelled"
         )
         return RunState(message(code, run=run_id, error=error or ""), settled=True)
+    if status == "stopped":
+        # Settled until a person resumes or ends it: no worker will take it on its own.
+        return RunState(message("run_state_stopped", run=run_id, error=error or ""), settled=True)
     cur = await conn.execute(QUERIES["wait_of_run"], {"run_id": run_id})
     wait = await cur.fetchone()
     if wait is None or status == "running":

@@ -32,6 +32,7 @@ from backend.queue.driver import Actions, Approvals, FlowCache, NoActions, WaitF
 from backend.queue.faults import Faults
 from backend.queue.outcome import write_failure
 from backend.queue.queries import QUERIES
+from backend.queue.records import record_retention_from_env, sweep_run_records
 from backend.queue.runs import NOTIFY_CHANNEL
 from backend.queue.schedules import fire_due
 from backend.queue.settle import Outcome
@@ -81,6 +82,7 @@ class Worker:
         retention: timedelta | None = DEFAULT_RETENTION,
         approval_retention: timedelta | None = None,
         outbox: Outbox | None = None,
+        record_retention: timedelta | None = None,
     ) -> None:
         self.pool = pool
         self.name = name or worker_name()
@@ -93,6 +95,8 @@ class Worker:
         self.retention = retention
         self.approval_retention = approval_retention
         self.outbox = outbox
+        # Run records outlive the runs; their own retention is off unless the environment sets it.
+        self.record_retention = record_retention or record_retention_from_env()
         self.flows = FlowCache()
         self.outcomes = OutcomeBatch(pool, self.name, self.approvals)
         # Claims come in batches: a new claim round waits until this many slots are free (or none is busy).
@@ -320,6 +324,8 @@ class Worker:
                         await conn.execute(QUERIES["forget_expired_sessions"])
                         if self.retention is not None:
                             await sweep_ended_runs(conn, self.clock(), self.retention)
+                        if self.record_retention is not None:
+                            await sweep_run_records(conn, self.clock(), self.record_retention)
                         if self.approval_retention is not None:
                             await sweep_decided_approvals(conn, self.clock(), self.approval_retention)
             except Exception:

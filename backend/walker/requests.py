@@ -119,6 +119,10 @@ def action_request(
     through JSON keeps a driver that adds a header or a key from changing the run's variables.
     `{{secrets.NAME}}` stays as written, with a slot the sender fills in when it sends.
     """
-    config = json.loads(json.dumps(shown(node.config, variables, limit)))
-    slots = secret_slots(node.config, variables)
+    own = node.config
+    if "undo" in own:
+        # The undo is rendered only if it runs, on a cancel, with this action's output (queue/undo.py).
+        own = {key: value for key, value in own.items() if key != "undo"}
+    config = json.loads(json.dumps(shown(own, variables, limit)))
+    slots = secret_slots(own, variables)
     return ActionRequest(node=node.id, visit=visit, type=node.type, config=config, secrets=slots)

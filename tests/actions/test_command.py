@@ -132,7 +132,7 @@ def test_a_non_zero_exit_code_is_an_error(queue: Queue, receiver: RecordingServe
     assert row["output"]["exit_code"] == 3 and row["output"]["body"]["stderr"] == "no such unit"
 
 
-def test_a_server_removed_after_the_save_fails_the_run_with_its_code_after_the_retries(
+def test_a_server_removed_after_the_save_stops_the_run_with_its_code_after_the_retries(
     queue: Queue, receiver: RecordingServer
 ) -> None:
     admin(queue, server=("gone", receiver.url), template=("gone", "uptime", ["uptime"], {}))
@@ -144,7 +144,7 @@ def test_a_server_removed_after_the_save_fails_the_run_with_its_code_after_the_r
         queue.clock.advance(timedelta(minutes=minutes))
     drain(queue)
 
-    assert queue.status(run_id) == ("failed", "resume_attempts_exhausted")
+    assert queue.status(run_id) == ("stopped", "action_template_missing")
     failures = journal_data(queue, run_id, "resume_failed")
     assert [(f["attempt"], f["error"]) for f in failures] == [
         (n, "action_template_missing") for n in range(1, 6)

@@ -31,6 +31,8 @@ PARAMS: dict[str, Any] = {
     "user": "u",
     "sealed": b"s",
     "names": ["a"],
+    "allow_s": 40.0,
+    "deadline_at": None,
 }
 # Admins' lists: a handful of rows, read whole by design.
 SMALL_TABLES = {"list_servers", "list_templates"}

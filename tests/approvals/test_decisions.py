@@ -149,8 +149,19 @@ def test_a_run_that_fails_while_it_waits_closes_its_open_approval(queue: Queue) 
         # Its deadline has come, and every earlier claim of the wait died without a word.
         conn.execute("UPDATE waits SET attempts = 5, wake_at = now() WHERE run_id = %s", (run_id,))
     queue.drain()
-    assert queue.status(run_id) == ("failed", "resume_attempts_exhausted")
+    # It stops, its approval still open: a person may yet resume it. Ended, the approval closes.
+    assert queue.status(run_id) == ("stopped", "claim_abandoned")
+    assert queue.one("SELECT outcome FROM approvals WHERE run_id = %s", run_id) == (None,)
+    queue.run(lambda: _end(queue.url, run_id))
+    assert queue.status(run_id) == ("failed", "run_ended_by_person")
     assert queue.one("SELECT outcome, decided_by FROM approvals WHERE run_id = %s", run_id) == (
         "run_failed",
         None,
     )
+
+
+async def _end(url: str, run_id: int) -> None:
+    from backend.queue.stops import end_run
+
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        await end_run(conn, run_id, by="ann")

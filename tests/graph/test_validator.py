@@ -32,7 +32,7 @@ TABLE = [
 ]
 # Beyond the table (docs/flow-format-notes.md): found with the node configs, in the place of
 # node_config_invalid.
-BEYOND_THE_TABLE = ["command_line_refused", "secret_outside_action"]
+BEYOND_THE_TABLE = ["command_line_refused", "secret_outside_action", "undo_nested"]
 CHECK_COMMAND = [
     "flow_valid",
     "flow_file_unreadable",

@@ -60,6 +60,10 @@ PARAMS: dict[str, Any] = {
     "wait_ids": [1, 2],
     "claim_attempts": [1, 1],
     "walks": None,
+    "after_at": None,
+    "after_id": None,
+    "by": "b",
+    "undo_for": "cancel",
 }
 # Statements that read a small table whole by design.
 SMALL_TABLES = {

@@ -60,7 +60,7 @@ def test_a_delay_is_a_wait_with_a_future_wake_at_and_fires_when_its_time_comes(q
     assert "wait_claimed" in queue.codes(run_id)
 
 
-def test_a_resume_that_always_throws_is_tried_five_times_with_backoff_then_fails(queue: Queue) -> None:
+def test_a_resume_that_always_throws_is_tried_five_times_with_backoff_then_stops(queue: Queue) -> None:
     # No action performer is configured in this worker, so the http node's visit throws every time.
     failing = flow(
         "start:trigger",
@@ -79,14 +79,15 @@ def test_a_resume_that_always_throws_is_tried_five_times_with_backoff_then_fails
     queue.drain()
 
     assert waits_at == [timedelta(minutes=m) for m in (1, 2, 4, 8)]
-    assert queue.status(run_id) == ("failed", "resume_attempts_exhausted")
-    assert queue.one("SELECT count(*) FROM waits WHERE run_id = %s", run_id) == (0,)
+    assert queue.status(run_id) == ("stopped", "action_unavailable")
+    wait = queue.one("SELECT status, wake_at = 'infinity' FROM waits WHERE run_id = %s", run_id)
+    assert wait == ("stopped", True), "kept, out of every claim"
     failures = queue.all(
         "SELECT data FROM journal WHERE run_id = %s AND code = 'resume_failed' ORDER BY seq", run_id
     )
     assert [f[0]["attempt"] for f in failures] == [1, 2, 3, 4, 5]
     assert all(f[0]["error"] == "action_unavailable" for f in failures)
-    assert queue.codes(run_id)[-1] == "resume_attempts_exhausted"
+    assert queue.codes(run_id)[-2:] == ["resume_attempts_exhausted", "run_stopped"]
 
 
 def test_the_same_idempotency_key_twice_starts_one_run(queue: Queue) -> None:
@@ -191,7 +192,7 @@ def test_a_lapsed_claims_late_write_is_refused_and_changes_nothing(queue: Queue,
     assert queue.codes(run_id).count("log_written") == 1
 
 
-def test_a_delay_until_that_is_no_time_fails_after_five_attempts_never_loops(queue: Queue) -> None:
+def test_a_delay_until_that_is_no_time_stops_after_five_attempts_never_loops(queue: Queue) -> None:
     bad = flow(
         "start:trigger",
         {"id": "pause", "type": "delay", "config": {"until": "{{trigger.when}}"}},
@@ -200,27 +201,27 @@ def test_a_delay_until_that_is_no_time_fails_after_five_attempts_never_loops(que
     run_id = queue.start(queue.save(bad), input={"when": "tomorrow"})
     for _ in range(5):
         queue.drain()
-        row = queue.one("SELECT wake_at FROM waits WHERE run_id = %s", run_id)
+        row = queue.one("SELECT wake_at FROM waits WHERE run_id = %s AND status = 'waiting'", run_id)
         if row is None:
             break
         queue.clock.now = max(queue.clock.now, row[0])
-    assert queue.status(run_id) == ("failed", "resume_attempts_exhausted")
+    assert queue.status(run_id) == ("stopped", "delay_until_invalid")
     errors = queue.all(
         "SELECT data->>'error' FROM journal WHERE run_id = %s AND code = 'resume_failed' ORDER BY seq", run_id
     )
     assert errors == [("delay_until_invalid",)] * 5
 
 
-def test_a_wait_whose_claims_all_died_fails_the_run_instead_of_looping(queue: Queue) -> None:
+def test_a_wait_whose_claims_all_died_stops_the_run_instead_of_looping(queue: Queue) -> None:
     run_id = queue.start(queue.save(LOG_FLOW))
     with psycopg.connect(queue.url) as conn:
         # Five claims that ended without a word: each worker died holding it.
         conn.execute("UPDATE waits SET attempts = 5 WHERE run_id = %s", (run_id,))
     queue.drain()
-    assert queue.status(run_id) == ("failed", "resume_attempts_exhausted")
+    assert queue.status(run_id) == ("stopped", "claim_abandoned")
     line = queue.one("SELECT data FROM journal WHERE run_id = %s AND code = 'resume_failed'", run_id)
     assert line is not None and line[0]["error"] == "claim_abandoned"
-    assert queue.one("SELECT count(*) FROM waits WHERE run_id = %s", run_id) == (0,)
+    assert queue.one("SELECT status FROM waits WHERE run_id = %s", run_id) == ("stopped",)
 
 
 def test_a_second_open_wait_for_one_run_is_a_domain_error_and_changes_nothing(queue: Queue) -> None:

@@ -9,6 +9,7 @@ import { Journal } from './Journal';
 import { RunCanvas } from './RunCanvas';
 import { STATUS_KEYS, OUTCOME_KEYS, when } from './format';
 import { useRights } from './rights';
+import { StopActions } from './StopActions';
 import type { RunPageData } from './types';
 import { WaitInfo } from './WaitInfo';
 
@@ -33,7 +34,7 @@ export function RunPage() {
   if (page.error) return <p role="alert">{page.error.message}</p>;
   if (!page.data) return <p aria-busy="true">{t('ui_loading')}</p>;
   const { run, flow } = page.data;
-  const open = run.status === 'waiting' || run.status === 'running';
+  const open = run.status === 'waiting' || run.status === 'running' || run.status === 'stopped';
 
   return (
     <section className="page run-page">
@@ -61,6 +62,9 @@ export function RunPage() {
         >
           {t('ui_run_cancel')}
         </button>
+      )}
+      {run.status === 'stopped' && may('run', run.flow_id) && (
+        <StopActions runId={run.id} version={run.version} />
       )}
       {cancel.error && <p role="alert">{cancel.error.message}</p>}
       <WaitInfo data={page.data} />

@@ -1,5 +1,6 @@
 // What a paused run waits for: an approval (who may decide, the deadline), a delay (until when), or a
-// retry after a failed resume (attempt n of the maximum, and when the next try comes).
+// retry after a failed resume (attempt n of the maximum, and when the next try comes). A stopped run's
+// wait has no next try: its buttons (StopActions) say what comes next.
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { TIMEOUT_KEYS, when } from './format';
@@ -13,7 +14,7 @@ export function WaitInfo({ data }: { data: RunPageData }) {
   return (
     <section className="wait" aria-labelledby="wait-title">
       <h2 id="wait-title">{t('ui_run_wait')}</h2>
-      {wait.last_error && (
+      {wait.last_error && wait.status !== 'stopped' && (
         <p className="retry">
           {t('ui_run_retry', { attempt: wait.attempts, max: data.max_attempts, next: when(wait.wake_at) })}{' '}
           <span className="run-error" data-code={wait.last_error}>

@@ -10,6 +10,7 @@ export function when(iso: string | null | undefined): string {
 export const STATUS_KEYS: Record<string, string> = {
   running: 'ui_status_running',
   waiting: 'ui_status_waiting',
+  stopped: 'ui_status_stopped',
   succeeded: 'ui_status_succeeded',
   failed: 'ui_status_failed',
   cancelled: 'ui_status_cancelled',

@@ -1,0 +1,193 @@
+"""Run records: what an auditor asks of a run after the run itself is gone.
+
+Every run has one, written by the database in the transaction that starts the run and kept in step with
+its status (migration 0010): flow, version, trigger kind, who or which key started it, start and end,
+final status, the SHA-256 digest of its input and, unless the flow's trigger says `record_input: false`,
+the input itself. The run's sweep leaves it; only its own retention (FLOWYARD_RUN_RECORD_RETENTION_DAYS,
+off unless set) deletes it. The export pages it like the decisions' audit: by (started_at, run_id).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from psycopg import AsyncConnection
+
+from backend.i18n.catalogs import message
+from backend.queue.queries import QUERIES
+from backend.queue.sweep import BATCH
+from backend.walker.redact import redact_values
+
+MAX_PAGE = 1000
+COLUMNS = (
+    "run",
+    "flow",
+    "flow_name",
+    "version",
+    "trigger",
+    "started_by",
+    "trigger_key",
+    "started_at_utc",
+    "ended_at_utc",
+    "status",
+    "error",
+    "input_digest",
+    "input",
+)
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class RecordsRefused(ValueError):
+    def __init__(self, *, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    run_id: int
+    flow_id: int
+    flow_name: str
+    version: int
+    trigger_kind: str
+    started_by: str | None
+    trigger_key: str | None
+    started_at: datetime
+    ended_at: datetime | None
+    status: str
+    error: str | None
+    input_digest: str
+    input_kept: bool
+    input: Any
+
+    def to_json(self) -> dict[str, Any]:
+        """The record with machine keys; the input with secret-looking values redacted, as the run page."""
+        return {
+            "run": self.run_id,
+            "flow": self.flow_id,
+            "flow_name": self.flow_name,
+            "version": self.version,
+            "trigger": self.trigger_kind,
+            "started_by": self.started_by,
+            "trigger_key": self.trigger_key,
+            "started_at_utc": self.started_at.astimezone(UTC).isoformat(),
+            "ended_at_utc": self.ended_at.astimezone(UTC).isoformat() if self.ended_at else None,
+            "status": self.status,
+            "error": self.error,
+            "input_digest": self.input_digest,
+            "input_kept": self.input_kept,
+            "input": redact_values(self.input) if self.input_kept else None,
+        }
+
+
+def record_retention_from_env() -> timedelta | None:
+    """FLOWYARD_RUN_RECORD_RETENTION_DAYS: days a record is kept after its run ended; unset or 0: forever.
+
+    Examples:
+        >>> record_retention_from_env() is None
+        True
+    """
+    days = float(os.environ.get("FLOWYARD_RUN_RECORD_RETENTION_DAYS") or 0)
+    return None if days == 0 else timedelta(days=days)
+
+
+async def sweep_run_records(conn: AsyncConnection[Any], now: datetime | None, retention: timedelta) -> int:
+    """Delete records of runs that ended before `retention`, a batch per statement; how many went."""
+    deleted = 0
+    while True:
+        params = {"now": now, "retention": retention, "limit": BATCH}
+        batch = len(await (await conn.execute(QUERIES["sweep_run_records"], params)).fetchall())
+        deleted += batch
+        if batch < BATCH:
+            return deleted
+
+
+async def record_of(conn: AsyncConnection[Any], run_id: int) -> RunRecord | None:
+    row = await (await conn.execute(QUERIES["run_record"], {"run_id": run_id})).fetchone()
+    return None if row is None else RunRecord(*row)
+
+
+def _cursor(cursor: str) -> tuple[datetime, int]:
+    at, _, run_id = cursor.rpartition("/")
+    try:
+        moment, number = datetime.fromisoformat(at), int(run_id)
+    except ValueError:
+        raise RecordsRefused(code="audit_cursor_invalid") from None
+    if not 0 <= number < 2**63 or moment.tzinfo is None:
+        raise RecordsRefused(code="audit_cursor_invalid")
+    return moment, number
+
+
+async def search(
+    conn: AsyncConnection[Any],
+    *,
+    flow_id: int | None,
+    since: datetime | None,
+    until: datetime | None,
+    cursor: str | None,
+    limit: int,
+) -> tuple[list[RunRecord], str | None]:
+    """One page of records and the next page's cursor; a limit over MAX_PAGE is refused, never cut."""
+    if not 1 <= limit <= MAX_PAGE:
+        raise RecordsRefused(code="audit_page_too_large")
+    after_at, after_id = _cursor(cursor) if cursor else (None, None)
+    params = {
+        "flow_id": flow_id,
+        "since": since,
+        "until": until,
+        "after_at": after_at,
+        "after_id": after_id,
+        "limit": limit + 1,
+    }
+    rows = [RunRecord(*row) for row in await (await conn.execute(QUERIES["run_records"], params)).fetchall()]
+    more, rows = len(rows) > limit, rows[:limit]
+    last = rows[-1] if rows else None
+    return rows, f"{last.started_at.isoformat()}/{last.run_id}" if more and last else None
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, dict | list):
+        value = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def column_label(column: str, locale: str) -> str:
+    """A CSV column's header in the reader's language."""
+    code = {
+        "run": "run_record_column_run",
+        "flow": "run_record_column_flow",
+        "flow_name": "run_record_column_flow_name",
+        "version": "run_record_column_version",
+        "trigger": "run_record_column_trigger",
+        "started_by": "run_record_column_started_by",
+        "trigger_key": "run_record_column_trigger_key",
+        "started_at_utc": "run_record_column_started_at_utc",
+        "ended_at_utc": "run_record_column_ended_at_utc",
+        "status": "run_record_column_status",
+        "error": "run_record_column_error",
+        "input_digest": "run_record_column_input_digest",
+    }.get(column, "run_record_column_input")
+    return message(code, locale)
+
+
+def export_csv(records: Sequence[RunRecord], locale: str) -> str:
+    """CSV with headers in the reader's language; no cell can be a formula."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([column_label(column, locale) for column in COLUMNS])
+    for record in records:
+        row = record.to_json()
+        writer.writerow([_cell(row[column]) for column in COLUMNS])
+    return out.getvalue()
+
+
+def export_json(records: Sequence[RunRecord]) -> str:
+    return json.dumps([record.to_json() for record in records], ensure_ascii=False)

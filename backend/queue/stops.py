@@ -1,0 +1,115 @@
+"""A stopped run, taken on by a person: resumed (on its own version or a newer one), or ended as failed.
+
+A run stops when its resume failed at every attempt (outcome.py). Its wait stays, out of every claim, with
+the continuation of its last pause. Resuming puts that wait back in the queue with its attempts counted
+afresh: the walk goes on from the same pause, so it reaches the node that failed at the same visit, and an
+action there is tried again under the effect key it had (a receiver that saw the first try deduplicates).
+
+Resuming on a newer version moves the run to that version when it still has every node the continuation
+names (its stack, visited marks, open loops and pause); otherwise nothing changes and the refusal lists
+what is missing. Ending closes the run's open approval and deletes its wait, as a failure does.
+
+Each is one transaction that locks the run's row first, the order a worker, a cancel and a decision take
+too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from psycopg import AsyncConnection
+
+from backend.queue import journal
+from backend.queue.queries import QUERIES
+from backend.queue.undo import start_undoing
+from backend.store.queries import load
+from backend.walker import JournalLine
+
+APPROVAL_QUERIES = load("backend.approvals", "queries.sql")
+
+
+class StopRefused(Exception):
+    """A resume or an end that changes nothing, with its reason code and what the message names."""
+
+    def __init__(self, *, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+def continuation_nodes(continuation: Mapping[str, Any] | None) -> set[str]:
+    """Every node id a continuation names: the pause, the stack, the visited marks and the open loops.
+
+    Examples:
+        >>> sorted(continuation_nodes({"at": {"node": "ask", "visit": 2}, "stack": ["b"],
+        ...     "seen": [["t", "ask"]], "loops": [{"node": "each"}]}))
+        ['ask', 'b', 'each', 't']
+        >>> continuation_nodes(None)
+        set()
+    """
+    if not continuation or "undo_for" in continuation:
+        return set()  # an undo wait's continuation holds variables only
+    names = {str(continuation.get("at", {}).get("node"))}
+    names.update(continuation.get("stack", []))
+    for scope in continuation.get("seen", []):
+        names.update(scope)
+    names.update(str(loop.get("node")) for loop in continuation.get("loops", []))
+    return names
+
+
+async def resume_run(
+    conn: AsyncConnection[Any], run_id: int, *, by: str | None, version: int | None = None
+) -> int:
+    """Put a stopped run's wait back in the queue, due now; the version it goes on with. Commits."""
+    async with conn.transaction():
+        _status, flow_id, current, continuation, node, visit, _kind = await _stopped(conn, run_id)
+        target = current if version is None else version
+        if target != current:
+            if target < current:
+                raise StopRefused(code="run_version_not_newer", version=target, current=current)
+            cur = await conn.execute(QUERIES["version_document"], {"flow_id": flow_id, "version": target})
+            row = await cur.fetchone()
+            if row is None:
+                raise StopRefused(code="run_version_not_found", version=target)
+            present = {str(n.get("id")) for n in row[0].get("nodes", []) if isinstance(n, dict)}
+            missing = sorted(continuation_nodes(continuation) - present)
+            if missing:
+                raise StopRefused(code="run_resume_nodes_missing", version=target, missing=", ".join(missing))
+            await conn.execute(QUERIES["move_run_to_version"], {"run_id": run_id, "version": target})
+            await conn.execute(QUERIES["rebase_effects"], {"run_id": run_id})
+        await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": "waiting", "error": None})
+        await conn.execute(QUERIES["resume_stopped_wait"], {"run_id": run_id})
+        data = {"by": by, "version": target, "from_version": current}
+        await journal.append(
+            conn, run_id, [JournalLine(code="run_resumed_by", node=node, visit=visit, data=data)]
+        )
+        await conn.execute(QUERIES["notify"], {"payload": str(run_id)})
+    return target
+
+
+async def end_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None) -> None:
+    """End a stopped run as failed: its open approval closed, its wait gone; when it has undos to run, a
+    worker runs them first (the run waits meanwhile). Commits."""
+    async with conn.transaction():
+        _status, _flow, _version, _continuation, node, visit, kind = await _stopped(conn, run_id)
+        # Undos run first (queue/undo.py); a run stopped *in* its undos ends as it is, what failed listed.
+        if kind != "undo" and await start_undoing(conn, run_id, by=by, undo_for="end"):
+            return
+        code = "run_ended_by_person"
+        await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": "failed", "error": code})
+        await conn.execute(APPROVAL_QUERIES["close_open_approvals"], {"run_id": run_id})
+        await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})
+        await journal.append(
+            conn, run_id, [JournalLine(code="run_ended_by", node=node, visit=visit, data={"by": by})]
+        )
+
+
+async def _stopped(conn: AsyncConnection[Any], run_id: int) -> tuple[Any, ...]:
+    cur = await conn.execute(QUERIES["lock_stopped_run"], {"run_id": run_id})
+    row = await cur.fetchone()
+    if row is None:
+        raise StopRefused(code="run_not_found")
+    if row[0] != "stopped":
+        raise StopRefused(code="run_not_stopped", state=row[0])
+    return tuple(row)

@@ -1,0 +1,88 @@
+"""Undo on cancel: a cancelled run (or an ended stopped one) runs the undos of its succeeded actions first.
+
+An http, notify or command node may declare `undo`, a config of its own type whose templates may also read
+`{{result}}`, the action's output. Cancelling a run whose succeeded actions declare undos does not end it
+at once: its wait becomes an `undo` wait, due now, holding the run's variables and why it undoes. A worker
+claims it like any wait and sends the undos newest first, each through the effects log at the negative of
+its action's visit (so each has its own key and is sent once, however often the walk is tried). When every
+undo has succeeded the run ends `cancelled` (or `failed`, for an end). An undo that fails is a failed
+resume: retried with backoff, then the run stops with the undos still to run listed in the journal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg import AsyncConnection
+
+from backend.config import settings
+from backend.graph.model import Node
+from backend.queue import journal
+from backend.queue.claims import Claim, ClaimLost
+from backend.queue.driver import Actions, Run, StillOurs, WaitFailed, Walked
+from backend.queue.queries import QUERIES
+from backend.walker import JournalLine, Step
+from backend.walker.errors import WalkFailure
+from backend.walker.requests import action_request
+
+
+async def start_undoing(conn: AsyncConnection[Any], run_id: int, *, by: str | None, undo_for: str) -> int:
+    """In the caller's transaction (the run's row locked): when the run has undos to run, turn its wait
+    into them and return how many; 0 changes nothing."""
+    cur = await conn.execute(QUERIES["undos_of_run"], {"run_id": run_id})
+    nodes = [str(row[1]) for row in await cur.fetchall()]
+    if not nodes:
+        return 0
+    params = {"run_id": run_id, "by": by, "undo_for": undo_for}
+    await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": "waiting", "error": None})
+    turned = await (await conn.execute(QUERIES["wait_to_undo"], params)).fetchone()
+    assert turned is not None, "a run that has not ended has its wait"
+    data = {"by": by, "undos": ", ".join(nodes)}
+    await journal.append(conn, run_id, [JournalLine(code="run_undoing", node=None, visit=None, data=data)])
+    await conn.execute(QUERIES["notify"], {"payload": str(run_id)})
+    return len(nodes)
+
+
+async def undo_walk(
+    conn_pool: Any, claim: Claim, run: Run, actions: Actions, still_ours: StillOurs
+) -> Walked:
+    """Send a run's pending undos, newest first; the walk ends the run once they all have succeeded."""
+    state = claim.continuation or {}
+    variables = dict(state.get("vars") or {})
+    async with conn_pool.connection() as conn:
+        rows = await (await conn.execute(QUERIES["undos_of_run"], {"run_id": run.id})).fetchall()
+    pending = [(int(visit), str(node), output) for visit, node, output in rows if node in run.flow.nodes]
+    lines = [
+        JournalLine(
+            code="wait_claimed", node=None, visit=None, data={"kind": "undo", "attempt": claim.attempts}
+        )
+    ]
+    limit = settings().max_value_bytes
+    for index, (visit, node_id, output) in enumerate(pending):
+        node = run.flow.nodes[node_id]
+        remaining = ", ".join(name for _, name, _ in pending[index:])
+        undo = Node(id=node.id, type=node.type, config=dict(node.config.get("undo") or {}))
+        try:
+            request = action_request(undo, -visit, {**variables, "result": output}, limit)
+        except WalkFailure as failure:
+            raise WaitFailed(
+                code="undo_failed", node=node_id, visit=visit, error=failure.code, remaining=remaining
+            ) from None
+        if not await still_ours():
+            raise ClaimLost(claim.wait_id)
+        resume = await actions.perform(run.id, request, still_ours)
+        if resume.outcome != "out":
+            error = str((resume.output or {}).get("code", "action_failed"))
+            raise WaitFailed(code="undo_failed", node=node_id, visit=visit, error=error, remaining=remaining)
+        lines.append(JournalLine(code="undo_done", node=node_id, visit=visit, data={"undo_visit": -visit}))
+    by = state.get("by")
+    ended: tuple[str, str | None]
+    if state.get("undo_for") == "end":
+        lines.append(JournalLine(code="run_ended_by", node=None, visit=None, data={"by": by}))
+        ended = ("failed", "run_ended_by_person")
+    else:
+        lines.append(JournalLine(code="run_cancelled", node=None, visit=None, data={"by": by}))
+        ended = ("cancelled", None)
+    # The walker took no step: the placeholder only says "finished"; `ended_as` is the run's status.
+    step = Step("succeeded", None, None, [], [], None, 0)
+    return Walked(step=step, journal=lines, ended_as=ended)

@@ -1,0 +1,60 @@
+// A stopped run's buttons: resume it where it stopped (on its version, or on a newer one of its flow), or
+// end it as failed. Shown only to holders of the run right on the flow; the server refuses others anyway,
+// and a refusal (a newer version missing nodes the run needs) is shown with the server's sentence.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../api/client';
+
+export function StopActions({ runId, version }: { runId: number; version: number }) {
+  const { t } = useTranslation();
+  const queries = useQueryClient();
+  const [target, setTarget] = useState(version);
+  const settled = () => queries.invalidateQueries({ queryKey: ['run', runId] });
+  const path = { params: { path: { run_id: runId } } };
+  const resume = useMutation({
+    mutationFn: async (on: number | null) =>
+      unwrap(
+        await api.POST('/api/runs/{run_id}/resume', {
+          ...path,
+          body: on === null ? {} : { version: on },
+        }),
+      ),
+    onSettled: settled,
+  });
+  const end = useMutation({
+    mutationFn: async () => unwrap(await api.POST('/api/runs/{run_id}/end', path)),
+    onSettled: settled,
+  });
+  const error = resume.error ?? end.error;
+
+  return (
+    <div className="stop-actions" role="group" aria-label={t('ui_run_stopped_actions')}>
+      <p>{t('ui_run_stopped_hint')}</p>
+      <button type="button" onClick={() => resume.mutate(null)}>
+        {t('ui_run_resume')}
+      </button>{' '}
+      <label>
+        {t('ui_run_resume_version')}{' '}
+        <input
+          type="number"
+          min={version}
+          value={target}
+          onChange={(event) => setTarget(Number(event.target.value))}
+        />
+      </label>{' '}
+      <button type="button" onClick={() => resume.mutate(target)}>
+        {t('ui_run_resume_on_version')}
+      </button>{' '}
+      <button
+        type="button"
+        onClick={() => {
+          if (window.confirm(t('ui_run_end_confirm'))) end.mutate();
+        }}
+      >
+        {t('ui_run_end')}
+      </button>
+      {error && <p role="alert">{error.message}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+"""Attempt deadlines through real workers: a worker frozen mid-request loses its claim; the next worker
+waits until the frozen attempt's deadline has passed before it sends again under the same key; the frozen
+worker's late answer is kept in the effects log, journaled as `late_result_ignored`, and changes nothing."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+
+import psycopg
+import pytest
+
+from tests.actions.servers import Received, RecordingServer, Reply
+from tests.actions.support import effects, journal_data
+from tests.queue.test_workers import wait_until_ended, worker
+from tests.support import Queue, flow
+
+
+def wait_for_line(url: str, run_id: int, code: str, timeout_s: float = 60) -> None:
+    """Re-read the journal until the line is there, bounded in time."""
+    deadline = time.monotonic() + timeout_s
+    with psycopg.connect(url, autocommit=True) as conn:
+        while time.monotonic() < deadline:
+            row = conn.execute(
+                "SELECT 1 FROM journal WHERE run_id = %s AND code = %s", (run_id, code)
+            ).fetchone()
+            if row is not None:
+                return
+            conn.execute("SELECT pg_sleep(0.1)")
+    raise AssertionError(f"no {code} line after {timeout_s} s")
+
+
+def test_an_abandoned_attempt_is_waited_out_and_its_late_answer_changes_nothing(
+    queue: Queue, receiver: RecordingServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FLOWYARD_ACTIONS_ALLOW", "127.0.0.1")
+    monkeypatch.setenv("FLOWYARD_ACTIONS_ATTEMPT_MARGIN_S", "1")
+    first_may_answer = threading.Event()
+    answered: list[str] = []
+
+    def slow_first(request: Received) -> Reply:
+        if not answered:
+            answered.append("first")
+            first_may_answer.wait(60)
+            return Reply(body=b'{"which": "first"}')
+        answered.append("again")
+        return Reply(body=b'{"which": "again"}')
+
+    receiver.routes["/pay"] = slow_first
+    document = flow(
+        {"id": "pay", "type": "http", "config": {"method": "POST", "url": "{{trigger.url}}", "timeout_s": 2}},
+        {"id": "note", "type": "log", "config": {"message": "paid: {{pay.body.which}}"}},
+        wires=[{"from": "start", "to": "pay"}, {"from": "pay", "to": "note"}],
+    )
+    run_id = queue.start(queue.save(document), input={"url": f"{receiver.url}/pay"})
+
+    with worker(queue.url, "--lease", "1") as frozen:
+        receiver.wait_for(1)
+        frozen.send_signal(signal.SIGSTOP)  # mid-request: no more lease renewals, no answer yet
+        try:
+            # A lease long enough that a loaded machine never lets this worker's own claim lapse.
+            with worker(queue.url, "--lease", "10"):
+                wait_until_ended(queue.url, [run_id], timeout_s=120)
+        finally:
+            first_may_answer.set()
+            frozen.send_signal(signal.SIGCONT)
+        wait_for_line(queue.url, run_id, "late_result_ignored")
+
+    assert queue.status(run_id) == ("succeeded", None)
+    first, again = receiver.received
+    [row] = effects(queue, run_id)
+    assert first.headers["idempotency-key"] == again.headers["idempotency-key"] == row["key"]
+    assert (row["attempts"], row["outcome"], row["output"]["body"]) == (2, "out", {"which": "again"})
+    assert journal_data(queue, run_id, "log_written")[0]["message"] == "paid: again"
+
+    late = queue.one(
+        "SELECT l.attempt, l.deadline_at <= e.attempted_at FROM late_results AS l"
+        " JOIN effects AS e USING (run_id, visit) WHERE l.run_id = %s",
+        run_id,
+    )
+    assert late == (1, True), "kept, and the second attempt started only once the first one's deadline passed"
+    [line] = journal_data(queue, run_id, "late_result_ignored")
+    assert line["attempt"] == 1
+    codes = queue.codes(run_id)
+    assert codes[-1] == "late_result_ignored" and codes.count("run_succeeded") == 1
