@@ -20,6 +20,7 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
+from backend.errors import CodedError
 from backend.i18n.catalogs import message
 from backend.queue.queries import QUERIES
 from backend.queue.sweep import BATCH
@@ -44,10 +45,8 @@ COLUMNS = (
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-class RecordsRefused(ValueError):
-    def __init__(self, *, code: str) -> None:
-        super().__init__(code)
-        self.code = code
+class RecordsRefused(CodedError, ValueError):
+    """An audit export asked for with a cursor or a page size it cannot have."""
 
 
 @dataclass(frozen=True, slots=True)

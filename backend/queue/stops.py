@@ -20,6 +20,7 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
+from backend.errors import CodedError
 from backend.queue import journal
 from backend.queue.queries import QUERIES
 from backend.queue.undo import start_undoing
@@ -29,13 +30,8 @@ from backend.walker import JournalLine
 APPROVAL_QUERIES = load("backend.approvals", "queries.sql")
 
 
-class StopRefused(Exception):
+class StopRefused(CodedError):
     """A resume or an end that changes nothing, with its reason code and what the message names."""
-
-    def __init__(self, *, code: str, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
 
 
 def continuation_nodes(continuation: Mapping[str, Any] | None) -> set[str]:
