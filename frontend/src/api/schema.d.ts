@@ -320,7 +320,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every change of a right, a user or a token, oldest first (audit) */
+        /** Every change of a right, a user or a token, oldest first, or newest first before an id (audit) */
         get: operations["rights_trail"];
         put?: never;
         post?: never;
@@ -478,7 +478,7 @@ export interface paths {
         /** Users with their rights and groups, by name (admin) */
         get: operations["list_users"];
         put?: never;
-        /** Create a user with rights, groups and an optional password (admin) */
+        /** Create a user with rights, groups, an optional password, e-mail address and language (admin) */
         post: operations["create_user"];
         delete?: never;
         options?: never;
@@ -2233,6 +2233,8 @@ export interface operations {
             query?: {
                 user?: string;
                 after?: number;
+                before?: number;
+                order?: "oldest" | "newest";
                 limit?: number;
             };
             header?: never;
@@ -2975,7 +2977,9 @@ export interface operations {
                         next: string | null;
                         users: {
                             created_at: string;
+                            email?: string | null;
                             groups: string[];
+                            locale?: string | null;
                             name: string;
                             rights: string[];
                         }[];
@@ -3021,7 +3025,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    email?: string;
                     groups?: string[];
+                    /** @enum {string} */
+                    locale?: "en" | "de" | "fr" | "es" | "it" | "nl" | "pl" | "pt_BR" | "ja";
                     name: string;
                     password?: string;
                     rights?: string[];
@@ -3037,7 +3044,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        email?: string | null;
                         groups: string[];
+                        locale?: string | null;
                         name: string;
                         rights: string[];
                     };
@@ -3198,7 +3207,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        email?: string | null;
                         groups: string[];
+                        locale?: string | null;
                         name: string;
                         rights: string[];
                     };
@@ -3298,7 +3309,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        email?: string | null;
                         groups: string[];
+                        locale?: string | null;
                         name: string;
                         rights: string[];
                     };
