@@ -19,6 +19,7 @@ from psycopg import sql
 from backend.store.database import connect, with_database
 from tests.actions.servers import Mailbox, RecordingServer, recording_server, smtp_server
 from tests.browser.support import FLOWYARD, Server, serve
+from tests.server_logs import known_secret
 
 
 @dataclass
@@ -34,7 +35,7 @@ class Story:
         done = subprocess.run(
             [str(FLOWYARD), "token", "create", name], env=env, check=True, capture_output=True, text=True
         )
-        return done.stdout.strip().splitlines()[0]
+        return known_secret(done.stdout.strip().splitlines()[0])
 
     def api(self, token: str) -> httpx.Client:
         return httpx.Client(
