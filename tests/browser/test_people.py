@@ -104,6 +104,7 @@ def test_an_admin_adds_a_user_grants_decide_and_revokes_a_token(browser: Browser
         admin.once("dialog", accept)
         admin.get_by_role("button", name=f"Revoke token {token_id} of dora").click()
         expect(row).to_contain_text("Revoked")
+        expect(admin.get_by_role("alert")).to_have_count(0)
         refused = client.get("/api/me", headers={"Authorization": f"Bearer {secret}"})
         assert refused.status_code == 401, refused.text
     admin.reload()
@@ -121,5 +122,15 @@ def test_an_admin_adds_a_user_grants_decide_and_revokes_a_token(browser: Browser
         expect(trail.nth(n).locator("td").nth(1)).to_have_text("ada")
     admin.screenshot(path=str(SCREENSHOTS / "people.png"), full_page=True)
     assert serious_violations(admin) == []  # with every section filled: forms, tokens and the trail
+
+    # Removing a user takes their sessions too; an admin cannot remove themselves from the page.
+    expect(admin.get_by_role("button", name="Remove ada")).to_have_count(0)
+    admin.once("dialog", accept)
+    admin.get_by_role("button", name="Remove dora").click()
+    expect(dora_row).to_have_count(0)
+    expect(trail.nth(0)).to_contain_text("User removed")
+    expect(admin.get_by_role("alert")).to_have_count(0)
+    dora.goto("/inbox")
+    dora.wait_for_url("**/login")
     for page in (author, admin, dora):
         page.context.close()

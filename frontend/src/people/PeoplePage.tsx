@@ -6,18 +6,20 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { useRights } from '../runs/rights';
+import { useSession } from '../api/session';
 import { isLocale } from '../i18n/i18n';
 import { NAMES } from '../shell/LanguageMenu';
 import { NewUser } from './NewUser';
 import { GrantRight } from './GrantRight';
 import { Tokens } from './Tokens';
 import { Trail } from './Trail';
-import { invalidatePeople, rightLabel, type Person } from './people';
+import { invalidatePeople, noContent, rightLabel, type Person } from './people';
 
 export function PeoplePage() {
   const { t } = useTranslation();
   const may = useRights();
   const admin = may('admin');
+  const me = useSession((s) => s.user);
   const people = useQuery({
     queryKey: ['people'],
     enabled: admin,
@@ -51,6 +53,7 @@ export function PeoplePage() {
             <th scope="col">{t('ui_people_groups')}</th>
             <th scope="col">{t('ui_people_rights')}</th>
             <th scope="col">{t('ui_people_tokens')}</th>
+            <th scope="col">{t('ui_people_remove')}</th>
           </tr>
         </thead>
         <tbody>
@@ -66,6 +69,7 @@ export function PeoplePage() {
                 <RightChips person={person} flowNames={flowNames} />
               </td>
               <td>{person.tokens}</td>
+              <td>{person.name !== me && <RemoveUser name={person.name} />}</td>
             </tr>
           ))}
         </tbody>
@@ -119,6 +123,31 @@ function RightChips({ person, flowNames }: { person: Person; flowNames: Map<numb
         })}
       </ul>
       {revoke.error && <p role="alert">{revoke.error.message}</p>}
+    </>
+  );
+}
+
+/** Remove a user with their rights, groups, tokens and sessions; not oneself (the server refuses it too). */
+function RemoveUser({ name }: { name: string }) {
+  const { t } = useTranslation();
+  const queries = useQueryClient();
+  const remove = useMutation({
+    mutationFn: async () => noContent(await api.DELETE('/api/users/{name}', { params: { path: { name } } })),
+    onSettled: () => invalidatePeople(queries),
+  });
+  return (
+    <>
+      <button
+        type="button"
+        disabled={remove.isPending}
+        aria-label={t('ui_people_remove_user', { name })}
+        onClick={() => {
+          if (window.confirm(t('ui_people_remove_user_confirm', { name }))) remove.mutate();
+        }}
+      >
+        {t('ui_people_remove')}
+      </button>
+      {remove.error && <p role="alert">{remove.error.message}</p>}
     </>
   );
 }

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { when } from '../runs/format';
-import { invalidatePeople, type Token } from './people';
+import { invalidatePeople, noContent, type Token } from './people';
 
 export function Tokens({ names }: { names: string[] }) {
   const { t } = useTranslation();
@@ -34,7 +34,7 @@ export function Tokens({ names }: { names: string[] }) {
   });
   const revoke = useMutation({
     mutationFn: async (id: number) =>
-      unwrap(await api.DELETE('/api/tokens/{token_id}', { params: { path: { token_id: id } } })),
+      noContent(await api.DELETE('/api/tokens/{token_id}', { params: { path: { token_id: id } } })),
     onSettled: () => invalidatePeople(queries),
   });
   const submit = (e: FormEvent) => {

@@ -2,6 +2,7 @@
 // and trail changes (written out: the i18n guard cannot check a key built at run time), and the cache
 // keys a change invalidates.
 import type { QueryClient } from '@tanstack/react-query';
+import { unwrap } from '../api/client';
 
 export interface Person {
   name: string;
@@ -75,4 +76,10 @@ export function rightLabel(
   const name = t(RIGHT_KEYS[right] ?? right);
   if (flow === null) return t('ui_people_right_everywhere', { right: name });
   return t('ui_people_right_on_flow', { right: name, flow: flowNames.get(flow) ?? `#${flow}` });
+}
+
+/** A call answered 204 No Content: nothing to return, or the API's error thrown as `unwrap` throws it. */
+export function noContent(result: { error?: unknown; response: Response }): null {
+  if (!result.response.ok) unwrap({ error: result.error ?? {}, response: result.response });
+  return null;
 }
