@@ -15,8 +15,8 @@ from importlib import resources
 
 import psycopg
 
-from backend.store.errors import StoreError
 from backend.store import versions
+from backend.store.errors import StoreError
 
 _FILENAME = re.compile(r"^(?P<number>\d{4})_(?P<name>[a-z0-9_]+)\.sql$")
 # One number for every Flowyard process: two `migrate`s started together apply each file once.
