@@ -18,6 +18,7 @@ from backend.config import settings
 from backend.store import embedded
 from backend.store.database import connect, ensure_database, with_database
 from backend.store.migrations import migrate
+from tests.server_logs import session_leaks
 from tests.support import Connected, Queue
 
 _numbers = itertools.count(1)
@@ -26,6 +27,14 @@ _numbers = itertools.count(1)
 # they have stopped, through a pipe that holds 64 KiB: at INFO a busy worker would fill it and block on
 # its next line. Those tests want the warnings and errors; tests/observability asks for more itself.
 os.environ.setdefault("FLOWYARD_LOG_LEVEL", "WARNING")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_secret_in_server_logs() -> Iterator[None]:
+    """After the last test: no log a test server wrote holds a secret a test used (tests/server_logs.py)."""
+    yield
+    found, _logs, _secrets = session_leaks()
+    assert found == [], "\n".join(found)
 
 
 @pytest.fixture(scope="session")

@@ -23,6 +23,7 @@ import httpx
 import pytest
 
 from backend.i18n.catalogs import message
+from tests.server_logs import known_secret, server_log
 
 ROOT = Path(__file__).resolve().parents[1]
 FLOWYARD = str(Path(sys.executable).parent / "flowyard")
@@ -75,12 +76,14 @@ class Server:
             text=True,
         )
         self.lines: queue.Queue[str] = queue.Queue()
+        self.printed: list[str] = []  # everything, for the session's secrets check
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
     def _read(self) -> None:
         assert self.process.stdout is not None
         for line in self.process.stdout:
+            self.printed.append(line)
             self.lines.put(line.rstrip("\n"))
         self.lines.put("")  # the process closed its output
 
@@ -99,6 +102,7 @@ class Server:
         self.reader.join(timeout=60)
         assert self.process.stdout is not None
         self.process.stdout.close()
+        server_log("serve (test_readme)", "".join(self.printed))
 
 
 @pytest.fixture
@@ -141,11 +145,12 @@ def test_the_first_steps_run_as_written_from_an_empty_database(
         for line, expected in zip(printed, step.expected, strict=True):
             assert pattern(expected).fullmatch(line), f"{step.line}\nprinted:  {line}\nexpected: {expected}"
         if argv[1:3] == ["token", "create"]:
-            token = printed[0]
+            token = known_secret(printed[0])
 
     # ann logs in to the editor with her password, and her token acts as her.
     base = f"http://127.0.0.1:{server.port}"
-    login = httpx.post(f"{base}/api/session", json={"name": "ann", "password": env["ANN_PASSWORD"]})
+    password = known_secret(env["ANN_PASSWORD"])
+    login = httpx.post(f"{base}/api/session", json={"name": "ann", "password": password})
     assert login.status_code == 201, login.text
     me = httpx.get(f"{base}/api/me", headers={"Authorization": f"Bearer {token}"})
     assert me.status_code == 200 and me.json()["name"] == "ann"

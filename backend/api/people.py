@@ -18,8 +18,10 @@ from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.flows import ID
 from backend.api.rights import require
+from backend.i18n.catalogs import LOCALES
 from backend.people import rights
 from backend.people.accounts import (
+    MAX_EMAIL,
     MAX_TOKEN_LIFETIME,
     QUERIES,
     AccountRefused,
@@ -42,6 +44,8 @@ USER: dict[str, Any] = {
         "rights": {"type": "array", "items": {"type": "string"}},
         "groups": {"type": "array", "items": {"type": "string"}},
         "created_at": {"type": "string"},
+        "email": {"type": ["string", "null"]},
+        "locale": {"type": ["string", "null"]},
     },
 }
 TOKEN: dict[str, Any] = {
@@ -69,6 +73,8 @@ NEW_USER: dict[str, Any] = {
             "items": {"type": "string", "minLength": 1, "maxLength": 64},
         },
         "password": {"type": "string", "minLength": 1, "maxLength": 1024},
+        "email": {"type": "string", "minLength": 3, "maxLength": MAX_EMAIL},
+        "locale": {"type": "string", "enum": list(LOCALES)},
     },
 }
 RIGHTS_BODY: dict[str, Any] = {
@@ -97,6 +103,7 @@ _STATUS = {
     "grant_server_invalid": 422,
     "user_name_invalid": 422,
     "user_name_reserved": 422,
+    "user_email_invalid": 422,
     "token_expiry_invalid": 422,
 }
 
@@ -154,7 +161,7 @@ async def list_users(call: Call) -> Response:
 @endpoint(
     "POST",
     "/api/users",
-    summary="Create a user with rights, groups and an optional password (admin)",
+    summary="Create a user with rights, groups, an optional password, e-mail address and language (admin)",
     tag="people",
     body=NEW_USER,
     responses={201: USER, 403: None, 409: None, 422: None},
@@ -174,10 +181,13 @@ async def create_user(call: Call) -> Response:
             groups=body.get("groups", []),
             password_hash=hashed,
             actor=call.me.name,
+            email=body.get("email"),
+            locale=body.get("locale"),
         )
     except AccountRefused as refused:
         raise _refused(refused) from None
-    return reply(_user_json(await rights.user_entry(call.conn, body["name"])), 201)
+    created = _user_json(await rights.user_entry(call.conn, body["name"]))
+    return reply({**created, "email": body.get("email"), "locale": body.get("locale")}, 201)
 
 
 @endpoint(
@@ -340,9 +350,15 @@ TRAIL_ENTRY: dict[str, Any] = {
 @endpoint(
     "GET",
     "/api/rights-trail",
-    summary="Every change of a right, a user or a token, oldest first (audit)",
+    summary="Every change of a right, a user or a token, oldest first, or newest first before an id (audit)",
     tag="audit",
-    query={"user": {"type": "string", "maxLength": 64}, "after": ID, "limit": LIMIT},
+    query={
+        "user": {"type": "string", "maxLength": 64},
+        "after": ID,
+        "before": ID,
+        "order": {"enum": ["oldest", "newest"]},
+        "limit": LIMIT,
+    },
     responses={
         200: {
             "type": "object",
@@ -358,7 +374,11 @@ TRAIL_ENTRY: dict[str, Any] = {
 async def rights_trail(call: Call) -> Response:
     await require(call, "audit")
     limit = call.query.get("limit", 100)
-    found = await rights.rights_trail(call.conn, call.query.get("user"), call.query.get("after"), limit + 1)
+    newest = call.query.get("order") == "newest"
+    if ("after" if newest else "before") in call.query:  # each order pages by its own mark
+        raise ApiError(400, code="trail_order_mismatch")
+    mark = call.query.get("before" if newest else "after")
+    found = await rights.rights_trail(call.conn, call.query.get("user"), mark, limit + 1, newest=newest)
     page = found[:limit]
     entries = [
         {

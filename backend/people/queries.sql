@@ -162,6 +162,14 @@ WHERE id > coalesce(%(after_id)s::bigint, 0) AND (%(user)s::text IS NULL OR user
 ORDER BY id
 LIMIT %(limit)s
 
+-- name: rights_trail_newest
+-- The rights trail before an id (from the newest when none), newest first: the People page's view.
+SELECT id, at, actor, change, user_name, "right", flow_id, server, token_id FROM rights_trail
+WHERE id < coalesce(%(before_id)s::bigint, 9223372036854775807)
+  AND (%(user)s::text IS NULL OR user_name = %(user)s::text)
+ORDER BY id DESC
+LIMIT %(limit)s
+
 -- name: token_id_of
 -- The id of a token, by its hash: an admin may not revoke the token the request carries.
 SELECT id FROM tokens WHERE token_hash = %(token_hash)s

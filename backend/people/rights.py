@@ -111,9 +111,14 @@ async def revoke_token(conn: AsyncConnection[Any], token_id: int, actor: str | N
 
 
 async def rights_trail(
-    conn: AsyncConnection[Any], user: str | None = None, after_id: int | None = None, limit: int = 200
+    conn: AsyncConnection[Any],
+    user: str | None = None,
+    mark: int | None = None,
+    limit: int = 200,
+    *,
+    newest: bool = False,
 ) -> list[TrailEntry]:
-    params = {"user": user, "after_id": after_id, "limit": limit}
-    return [
-        TrailEntry(*row) for row in await (await conn.execute(QUERIES["rights_trail"], params)).fetchall()
-    ]
+    """Oldest first after the id `mark`, or (`newest`) newest first before it: the People page's view."""
+    query = QUERIES["rights_trail_newest" if newest else "rights_trail"]
+    params = {"user": user, "after_id": mark, "before_id": mark, "limit": limit}
+    return [TrailEntry(*row) for row in await (await conn.execute(query, params)).fetchall()]

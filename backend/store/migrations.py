@@ -15,8 +15,8 @@ from importlib import resources
 
 import psycopg
 
+from backend.store import versions
 from backend.store.errors import StoreError
-from backend.store.versions import check_server_version
 
 _FILENAME = re.compile(r"^(?P<number>\d{4})_(?P<name>[a-z0-9_]+)\.sql$")
 # One number for every Flowyard process: two `migrate`s started together apply each file once.
@@ -69,7 +69,7 @@ def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[Migration]:
     """
     if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
         raise RuntimeError("migrate() needs a connection with no transaction open: each file commits")
-    check_server_version(conn.info.server_version)
+    versions.check_server_version(versions.server_version(conn))
     shipped = known()
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))

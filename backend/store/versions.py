@@ -8,6 +8,10 @@ server is refused before any migration runs, with a reason, not with a syntax er
 
 from __future__ import annotations
 
+from typing import Any
+
+import psycopg
+
 from backend.store.errors import StoreError
 
 MINIMUM = 150000  # server_version_num of 15.0
@@ -28,3 +32,12 @@ def check_server_version(number: int) -> None:
         raise StoreError(
             code="database_version_unsupported", found=f"{number // 10000}.{number % 10000}", needed="15"
         )
+
+
+def server_version(conn: psycopg.Connection[Any]) -> int:
+    """The server's `server_version_num` (150004 for 15.4), as libpq read it when the connection opened.
+
+    `migrate` reads the version only through this function (as `versions.server_version`), so that a test
+    can stand in a server older than any this machine has (tests/store/test_server_version.py).
+    """
+    return int(conn.info.server_version)

@@ -128,11 +128,27 @@ class Mailbox:
 
     def __init__(self) -> None:
         self.messages: list[tuple[Envelope, Message]] = []
+        self._arrived = threading.Condition()
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         content = envelope.original_content or b""
-        self.messages.append((envelope, BytesParser().parsebytes(content)))
+        with self._arrived:
+            self.messages.append((envelope, BytesParser().parsebytes(content)))
+            self._arrived.notify_all()
         return "250 Message accepted for delivery"
+
+    def wait_for_mail_to(self, address: str, timeout_s: float = 60) -> Message:
+        """The first message to `address`, once it has arrived: woken by each arrival, never by a sleep."""
+        found: list[Message] = []
+
+        def arrived() -> bool:
+            found[:] = [m for _e, m in self.messages if m["To"] == address][:1]
+            return bool(found)
+
+        with self._arrived:
+            if not self._arrived.wait_for(arrived, timeout_s):
+                raise AssertionError(f"no mail to {address} after {timeout_s} s")
+        return found[0]
 
 
 @contextmanager

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from tests.server_logs import server_log
+
 
 @dataclass(frozen=True, slots=True)
 class Live:
@@ -52,6 +54,7 @@ def serve(database_url: str, *extra: str, **env: str) -> Iterator[Live]:
             server.terminate()
             server.wait(timeout=60)
             log.append(server.stderr.read())
+            server_log("serve (tests/api/live)", log[0])
     assert "Traceback" not in log[0], log[0]
 
 

@@ -10,6 +10,7 @@ from starlette.testclient import TestClient
 
 from backend.api.app import create_app
 from backend.people.accounts import Grant, add_user, create_token
+from tests.server_logs import known_secret
 from tests.support import AsyncConnection, Connected
 
 
@@ -22,7 +23,9 @@ def make_user(
         await add_user(
             conn, name, grants=[Grant.parse(g) for g in grants], groups=list(groups), password=password
         )
-        return await create_token(conn, name)
+        if password:
+            known_secret(password)
+        return known_secret(await create_token(conn, name))
 
     return Connected(url)(go)
 

@@ -23,6 +23,7 @@ from schemathesis.checks import (
 )
 
 from tests.api.support import make_user
+from tests.server_logs import server_log
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
@@ -59,6 +60,7 @@ def live(database_url: str) -> Iterator[tuple[str, str]]:
             server.wait(timeout=30)
         assert server.stderr is not None
         errors = server.stderr.read()
+        server_log("serve (test_openapi)", errors)
         assert "Traceback" not in errors, errors
 
 

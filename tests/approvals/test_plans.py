@@ -35,6 +35,7 @@ PARAMS: dict[str, Any] = {
     "limit": 100,
     "after_at": None,
     "after_id": None,
+    "before_id": None,
     "decider": None,
     "since": None,
     "until": None,

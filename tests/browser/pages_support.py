@@ -1,15 +1,16 @@
 """What the runs, inbox and audit browser tests share: a server with a real SMTP server and an HTTP
-receiver beside it, tokens for API calls, the invoice flow of seed 004, and waiting for an outcome."""
+receiver beside it, tokens for API calls, and the invoice flow of seed 004. Tests wait for what a page
+shows with Playwright's expect(), which retries until it holds, and for mail with the mailbox's own wait
+(woken by each arrival); nothing here polls with sleeps."""
 
 from __future__ import annotations
 
 import os
 import subprocess
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
 import psycopg
@@ -18,8 +19,7 @@ from psycopg import sql
 from backend.store.database import connect, with_database
 from tests.actions.servers import Mailbox, RecordingServer, recording_server, smtp_server
 from tests.browser.support import FLOWYARD, Server, serve
-
-T = TypeVar("T")
+from tests.server_logs import known_secret
 
 
 @dataclass
@@ -35,7 +35,7 @@ class Story:
         done = subprocess.run(
             [str(FLOWYARD), "token", "create", name], env=env, check=True, capture_output=True, text=True
         )
-        return done.stdout.strip().splitlines()[0]
+        return known_secret(done.stdout.strip().splitlines()[0])
 
     def api(self, token: str) -> httpx.Client:
         return httpx.Client(
@@ -69,18 +69,6 @@ def story_server(pg_server_url: str, template_database: str, suffix: str) -> Ite
     finally:
         with connect(pg_server_url, autocommit=True) as conn:
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-
-
-def eventually(probe: Callable[[], T | None], what: str, timeout_s: float = 60) -> T:
-    """The first truthy answer of `probe`, asked again until it comes: an outcome, never a fixed sleep."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        answer = probe()
-        if answer:
-            return answer
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up waiting for {what} after {timeout_s} s")
-        time.sleep(0.1)
 
 
 def invoice_flow(receiver_url: str, *, deadline: str = "P2D", on_timeout: str = "reject") -> dict[str, Any]:

@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +17,8 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page
 
+from tests.server_logs import known_secret, server_log
+
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "frontend" / "dist"
 # A test run leaves the tree clean; `make screenshots` (FLOWYARD_SCREENSHOTS=docs) renews the docs' images.
@@ -23,7 +26,7 @@ SCREENSHOTS = (
     ROOT / ("docs" if os.environ.get("FLOWYARD_SCREENSHOTS") == "docs" else ".flowyard") / "screenshots"
 )
 FLOWYARD = Path(sys.executable).parent / "flowyard"
-PASSWORD = "correct horse battery staple"
+PASSWORD = known_secret("correct horse battery staple")
 
 
 def chromium_path() -> str:
@@ -75,35 +78,41 @@ def serve(database_url: str, extra_env: dict[str, str] | None = None) -> Iterato
         **os.environ,
         "DATABASE_URL": database_url,
         "FLOWYARD_FRONTEND_DIR": str(DIST),
+        # Everything it logs, to a file of its own: the session's secrets check reads it afterwards.
+        "FLOWYARD_LOG_LEVEL": "DEBUG",
         **(extra_env or {}),
     }
-    process = subprocess.Popen(
-        [str(FLOWYARD), "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert process.stdout is not None
-    reader: threading.Thread | None = None
-    try:
-        # The banner comes once the socket listens (backend/processes.py); reading it is the sync.
-        # An empty database first hears how to add its first administrator; then the banner.
-        printed = [process.stdout.readline()]
-        if "serving" not in printed[0] and printed[0]:
-            printed.append(process.stdout.readline())
-        if "serving" not in printed[-1]:
-            raise RuntimeError(f"flowyard serve did not start: {printed}")
-        # Keep reading what it prints, or a full pipe would stop the server in the middle of a log line.
-        reader = threading.Thread(target=process.stdout.read, daemon=True)
-        reader.start()
-        yield Server(f"http://127.0.0.1:{port}", database_url)
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        if reader is not None:
-            reader.join(timeout=10)  # the server has exited: its output ends, and so does the reading
-        process.stdout.close()
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as log:
+        process = subprocess.Popen(
+            [str(FLOWYARD), "serve", "--port", str(port)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=log,
+            text=True,
+        )
+        assert process.stdout is not None
+        reader: threading.Thread | None = None
+        try:
+            # The banner comes once the socket listens (backend/processes.py); reading it is the sync.
+            # An empty database first hears how to add its first administrator; then the banner.
+            printed = [process.stdout.readline()]
+            if "serving" not in printed[0] and printed[0]:
+                printed.append(process.stdout.readline())
+            if "serving" not in printed[-1]:
+                log.seek(0)
+                raise RuntimeError(f"flowyard serve did not start: {printed} {log.read()[-4000:]}")
+            # Keep reading what it prints, or a full pipe would stop the server in the middle of a line.
+            reader = threading.Thread(target=process.stdout.read, daemon=True)
+            reader.start()
+            yield Server(f"http://127.0.0.1:{port}", database_url)
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+            if reader is not None:
+                reader.join(timeout=10)  # the server has exited: its output ends, and so does the reading
+            process.stdout.close()
+            log.seek(0)
+            server_log(f"browser serve on {database_url.rsplit('/', 1)[-1]}", log.read())
 
 
 def log_in(browser: Browser, server: Server, name: str, *, locale: str = "en-US") -> Page:

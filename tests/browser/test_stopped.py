@@ -9,8 +9,9 @@ import psycopg
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser.pages_support import Story, eventually, invoice_flow, story_server
+from tests.browser.pages_support import Story, invoice_flow, story_server
 from tests.browser.support import log_in, screenshot, serious_violations
+from tests.observability.live import wait_for
 
 
 @pytest.fixture(scope="module")
@@ -21,13 +22,9 @@ def story(pg_server_url: str, template_database: str) -> Iterator[Story]:
 
 def stop_at_its_approval(story: Story, run_id: int) -> None:
     """Every claim of the run's wait died without a word: the worker's next claim stops the run."""
-    with psycopg.connect(story.server.database_url, autocommit=True) as conn:
-
-        def waiting() -> bool:
-            row = conn.execute("SELECT kind FROM waits WHERE run_id = %s", (run_id,)).fetchone()
-            return row == ("approval",)
-
-        eventually(waiting, "the run to wait at its approval")
+    url = story.server.database_url
+    wait_for(url, "SELECT 1 FROM waits WHERE run_id = %s AND kind = 'approval'", run_id)
+    with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("UPDATE waits SET attempts = 5, wake_at = now() WHERE run_id = %s", (run_id,))
 
 

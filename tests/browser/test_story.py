@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from backend.approvals.audit import COLUMNS, column_label
-from tests.browser.pages_support import Story, eventually, invoice_flow, story_server
+from tests.browser.pages_support import Story, invoice_flow, story_server
 from tests.browser.support import log_in, screenshot
 
 
@@ -50,10 +50,7 @@ def test_three_people_one_invoice(browser: Browser, story: Story, tmp_path: Path
     expect(row).to_contain_text("Waiting", timeout=30_000)
 
     # The approver's mail: German, with the question and a link that decides nothing by itself.
-    mail = eventually(
-        lambda: next((m for _e, m in story.mailbox.messages if m["To"] == "bea@example.com"), None),
-        "bea's mail",
-    )
+    mail = story.mailbox.wait_for_mail_to("bea@example.com")
     assert str(make_header(decode_header(mail["Subject"]))) == "Genehmigung erbeten: Pay invoice A-7?"
     body = cast(bytes, mail.get_payload(decode=True)).decode()
     assert "Amount 1200 EUR is over the limit" in body and "abgelehnt" in body

@@ -20,7 +20,9 @@ import httpx
 import psycopg
 from prometheus_client.parser import text_string_to_metric_families
 
-METRICS_TOKEN = "scrape-only-7d1c5e0a9b"
+from tests.server_logs import known_secret, server_log
+
+METRICS_TOKEN = known_secret("scrape-only-7d1c5e0a9b")
 
 
 def free_port() -> int:
@@ -88,6 +90,7 @@ def started(command: list[str], url: str, log: Path, port: int, **env: str) -> I
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
             process.wait(timeout=60)
+            server_log(f"{command[0]} ({log.name})", log.read_text())
     assert "Traceback" not in log.read_text(), log.read_text()
 
 

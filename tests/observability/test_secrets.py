@@ -14,12 +14,13 @@ import pytest
 from tests.actions.servers import RecordingServer, recording_server
 from tests.api.support import make_user
 from tests.observability.live import METRICS_TOKEN, free_port, scrape, started, value, wait_for
+from tests.server_logs import known_secret
 
-AUTHOR_PASSWORD = "author-pw-Q7m2v9"
-APPROVER_PASSWORD = "approver-pw-K3x8t1"
-WRONG_PASSWORD = "wrong-pw-Z5c4n6"
-HEADER_SECRET = "header-secret-W8p1r3"
-CARD = "4111-2222-3333-4444"
+AUTHOR_PASSWORD = known_secret("author-pw-Q7m2v9")
+APPROVER_PASSWORD = known_secret("approver-pw-K3x8t1")
+WRONG_PASSWORD = known_secret("wrong-pw-Z5c4n6")
+HEADER_SECRET = known_secret("header-secret-W8p1r3")
+CARD = known_secret("4111-2222-3333-4444")
 
 
 def story_flow(url: str) -> dict[str, Any]:
@@ -75,12 +76,12 @@ def test_no_secret_reaches_the_logs_and_every_id_does(
             login = author.post("/api/session", json={"name": "s-author", "password": AUTHOR_PASSWORD})
             assert login.status_code == 201, login.text
             csrf = login.json()["csrf_token"]
-            used += [csrf, login.cookies["flowyard_session"]]
+            used += [known_secret(csrf), known_secret(login.cookies["flowyard_session"])]
             told = f"http://127.0.0.1:{receiver.port}/charge"
             flow = author.post("/api/flows", json=story_flow(told), headers={"X-CSRF-Token": csrf})
             assert flow.status_code == 201, flow.text
             hook = author.post(f"/api/flows/{flow.json()['id']}/webhook", headers={"X-CSRF-Token": csrf})
-            used.append(hook.json()["secret"])
+            used.append(known_secret(hook.json()["secret"]))
             fired = httpx.post(f"{api.base}{hook.json()['path']}", json={"card": CARD})
             assert fired.status_code == 202, fired.text
             run_id = fired.json()["run"]

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 import psycopg
 import pytest
 
+from tests.server_logs import server_log
 from tests.support import Queue, flow
 
 TWO_STEPS = flow(
@@ -43,6 +44,7 @@ def worker(url: str, *args: str) -> Iterator[subprocess.Popen[str]]:
             process.wait(timeout=60)
         assert process.stderr is not None
         errors = process.stderr.read()
+        server_log("worker (test_workers)", errors)
         assert "Traceback" not in errors, errors
 
 

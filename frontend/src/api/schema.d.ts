@@ -337,7 +337,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every change of a right, a user or a token, oldest first (audit) */
+        /** Every change of a right, a user or a token, oldest first, or newest first before an id (audit) */
         get: operations["rights_trail"];
         put?: never;
         post?: never;
@@ -529,7 +529,7 @@ export interface paths {
         /** Users with their rights and groups, by name (admin) */
         get: operations["list_users"];
         put?: never;
-        /** Create a user with rights, groups and an optional password (admin) */
+        /** Create a user with rights, groups, an optional password, e-mail address and language (admin) */
         post: operations["create_user"];
         delete?: never;
         options?: never;
@@ -2343,6 +2343,8 @@ export interface operations {
             query?: {
                 user?: string;
                 after?: number;
+                before?: number;
+                order?: "oldest" | "newest";
                 limit?: number;
             };
             header?: never;
@@ -3261,7 +3263,9 @@ export interface operations {
                         next: string | null;
                         users: {
                             created_at: string;
+                            email?: string | null;
                             groups: string[];
+                            locale?: string | null;
                             name: string;
                             rights: string[];
                         }[];
@@ -3307,7 +3311,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    email?: string;
                     groups?: string[];
+                    /** @enum {string} */
+                    locale?: "en" | "de" | "fr" | "es" | "it" | "nl" | "pl" | "pt_BR" | "ja";
                     name: string;
                     password?: string;
                     rights?: string[];
@@ -3323,7 +3330,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        email?: string | null;
                         groups: string[];
+                        locale?: string | null;
                         name: string;
                         rights: string[];
                     };
@@ -3484,7 +3493,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        email?: string | null;
                         groups: string[];
+                        locale?: string | null;
                         name: string;
                         rights: string[];
                     };
@@ -3584,7 +3595,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        email?: string | null;
                         groups: string[];
+                        locale?: string | null;
                         name: string;
                         rights: string[];
                     };

@@ -1,27 +1,34 @@
-// People (admins only): users with their address, language, groups, rights and token counts. Creating
-// and revoking is done with the CLI until the admin API lands; this page reads.
-import { useQuery } from '@tanstack/react-query';
+// People (admins only): users with their address, language, groups and rights, each right revocable
+// here; forms to add a user, grant a right on one flow or everywhere, and make or revoke API tokens; and
+// the rights trail for those who also hold the audit right (the trail's readers are auditors, so an
+// admin without it is told so rather than shown it).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { useRights } from '../runs/rights';
-
-interface Person {
-  name: string;
-  email: string | null;
-  locale: string | null;
-  groups: string[];
-  rights: string[];
-  tokens: number;
-}
+import { useSession } from '../api/session';
+import { isLocale } from '../i18n/i18n';
+import { NAMES } from '../shell/LanguageMenu';
+import { NewUser } from './NewUser';
+import { GrantRight } from './GrantRight';
+import { Tokens } from './Tokens';
+import { Trail } from './Trail';
+import { invalidatePeople, noContent, rightLabel, type Person } from './people';
 
 export function PeoplePage() {
   const { t } = useTranslation();
   const may = useRights();
   const admin = may('admin');
+  const me = useSession((s) => s.user);
   const people = useQuery({
     queryKey: ['people'],
     enabled: admin,
     queryFn: async () => unwrap(await api.GET('/api/people')) as unknown as { people: Person[] },
+  });
+  const flows = useQuery({
+    queryKey: ['flows'],
+    enabled: admin,
+    queryFn: async () => unwrap(await api.GET('/api/flows')),
   });
   if (!admin) {
     return (
@@ -31,33 +38,116 @@ export function PeoplePage() {
       </section>
     );
   }
+  const flowNames = new Map((flows.data?.flows ?? []).map((f) => [f.id, f.name] as const));
+  const names = (people.data?.people ?? []).map((p) => p.name);
   return (
-    <section className="page">
+    <section className="page people">
       <h1>{t('ui_nav_people')}</h1>
-      <p className="hint">{t('ui_people_cli')}</p>
       {people.error && <p role="alert">{people.error.message}</p>}
-      <table>
+      <table className="people-list">
         <thead>
           <tr>
             <th scope="col">{t('ui_people_name')}</th>
             <th scope="col">{t('ui_people_email')}</th>
+            <th scope="col">{t('ui_people_locale')}</th>
             <th scope="col">{t('ui_people_groups')}</th>
             <th scope="col">{t('ui_people_rights')}</th>
             <th scope="col">{t('ui_people_tokens')}</th>
+            <th scope="col">{t('ui_people_remove')}</th>
           </tr>
         </thead>
         <tbody>
           {people.data?.people.map((person) => (
-            <tr key={person.name}>
-              <td>{person.name}</td>
-              <td>{person.email ?? ''}</td>
-              <td>{person.groups.join(', ')}</td>
-              <td>{person.rights.join(', ')}</td>
+            <tr key={person.name} data-user={person.name}>
+              <td className="data">{person.name}</td>
+              <td className="data">{person.email ?? ''}</td>
+              <td>
+                {person.locale && isLocale(person.locale) ? t(NAMES[person.locale]) : (person.locale ?? '')}
+              </td>
+              <td className="data">{person.groups.join(', ')}</td>
+              <td>
+                <RightChips person={person} flowNames={flowNames} />
+              </td>
               <td>{person.tokens}</td>
+              <td>{person.name !== me && <RemoveUser name={person.name} />}</td>
             </tr>
           ))}
         </tbody>
       </table>
+      <div className="people-forms">
+        <NewUser />
+        <GrantRight names={names} flowNames={flowNames} />
+      </div>
+      <Tokens names={names} />
+      <Trail flowNames={flowNames} />
     </section>
+  );
+}
+
+function RightChips({ person, flowNames }: { person: Person; flowNames: Map<number, string> }) {
+  const { t } = useTranslation();
+  const queries = useQueryClient();
+  const revoke = useMutation({
+    mutationFn: async (right: string) =>
+      unwrap(
+        await api.DELETE('/api/users/{name}/rights/{right}', {
+          params: { path: { name: person.name, right } },
+        }),
+      ),
+    onSettled: () => invalidatePeople(queries),
+  });
+  return (
+    <>
+      <ul className="chips" aria-label={t('ui_people_rights_of', { name: person.name })}>
+        {person.rights.map((right) => {
+          const label = rightLabel(t, right, flowNames);
+          return (
+            <li key={right} data-right={right}>
+              <span>{label}</span>
+              <button
+                type="button"
+                aria-label={t('ui_people_revoke_right', { right: label, name: person.name })}
+                title={t('ui_people_revoke_right', { right: label, name: person.name })}
+                disabled={revoke.isPending}
+                onClick={() => {
+                  if (
+                    window.confirm(t('ui_people_revoke_right_confirm', { right: label, name: person.name }))
+                  )
+                    revoke.mutate(right);
+                }}
+              >
+                ×
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {revoke.error && <p role="alert">{revoke.error.message}</p>}
+    </>
+  );
+}
+
+/** Remove a user with their rights, groups, tokens and sessions; not oneself (the server refuses it too). */
+function RemoveUser({ name }: { name: string }) {
+  const { t } = useTranslation();
+  const queries = useQueryClient();
+  const remove = useMutation({
+    mutationFn: async () => noContent(await api.DELETE('/api/users/{name}', { params: { path: { name } } })),
+    onSettled: () => invalidatePeople(queries),
+  });
+  return (
+    <>
+      <button
+        type="button"
+        disabled={remove.isPending}
+        aria-label={t('ui_people_remove_user', { name })}
+        onClick={() => {
+          if (window.confirm(t('ui_people_remove_user_confirm', { name }))) remove.mutate();
+        }}
+      >
+        {t('ui_people_remove')}
+      </button>
+      {remove.error && <p role="alert">{remove.error.message}</p>}
+    </>
   );
 }

@@ -6,7 +6,7 @@ import { api } from '../api/client';
 import { isLocale, LOCALES, switchLocale, type Locale } from '../i18n/i18n';
 
 // Written out (not built from the locale) so that the catalog guard sees every key.
-const NAMES: Record<Locale, string> = {
+export const NAMES: Record<Locale, string> = {
   en: 'ui_language_en',
   de: 'ui_language_de',
   fr: 'ui_language_fr',

@@ -1,0 +1,78 @@
+// The rights trail, newest first, a page of 100 at a time: who changed which right, user or token, and
+// when. Reading it takes the audit right (auditors read what admins do); an admin without it is told so.
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../api/client';
+import { when } from '../runs/format';
+import { useRights } from '../runs/rights';
+import { CHANGE_KEYS, rightLabel, type TrailEntry } from './people';
+
+export function Trail({ flowNames }: { flowNames: Map<number, string> }) {
+  const { t } = useTranslation();
+  const may = useRights();
+  const auditor = may('audit');
+  const trail = useInfiniteQuery({
+    queryKey: ['trail'],
+    enabled: auditor,
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (last: { next: number | null }) => last.next ?? undefined,
+    queryFn: async ({ pageParam }) =>
+      unwrap(
+        await api.GET('/api/rights-trail', {
+          params: { query: { order: 'newest', limit: 100, ...(pageParam ? { before: pageParam } : {}) } },
+        }),
+      ) as unknown as { entries: TrailEntry[]; next: number | null },
+  });
+  const what = (entry: TrailEntry): string => {
+    if (entry.server) return `${entry.right ?? ''}:${entry.server}`;
+    if (entry.right)
+      return rightLabel(t, entry.flow_id ? `${entry.right}:${entry.flow_id}` : entry.right, flowNames);
+    if (entry.token_id !== null) return t('ui_people_trail_token', { id: entry.token_id });
+    return '';
+  };
+  return (
+    <section className="trail" aria-labelledby="trail-title">
+      <h2 id="trail-title">{t('ui_people_trail')}</h2>
+      {!auditor ? (
+        <p className="hint">{t('ui_people_trail_audit_only')}</p>
+      ) : (
+        <>
+          {trail.error && <p role="alert">{trail.error.message}</p>}
+          <table className="trail-list">
+            <thead>
+              <tr>
+                <th scope="col">{t('ui_people_trail_at')}</th>
+                <th scope="col">{t('ui_people_trail_actor')}</th>
+                <th scope="col">{t('ui_people_trail_change')}</th>
+                <th scope="col">{t('ui_people_name')}</th>
+                <th scope="col">{t('ui_people_trail_what')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {trail.data?.pages
+                .flatMap((page) => page.entries)
+                .map((entry) => (
+                  <tr key={entry.id} data-trail={entry.id}>
+                    <td>{when(entry.at)}</td>
+                    <td className="data">{entry.actor || t('ui_people_trail_cli')}</td>
+                    <td>{t(CHANGE_KEYS[entry.change] ?? entry.change)}</td>
+                    <td className="data">{entry.user}</td>
+                    <td>{what(entry)}</td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+          {trail.hasNextPage && (
+            <button
+              type="button"
+              onClick={() => void trail.fetchNextPage()}
+              disabled={trail.isFetchingNextPage}
+            >
+              {t('ui_people_trail_older')}
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

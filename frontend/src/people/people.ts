@@ -1,0 +1,85 @@
+// What the People page's parts share: the shapes the admin API answers with, the catalog keys of rights
+// and trail changes (written out: the i18n guard cannot check a key built at run time), and the cache
+// keys a change invalidates.
+import type { QueryClient } from '@tanstack/react-query';
+import { unwrap } from '../api/client';
+
+export interface Person {
+  name: string;
+  email: string | null;
+  locale: string | null;
+  groups: string[];
+  rights: string[];
+  tokens: number;
+}
+
+export interface Token {
+  id: number;
+  user: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface TrailEntry {
+  id: number;
+  at: string;
+  actor: string;
+  change: string;
+  user: string;
+  right: string | null;
+  flow_id: number | null;
+  server: string | null;
+  token_id: number | null;
+}
+
+/** The rights a flow grant can name; `decide` is never implied by another, `admin` included. */
+export const RIGHTS = ['edit', 'run', 'decide', 'audit', 'admin'] as const;
+
+export const RIGHT_KEYS: Record<string, string> = {
+  edit: 'ui_people_right_edit',
+  run: 'ui_people_right_run',
+  decide: 'ui_people_right_decide',
+  audit: 'ui_people_right_audit',
+  admin: 'ui_people_right_admin',
+  use_server: 'ui_people_right_use_server',
+};
+
+export const CHANGE_KEYS: Record<string, string> = {
+  user_added: 'ui_people_change_user_added',
+  user_removed: 'ui_people_change_user_removed',
+  granted: 'ui_people_change_granted',
+  revoked: 'ui_people_change_revoked',
+  token_created: 'ui_people_change_token_created',
+  token_revoked: 'ui_people_change_token_revoked',
+};
+
+/** A grant as the API writes it (`decide`, `decide:12`), split into its right and flow. */
+export function splitGrant(text: string): { right: string; flow: number | null } {
+  const [right = text, place] = text.split(':', 2);
+  return { right, flow: place && /^[0-9]+$/.test(place) ? Number(place) : null };
+}
+
+/** After any change: the list, the tokens and the trail are read again. */
+export function invalidatePeople(queries: QueryClient): void {
+  for (const key of ['people', 'tokens', 'trail']) void queries.invalidateQueries({ queryKey: [key] });
+}
+
+/** A right as a reader says it: its name, and the flow's name when it holds on one flow only. */
+export function rightLabel(
+  t: (key: string, options?: Record<string, unknown>) => string,
+  text: string,
+  flowNames: Map<number, string>,
+): string {
+  const { right, flow } = splitGrant(text);
+  const name = t(RIGHT_KEYS[right] ?? right);
+  if (flow === null) return t('ui_people_right_everywhere', { right: name });
+  return t('ui_people_right_on_flow', { right: name, flow: flowNames.get(flow) ?? `#${flow}` });
+}
+
+/** A call answered 204 No Content: nothing to return, or the API's error thrown as `unwrap` throws it. */
+export function noContent(result: { error?: unknown; response: Response }): null {
+  if (!result.response.ok) unwrap({ error: result.error ?? {}, response: result.response });
+  return null;
+}
