@@ -76,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
 
     _add_people_parsers(sub)
     _add_approvals_parsers(sub)
+    _add_audit_parsers(sub)
     _add_action_parsers(sub)
 
     check = sub.add_parser("check", help="validate a flow file (no database needed)")
@@ -161,6 +162,16 @@ def _add_approvals_parsers(subparsers: Any) -> None:
     )
 
 
+def _add_audit_parsers(subparsers: Any) -> None:
+    """`audit verify`: the chained trail, checked in the database or in an export (docs/approvals.md)."""
+    audit = subparsers.add_parser("audit", help="the chained trail of decisions, votes and rights changes")
+    actions = audit.add_subparsers(dest="action", required=True, metavar="ACTION")
+    check = actions.add_parser("verify", help="prove nothing was changed, removed or inserted")
+    check.add_argument("--flow", type=int, default=None, metavar="ID", help="only this flow's chain")
+    check.add_argument("--file", default=None, metavar="EXPORT", help="an export of the chain, offline")
+    check.add_argument("--json", action="store_true", help="print the verdict as JSON")
+
+
 def _add_action_parsers(subparsers: Any) -> None:
     """`server`, `template` and `secret`: the agents command nodes talk to, and the secret store."""
     server = subparsers.add_parser("server", help="the servers whose agents command nodes send to")
@@ -217,6 +228,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from backend.walker.cli import run_walk
 
         return run_walk(args.flow, input_text=args.input, answers=args.answer, as_json=args.json)
+
+    if args.command == "audit" and args.file is not None:
+        from backend.approvals.chain_commands import run_offline_verify
+
+        return run_offline_verify(args)
 
     from backend.store.commands import run_store_command
 

@@ -155,6 +155,10 @@ def run_queue_command(args: argparse.Namespace, url: str) -> int:
         from backend.approvals.commands import run_approvals_command
 
         return run_approvals_command(args, url)
+    if args.command == "audit":
+        from backend.approvals.chain_commands import run_audit_command
+
+        return run_audit_command(args, url)
     if args.command in ("user", "token"):
         from backend.people.commands import run_people_command
 

@@ -1,0 +1,1 @@
+-- Reserved for a migration of another branch: keeps the numbering gapless until the lead merges (drop it then).
