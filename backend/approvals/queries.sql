@@ -167,9 +167,10 @@ ON CONFLICT DO NOTHING
 
 -- name: claim_approval_mails
 -- Up to %(limit)s due mails, each held for %(lease)s (a sender that dies lets it fall due again), with
--- what writing them needs: the approval, its flow's name, and the recipient's address and language.
+-- what writing them needs: the approval, its flow's name, the recipient's address and language, and the
+-- round (0: the request, n: the n-th reminder).
 WITH due AS (
-    SELECT approval_id, user_name FROM approval_mails
+    SELECT approval_id, user_name, round FROM approval_mails
     WHERE status = 'pending' AND next_try_at <= now()
     ORDER BY next_try_at
     LIMIT %(limit)s
@@ -178,11 +179,11 @@ WITH due AS (
     UPDATE approval_mails AS m
     SET attempts = m.attempts + 1, next_try_at = now() + %(lease)s::interval
     FROM due
-    WHERE m.approval_id = due.approval_id AND m.user_name = due.user_name
-    RETURNING m.approval_id, m.user_name, m.key, m.attempts
+    WHERE m.approval_id = due.approval_id AND m.user_name = due.user_name AND m.round = due.round
+    RETURNING m.approval_id, m.user_name, m.key, m.attempts, m.round
 )
 SELECT c.approval_id, c.user_name, c.key, c.attempts, u.email, u.locale,
-       a.run_id, a.title, a.explanation, a.deadline_at, a.on_timeout, a.outcome, f.name
+       a.run_id, a.title, a.explanation, a.deadline_at, a.on_timeout, a.outcome, f.name, NULL::text, c.round
 FROM claimed AS c
 JOIN approvals AS a ON a.id = c.approval_id
 JOIN flows AS f ON f.id = a.flow_id
@@ -193,16 +194,16 @@ LEFT JOIN users AS u ON u.name = c.user_name
 -- try that claimed it.
 UPDATE approval_mails
 SET status = %(status)s, sent_at = CASE WHEN %(status)s = 'sent' THEN now() END, error = %(error)s
-WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND attempts = %(attempts)s
-  AND status = 'pending'
+WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND round = %(round)s
+  AND attempts = %(attempts)s AND status = 'pending'
 
 -- name: approval_mail_failed
 -- A try that failed: again after the backoff, or, at the last attempt, failed for good, with why.
 UPDATE approval_mails
 SET error = %(error)s, next_try_at = now() + %(backoff)s::interval,
     status = CASE WHEN attempts >= %(max_attempts)s THEN 'failed' ELSE 'pending' END
-WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND attempts = %(attempts)s
-  AND status = 'pending'
+WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND round = %(round)s
+  AND attempts = %(attempts)s AND status = 'pending'
 
 -- name: approvals_of_run
 -- A run's approvals, decided or not, for its page: who may decide, the deadline, who decided what.
@@ -285,3 +286,45 @@ LIMIT 200
 UPDATE delegations SET revoked_at = now()
 WHERE id = %(id)s AND from_user = %(name)s AND revoked_at IS NULL
 RETURNING id, from_user, to_user, starts_at, ends_at, revoked_at
+
+-- name: lock_run
+-- A run's row, taken before its approval's (runs < approvals < waits) when a woken approval may write
+-- to the run's journal.
+SELECT status FROM runs WHERE id = %(run_id)s FOR UPDATE
+
+-- name: approval_schedule
+-- What a woken, undecided approval owes now: its reminders and escalation, from its request time.
+SELECT requested_at, remind_after, reminders_sent, escalate_after, escalate_to, escalated_at, deadline_at,
+       flow_id, node, visit
+FROM approvals WHERE id = %(id)s
+
+-- name: queue_reminder_mails
+-- Reminder %(round)s of an approval to each approver who has an address and the decide right and has
+-- not voted; keyed (approval, user, round), so a retried walk writes each once.
+INSERT INTO approval_mails (approval_id, user_name, key, round)
+SELECT a.id, u.name, 'fy-mail-' || a.id || '-r' || %(round)s::int || '-' || md5(u.name || random()::text),
+       %(round)s::int
+FROM approvals AS a
+JOIN users AS u ON u.email IS NOT NULL
+WHERE a.id = %(id)s
+  AND (('user:' || u.name) = ANY(a.approvers)
+       OR EXISTS (SELECT 1 FROM group_members AS m
+                  WHERE m.user_name = u.name AND ('group:' || m.group_name) = ANY(a.approvers)))
+  AND EXISTS (SELECT 1 FROM grants AS g
+              WHERE g.user_name = u.name AND g."right" = 'decide'
+                AND (g.flow_id IS NULL OR g.flow_id = a.flow_id))
+  AND NOT EXISTS (SELECT 1 FROM approval_votes AS v WHERE v.approval_id = a.id AND v.seat = u.name)
+ON CONFLICT DO NOTHING
+RETURNING user_name
+
+-- name: reminders_sent
+-- How many reminders an approval has written; only ever up.
+UPDATE approvals SET reminders_sent = %(sent)s WHERE id = %(id)s AND reminders_sent < %(sent)s
+
+-- name: escalate
+-- The escalation: escalate_to joins the approvers, once.
+UPDATE approvals
+SET approvers = ARRAY(SELECT DISTINCT p FROM unnest(approvers || escalate_to) AS p ORDER BY p),
+    escalated_at = coalesce(%(now)s::timestamptz, now())
+WHERE id = %(id)s AND escalated_at IS NULL AND outcome IS NULL
+RETURNING escalate_to

@@ -110,8 +110,12 @@ class ApprovalService:
 
     async def resolution(self, conn: AsyncConnection[Any], claim: Claim) -> Resume | Undecided:
         async with conn.transaction():
+            # The run before the approval (runs < approvals < waits): an escalation writes its journal.
+            await conn.execute(QUERIES["lock_run"], {"run_id": claim.run_id})
             row = await self._locked(conn, claim)
             approval_id, outcome, decided_by, decided_at, comment, deadline_at, past_deadline = row
+            if outcome is None and not past_deadline:
+                return Undecided(await self._remind_and_escalate(conn, claim, approval_id))
             if outcome is None and past_deadline:
                 cur = await conn.execute(QUERIES["time_out"], {"id": approval_id, "now": self.clock()})
                 timed_out = await cur.fetchone()
@@ -134,6 +138,43 @@ class ApprovalService:
         return Resume(
             node=claim.node, visit=claim.visit, outcome=_RESUMES.get(outcome, "timeout"), output=output
         )
+
+    async def _remind_and_escalate(
+        self, conn: AsyncConnection[Any], claim: Claim, approval_id: int
+    ) -> datetime | None:
+        """What an undecided approval owes now (its latest due reminder, its escalation), written in the
+        woken wait's transaction and keyed, so a retried walk writes nothing twice; and when it is next
+        owed something, or its deadline (None: never by time)."""
+        cur = await conn.execute(QUERIES["approval_schedule"], {"id": approval_id})
+        row = await cur.fetchone()
+        assert row is not None
+        requested_at, remind_after, sent, escalate_after, escalate_to, escalated_at, deadline_at, *_ = row
+        node, visit = row[8], row[9]
+        now = self.clock() or await self._now(conn)
+        elapsed = now - requested_at
+        due = sum(1 for after in remind_after if after <= elapsed)
+        if due > sent:
+            # Only the latest reminder that fell due: a worker that was down does not send a burst.
+            await conn.execute(QUERIES["queue_reminder_mails"], {"id": approval_id, "round": due})
+            await conn.execute(QUERIES["reminders_sent"], {"id": approval_id, "sent": due})
+        if escalate_after is not None and escalated_at is None and escalate_after <= elapsed:
+            cur = await conn.execute(QUERIES["escalate"], {"id": approval_id, "now": self.clock()})
+            if await cur.fetchone() is not None:
+                await conn.execute(QUERIES["queue_reminder_mails"], {"id": approval_id, "round": 0})
+                line = JournalLine(
+                    code="approval_escalated",
+                    node=node,
+                    visit=visit,
+                    data={"approval": approval_id, "to": ", ".join(escalate_to)},
+                )
+                await journal.append(conn, claim.run_id, [line])
+                escalated_at = now
+        owed = [requested_at + after for after in remind_after if after > elapsed]
+        if escalate_after is not None and escalated_at is None:
+            owed.append(requested_at + escalate_after)
+        if deadline_at is not None:
+            owed.append(deadline_at)
+        return min(owed) if owed else None
 
     async def decided(self, conn: AsyncConnection[Any], claim: Claim) -> bool:
         row = await self._locked(conn, claim)
