@@ -80,6 +80,11 @@ PARAMS: dict[str, Any] = {
     "escalate_to": [],
     "round": 1,
     "chain": "flow:1",
+    "sent": 1,
+    "from_user": "u1",
+    "to_user": "u2",
+    "starts_at": None,
+    "ends_at": None,
 }
 GROWING = {
     *("approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures", "rights_trail"),

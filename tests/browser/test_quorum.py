@@ -108,3 +108,13 @@ def test_two_of_three_in_two_languages_with_a_reminder_between(browser: Browser,
     assert (decided["outcome"], decided["decided_by"]) == ("approved", "kenji")
     assert [(v["voter"], v["vote"]) for v in decided["votes"]] == [("anke", "approve"), ("kenji", "approve")]
     reader.close()
+
+    # The audit page proves the trail: every vote, the decision and the rights changes verify.
+    server.user("ada", "audit")
+    auditor = log_in(browser, server, "ada")
+    auditor.goto("/audit")
+    auditor.locator(".chain-check button").click()
+    expect(auditor.locator(".chain-check [role=status]")).to_have_class("intact")
+    expect(auditor.locator(".chain-check [role=status]")).to_contain_text("Intact:")
+    screenshot(auditor, "audit-chain-intact")
+    auditor.context.close()
