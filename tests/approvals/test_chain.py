@@ -164,3 +164,46 @@ def test_rights_changes_are_chained(database_url: str) -> None:
         c["user"] == "rita" and c["change"] == "user_added" for c in changes
     )
     assert any(c["user"] == "rita" and c["change"] == "granted" and c["right"] == "decide" for c in changes)
+
+
+def test_the_retention_sweep_takes_votes_with_their_approval_and_verify_counts_them_swept(
+    decided: tuple[Queue, int, list[int]],
+) -> None:
+    from backend.queue.sweep import sweep_decided_approvals
+
+    queue, flow_id, approvals = decided
+    # Forty days pass for the first approval: its decision, its vote and their records.
+    aged = f"{approvals[0]}"
+    by_hand(
+        queue,
+        "approvals",
+        f"UPDATE approvals SET decided_at = decided_at - interval '40 days' WHERE id = {aged}",
+    )
+    by_hand(
+        queue,
+        "approval_votes",
+        f"UPDATE approval_votes SET cast_at = cast_at - interval '40 days' WHERE approval_id = {aged}",
+    )
+    by_hand(
+        queue,
+        "audit_chain",
+        f"UPDATE audit_chain SET at = at - interval '40 days' WHERE chain = 'flow:{flow_id}' AND seq <= 2",
+    )
+    # The aged row no longer makes its record: what a change by hand looks like, until the sweep takes it.
+    assert [b.code for b in verdict(queue, flow_id).breaks] == ["chain_row_changed"] * 2
+
+    async def sweep() -> int:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            return await sweep_decided_approvals(conn, None, timedelta(days=30))
+
+    assert asyncio.run(sweep()) == 1
+    assert queue.one("SELECT count(*) FROM approval_votes WHERE approval_id = %s", approvals[0]) == (0,)
+
+    async def with_retention(retention: timedelta | None) -> Verdict:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            return await verify(conn, flow_id, retention)
+
+    kept = asyncio.run(with_retention(timedelta(days=30)))
+    assert kept.intact and kept.swept == 2, "the records keep what the swept rows said"
+    unexplained = asyncio.run(with_retention(None))
+    assert [b.code for b in unexplained.breaks] == ["chain_row_removed", "chain_row_removed"]
