@@ -137,6 +137,7 @@ def _parser() -> argparse.ArgumentParser:
 
     _add_people_parsers(sub)
     _add_approvals_parsers(sub)
+    _add_audit_parsers(sub)
     _add_action_parsers(sub)
 
     check = sub.add_parser("check", help="validate a flow file (no database needed)")
@@ -225,6 +226,24 @@ def _add_approvals_parsers(subparsers: Any) -> None:
     decide.add_argument(
         "--as", dest="as_user", required=True, metavar="NAME", help="who decides, with their rights"
     )
+
+
+def _add_audit_parsers(subparsers: Any) -> None:
+    """`audit verify`: the chained trail, checked in the database or in an export (docs/approvals.md)."""
+    audit = subparsers.add_parser("audit", help="the chained trail of decisions, votes and rights changes")
+    actions = audit.add_subparsers(dest="action", required=True, metavar="ACTION")
+    check = actions.add_parser("verify", help="prove nothing was changed, removed or inserted")
+    check.add_argument("--flow", type=int, default=None, metavar="ID", help="only this flow's chain")
+    check.add_argument("--file", default=None, metavar="EXPORT", help="an export of the chain, offline")
+    check.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    check.set_defaults(func=_audit)
+
+
+def _audit(args: argparse.Namespace) -> int:
+    """An export is verified offline (no database); else the database's chains."""
+    if args.file is not None:
+        return _offline("backend.approvals.chain_commands:run_offline_verify")(args)
+    return _command("backend.approvals.chain_commands:run_audit_command")(args)
 
 
 def _add_action_parsers(subparsers: Any) -> None:

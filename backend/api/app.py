@@ -19,6 +19,7 @@ from backend.actions import ActionSender, ActionSettings
 from backend.api import (  # noqa: F401 - they declare the endpoints
     addresses,
     approvals,
+    delegations,
     flows,
     me,
     meta,

@@ -11,11 +11,14 @@ from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.flows import ID
 from backend.api.rights import require, require_read
+from backend.approvals import chain
 from backend.approvals.audit import AuditFilter, AuditRefused, export_csv, export_json, search
+from backend.approvals.chain_commands import export_document
 from backend.approvals.records import Approval
 from backend.approvals.service import COMMENT_MAX, ApprovalService, DecisionRefused
 from backend.i18n.zones import reader_zone
 from backend.people.accounts import has_right
+from backend.queue.sweep import approval_retention_from_env
 
 OUTCOMES = [
     "approved",
@@ -47,6 +50,26 @@ APPROVAL: dict[str, Any] = {
         "decided_at": {"type": ["string", "null"]},
         "comment": {"type": ["string", "null"]},
         "started_by": {"type": ["string", "null"]},
+        "quorum": {"type": "integer"},
+        "reject_rule": {"enum": ["any", "quorum"]},
+        "allow_self_approval": {"type": "boolean"},
+        "author": {"type": ["string", "null"]},
+        "on_behalf_of": {"type": ["string", "null"], "description": "the approver a delegate stood in for"},
+        "votes": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "voter", "on_behalf_of", "vote", "comment", "cast_at"],
+                "properties": {
+                    "id": {"type": "integer"},
+                    "voter": {"type": "string"},
+                    "on_behalf_of": {"type": ["string", "null"]},
+                    "vote": {"enum": ["approve", "reject"]},
+                    "comment": {"type": ["string", "null"]},
+                    "cast_at": {"type": "string"},
+                },
+            },
+        },
     },
 }
 DECISION_BODY: dict[str, Any] = {
@@ -63,6 +86,8 @@ _REFUSAL_STATUS = {
     "approval_not_found": 404,
     "decide_right_missing": 403,
     "approver_not_named": 403,
+    "self_approval_refused": 403,
+    "approval_vote_already_cast": 409,
     "approval_already_decided": 409,
     "approval_deadline_passed": 409,
     "decision_outcome_invalid": 422,
@@ -116,8 +141,8 @@ async def get_approval(call: Call) -> Response:
 @endpoint(
     "POST",
     "/api/approvals/{approval_id:int}/decision",
-    summary="Approve or reject; the first decision "
-    "wins, a later one is 409 approval_already_decided with the standing decision",
+    summary="Vote to approve or reject; the vote that settles the approval (its quorum, or a reject) "
+    "decides it, a later one is 409 approval_already_decided with the standing decision",
     tag="approvals",
     body=DECISION_BODY,
     responses={200: APPROVAL, 403: None, 404: None, 409: None},
@@ -248,4 +273,78 @@ async def export(call: Call) -> Response:
     headers["Content-Disposition"] = 'attachment; filename="flowyard-decisions.csv"'
     return Response(
         export_csv(rows, call.locale, reader_zone()), media_type="text/csv; charset=utf-8", headers=headers
+    )
+
+
+CHAIN_QUERY: dict[str, dict[str, Any]] = {"flow": ID}
+
+
+async def _chain_reader(call: Call) -> int | None:
+    """The flow whose chain the caller may read (None: every chain, with the audit right everywhere)."""
+    flow_id: int | None = call.query.get("flow")
+    if not await has_right(call.conn, call.me.name, "audit", None):
+        if flow_id is None:
+            raise ApiError(403, code="right_missing", detail={"right": "audit"}, right="audit")
+        await require(call, "audit", flow_id)
+    return flow_id
+
+
+@endpoint(
+    "GET",
+    "/api/audit/chain",
+    summary="The chained trail with its hashes and heads, to verify offline (flowyard audit verify --file)",
+    tag="audit",
+    query=CHAIN_QUERY,
+    responses={
+        200: {
+            "type": "object",
+            "required": ["format", "records", "heads"],
+            "properties": {
+                "format": {"const": "flowyard.audit-chain/1"},
+                "records": {"type": "array", "items": {"type": "object"}},
+                "heads": {"type": "object", "additionalProperties": {"type": "string"}},
+            },
+        },
+        403: None,
+    },
+)
+async def audit_chain(call: Call) -> Response:
+    flow_id = await _chain_reader(call)
+    chain_name = None if flow_id is None else f"flow:{flow_id}"
+    found = await chain.records(call.conn, chain_name)
+    return reply(export_document(found, await chain.heads(call.conn, chain_name)))
+
+
+@endpoint(
+    "GET",
+    "/api/audit/verify",
+    summary="Verify the chained trail in the database: intact, or each break with its reason code",
+    tag="audit",
+    query=CHAIN_QUERY,
+    responses={
+        200: {
+            "type": "object",
+            "required": ["intact", "records", "heads", "breaks"],
+            "properties": {
+                "intact": {"type": "boolean"},
+                "records": {"type": "integer"},
+                "swept": {"type": "integer"},
+                "heads": {"type": "object", "additionalProperties": {"type": "string"}},
+                "breaks": {"type": "array", "items": {"type": "object"}},
+            },
+        },
+        403: None,
+    },
+)
+async def audit_verify(call: Call) -> Response:
+    flow_id = await _chain_reader(call)
+    verdict = await chain.verify(call.conn, flow_id, approval_retention_from_env())
+    return reply(
+        {
+            "intact": verdict.intact,
+            "records": verdict.records,
+            "swept": verdict.swept,
+            "heads": verdict.heads,
+            "breaks": [b.to_json() for b in verdict.breaks],
+        }
     )

@@ -93,7 +93,9 @@ async def search(
             "limit": limit + 1,
         },
     )
-    rows = [Approval.from_row(row) for row in await cur.fetchall()]
+    from backend.approvals.service import with_votes
+
+    rows = await with_votes(conn, [Approval.from_row(row) for row in await cur.fetchall()])
     more = len(rows) > limit
     rows = rows[:limit]
     last = rows[-1] if rows else None

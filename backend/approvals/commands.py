@@ -82,6 +82,18 @@ async def _decide(conn: AsyncConnection[Any], args: argparse.Namespace) -> int:
     )
     approval = await ApprovalService().get(conn, decision.approval_id)
     assert approval is not None
+    if decision.outcome is None:  # a vote towards a quorum: the approval still waits
+        approves = sum(1 for vote in approval.votes if vote.vote == "approve")
+        print(
+            message(
+                "approval_vote_counted",
+                approval=approval.id,
+                user=args.as_user,
+                approves=approves,
+                quorum=approval.quorum,
+            )
+        )
+        return 0
     code = {"approved": "approval_decided_approved"}.get(decision.outcome, "approval_decided_rejected")
     print(message(code, approval=approval.id, user=args.as_user, run=approval.run_id))
     return 0
@@ -112,7 +124,7 @@ def run_approvals_command(args: argparse.Namespace, url: str) -> int:
 def _standing(decision: Decision) -> str:
     # Anything but a person's approve or reject (a deadline, a cancel, a failed run) is named by its code.
     code = {"approved": "approval_standing_approved", "rejected": "approval_standing_rejected"}.get(
-        decision.outcome, "approval_standing_closed"
+        decision.outcome or "", "approval_standing_closed"
     )
     at = decision.decided_at.astimezone(UTC)
     return message(code, user=decision.decided_by or "", outcome=decision.outcome, at=at)

@@ -70,6 +70,7 @@ class Mail:
     outcome: str | None
     flow_name: str
     timezone: str | None = None
+    round: int = 0  # 0: the request; n: the n-th reminder
 
 
 def zone(name: str | None) -> tzinfo:
@@ -85,8 +86,14 @@ def zone(name: str | None) -> tzinfo:
 def render(mail: Mail, base_url: str, tz: tzinfo) -> tuple[str, str]:
     """The subject and the plain-text body, in the recipient's language; user text is never markup."""
     locale = negotiate(None, mail.locale)
+    reminder = mail.round > 0
     lines = [
-        message("mail_approval_intro", locale, flow=mail.flow_name, run=mail.run_id),
+        message(
+            "mail_approval_reminder_intro" if reminder else "mail_approval_intro",
+            locale,
+            flow=mail.flow_name,
+            run=mail.run_id,
+        ),
         "",
         mail.title,
     ]
@@ -109,7 +116,10 @@ def render(mail: Mail, base_url: str, tz: tzinfo) -> tuple[str, str]:
         message("mail_approval_link", locale, link=link),
         message("mail_approval_link_safe", locale),
     ]
-    return message("mail_approval_subject", locale, title=mail.title), "\n".join(lines) + "\n"
+    subject = message(
+        "mail_approval_reminder_subject" if reminder else "mail_approval_subject", locale, title=mail.title
+    )
+    return subject, "\n".join(lines) + "\n"
 
 
 class ApprovalMailer:
@@ -150,7 +160,12 @@ class ApprovalMailer:
                     await waiter
 
     async def _send(self, mail: Mail) -> None:
-        where = {"approval_id": mail.approval_id, "name": mail.user_name, "attempts": mail.attempts}
+        where = {
+            "approval_id": mail.approval_id,
+            "name": mail.user_name,
+            "round": mail.round,
+            "attempts": mail.attempts,
+        }
         if mail.outcome is not None or not mail.address:
             # Decided before the mail left, or the address was removed: nothing to call anyone to.
             why = "approval_already_decided" if mail.outcome is not None else "user_email_missing"

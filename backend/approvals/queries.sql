@@ -3,12 +3,15 @@
 -- name: insert_approval
 -- The request a paused run asks; one per visit.
 INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers, deadline,
-                       deadline_at, on_timeout, requested_at, started_by)
+                       deadline_at, on_timeout, requested_at, started_by, quorum, reject_rule,
+                       allow_self_approval, author, remind_after, escalate_after, escalate_to)
 VALUES (%(run_id)s, %(flow_id)s, %(version)s, %(node)s, %(visit)s, %(title)s, %(explanation)s,
         %(approvers)s, %(deadline)s::interval,
         coalesce(%(now)s::timestamptz, now()) + %(deadline)s::interval, %(on_timeout)s,
         coalesce(%(now)s::timestamptz, now()),
-        (SELECT started_by FROM runs WHERE id = %(run_id)s))
+        (SELECT started_by FROM runs WHERE id = %(run_id)s), %(quorum)s, %(reject)s, %(allow_self_approval)s,
+        (SELECT created_by FROM flow_versions WHERE flow_id = %(flow_id)s AND version = %(version)s),
+        %(remind_after)s::interval[], %(escalate_after)s::interval, %(escalate_to)s::text[])
 RETURNING id
 
 -- name: approval_of_visit
@@ -43,7 +46,7 @@ WHERE w.run_id = %(run_id)s AND w.kind = 'approval' AND w.last_error IS NULL
 -- name: decide
 -- First decision wins: nothing when the approval has an outcome already, or its deadline has passed.
 UPDATE approvals
-SET outcome = %(outcome)s, decided_by = %(by)s, comment = %(comment)s,
+SET outcome = %(outcome)s, decided_by = %(by)s, on_behalf_of = %(on_behalf_of)s, comment = %(comment)s,
     decided_at = coalesce(%(now)s::timestamptz, now())
 WHERE id = %(id)s AND outcome IS NULL
   AND (deadline_at IS NULL OR deadline_at > coalesce(%(now)s::timestamptz, now()))
@@ -58,7 +61,8 @@ RETURNING id
 -- name: approval
 -- One approval, as the inbox and the audit show it.
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
-       requested_at, outcome, decided_by, decided_at, comment, started_by
+       requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
+       allow_self_approval, author, on_behalf_of
 FROM approvals WHERE id = %(id)s
 
 -- name: cancel_open_approvals
@@ -67,16 +71,21 @@ UPDATE approvals SET outcome = 'cancelled', decided_by = %(by)s, decided_at = no
 WHERE run_id = %(run_id)s AND outcome IS NULL
 
 -- name: inbox
--- The open approvals a user may decide now (the decide right on the flow, and named or nobody named),
--- oldest first, a page after the cursor (requested_at, id).
+-- The open approvals a user may decide now (the decide right on the flow; named, or standing in for
+-- someone named, or nobody named; not their own run or flow version unless the node allows it; not
+-- voted on yet), oldest first, a page after the cursor (requested_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
-       requested_at, outcome, decided_by, decided_at, comment, started_by
+       requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
+       allow_self_approval, author, on_behalf_of
 FROM approvals AS a
 WHERE a.outcome IS NULL
   AND EXISTS (SELECT 1 FROM grants AS g
               WHERE g.user_name = %(name)s AND g."right" = 'decide'
                 AND (g.flow_id IS NULL OR g.flow_id = a.flow_id))
   AND (cardinality(a.approvers) = 0 OR a.approvers && %(principals)s::text[])
+  AND (a.allow_self_approval
+       OR (a.started_by IS DISTINCT FROM %(name)s AND a.author IS DISTINCT FROM %(name)s))
+  AND NOT EXISTS (SELECT 1 FROM approval_votes AS v WHERE v.approval_id = a.id AND v.voter = %(name)s)
   AND (a.requested_at, a.id) > (coalesce(%(after_at)s::timestamptz, '-infinity'),
                                 coalesce(%(after_id)s::bigint, 0))
 ORDER BY a.requested_at, a.id
@@ -86,7 +95,8 @@ LIMIT %(limit)s
 -- Decisions, filtered (the text in title, explanation or comment, ignoring case), in a stable order,
 -- one page after the cursor (decided_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
-       requested_at, outcome, decided_by, decided_at, comment, started_by
+       requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
+       allow_self_approval, author, on_behalf_of
 FROM approvals
 WHERE outcome IS NOT NULL
   AND (%(flow_id)s::bigint IS NULL OR flow_id = %(flow_id)s::bigint)
@@ -127,7 +137,8 @@ WHERE run_id = %(run_id)s AND outcome IS NULL
 -- Every open approval, whoever may decide it (the terminal's view without --as), oldest first, a page
 -- after the cursor (requested_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
-       requested_at, outcome, decided_by, decided_at, comment
+       requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
+       allow_self_approval, author, on_behalf_of
 FROM approvals
 WHERE outcome IS NULL
   AND (requested_at, id) > (coalesce(%(after_at)s::timestamptz, '-infinity'),
@@ -156,9 +167,10 @@ ON CONFLICT DO NOTHING
 
 -- name: claim_approval_mails
 -- Up to %(limit)s due mails, each held for %(lease)s (a sender that dies lets it fall due again), with
--- what writing them needs: the approval, its flow's name, and the recipient's address and language.
+-- what writing them needs: the approval, its flow's name, the recipient's address and language, and the
+-- round (0: the request, n: the n-th reminder).
 WITH due AS (
-    SELECT approval_id, user_name FROM approval_mails
+    SELECT approval_id, user_name, round FROM approval_mails
     WHERE status = 'pending' AND next_try_at <= now()
     ORDER BY next_try_at
     LIMIT %(limit)s
@@ -167,11 +179,11 @@ WITH due AS (
     UPDATE approval_mails AS m
     SET attempts = m.attempts + 1, next_try_at = now() + %(lease)s::interval
     FROM due
-    WHERE m.approval_id = due.approval_id AND m.user_name = due.user_name
-    RETURNING m.approval_id, m.user_name, m.key, m.attempts
+    WHERE m.approval_id = due.approval_id AND m.user_name = due.user_name AND m.round = due.round
+    RETURNING m.approval_id, m.user_name, m.key, m.attempts, m.round
 )
 SELECT c.approval_id, c.user_name, c.key, c.attempts, u.email, u.locale,
-       a.run_id, a.title, a.explanation, a.deadline_at, a.on_timeout, a.outcome, f.name, u.time_zone
+       a.run_id, a.title, a.explanation, a.deadline_at, a.on_timeout, a.outcome, f.name, u.time_zone, c.round
 FROM claimed AS c
 JOIN approvals AS a ON a.id = c.approval_id
 JOIN flows AS f ON f.id = a.flow_id
@@ -182,16 +194,16 @@ LEFT JOIN users AS u ON u.name = c.user_name
 -- try that claimed it.
 UPDATE approval_mails
 SET status = %(status)s, sent_at = CASE WHEN %(status)s = 'sent' THEN now() END, error = %(error)s
-WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND attempts = %(attempts)s
-  AND status = 'pending'
+WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND round = %(round)s
+  AND attempts = %(attempts)s AND status = 'pending'
 
 -- name: approval_mail_failed
 -- A try that failed: again after the backoff, or, at the last attempt, failed for good, with why.
 UPDATE approval_mails
 SET error = %(error)s, next_try_at = now() + %(backoff)s::interval,
     status = CASE WHEN attempts >= %(max_attempts)s THEN 'failed' ELSE 'pending' END
-WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND attempts = %(attempts)s
-  AND status = 'pending'
+WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND round = %(round)s
+  AND attempts = %(attempts)s AND status = 'pending'
 
 -- name: approvals_of_run
 -- A run's approvals, decided or not, for its page: who may decide, the deadline, who decided what.
@@ -199,3 +211,120 @@ SELECT id, visit, node, title, approvers, deadline_at, on_timeout, requested_at,
        decided_at, comment
 FROM approvals WHERE run_id = %(run_id)s
 ORDER BY visit
+
+-- name: lock_open_approval
+-- An approval's row, locked (after its run's): votes on it take turns, so none is counted twice. Whether
+-- it is decided, and whether its deadline has passed.
+SELECT outcome, deadline_at IS NOT NULL AND deadline_at <= coalesce(%(now)s::timestamptz, now())
+FROM approvals WHERE id = %(id)s
+FOR UPDATE
+
+-- name: cast_vote
+-- One vote, its own row; nothing when this person or this seat has voted on the approval already.
+INSERT INTO approval_votes (approval_id, flow_id, voter, on_behalf_of, vote, comment, cast_at)
+SELECT id, flow_id, %(voter)s, %(on_behalf_of)s, %(vote)s, %(comment)s, coalesce(%(now)s::timestamptz, now())
+FROM approvals WHERE id = %(id)s
+ON CONFLICT DO NOTHING
+RETURNING id
+
+-- name: tally
+-- An approval's votes so far, and how many seats could still approve: the users who may decide it (the
+-- decide right on the flow; named, or in a named group, or anyone when nobody is named; not the run's
+-- starter nor the version's author unless self-approval is allowed) who have not voted.
+SELECT count(*) FILTER (WHERE v.vote = 'approve'),
+       count(*) FILTER (WHERE v.vote = 'reject'),
+       (SELECT count(*) FROM users AS u
+        WHERE EXISTS (SELECT 1 FROM grants AS g
+                      WHERE g.user_name = u.name AND g."right" = 'decide'
+                        AND (g.flow_id IS NULL OR g.flow_id = a.flow_id))
+          AND (cardinality(a.approvers) = 0
+               OR ('user:' || u.name) = ANY(a.approvers)
+               OR EXISTS (SELECT 1 FROM group_members AS m
+                          WHERE m.user_name = u.name AND ('group:' || m.group_name) = ANY(a.approvers)))
+          AND (a.allow_self_approval OR u.name IS DISTINCT FROM a.started_by)
+          AND (a.allow_self_approval OR u.name IS DISTINCT FROM a.author)
+          AND NOT EXISTS (SELECT 1 FROM approval_votes AS w WHERE w.approval_id = a.id AND w.seat = u.name))
+FROM approvals AS a LEFT JOIN approval_votes AS v ON v.approval_id = a.id
+WHERE a.id = %(id)s
+GROUP BY a.id
+
+-- name: votes_of_approval
+-- An approval's votes in the order they were cast, for the approval page, the run page and the audit.
+SELECT id, voter, on_behalf_of, vote, comment, cast_at
+FROM approval_votes WHERE approval_id = %(id)s
+ORDER BY id
+
+-- name: votes_of_approvals
+-- The votes of several approvals (a page of the inbox or the audit), in the order they were cast.
+SELECT approval_id, id, voter, on_behalf_of, vote, comment, cast_at
+FROM approval_votes WHERE approval_id = ANY(%(ids)s::bigint[])
+ORDER BY approval_id, id
+
+-- name: delegators_of
+-- Who has delegated their approvals to %(name)s now (a delegation that has started, not ended, not
+-- revoked), by name.
+SELECT from_user FROM delegations
+WHERE to_user = %(name)s AND revoked_at IS NULL
+  AND starts_at <= coalesce(%(now)s::timestamptz, now()) AND ends_at > coalesce(%(now)s::timestamptz, now())
+ORDER BY from_user
+
+-- name: insert_delegation
+-- A delegation of %(from_user)s's approvals to %(to_user)s for a period.
+INSERT INTO delegations (from_user, to_user, starts_at, ends_at, created_by)
+VALUES (%(from_user)s, %(to_user)s, %(starts_at)s, %(ends_at)s, %(by)s)
+RETURNING id, from_user, to_user, starts_at, ends_at, revoked_at
+
+-- name: delegations_of
+-- A user's delegations, given and received, that have not ended, newest first.
+SELECT id, from_user, to_user, starts_at, ends_at, revoked_at FROM delegations
+WHERE (from_user = %(name)s OR to_user = %(name)s) AND revoked_at IS NULL AND ends_at > now()
+ORDER BY id DESC
+LIMIT 200
+
+-- name: end_delegation
+-- A delegation ended by the user who gave it; nothing when it is not theirs or has ended already.
+UPDATE delegations SET revoked_at = now()
+WHERE id = %(id)s AND from_user = %(name)s AND revoked_at IS NULL
+RETURNING id, from_user, to_user, starts_at, ends_at, revoked_at
+
+-- name: lock_run
+-- A run's row, taken before its approval's (runs < approvals < waits) when a woken approval may write
+-- to the run's journal.
+SELECT status FROM runs WHERE id = %(run_id)s FOR UPDATE
+
+-- name: approval_schedule
+-- What a woken, undecided approval owes now: its reminders and escalation, from its request time.
+SELECT requested_at, remind_after, reminders_sent, escalate_after, escalate_to, escalated_at, deadline_at,
+       flow_id, node, visit
+FROM approvals WHERE id = %(id)s
+
+-- name: queue_reminder_mails
+-- Reminder %(round)s of an approval to each approver who has an address and the decide right and has
+-- not voted; keyed (approval, user, round), so a retried walk writes each once.
+INSERT INTO approval_mails (approval_id, user_name, key, round)
+SELECT a.id, u.name, 'fy-mail-' || a.id || '-r' || %(round)s::int || '-' || md5(u.name || random()::text),
+       %(round)s::int
+FROM approvals AS a
+JOIN users AS u ON u.email IS NOT NULL
+WHERE a.id = %(id)s
+  AND (('user:' || u.name) = ANY(a.approvers)
+       OR EXISTS (SELECT 1 FROM group_members AS m
+                  WHERE m.user_name = u.name AND ('group:' || m.group_name) = ANY(a.approvers)))
+  AND EXISTS (SELECT 1 FROM grants AS g
+              WHERE g.user_name = u.name AND g."right" = 'decide'
+                AND (g.flow_id IS NULL OR g.flow_id = a.flow_id))
+  AND NOT EXISTS (SELECT 1 FROM approval_votes AS v WHERE v.approval_id = a.id AND v.seat = u.name)
+ON CONFLICT DO NOTHING
+RETURNING user_name
+
+-- name: reminders_sent
+-- How many reminders an approval has written; only ever up.
+UPDATE approvals SET reminders_sent = %(sent)s WHERE id = %(id)s AND reminders_sent < %(sent)s
+
+-- name: escalate
+-- The escalation: escalate_to joins the approvers, once.
+UPDATE approvals
+SET approvers = ARRAY(SELECT DISTINCT p FROM unnest(approvers || escalate_to) AS p ORDER BY p),
+    escalated_at = coalesce(%(now)s::timestamptz, now())
+WHERE id = %(id)s AND escalated_at IS NULL AND outcome IS NULL
+RETURNING escalate_to

@@ -1,10 +1,25 @@
-"""An approval row as the inbox, the run page and the audit show it."""
+"""An approval row as the inbox, the run page and the audit show it, with its votes."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    """One person's vote on an approval; `on_behalf_of` is the approver a delegate stood in for."""
+
+    id: int
+    voter: str
+    on_behalf_of: str | None
+    vote: str
+    comment: str | None
+    cast_at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "cast_at": self.cast_at.isoformat()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,10 +41,19 @@ class Approval:
     decided_at: datetime | None
     comment: str | None
     started_by: str | None = None
+    quorum: int = 1
+    reject_rule: str = "any"
+    allow_self_approval: bool = False
+    author: str | None = None
+    on_behalf_of: str | None = None
+    votes: tuple[Vote, ...] = field(default=())
 
     @classmethod
     def from_row(cls, row: tuple[Any, ...]) -> Approval:
         return cls(*row)
+
+    def with_votes(self, votes: tuple[Vote, ...]) -> Approval:
+        return replace(self, votes=votes)
 
     def to_json(self) -> dict[str, Any]:
         """JSON with times in UTC, ISO 8601."""
@@ -37,4 +61,5 @@ class Approval:
         for key in ("deadline_at", "requested_at", "decided_at"):
             if data[key] is not None:
                 data[key] = data[key].isoformat()
+        data["votes"] = [vote.to_json() for vote in self.votes]
         return data

@@ -1,8 +1,10 @@
 """Approval requests and decisions: the product table the queue consults when an approval wait wakes.
 
-A decision is an UPDATE ... WHERE outcome IS NULL and, in the same transaction, `wake_at = now()` on the
-run's wait and a NOTIFY: the worker is the only one that resumes the run. A deadline's outcome is the same
-UPDATE made by the worker, so a decision and a deadline landing together resolve once.
+A person's decision is a vote (its own immutable row) and, when the votes settle the approval (its quorum
+reached, or a reject that decides), an UPDATE ... WHERE outcome IS NULL and, in the same transaction,
+`wake_at = now()` on the run's wait and a NOTIFY: the worker is the only one that resumes the run. A
+deadline's outcome is the same UPDATE made by the worker, so a decision and a deadline landing together
+resolve once. Votes on one approval take turns on its row lock, so none is counted twice.
 """
 
 from __future__ import annotations
@@ -13,15 +15,17 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
-from backend.approvals.records import Approval
+from backend.approvals.records import Approval, Vote
 from backend.errors import CodedError
+from backend.graph.durations import parse_duration
 from backend.observability import events
 from backend.people.accounts import has_right, principals_of
+from backend.queue import journal
 from backend.queue.claims import Claim, ClaimLost, Clock, database_clock
 from backend.queue.driver import Run, Undecided, WaitFailed
 from backend.queue.queries import QUERIES as QUEUE_QUERIES
 from backend.store.queries import load
-from backend.walker import ApprovalRequest, Resume
+from backend.walker import ApprovalRequest, JournalLine, Resume
 
 QUERIES = load("backend.approvals", "queries.sql")
 
@@ -36,7 +40,7 @@ class Decision:
     """A decision that stands on an approval."""
 
     approval_id: int
-    outcome: str
+    outcome: str | None  # None: a vote was counted and the approval still waits for more
     decided_at: datetime
     decided_by: str | None
 
@@ -47,6 +51,17 @@ class DecisionRefused(CodedError):
     def __init__(self, *, code: str, standing: Decision | None = None, **params: object) -> None:
         super().__init__(code=code, **params)
         self.standing = standing
+
+
+async def with_votes(conn: AsyncConnection[Any], approvals: list[Approval]) -> list[Approval]:
+    """The approvals with their votes, read in one query."""
+    if not approvals:
+        return approvals
+    cur = await conn.execute(QUERIES["votes_of_approvals"], {"ids": [a.id for a in approvals]})
+    votes: dict[int, list[Vote]] = {}
+    for approval_id, *vote in await cur.fetchall():
+        votes.setdefault(approval_id, []).append(Vote(*vote))
+    return [a.with_votes(tuple(votes.get(a.id, ()))) for a in approvals]
 
 
 class ApprovalService:
@@ -70,6 +85,12 @@ class ApprovalService:
                 "deadline": deadline,
                 "on_timeout": request.on_timeout,
                 "now": self.clock(),
+                "quorum": request.quorum,
+                "reject": request.reject,
+                "allow_self_approval": request.allow_self_approval,
+                "remind_after": [parse_duration(after) for after in request.remind_after],
+                "escalate_after": parse_duration(request.escalate_after) if request.escalate_after else None,
+                "escalate_to": list(request.escalate_to),
             },
         )
         row = await cur.fetchone()
@@ -88,8 +109,12 @@ class ApprovalService:
 
     async def resolution(self, conn: AsyncConnection[Any], claim: Claim) -> Resume | Undecided:
         async with conn.transaction():
+            # The run before the approval (runs < approvals < waits): an escalation writes its journal.
+            await conn.execute(QUERIES["lock_run"], {"run_id": claim.run_id})
             row = await self._locked(conn, claim)
             approval_id, outcome, decided_by, decided_at, comment, deadline_at, past_deadline = row
+            if outcome is None and not past_deadline:
+                return Undecided(await self._remind_and_escalate(conn, claim, approval_id))
             if outcome is None and past_deadline:
                 cur = await conn.execute(QUERIES["time_out"], {"id": approval_id, "now": self.clock()})
                 timed_out = await cur.fetchone()
@@ -113,6 +138,43 @@ class ApprovalService:
             node=claim.node, visit=claim.visit, outcome=_RESUMES.get(outcome, "timeout"), output=output
         )
 
+    async def _remind_and_escalate(
+        self, conn: AsyncConnection[Any], claim: Claim, approval_id: int
+    ) -> datetime | None:
+        """What an undecided approval owes now (its latest due reminder, its escalation), written in the
+        woken wait's transaction and keyed, so a retried walk writes nothing twice; and when it is next
+        owed something, or its deadline (None: never by time)."""
+        cur = await conn.execute(QUERIES["approval_schedule"], {"id": approval_id})
+        row = await cur.fetchone()
+        assert row is not None
+        requested_at, remind_after, sent, escalate_after, escalate_to, escalated_at, deadline_at, *_ = row
+        node, visit = row[8], row[9]
+        now = self.clock() or await self._now(conn)
+        elapsed = now - requested_at
+        due = sum(1 for after in remind_after if after <= elapsed)
+        if due > sent:
+            # Only the latest reminder that fell due: a worker that was down does not send a burst.
+            await conn.execute(QUERIES["queue_reminder_mails"], {"id": approval_id, "round": due})
+            await conn.execute(QUERIES["reminders_sent"], {"id": approval_id, "sent": due})
+        if escalate_after is not None and escalated_at is None and escalate_after <= elapsed:
+            cur = await conn.execute(QUERIES["escalate"], {"id": approval_id, "now": self.clock()})
+            if await cur.fetchone() is not None:
+                await conn.execute(QUERIES["queue_reminder_mails"], {"id": approval_id, "round": 0})
+                line = JournalLine(
+                    code="approval_escalated",
+                    node=node,
+                    visit=visit,
+                    data={"approval": approval_id, "to": ", ".join(escalate_to)},
+                )
+                await journal.append(conn, claim.run_id, [line])
+                escalated_at = now
+        owed = [requested_at + after for after in remind_after if after > elapsed]
+        if escalate_after is not None and escalated_at is None:
+            owed.append(requested_at + escalate_after)
+        if deadline_at is not None:
+            owed.append(deadline_at)
+        return min(owed) if owed else None
+
     async def decided(self, conn: AsyncConnection[Any], claim: Claim) -> bool:
         row = await self._locked(conn, claim)
         return row[1] is not None
@@ -129,10 +191,14 @@ class ApprovalService:
     async def decide(
         self, conn: AsyncConnection[Any], approval_id: int, outcome: str, *, by: str, comment: str | None
     ) -> Decision:
-        """Record `outcome` ("approved" or "rejected") for `by`, who must hold the right; wake the run.
+        """Cast `by`'s vote ("approved" or "rejected"); when it settles the approval, record the outcome
+        and wake the run.
 
-        The decision, the run's `wake_at = now()` and the NOTIFY are one transaction. The first decision
-        wins: a later one is refused with `approval_already_decided`, carrying the decision that stands.
+        `by` must hold the decide right on the flow and be among the approvers, or stand in for one of
+        them by a delegation; unless the node allows it, neither may be the run's starter nor the flow
+        version's author. The vote, the outcome, the run's `wake_at = now()` and the NOTIFY are one
+        transaction. The first decision wins: a later vote is refused with `approval_already_decided`,
+        carrying the decision that stands. A vote that leaves the approval open returns outcome None.
         """
         if outcome not in ("approved", "rejected"):
             raise DecisionRefused(code="decision_outcome_invalid", outcome=outcome)
@@ -143,25 +209,70 @@ class ApprovalService:
             raise DecisionRefused(code="approval_not_found", approval=approval_id)
         if not await has_right(conn, by, "decide", approval.flow_id):
             raise DecisionRefused(code="decide_right_missing", user=by)
-        if approval.approvers and not (await principals_of(conn, by)) & set(approval.approvers):
-            raise DecisionRefused(code="approver_not_named", user=by)
+        on_behalf_of = await self._seat(conn, approval, by)
+        if not approval.allow_self_approval:
+            selves = {approval.started_by, approval.author} - {None}
+            for person in (by, on_behalf_of):
+                if person in selves:
+                    raise DecisionRefused(code="self_approval_refused", user=person)
         now = self.clock()
+        vote = "approve" if outcome == "approved" else "reject"
         async with conn.transaction():
             # The run first, as a cancel takes it: one of the two lands first, and the other sees it.
             await conn.execute(QUERIES["lock_run_of_approval"], {"id": approval_id})
-            cur = await conn.execute(
-                QUERIES["decide"],
-                {"id": approval_id, "outcome": outcome, "by": by, "comment": comment, "now": now},
-            )
-            row = await cur.fetchone()
-            if row is not None:
-                run_id, visit, outcome, decided_at = row
+            cur = await conn.execute(QUERIES["lock_open_approval"], {"id": approval_id, "now": now})
+            state = await cur.fetchone()
+            assert state is not None, "approvals are never deleted while open"
+            if state[0] is None and not state[1]:
+                cur = await conn.execute(
+                    QUERIES["cast_vote"],
+                    {
+                        "id": approval_id,
+                        "voter": by,
+                        "on_behalf_of": on_behalf_of,
+                        "vote": vote,
+                        "comment": comment,
+                        "now": now,
+                    },
+                )
+                if await cur.fetchone() is None:
+                    raise DecisionRefused(code="approval_vote_already_cast", approval=approval_id, user=by)
+                settled, approves = await self._settled(conn, approval, vote)
+                line = JournalLine(
+                    code="approval_vote_approve" if vote == "approve" else "approval_vote_reject",
+                    node=approval.node,
+                    visit=approval.visit,
+                    data={
+                        "approval": approval_id,
+                        "voter": by,
+                        "on_behalf_of": on_behalf_of,
+                        "approves": approves,
+                        "quorum": approval.quorum,
+                    },
+                )
+                await journal.append(conn, approval.run_id, [line])
+                if settled is None:
+                    return Decision(approval_id, None, now or await self._now(conn), by)
+                cur = await conn.execute(
+                    QUERIES["decide"],
+                    {
+                        "id": approval_id,
+                        "outcome": settled,
+                        "by": by,
+                        "on_behalf_of": on_behalf_of,
+                        "comment": comment,
+                        "now": now,
+                    },
+                )
+                row = await cur.fetchone()
+                assert row is not None, "the row is locked, open and before its deadline"
+                run_id, visit, settled, decided_at = row
                 await conn.execute(
                     QUERIES["wake_for_decision"], {"run_id": run_id, "visit": visit, "now": now}
                 )
                 await conn.execute(QUEUE_QUERIES["notify"], {"payload": str(run_id)})
-                events.approval_decided(approval_id, run_id, outcome)
-                return Decision(approval_id, outcome, decided_at, by)
+                events.approval_decided(approval_id, run_id, settled)
+                return Decision(approval_id, settled, decided_at, by)
         standing = await self.get(conn, approval_id)
         assert standing is not None
         if standing.outcome is None:
@@ -172,10 +283,53 @@ class ApprovalService:
             raise DecisionRefused(code="approval_cancelled", approval=approval_id, standing=stands)
         raise DecisionRefused(code="approval_already_decided", approval=approval_id, standing=stands)
 
+    async def _seat(self, conn: AsyncConnection[Any], approval: Approval, by: str) -> str | None:
+        """None when `by` decides in their own seat; else the approver `by` stands in for by a delegation.
+
+        A delegation passes no right: `by` already holds the decide right on the flow (checked before),
+        and the approver they stand in for must hold it too.
+        """
+        if not approval.approvers or (await principals_of(conn, by)) & set(approval.approvers):
+            return None
+        cur = await conn.execute(QUERIES["delegators_of"], {"name": by, "now": self.clock()})
+        for (delegator,) in await cur.fetchall():
+            if (await principals_of(conn, delegator)) & set(approval.approvers) and await has_right(
+                conn, delegator, "decide", approval.flow_id
+            ):
+                return str(delegator)
+        raise DecisionRefused(code="approver_not_named", user=by)
+
+    async def _settled(
+        self, conn: AsyncConnection[Any], approval: Approval, vote: str
+    ) -> tuple[str | None, int]:
+        """The outcome the votes now decide (None while the approval can still go either way), and the
+        approvals counted so far."""
+        cur = await conn.execute(QUERIES["tally"], {"id": approval.id})
+        row = await cur.fetchone()
+        assert row is not None
+        approves, _rejects, could_still = row
+        if approves >= approval.quorum:
+            return "approved", approves
+        if vote == "reject" and approval.reject_rule == "any":
+            return "rejected", approves
+        if approves + could_still < approval.quorum:
+            return "rejected", approves  # the quorum can no longer be reached
+        return None, approves
+
+    async def _now(self, conn: AsyncConnection[Any]) -> datetime:
+        cur = await conn.execute("SELECT now()")
+        row = await cur.fetchone()
+        assert row is not None
+        return row[0]  # type: ignore[no-any-return]
+
     async def get(self, conn: AsyncConnection[Any], approval_id: int) -> Approval | None:
         cur = await conn.execute(QUERIES["approval"], {"id": approval_id})
         row = await cur.fetchone()
-        return Approval.from_row(row) if row else None
+        if row is None:
+            return None
+        cur = await conn.execute(QUERIES["votes_of_approval"], {"id": approval_id})
+        votes = tuple(Vote(*vote) for vote in await cur.fetchall())
+        return Approval.from_row(row).with_votes(votes)
 
     async def inbox(
         self, conn: AsyncConnection[Any], user: str | None, *, limit: int = 100, cursor: str | None = None
@@ -191,11 +345,15 @@ class ApprovalService:
         if user is None:
             cur = await conn.execute(QUERIES["open_approvals"], page_params)
         else:
-            principals = sorted(await principals_of(conn, user))
+            mine = await principals_of(conn, user)
+            cur = await conn.execute(QUERIES["delegators_of"], {"name": user, "now": self.clock()})
+            for (delegator,) in await cur.fetchall():
+                mine |= await principals_of(conn, delegator)
+            principals = sorted(mine)
             cur = await conn.execute(
                 QUERIES["inbox"], {"name": user, "principals": principals, **page_params}
             )
-        rows = [Approval.from_row(row) for row in await cur.fetchall()]
+        rows = await with_votes(conn, [Approval.from_row(row) for row in await cur.fetchall()])
         page = rows[:limit]
         more = len(rows) > limit
         return page, encode_cursor(page[-1].requested_at, page[-1].id) if more else None

@@ -23,6 +23,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from backend.config import DEFAULT_MAX_FINDINGS
+from backend.graph.approval_rules import check_approvals
 from backend.graph.findings import Finding, Report
 from backend.graph.loops import check_loops
 from backend.graph.outline import read_outline
@@ -60,4 +61,5 @@ def validate(
     check_cycles(topology, report)
     check_reachability(topology, report)
     check_loops(topology, report)
+    check_approvals(outline, report)
     return report.close()

@@ -242,7 +242,14 @@ def wake_of(request: Request | None) -> Wake:
         return Wake(kind="delay", at=_timestamp(request.until, request.node))
     if isinstance(request, ApprovalRequest):
         deadline = _duration(request.deadline, request.node) if request.deadline else None
-        return Wake(kind="approval", after=deadline, deadline=deadline)  # no deadline: 'infinity'
+        # The first of the deadline, a reminder and an escalation; the approval owes the rest when woken.
+        times = [
+            _duration(after, request.node)
+            for after in (*request.remind_after, request.escalate_after)
+            if after
+        ]
+        first = min([*times, deadline] if deadline else times, default=None)
+        return Wake(kind="approval", after=first, deadline=deadline)  # none of them: 'infinity'
     raise WaitFailed(code="wait_corrupt", request=type(request).__name__)
 
 

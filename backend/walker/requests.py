@@ -10,7 +10,8 @@ Examples:
     >>> node = Node("ask", "approval", {"title": "Pay {{invoice.id}}?", "approvers": ["group:finance"]})
     >>> approval_request(node, 4, {"invoice": {"id": "A-7"}})
     ApprovalRequest(node='ask', visit=4, title='Pay A-7?', explanation='', approvers=['group:finance'], \
-deadline=None, on_timeout=None)
+deadline=None, on_timeout=None, quorum=1, reject='any', allow_self_approval=False, remind_after=(), \
+escalate_after=None, escalate_to=())
 """
 
 from __future__ import annotations
@@ -39,6 +40,13 @@ class ApprovalRequest:
     approvers: list[str]
     deadline: str | None
     on_timeout: str | None
+    # The rules of issue 21, copied onto the approval row as asked (docs/approvals.md).
+    quorum: int = 1
+    reject: str = "any"
+    allow_self_approval: bool = False
+    remind_after: tuple[str, ...] = ()
+    escalate_after: str | None = None
+    escalate_to: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +90,12 @@ def approval_request(
         approvers=[render_text(principal, variables, limit) for principal in config.get("approvers") or ()],
         deadline=config.get("deadline"),
         on_timeout=config.get("on_timeout"),
+        quorum=int(config.get("quorum", 1)),
+        reject=str(config.get("reject", "any")),
+        allow_self_approval=bool(config.get("allow_self_approval", False)),
+        remind_after=tuple(config.get("remind_after") or ()),
+        escalate_after=config.get("escalate_after"),
+        escalate_to=tuple(render_text(p, variables, limit) for p in config.get("escalate_to") or ()),
     )
 
 

@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 from email.message import Message
 from email.parser import BytesParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, TypeVar
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +138,19 @@ class Mailbox:
             self.messages.append((envelope, BytesParser().parsebytes(content)))
             self._arrived.notify_all()
         return "250 Message accepted for delivery"
+
+    def wait_until(self, probe: Callable[[], T], what: str, timeout_s: float = 60) -> T:
+        """`probe`'s first truthy answer, asked again at each arrival (never by a sleep)."""
+        found: list[T] = []
+
+        def answered() -> bool:
+            found[:] = [probe()]
+            return bool(found[0])
+
+        with self._arrived:
+            if not self._arrived.wait_for(answered, timeout_s):
+                raise AssertionError(f"gave up waiting for {what} after {timeout_s} s")
+        return found[0]
 
     def wait_for_mail_to(self, address: str, timeout_s: float = 60) -> Message:
         """The first message to `address`, once it has arrived: woken by each arrival, never by a sleep."""

@@ -21,6 +21,7 @@ def _concrete(path: str) -> str:
         .replace("{locale}", "de")
         .replace("{secret}", "x")
         .replace("{token_id:int}", "1")
+        .replace("{delegation_id:int}", "1")
         .replace("{right}", "run")
     )
 

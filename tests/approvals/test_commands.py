@@ -188,3 +188,22 @@ def test_user_add_admin_grants_everything_but_deciding(
     assert (code, out) == (0, [f"Added user root with rights: admin, edit, run, audit, decide:{flow_id}."])
     rights = cli.all("SELECT \"right\", flow_id FROM grants WHERE user_name = 'root' ORDER BY 1")
     assert rights == [("admin", None), ("audit", None), ("decide", flow_id), ("edit", None), ("run", None)]
+
+
+def test_a_vote_from_the_terminal_counts_towards_the_quorum_and_says_so(
+    cli: Queue, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _run_id, approval_id = waiting_approval(cli, "Q-2", approvers=["user:vic", "user:wes"], quorum=2)
+    user(cli, "vic", "decide")
+    user(cli, "wes", "decide")
+    decide = ("approvals", "decide", str(approval_id), "approve")
+    counted = flowyard(capsys, *decide, "--as", "vic")
+    assert counted == (
+        0,
+        [message("approval_vote_counted", approval=approval_id, user="vic", approves=1, quorum=2)],
+        "",
+    )
+    twice = flowyard(capsys, *decide, "--as", "vic")
+    assert twice[0] == 1 and twice[2].endswith("(approval_vote_already_cast)\n")
+    settled = flowyard(capsys, *decide, "--as", "wes")
+    assert settled[0] == 0 and settled[1][0].startswith(f"Approval {approval_id} approved by wes")

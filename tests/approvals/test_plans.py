@@ -69,10 +69,28 @@ PARAMS: dict[str, Any] = {
     "error": None,
     "backoff": "1 minute",
     "max_attempts": 5,
+    "voter": "u",
+    "on_behalf_of": None,
+    "vote": "approve",
+    "ids": [1],
+    "quorum": 1,
+    "reject": "any",
+    "allow_self_approval": False,
+    "remind_after": [],
+    "escalate_after": None,
+    "escalate_to": [],
+    "round": 1,
+    "chain": "flow:1",
+    "sent": 1,
+    "from_user": "u1",
+    "to_user": "u2",
+    "starts_at": None,
+    "ends_at": None,
 }
 GROWING = {
     *("approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures", "rights_trail"),
     "approval_mails",
+    *("approval_votes", "delegations", "audit_chain"),
 }
 # Statements that read what is small by nature (one user's grants and groups), or write one row.
 SMALL = {"declare_retention_sweep"}
@@ -134,6 +152,16 @@ def big_trail(database_url: str) -> Queue:
         conn.execute(
             "INSERT INTO runs (flow_id, version, status, trigger_kind)"
             " SELECT 1, 1, 'succeeded', 'manual' FROM generate_series(1, 20000)"
+        )
+        conn.execute(
+            "INSERT INTO approval_votes (approval_id, flow_id, voter, vote, cast_at)"
+            " SELECT id, flow_id, decided_by, 'approve', decided_at FROM approvals"
+            " WHERE outcome IS NOT NULL AND id % 5 = 0"
+        )
+        conn.execute(
+            "INSERT INTO delegations (from_user, to_user, starts_at, ends_at, created_by)"
+            " SELECT 'u' || g, 'u' || (g % 20000 + 1), now() - g * interval '1 hour',"
+            " now() - g * interval '1 hour' + interval '7 days', 'u' FROM generate_series(1, 20000) g"
         )
         conn.commit()
         conn.autocommit = True

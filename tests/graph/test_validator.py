@@ -32,7 +32,15 @@ TABLE = [
 ]
 # Beyond the table (docs/flow-format-notes.md): found with the node configs, in the place of
 # node_config_invalid.
-BEYOND_THE_TABLE = ["command_line_refused", "secret_outside_action", "undo_nested"]
+BEYOND_THE_TABLE = [
+    "command_line_refused",
+    "secret_outside_action",
+    "undo_nested",
+    # an approval's further rules (issue 21), in docs/flow-format.md's table of findings
+    "approval_quorum_unreachable",
+    "approval_reminder_after_deadline",
+    "approval_escalation_after_deadline",
+]
 CHECK_COMMAND = [
     "flow_valid",
     "flow_file_unreadable",

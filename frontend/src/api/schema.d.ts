@@ -47,7 +47,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve or reject; the first decision wins, a later one is 409 approval_already_decided with the standing decision */
+        /** Vote to approve or reject; the vote that settles the approval (its quorum, or a reject) decides it, a later one is 409 approval_already_decided with the standing decision */
         post: operations["decide"];
         delete?: never;
         options?: never;
@@ -64,6 +64,23 @@ export interface paths {
         };
         /** Decisions, filtered, in a stable order, a page after the cursor */
         get: operations["audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/chain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chained trail with its hashes and heads, to verify offline (flowyard audit verify --file) */
+        get: operations["audit_chain"];
         put?: never;
         post?: never;
         delete?: never;
@@ -98,6 +115,23 @@ export interface paths {
         };
         /** Run records (kept after runs are swept) as CSV or JSON, in a stable order, after the cursor */
         get: operations["export_runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verify the chained trail in the database: intact, or each break with its reason code */
+        get: operations["audit_verify"];
         put?: never;
         post?: never;
         delete?: never;
@@ -274,6 +308,41 @@ export interface paths {
         put: operations["change_settings"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/delegations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My delegations, given and received, that have not ended */
+        get: operations["list_delegations"];
+        put?: never;
+        /** Delegate my approvals to another user for a period (it passes no right) */
+        post: operations["create_delegation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/delegations/{delegation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End one of my delegations now */
+        delete: operations["delete_delegation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -713,7 +782,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         approvals: {
+                            allow_self_approval?: boolean;
                             approvers: string[];
+                            author?: string | null;
                             comment?: string | null;
                             deadline_at?: string | null;
                             decided_at?: string | null;
@@ -722,15 +793,29 @@ export interface operations {
                             flow_id: number;
                             id: number;
                             node: string;
+                            /** @description the approver a delegate stood in for */
+                            on_behalf_of?: string | null;
                             on_timeout?: string | null;
                             /** @enum {unknown} */
                             outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | null;
+                            quorum?: number;
+                            /** @enum {unknown} */
+                            reject_rule?: "any" | "quorum";
                             requested_at?: string;
                             run_id: number;
                             started_by?: string | null;
                             title: string;
                             version?: number;
                             visit?: number;
+                            votes?: {
+                                cast_at: string;
+                                comment: string | null;
+                                id: number;
+                                on_behalf_of: string | null;
+                                /** @enum {unknown} */
+                                vote: "approve" | "reject";
+                                voter: string;
+                            }[];
                         }[];
                         /** @description the cursor of the next page, if any */
                         next: string | null;
@@ -784,7 +869,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        allow_self_approval?: boolean;
                         approvers: string[];
+                        author?: string | null;
                         comment?: string | null;
                         deadline_at?: string | null;
                         decided_at?: string | null;
@@ -793,15 +880,29 @@ export interface operations {
                         flow_id: number;
                         id: number;
                         node: string;
+                        /** @description the approver a delegate stood in for */
+                        on_behalf_of?: string | null;
                         on_timeout?: string | null;
                         /** @enum {unknown} */
                         outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | null;
+                        quorum?: number;
+                        /** @enum {unknown} */
+                        reject_rule?: "any" | "quorum";
                         requested_at?: string;
                         run_id: number;
                         started_by?: string | null;
                         title: string;
                         version?: number;
                         visit?: number;
+                        votes?: {
+                            cast_at: string;
+                            comment: string | null;
+                            id: number;
+                            on_behalf_of: string | null;
+                            /** @enum {unknown} */
+                            vote: "approve" | "reject";
+                            voter: string;
+                        }[];
                     };
                 };
             };
@@ -860,7 +961,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        allow_self_approval?: boolean;
                         approvers: string[];
+                        author?: string | null;
                         comment?: string | null;
                         deadline_at?: string | null;
                         decided_at?: string | null;
@@ -869,15 +972,29 @@ export interface operations {
                         flow_id: number;
                         id: number;
                         node: string;
+                        /** @description the approver a delegate stood in for */
+                        on_behalf_of?: string | null;
                         on_timeout?: string | null;
                         /** @enum {unknown} */
                         outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | null;
+                        quorum?: number;
+                        /** @enum {unknown} */
+                        reject_rule?: "any" | "quorum";
                         requested_at?: string;
                         run_id: number;
                         started_by?: string | null;
                         title: string;
                         version?: number;
                         visit?: number;
+                        votes?: {
+                            cast_at: string;
+                            comment: string | null;
+                            id: number;
+                            on_behalf_of: string | null;
+                            /** @enum {unknown} */
+                            vote: "approve" | "reject";
+                            voter: string;
+                        }[];
                     };
                 };
             };
@@ -990,7 +1107,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         decisions: {
+                            allow_self_approval?: boolean;
                             approvers: string[];
+                            author?: string | null;
                             comment?: string | null;
                             deadline_at?: string | null;
                             decided_at?: string | null;
@@ -999,17 +1118,87 @@ export interface operations {
                             flow_id: number;
                             id: number;
                             node: string;
+                            /** @description the approver a delegate stood in for */
+                            on_behalf_of?: string | null;
                             on_timeout?: string | null;
                             /** @enum {unknown} */
                             outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | null;
+                            quorum?: number;
+                            /** @enum {unknown} */
+                            reject_rule?: "any" | "quorum";
                             requested_at?: string;
                             run_id: number;
                             started_by?: string | null;
                             title: string;
                             version?: number;
                             visit?: number;
+                            votes?: {
+                                cast_at: string;
+                                comment: string | null;
+                                id: number;
+                                on_behalf_of: string | null;
+                                /** @enum {unknown} */
+                                vote: "approve" | "reject";
+                                voter: string;
+                            }[];
                         }[];
                         next: string | null;
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    audit_chain: {
+        parameters: {
+            query?: {
+                flow?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        format: "flowyard.audit-chain/1";
+                        heads: {
+                            [key: string]: string;
+                        };
+                        records: Record<string, never>[];
                     };
                 };
             };
@@ -1124,6 +1313,63 @@ export interface operations {
                 content: {
                     "application/json": unknown[];
                     "text/csv": string;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    audit_verify: {
+        parameters: {
+            query?: {
+                flow?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        breaks: Record<string, never>[];
+                        heads: {
+                            [key: string]: string;
+                        };
+                        intact: boolean;
+                        records: number;
+                        swept?: number;
+                    };
                 };
             };
             /** @description Bad request */
@@ -2140,6 +2386,221 @@ export interface operations {
             };
             /** @description Invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_delegations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delegations: {
+                            ends_at: string;
+                            from: string;
+                            id: number;
+                            revoked_at: string | null;
+                            starts_at: string;
+                            to: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_delegation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    ends_at: string;
+                    /**
+                     * Format: date-time
+                     * @description now when left out
+                     */
+                    starts_at?: string;
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ends_at: string;
+                        from: string;
+                        id: number;
+                        revoked_at: string | null;
+                        starts_at: string;
+                        to: string;
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_delegation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delegation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ends_at: string;
+                        from: string;
+                        id: number;
+                        revoked_at: string | null;
+                        starts_at: string;
+                        to: string;
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,6 +8,7 @@ import { api, unwrap } from '../api/client';
 import { OUTCOME_KEYS, TIMEOUT_KEYS, when } from '../runs/format';
 import { withOffset } from '../runs/RunsPage';
 import type { Approval } from '../runs/types';
+import { ChainCheck } from './ChainCheck';
 
 interface Filters {
   flow: string;
@@ -114,6 +115,7 @@ export function AuditPage() {
           {t('ui_audit_export_json')}
         </a>
       </p>
+      <ChainCheck flow={filters.flow} />
       {decisions.error && <p role="alert">{decisions.error.message}</p>}
       <table className="audit">
         <thead>

@@ -6,6 +6,7 @@ import { OUTCOME_KEYS, TIMEOUT_KEYS, when } from '../runs/format';
 import type { Approval } from '../runs/types';
 import { Countdown } from './Countdown';
 import { Decision, type Choice } from './Decision';
+import { Votes } from './Votes';
 
 interface Props {
   approval: Approval;
@@ -31,6 +32,7 @@ export function ApprovalCard({ approval, choice, onChoose }: Props) {
       ) : (
         <p>{t('mail_approval_no_deadline')}</p>
       )}
+      <Votes approval={approval} />
       {approval.outcome === null ? (
         <Decision approvalId={approval.id} choice={choice} onChoose={onChoose} />
       ) : (
@@ -40,6 +42,7 @@ export function ApprovalCard({ approval, choice, onChoose }: Props) {
             who: approval.decided_by ?? '—',
             when: when(approval.decided_at),
           })}
+          {approval.on_behalf_of && <> {t('ui_vote_on_behalf_of', { who: approval.on_behalf_of })}</>}
           {approval.comment && <q>{approval.comment}</q>}
         </p>
       )}

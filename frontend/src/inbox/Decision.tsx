@@ -55,7 +55,11 @@ export function Decision({ approvalId, choice, onChoose }: Props) {
       </p>
     );
   }
-  if (decide.isSuccess) return <p role="status">{t('ui_inbox_decided')}</p>;
+  if (decide.isSuccess) {
+    // A vote towards a quorum leaves the approval open: say so rather than "decided".
+    const settled = (decide.data as { outcome?: string | null } | undefined)?.outcome != null;
+    return <p role="status">{t(settled ? 'ui_inbox_decided' : 'ui_inbox_vote_counted')}</p>;
+  }
   return (
     <div className="decision">
       <label>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setConfig, type FlowNode } from '../flows/document';
 import { useEditor } from '../flows/store';
+import { ApprovalRules } from './ApprovalRules';
 import { DeadlineField } from './DeadlineField';
 
 const EXITS = [
@@ -126,6 +127,7 @@ export function ApprovalPanel({ node, readOnly }: { node: FlowNode; readOnly: bo
           ))}
         </fieldset>
       )}
+      <ApprovalRules config={config} nodeId={node.id} readOnly={readOnly} change={change} />
     </div>
   );
 }

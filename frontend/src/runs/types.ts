@@ -102,4 +102,16 @@ export interface Approval {
   decided_at: string | null;
   comment: string | null;
   started_by?: string | null;
+  quorum?: number;
+  on_behalf_of?: string | null;
+  votes?: Vote[];
+}
+
+export interface Vote {
+  id: number;
+  voter: string;
+  on_behalf_of: string | null;
+  vote: 'approve' | 'reject';
+  comment: string | null;
+  cast_at: string;
 }

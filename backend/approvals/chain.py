@@ -1,0 +1,174 @@
+"""The chained trail: each decision, vote and rights change is a record of its flow's chain carrying the
+previous record's hash and its own (migration 0012 writes them, by triggers). Verifying proves that
+nothing was changed, removed or inserted, even by someone who bypassed the immutability triggers:
+
+- a record's hash is `sha256(prev_hash + "\\n" + content)`, and each record names the one before it, so
+  a record removed, inserted or edited breaks the links from there on;
+- each record's content is made again from its row as the row is now: a row changed by hand no longer
+  matches, a row deleted is gone;
+- a decision, vote or rights change with no record was written past the chain's trigger.
+
+What the chain cannot prove alone is that the whole of it was not rewritten from some point on by
+someone who recomputed every hash after; the heads `verify` prints (and the export carries) are what to
+keep elsewhere and compare against (docs/approvals.md).
+
+Examples:
+    >>> first = Record("flow:1", 1, "vote", 7, '{"vote": 7}', GENESIS, link(GENESIS, '{"vote": 7}'))
+    >>> second = Record("flow:1", 2, "vote", 8, '{"vote": 8}', first.hash, link(first.hash, '{"vote": 8}'))
+    >>> check_links([first, second])
+    []
+    >>> [b.code for b in check_links([second])]
+    ['chain_record_missing']
+    >>> edited = Record("flow:1", 1, "vote", 7, '{"vote": 9}', GENESIS, first.hash)
+    >>> [b.code for b in check_links([edited, second])]
+    ['chain_hash_mismatch']
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from psycopg import AsyncConnection
+
+from backend.store.queries import load
+
+QUERIES = load("backend.approvals", "chain.sql")
+GENESIS = "0" * 64
+_PAGE = 5000
+
+
+def link(prev_hash: str, content: str) -> str:
+    """A record's hash: what the database's `audit_chain_append` computes, for an offline check."""
+    return hashlib.sha256(f"{prev_hash}\n{content}".encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    chain: str
+    seq: int
+    kind: str
+    ref_id: int
+    content: str
+    prev_hash: str
+    hash: str
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Break:
+    """Something the chain proves wrong, with its reason code."""
+
+    code: str
+    chain: str
+    seq: int | None = None
+    kind: str | None = None
+    ref_id: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class Verdict:
+    records: int = 0
+    heads: dict[str, str] = field(default_factory=dict)
+    breaks: list[Break] = field(default_factory=list)
+    swept: int = 0  # records whose rows the approvals' retention sweep removed, as it may
+
+    @property
+    def intact(self) -> bool:
+        return not self.breaks
+
+
+class _Links:
+    """The link check, a record at a time, so a chain of any length is read in pages."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, tuple[int, str]] = {}
+        self.breaks: list[Break] = []
+
+    def add(self, record: Record) -> None:
+        seq, prev = self.last.get(record.chain, (0, GENESIS))
+        chain, at, kind, ref = record.chain, record.seq, record.kind, record.ref_id
+        if record.seq != seq + 1:
+            self.breaks.append(Break(code="chain_record_missing", chain=chain, seq=at, kind=kind, ref_id=ref))
+        elif record.prev_hash != prev:
+            self.breaks.append(Break(code="chain_link_broken", chain=chain, seq=at, kind=kind, ref_id=ref))
+        if record.hash != link(record.prev_hash, record.content):
+            self.breaks.append(Break(code="chain_hash_mismatch", chain=chain, seq=at, kind=kind, ref_id=ref))
+        self.last[record.chain] = (record.seq, record.hash)
+
+
+def check_links(records: Iterable[Record], heads: dict[str, str] | None = None) -> list[Break]:
+    """What is wrong with `records` (in chain, seq order) on their own; with `heads`, also each chain
+    whose last record is not the head given (its tail removed, or records appended after)."""
+    links = _Links()
+    for record in records:
+        links.add(record)
+    for chain, head in (heads or {}).items():
+        last = links.last.get(chain, (0, GENESIS))[1]
+        if last != head:
+            links.breaks.append(Break(code="chain_head_mismatch", chain=chain))
+    return links.breaks
+
+
+async def records(conn: AsyncConnection[Any], chain: str | None) -> list[Record]:
+    """Every record of `chain` (or of every chain), in order: what the export carries."""
+    found: list[Record] = []
+    after: tuple[str | None, int | None] = (None, None)
+    while True:
+        cur = await conn.execute(
+            QUERIES["chain_records"],
+            {"chain": chain, "after_chain": after[0], "after_seq": after[1], "limit": _PAGE},
+        )
+        page = [Record(*row) for row in await cur.fetchall()]
+        found.extend(page)
+        if len(page) < _PAGE:
+            return found
+        after = (page[-1].chain, page[-1].seq)
+
+
+async def heads(conn: AsyncConnection[Any], chain: str | None) -> dict[str, str]:
+    cur = await conn.execute(QUERIES["chain_heads"], {"chain": chain})
+    return {name: hash_ for name, _, hash_ in await cur.fetchall()}
+
+
+async def verify(
+    conn: AsyncConnection[Any], flow_id: int | None = None, retention: timedelta | None = None
+) -> Verdict:
+    """Check the chains (of one flow's, with `flow_id`) against themselves, their heads and the rows.
+
+    A record whose row is gone is a break unless `retention` is the approvals' retention and the record
+    is older than it: the sweep deletes such rows, and their records keep what they were.
+    """
+    chain = None if flow_id is None else f"flow:{flow_id}"
+    verdict = Verdict()
+    verdict.heads = await heads(conn, chain)
+    all_records = await records(conn, chain)
+    verdict.records = len(all_records)
+    verdict.breaks = check_links(all_records, verdict.heads)
+    cur = await conn.execute(QUERIES["chain_rows_differing"], {"chain": chain})
+    now = datetime.now().astimezone()
+    for name, seq, kind, ref_id, gone, at in await cur.fetchall():
+        if gone and kind != "rights" and retention is not None and at < now - retention:
+            verdict.swept += 1
+            continue
+        verdict.breaks.append(
+            Break(
+                code="chain_row_removed" if gone else "chain_row_changed",
+                chain=name,
+                seq=seq,
+                kind=kind,
+                ref_id=ref_id,
+            )
+        )
+    cur = await conn.execute(QUERIES["chain_rows_unrecorded"], {"chain": chain})
+    for kind, ref_id, name in await cur.fetchall():
+        verdict.breaks.append(Break(code="chain_row_unrecorded", chain=name, kind=kind, ref_id=ref_id))
+    return verdict

@@ -1,0 +1,47 @@
+-- The chained trail's verification. These read a whole chain, or every chain, by design: verifying is
+-- reading everything once (each statement is a single pass; none runs on a request's hot path).
+
+-- name: chain_records
+-- The chains' records, in order, a page after (chain, seq).
+SELECT chain, seq, kind, ref_id, content, prev_hash, hash
+FROM audit_chain
+WHERE (%(chain)s::text IS NULL OR chain = %(chain)s::text)
+  AND (chain, seq) > (coalesce(%(after_chain)s::text, ''), coalesce(%(after_seq)s::bigint, 0))
+ORDER BY chain, seq
+LIMIT %(limit)s
+
+-- name: chain_heads
+-- Each chain's last record as its head says it.
+SELECT chain, seq, hash FROM audit_chain_heads
+WHERE (%(chain)s::text IS NULL OR chain = %(chain)s::text)
+ORDER BY chain
+
+-- name: chain_rows_differing
+-- Records whose row is no longer what was recorded: changed (its content now differs) or gone.
+SELECT c.chain, c.seq, c.kind, c.ref_id, src.content IS NULL, c.at
+FROM audit_chain AS c
+LEFT JOIN LATERAL (
+    SELECT audit_decision_content(a) AS content FROM approvals AS a
+    WHERE c.kind = 'decision' AND a.id = c.ref_id
+    UNION ALL
+    SELECT audit_vote_content(v) FROM approval_votes AS v WHERE c.kind = 'vote' AND v.id = c.ref_id
+    UNION ALL
+    SELECT audit_rights_content(r) FROM rights_trail AS r WHERE c.kind = 'rights' AND r.id = c.ref_id
+) AS src ON true
+WHERE (%(chain)s::text IS NULL OR c.chain = %(chain)s::text)
+  AND src.content IS DISTINCT FROM c.content
+ORDER BY c.chain, c.seq
+
+-- name: chain_rows_unrecorded
+-- Decisions, votes and rights changes that no record covers: written with the chain's trigger disabled.
+SELECT kind, ref_id, chain FROM (
+    SELECT 'decision' AS kind, a.id AS ref_id, 'flow:' || a.flow_id AS chain
+    FROM approvals AS a WHERE a.outcome IS NOT NULL
+    UNION ALL
+    SELECT 'vote', v.id, 'flow:' || v.flow_id FROM approval_votes AS v
+    UNION ALL
+    SELECT 'rights', r.id, coalesce('flow:' || r.flow_id, 'global') FROM rights_trail AS r
+) AS trail
+WHERE (%(chain)s::text IS NULL OR trail.chain = %(chain)s::text)
+  AND NOT EXISTS (SELECT 1 FROM audit_chain AS c WHERE c.kind = trail.kind AND c.ref_id = trail.ref_id)
+ORDER BY chain, kind, ref_id

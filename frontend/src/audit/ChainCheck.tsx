@@ -1,0 +1,40 @@
+// Verify the chained trail from the audit page: the server re-reads every record of the chains (of one
+// flow, with the filter's flow) and says whether anything was changed, removed or inserted. The chain's
+// export (with its hashes) verifies offline with `flowyard audit verify --file`.
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../api/client';
+
+interface Verdict {
+  intact: boolean;
+  records: number;
+  breaks: { code: string }[];
+}
+
+export function ChainCheck({ flow }: { flow: string }) {
+  const { t } = useTranslation();
+  const query = flow ? { flow: Number(flow) } : {};
+  const check = useMutation({
+    mutationFn: async () =>
+      unwrap(await api.GET('/api/audit/verify', { params: { query } })) as unknown as Verdict,
+  });
+  const exportHref = `/api/audit/chain${flow ? `?flow=${encodeURIComponent(flow)}` : ''}`;
+  return (
+    <p className="chain-check">
+      <button type="button" onClick={() => check.mutate()} disabled={check.isPending}>
+        {t('ui_audit_verify')}
+      </button>{' '}
+      <a href={exportHref} download="flowyard-chain.json">
+        {t('ui_audit_export_chain')}
+      </a>{' '}
+      {check.data && (
+        <span role="status" className={check.data.intact ? 'intact' : 'broken'}>
+          {check.data.intact
+            ? t('ui_audit_chain_intact', { records: check.data.records })
+            : t('ui_audit_chain_broken', { breaks: check.data.breaks.length, records: check.data.records })}
+        </span>
+      )}
+      {check.error && <span role="alert">{check.error.message}</span>}
+    </p>
+  );
+}

@@ -1,0 +1,209 @@
+"""The chained trail: decisions, votes and rights changes recorded with hashes by the database itself;
+`flowyard audit verify` finds a row changed by hand (as a superuser, triggers disabled), a record
+removed, a row written past the chain; an export verifies offline and shows an edit in it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from backend.approvals.chain import GENESIS, Verdict, link, verify
+from tests.approvals.test_decisions import approval_flow, decide, user
+from tests.support import Queue
+
+
+def verdict(queue: Queue, flow_id: int | None = None) -> Verdict:
+    async def go() -> Verdict:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            return await verify(conn, flow_id)
+
+    return asyncio.run(go())
+
+
+def cli(queue: Queue, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {"DATABASE_URL": queue.url, "PATH": "/usr/bin:/bin"}
+    return subprocess.run(
+        [sys.executable, "-m", "backend.cli", "audit", "verify", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def by_hand(queue: Queue, table: str, statement: str) -> None:
+    """What someone with the database's superuser can do: disable the triggers, write, enable them."""
+    with psycopg.connect(queue.url, autocommit=True) as conn:
+        conn.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+        try:
+            conn.execute(statement)
+        finally:
+            conn.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
+
+
+@pytest.fixture
+def decided(database_url: str) -> tuple[Queue, int, list[int]]:
+    """A flow with three decided approvals (one rejected) through the real queue, and rights changes."""
+    queue = Queue(database_url)
+    flow_id = queue.save(approval_flow())
+    ann = user(queue, f"ann{flow_id}", "decide")
+    approvals = []
+    for i in range(3):
+        run_id = queue.start(flow_id, input={"id": f"A-{i}"})
+        queue.clock.advance(timedelta(minutes=1))  # the fake clock past the start, however slow the machine
+        queue.drain()
+        row = queue.one("SELECT id FROM approvals WHERE run_id = %s", run_id)
+        assert row is not None, (queue.status(run_id), queue.codes(run_id))
+        decide(queue, row[0], "rejected" if i == 1 else "approved", ann)
+        approvals.append(row[0])
+    queue.drain()
+    return queue, flow_id, approvals
+
+
+def test_every_decision_and_vote_is_chained_and_the_chain_verifies(
+    decided: tuple[Queue, int, list[int]],
+) -> None:
+    queue, flow_id, approvals = decided
+    rows = queue.all(
+        "SELECT seq, kind, ref_id, content, prev_hash, hash FROM audit_chain WHERE chain = %s ORDER BY seq",
+        f"flow:{flow_id}",
+    )
+    assert [kind for _, kind, *_ in rows] == ["vote", "decision"] * 3
+    assert [ref for _, kind, ref, *_ in rows if kind == "decision"] == approvals
+    previous = GENESIS
+    for _, _, _, content, prev_hash, hash_ in rows:
+        assert prev_hash == previous and hash_ == link(prev_hash, content)
+        previous = hash_
+    assert json.loads(rows[3][3])["outcome"] == "rejected"
+    found = verdict(queue, flow_id)
+    assert found.intact and found.records == 6 and found.heads == {f"flow:{flow_id}": previous}
+    result = cli(queue, "--flow", str(flow_id))
+    assert result.returncode == 0, result.stderr
+    assert previous in result.stdout
+
+
+def test_a_decision_changed_by_a_superuser_with_the_trigger_disabled_is_found(
+    decided: tuple[Queue, int, list[int]],
+) -> None:
+    queue, flow_id, approvals = decided
+    with pytest.raises(psycopg.errors.IntegrityConstraintViolation), psycopg.connect(queue.url) as conn:
+        conn.execute("UPDATE approvals SET outcome = 'approved' WHERE id = %s", (approvals[1],))
+    by_hand(queue, "approvals", f"UPDATE approvals SET outcome = 'approved' WHERE id = {approvals[1]}")
+
+    found = verdict(queue, flow_id)
+    assert [(b.code, b.kind, b.ref_id) for b in found.breaks] == [
+        ("chain_row_changed", "decision", approvals[1])
+    ]
+    result = cli(queue, "--flow", str(flow_id))
+    assert result.returncode == 1
+    assert "chain_row_changed" in result.stderr and "audit_chain_broken" in result.stderr
+    as_json = json.loads(cli(queue, "--flow", str(flow_id), "--json").stdout)
+    assert as_json["intact"] is False and as_json["breaks"][0]["ref_id"] == approvals[1]
+
+
+def test_a_record_removed_and_a_row_written_past_the_chain_are_found(
+    decided: tuple[Queue, int, list[int]],
+) -> None:
+    queue, flow_id, approvals = decided
+    chain = f"flow:{flow_id}"
+    by_hand(queue, "audit_chain", f"DELETE FROM audit_chain WHERE chain = '{chain}' AND seq = 2")
+    by_hand(
+        queue,
+        "approval_votes",
+        "INSERT INTO approval_votes (approval_id, flow_id, voter, vote, cast_at)"
+        f" VALUES ({approvals[0]}, {flow_id}, 'mallory', 'approve', now())",
+    )
+    codes = sorted(b.code for b in verdict(queue, flow_id).breaks)
+    # the removed record's decision now has no record, and neither has the vote written past the chain
+    assert codes == ["chain_record_missing", "chain_row_unrecorded", "chain_row_unrecorded"]
+
+
+def test_an_export_verifies_offline_and_an_edit_in_it_is_found(
+    decided: tuple[Queue, int, list[int]], tmp_path: Path
+) -> None:
+    from tests.api.support import app_client, auth, make_user
+
+    queue, flow_id, _ = decided
+    token = make_user(queue.url, f"auditor{flow_id}", f"audit:{flow_id}")
+    with app_client(queue.url) as client:
+        exported = client.get(f"/api/audit/chain?flow={flow_id}", headers=auth(token))
+        checked = client.get(f"/api/audit/verify?flow={flow_id}", headers=auth(token))
+        refused = client.get("/api/audit/chain", headers=auth(token))
+    assert exported.status_code == 200 and checked.json()["intact"] is True
+    assert refused.status_code == 403, "the audit right on one flow reads that flow's chain only"
+    document = exported.json()
+    kinds = [record["kind"] for record in document["records"]]
+    assert kinds == ["vote", "decision"] * 3 + ["rights"], "the auditor's grant on this flow is on its chain"
+    export = tmp_path / "chain.json"
+    export.write_text(json.dumps(document))
+    assert cli(queue, "--file", str(export)).returncode == 0
+
+    content = json.loads(document["records"][1]["content"])
+    content["decided_by"] = "mallory"
+    document["records"][1]["content"] = json.dumps(content)
+    export.write_text(json.dumps(document))
+    result = cli(queue, "--file", str(export), "--json")
+    assert result.returncode == 1
+    assert [b["code"] for b in json.loads(result.stdout)["breaks"]] == ["chain_hash_mismatch"]
+
+
+def test_rights_changes_are_chained(database_url: str) -> None:
+    queue = Queue(database_url)
+    user(queue, "rita", "decide")
+    rows = queue.all("SELECT content FROM audit_chain WHERE chain = 'global' AND kind = 'rights'")
+    changes = [json.loads(content) for (content,) in rows]
+    assert {"user": "rita", "change": "user_added"}.items() <= changes[-2].items() or any(
+        c["user"] == "rita" and c["change"] == "user_added" for c in changes
+    )
+    assert any(c["user"] == "rita" and c["change"] == "granted" and c["right"] == "decide" for c in changes)
+
+
+def test_the_retention_sweep_takes_votes_with_their_approval_and_verify_counts_them_swept(
+    decided: tuple[Queue, int, list[int]],
+) -> None:
+    from backend.queue.sweep import sweep_decided_approvals
+
+    queue, flow_id, approvals = decided
+    # Forty days pass for the first approval: its decision, its vote and their records.
+    aged = f"{approvals[0]}"
+    by_hand(
+        queue,
+        "approvals",
+        f"UPDATE approvals SET decided_at = decided_at - interval '40 days' WHERE id = {aged}",
+    )
+    by_hand(
+        queue,
+        "approval_votes",
+        f"UPDATE approval_votes SET cast_at = cast_at - interval '40 days' WHERE approval_id = {aged}",
+    )
+    by_hand(
+        queue,
+        "audit_chain",
+        f"UPDATE audit_chain SET at = at - interval '40 days' WHERE chain = 'flow:{flow_id}' AND seq <= 2",
+    )
+    # The aged row no longer makes its record: what a change by hand looks like, until the sweep takes it.
+    assert [b.code for b in verdict(queue, flow_id).breaks] == ["chain_row_changed"] * 2
+
+    async def sweep() -> int:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            return await sweep_decided_approvals(conn, None, timedelta(days=30))
+
+    assert asyncio.run(sweep()) == 1
+    assert queue.one("SELECT count(*) FROM approval_votes WHERE approval_id = %s", approvals[0]) == (0,)
+
+    async def with_retention(retention: timedelta | None) -> Verdict:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            return await verify(conn, flow_id, retention)
+
+    kept = asyncio.run(with_retention(timedelta(days=30)))
+    assert kept.intact and kept.swept == 2, "the records keep what the swept rows said"
+    unexplained = asyncio.run(with_retention(None))
+    assert [b.code for b in unexplained.breaks] == ["chain_row_removed", "chain_row_removed"]

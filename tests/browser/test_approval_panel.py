@@ -1,0 +1,64 @@
+"""The editor's approval panel: quorum, reject rule, four eyes, reminders and escalation go into the flow
+document; a quorum the named users cannot reach is a finding on the node until it is fixed."""
+
+from __future__ import annotations
+
+import re
+
+import psycopg
+from playwright.sync_api import Browser, expect
+
+from tests.browser.canvas import add, node, wire
+from tests.browser.support import Server, log_in, screenshot
+
+
+def test_the_panel_writes_the_rules_and_the_validator_finds_an_unreachable_quorum(
+    browser: Browser, server: Server
+) -> None:
+    server.user("rae", "edit", "run")
+    page = log_in(browser, server, "rae")
+    page.get_by_role("button", name="New flow", exact=True).click()
+    page.wait_for_url(re.compile(r".*/flows/\d+$"))
+    flow_id = int(page.url.rsplit("/", 1)[1])
+    add(page, "Approval")
+    page.get_by_role("button", name="Arrange").click()
+    page.get_by_role("button", name="Zoom to fit").click()
+    wire(page, "start", "out", "approval1")
+    node(page, "approval1").click()
+    panel = page.locator(".config")
+    panel.get_by_label("Title").fill("Sign?")
+    panel.get_by_label("Approver type").select_option("user")
+    for name in ("ann", "bob"):
+        panel.get_by_label("Name of the user or group").fill(name)
+        panel.get_by_role("button", name="Add").click()
+    panel.get_by_label("Approvals needed (distinct approvers)").fill("3")
+    expect(
+        page.locator(".findings, [aria-label]").get_by_text("needs 3 approvers but names only 2 users")
+    ).to_be_visible()
+    panel.get_by_label("Approvals needed (distinct approvers)").fill("2")
+    panel.get_by_label("A reject decides").select_option("quorum")
+    panel.get_by_label("Remind after (durations, comma-separated)").fill("PT4H, P1D")
+    panel.get_by_label("Escalate after (duration)").fill("P2D")
+    panel.get_by_label("Escalate to (users and groups, comma-separated)").fill("group:leads")
+    panel.get_by_label("Title").click()  # the text fields are taken when they lose the focus
+    expect(page.get_by_text("No findings")).to_be_visible()
+    screenshot(page, "approval-panel-en")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("status").filter(has_text="Saved as version")).to_be_visible()
+
+    with psycopg.connect(server.database_url) as conn:
+        row = conn.execute(
+            "SELECT document FROM flow_versions WHERE flow_id = %s ORDER BY version DESC LIMIT 1", (flow_id,)
+        ).fetchone()
+    assert row is not None
+    config = next(n["config"] for n in row[0]["nodes"] if n["id"] == "approval1")
+    assert config == {
+        "title": "Sign?",
+        "approvers": ["user:ann", "user:bob"],
+        "quorum": 2,
+        "reject": "quorum",
+        "remind_after": ["PT4H", "P1D"],
+        "escalate_after": "P2D",
+        "escalate_to": ["group:leads"],
+    }
+    page.context.close()
