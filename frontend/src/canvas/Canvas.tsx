@@ -34,12 +34,15 @@ export const DRAG_TYPE = 'application/x-flowyard-node-type';
 interface Props {
   findings: Finding[];
   walked: Set<string>;
+  /** A sample walk's visit numbers by node, and the approval it paused at (walk/). */
+  order?: Map<string, number[]>;
+  paused?: string | null;
   readOnly: boolean;
   flow: ReactFlowInstance | null;
   onInit: (flow: ReactFlowInstance) => void;
 }
 
-export function Canvas({ findings: latest, walked, readOnly, flow, onInit }: Props) {
+export function Canvas({ findings: latest, walked, order, paused, readOnly, flow, onInit }: Props) {
   const { t } = useTranslation();
   // New findings arrive a moment after each edit; redrawing the nodes while a wire is being dragged
   // drops the wire, so the canvas shows the findings it had until the gesture ends.
@@ -67,13 +70,19 @@ export function Canvas({ findings: latest, walked, readOnly, flow, onInit }: Pro
       id: node.id,
       type: 'card',
       position: node.position ?? { x: 0, y: 0 },
-      data: { node, findings: count.get(node.id) ?? 0, walked: walked.has(node.id) },
+      data: {
+        node,
+        findings: count.get(node.id) ?? 0,
+        walked: walked.has(node.id),
+        order: order?.get(node.id),
+        paused: paused === node.id,
+      },
       selected: selected.includes(node.id),
       draggable: !readOnly,
       ariaLabel: t('ui_canvas_node_label', { type: t(`node_type_${node.type}`), id: node.label ?? node.id }),
     }));
     return [...regions, ...cards] as Node[];
-  }, [doc, findings, selected, walked, readOnly, t]);
+  }, [doc, findings, selected, walked, order, paused, readOnly, t]);
 
   const edges = useMemo<Edge[]>(() => {
     const bad = new Set(findings.filter((f) => f.wire !== null).map((f) => f.wire));
