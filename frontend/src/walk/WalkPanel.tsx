@@ -11,8 +11,7 @@ import { useWalk } from './store';
 export function WalkPanel() {
   const { t, i18n } = useTranslation();
   const doc = useEditor((s) => s.doc);
-  const { result, answers, show, clear } = useWalk();
-  const [text, setText] = useState('');
+  const { result, answers, show, clear, sample: text, setSample: setText } = useWalk();
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 

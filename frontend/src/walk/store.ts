@@ -5,6 +5,9 @@ import type { Answer, WalkResult } from './walk';
 interface WalkState {
   result: WalkResult | null;
   answers: Answer[];
+  /** The sample input as typed; template completion reads the trigger's fields from it. */
+  sample: string;
+  setSample: (sample: string) => void;
   show: (result: WalkResult, answers: Answer[]) => void;
   clear: () => void;
 }
@@ -12,6 +15,8 @@ interface WalkState {
 export const useWalk = create<WalkState>((set) => ({
   result: null,
   answers: [],
+  sample: '',
+  setSample: (sample) => set({ sample }),
   show: (result, answers) => set({ result, answers }),
   clear: () => set((s) => (s.result || s.answers.length ? { result: null, answers: [] } : {})),
 }));
