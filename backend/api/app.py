@@ -28,6 +28,7 @@ from backend.api import (  # noqa: F401 - they declare the endpoints
     runs,
     static,
     stream,
+    triggers,
     walk,
 )
 from backend.api.endpoint import ENDPOINTS

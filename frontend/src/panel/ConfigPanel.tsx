@@ -12,6 +12,7 @@ import { useEditor } from '../flows/store';
 import { ApprovalPanel } from './ApprovalPanel';
 import { prepareSchema, uiSchemaFor, withTemplateWidget } from './schemaForm';
 import { TemplateWidget } from './TemplateWidget';
+import { TriggerPanel } from './TriggerPanel';
 
 // rjsf's own words (its buttons), from the catalogs; anything else it says falls back to its English.
 const FORM_STRINGS: Partial<Record<TranslatableString, string>> = {
@@ -83,6 +84,7 @@ export function ConfigPanel({ node, readOnly }: { node: FlowNode; readOnly: bool
           />
         )
       )}
+      {node.type === 'trigger' && <TriggerPanel node={node} readOnly={readOnly} />}
     </section>
   );
 }
