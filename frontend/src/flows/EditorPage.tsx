@@ -15,7 +15,7 @@ import { addNode, moveNodes, type FlowDocument } from './document';
 import { useFindings, type Finding } from './findings';
 import { useEditor } from './store';
 import { Toolbar } from './Toolbar';
-import { useLeaveGuard, useUndoKeys } from './keys';
+import { useCopyPasteKeys, useLeaveGuard, useUndoKeys } from './keys';
 import { VersionsPanel } from './VersionsPanel';
 import { FindDialog } from './FindDialog';
 import { WalkPanel } from '../walk/WalkPanel';
@@ -45,7 +45,8 @@ export function EditorPage() {
   const walked = useMemo(() => (sample ? new Set(sample.visits) : NOT_WALKED), [sample]);
   const order = useMemo(() => (sample ? visitsByNode(sample.visits) : undefined), [sample]);
   useUndoKeys();
-  useLeaveGuard(editor.doc !== editor.savedDoc && editor.viewing === null);
+  useCopyPasteKeys(editor.viewing !== null);
+  useLeaveGuard(editor.doc !== editor.savedDoc && editor.viewing === null, t('ui_leave_confirm'));
 
   useEffect(() => {
     if (!loaded.data?.document) return;
