@@ -28,7 +28,10 @@ def test_edit_a_flow_in_german_from_the_palette_to_the_save(browser: Browser, se
         "wires": [],
     }
     flow_id = page.request.post("/api/flows", data=json.dumps(document), headers=headers).json()["id"]
-    page.get_by_label("Language").select_option("de")
+    # The choice is stored on the user (PUT /api/me); once it is, a new page load reads it too.
+    with page.expect_response(lambda r: r.url.endswith("/api/me") and r.request.method == "PUT"):
+        page.get_by_label("Language").select_option("de")
+    expect(page.get_by_label(de["ui_language"])).to_be_visible()
     page.goto(f"/flows/{flow_id}")
     expect(page.get_by_role("button", name=de["ui_toolbar_save"])).to_be_visible()
 
@@ -62,9 +65,9 @@ def test_edit_a_flow_in_german_from_the_palette_to_the_save(browser: Browser, se
     walk = page.get_by_role("region", name=de["ui_walk_title"])
     walk.get_by_label(de["ui_walk_input"]).fill('{"nummer": "R-17"}')
     walk.get_by_role("button", name=de["ui_walk_start"], exact=True).click()
-    expect(walk.get_by_role("status")).to_contain_text(de["ui_walk_paused"].split("{node}")[0])
+    expect(walk.locator(".walk-result")).to_contain_text(de["ui_walk_paused"].split("{node}")[0])
     walk.get_by_role("button", name=de["ui_walk_answer_reject"]).click()
-    expect(walk.get_by_role("status")).to_contain_text(de["ui_walk_succeeded"].replace("{count}", "3"))
+    expect(walk.locator(".walk-result")).to_contain_text(de["ui_walk_succeeded"].replace("{count}", "3"))
     expect(walk.locator('li[data-node="log1"]')).to_contain_text("abgelehnt: R-17")
     screenshot(page, "editor-de")
 

@@ -58,7 +58,7 @@ def test_a_webhook_address_is_shown_once_copied_and_replaced(browser: Browser, s
     expect(address).to_have_value(re.compile(rf"^{re.escape(server.url)}/hooks/\d+/\S{{20,}}$"))
     first = address.input_value()
     panel.get_by_role("button", name="Copy the address").click()
-    expect(panel.get_by_role("status")).to_have_text("The address is copied.")
+    expect(panel.locator(".trigger-said")).to_have_text("The address is copied.")
     assert page.evaluate("navigator.clipboard.readText()") == first
     assert page.request.post(first, data="{}", headers={"Content-Type": "application/json"}).status == 202
 

@@ -39,13 +39,13 @@ def test_walk_a_flow_with_sample_input_and_answer_its_approval(browser: Browser,
 
     sample.fill('{"invoice": "INV-9"}')
     walk.get_by_role("button", name="Walk", exact=True).click()
-    expect(walk.get_by_role("status")).to_contain_text("The walk waits at approval ask")
+    expect(walk.locator(".walk-result")).to_contain_text("The walk waits at approval ask")
     expect(node(page, "ask").locator(".card")).to_have_class(re.compile(r"\bpaused\b"))
     expect(node(page, "start").locator(".card")).to_have_class(re.compile(r"\bwalked\b"))
     expect(node(page, "paid").locator(".card")).not_to_have_class(re.compile(r"\bwalked\b"))
 
     walk.get_by_role("button", name="Approve").click()
-    expect(walk.get_by_role("status")).to_contain_text("The walk reached its end (visits: 4)")
+    expect(walk.locator(".walk-result")).to_contain_text("The walk reached its end (visits: 4)")
     visits = walk.get_by_role("list", name="Visits of the walk, in order")
     expect(visits.locator(":scope > li")).to_have_count(4)
     expect(visits.locator('li[data-node="paid"]')).to_contain_text("paid INV-9")

@@ -39,12 +39,14 @@ interface Props {
   /** A sample walk's visit numbers by node, and the approval it paused at (walk/). */
   order?: Map<string, number[]>;
   paused?: string | null;
+  /** The nodes added or changed since the version compared with (flows/compare.ts). */
+  diff?: Map<string, 'added' | 'changed'>;
   readOnly: boolean;
   flow: ReactFlowInstance | null;
   onInit: (flow: ReactFlowInstance) => void;
 }
 
-export function Canvas({ findings: latest, walked, order, paused, readOnly, flow, onInit }: Props) {
+export function Canvas({ findings: latest, walked, order, paused, diff, readOnly, flow, onInit }: Props) {
   const { t } = useTranslation();
   // New findings arrive a moment after each edit; redrawing the nodes while a wire is being dragged
   // drops the wire, so the canvas shows the findings it had until the gesture ends.
@@ -85,6 +87,7 @@ export function Canvas({ findings: latest, walked, order, paused, readOnly, flow
         walked: walked.has(node.id),
         order: order?.get(node.id),
         paused: paused === node.id,
+        diff: diff?.get(node.id),
       };
       const isSelected = selected.includes(node.id);
       const old = previous.get(node.id);
@@ -95,6 +98,7 @@ export function Canvas({ findings: latest, walked, order, paused, readOnly, flow
         old.data.walked === data.walked &&
         old.data.order === data.order &&
         old.data.paused === data.paused &&
+        old.data.diff === data.diff &&
         old.selected === isSelected &&
         old.draggable === !readOnly &&
         old.ariaLabel === labelOf(node)
@@ -113,7 +117,7 @@ export function Canvas({ findings: latest, walked, order, paused, readOnly, flow
     });
     cardCache.current = next;
     return [...regions, ...cards] as Node[];
-  }, [doc, findings, selected, walked, order, paused, readOnly, labelOf]);
+  }, [doc, findings, selected, walked, order, paused, diff, readOnly, labelOf]);
 
   const edges = useMemo<Edge[]>(() => {
     const bad = new Set(findings.filter((f) => f.wire !== null).map((f) => f.wire));

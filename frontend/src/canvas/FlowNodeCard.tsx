@@ -10,6 +10,7 @@ export type CardData = {
   walked: boolean;
   order?: number[];
   paused?: boolean;
+  diff?: 'added' | 'changed';
 };
 export type CardNode = Node<CardData, 'card'>;
 
@@ -24,6 +25,7 @@ export function FlowNodeCard({ data, selected }: NodeProps<CardNode>) {
     findings ? 'has-findings' : '',
     data.walked ? 'walked' : '',
     data.paused ? 'paused' : '',
+    data.diff ? `diff-${data.diff}` : '',
   ];
   return (
     <div className={classes.join(' ')} data-node={node.id}>

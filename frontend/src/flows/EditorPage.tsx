@@ -21,6 +21,8 @@ import { FindDialog } from './FindDialog';
 import { WalkPanel } from '../walk/WalkPanel';
 import { useWalk } from '../walk/store';
 import { visitsByNode } from '../walk/walk';
+import { diffDocuments, diffMarks, useCompare } from './compare';
+import { ComparePanel } from './ComparePanel';
 
 // rjsf and its ajv validator load with the first node's panel, not with the canvas.
 const ConfigPanel = lazy(() => import('../panel/ConfigPanel').then((m) => ({ default: m.ConfigPanel })));
@@ -43,6 +45,10 @@ export function EditorPage() {
   const { findings } = useFindings(editor.doc);
   const sample = useWalk((s) => s.result);
   const walked = useMemo(() => (sample ? new Set(sample.visits) : NOT_WALKED), [sample]);
+  const base = useCompare((s) => s.base);
+  const diff = useMemo(() => (base ? diffDocuments(base, editor.doc) : null), [base, editor.doc]);
+  const marks = useMemo(() => (diff ? diffMarks(diff) : undefined), [diff]);
+  useEffect(() => () => useCompare.getState().stop(), [flowId]);
   const order = useMemo(() => (sample ? visitsByNode(sample.visits) : undefined), [sample]);
   useUndoKeys();
   useCopyPasteKeys(editor.viewing !== null);
@@ -111,6 +117,7 @@ export function EditorPage() {
             walked={walked}
             order={order}
             paused={sample?.waiting_at}
+            diff={marks}
             readOnly={readOnly}
             flow={flow}
             onInit={setFlow}
@@ -126,6 +133,7 @@ export function EditorPage() {
           ) : (
             <p>{t('ui_panel_empty')}</p>
           )}
+          {diff && <ComparePanel diff={diff} />}
           <FindingsPanel findings={findings} onPick={pick} />
           <WalkPanel />
           <VersionsPanel flowId={flowId} />

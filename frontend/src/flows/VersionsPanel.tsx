@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import type { FlowDocument } from './document';
 import { useEditor } from './store';
+import { useCompare } from './compare';
 
 async function versionDocument(flowId: number, version: number): Promise<FlowDocument> {
   const found = unwrap(
@@ -19,6 +20,7 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
   const { t, i18n } = useTranslation();
   const queries = useQueryClient();
   const { version: newest, viewing, savedDoc, view } = useEditor();
+  const compare = useCompare((s) => s.compare);
   const versions = useQuery({
     queryKey: ['versions', flowId],
     queryFn: async () =>
@@ -65,6 +67,14 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
                   onClick={() => void versionDocument(flowId, v.version).then((doc) => view(v.version, doc))}
                 >
                   {t('ui_versions_open', { version: v.version })}
+                </button>
+                <button
+                  type="button"
+                  onClick={() =>
+                    void versionDocument(flowId, v.version).then((doc) => compare(v.version, doc))
+                  }
+                >
+                  {t('ui_versions_compare', { version: v.version })}
                 </button>
                 <button type="button" onClick={() => void restore(v.version)}>
                   {t('ui_versions_restore', { version: v.version })}

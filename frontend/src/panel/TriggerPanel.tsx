@@ -71,7 +71,9 @@ function WebhookAddress({ readOnly }: { readOnly: boolean }) {
       <button type="button" onClick={() => void renew()} disabled={readOnly || flowId === null}>
         {t(has || address ? 'ui_webhook_renew' : 'ui_webhook_create')}
       </button>
-      <p role="status">{said}</p>
+      <p aria-live="polite" className="trigger-said">
+        {said}
+      </p>
     </section>
   );
 }

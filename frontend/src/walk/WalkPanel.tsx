@@ -64,7 +64,7 @@ export function WalkPanel() {
         </button>
       </div>
       {problem && <p role="alert">{problem}</p>}
-      <div role="status" className="walk-result">
+      <div aria-live="polite" className="walk-result">
         {result?.status === 'succeeded' && <p>{t('ui_walk_succeeded', { count: result.visits.length })}</p>}
         {result?.status === 'failed' &&
           endLines(result.journal).map((line, i) => (
