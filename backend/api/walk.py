@@ -93,6 +93,21 @@ def _answers(given: list[dict[str, str]], flow: Flow) -> dict[str, deque[str]]:
     return queued
 
 
+def _walk(
+    document: Any, trigger: Any, answers: list[dict[str, str]], limits: Limits, locale: str
+) -> dict[str, Any]:
+    """The answer's body: the walk and its journal with each line's sentence (up to 500 visits' worth)."""
+    flow = Flow.load(cast(Mapping[str, Any], document))  # validated: it is a flow document
+    status, error, visits, journal, waiting_at = walk_through(flow, trigger, _answers(answers, flow), limits)
+    return {
+        "status": status,
+        "visits": visits,
+        "error": error,
+        "waiting_at": waiting_at,
+        "journal": [_line(line, locale) for line in journal],
+    }
+
+
 def _line(line: JournalLine, locale: str) -> dict[str, Any]:
     return {
         **line.to_json(),
@@ -112,22 +127,12 @@ async def walk_sample(call: Call) -> Response:
     findings = await flows.findings_of(call.body["document"], call.locale)
     if findings:
         raise ApiError(422, code="flow_invalid", detail={"findings": [f.to_json() for f in findings]})
-    flow = Flow.load(cast(Mapping[str, Any], call.body["document"]))
-    queued = _answers(call.body.get("answers", []), flow)
     config = settings()
     limits = Limits(config.max_value_bytes, config.max_variables_bytes)
-    work = partial(walk_through, flow, call.body.get("input"), queued, limits)
+    # Loading a document of up to 1,000 nodes, walking it and writing its journal's sentences: all off
+    # the event loop.
+    body = call.body
+    work = partial(_walk, body["document"], body.get("input"), body.get("answers", []), limits, call.locale)
     if flows.validations_busy():
         raise ApiError(503, code="validation_busy", detail={"limit": flows.VALIDATIONS_AT_ONCE})
-    status, error, visits, journal, waiting_at = await anyio.to_thread.run_sync(
-        work, limiter=flows.validations
-    )
-    return reply(
-        {
-            "status": status,
-            "visits": visits,
-            "error": error,
-            "waiting_at": waiting_at,
-            "journal": [_line(line, call.locale) for line in journal],
-        }
-    )
+    return reply(await anyio.to_thread.run_sync(work, limiter=flows.validations))
