@@ -31,6 +31,8 @@ from backend.api import (  # noqa: F401 - they declare the endpoints
     static,
     stops,
     stream,
+    triggers,
+    walk,
 )
 from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response

@@ -97,6 +97,13 @@ INLINE_VALUES = 300
 VALIDATIONS_AT_ONCE = 2
 VALIDATIONS_WAITING = 6
 _validations = anyio.CapacityLimiter(VALIDATIONS_AT_ONCE)
+# The editor's sample walk (backend/api/walk.py) takes its turn under the same limiter.
+validations = _validations
+
+
+def validations_busy() -> bool:
+    """Whether as many validations wait as may: the next one is answered 503 `validation_busy`."""
+    return _validations.statistics().tasks_waiting >= VALIDATIONS_WAITING
 
 
 async def findings_of(document: Any, locale: str) -> list[Finding]:

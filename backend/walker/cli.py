@@ -93,6 +93,10 @@ def _walk_through(
         step = walk(flow, continuation, resume=resume, limits=limits)
 
 
+# The editor's sample walk (POST /api/flows/walk) walks through the same way.
+walk_through = _walk_through
+
+
 def _until_refused(request: DelayRequest) -> JournalLine | None:
     """The failure the worker's driver gives a delay's `until` that is no timestamp, or is further ahead
     than a run may wait; None when it would wait (here, it passes at once)."""

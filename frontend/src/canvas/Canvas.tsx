@@ -20,26 +20,33 @@ import {
   portOf,
   removeNodes,
   removeWires,
+  type FlowNode,
   type Position,
 } from '../flows/document';
 import type { Finding } from '../flows/findings';
 import { useEditor } from '../flows/store';
-import { FlowNodeCard, type CardNode } from './FlowNodeCard';
+import { FlowNodeCard, type CardData, type CardNode } from './FlowNodeCard';
 import { RegionNode, type RegionNodeType } from './RegionNode';
 import { regionBoxes } from './regions';
 
 const NODE_TYPES = { card: FlowNodeCard, region: RegionNode };
+const LARGE_FLOW = 150;
 export const DRAG_TYPE = 'application/x-flowyard-node-type';
 
 interface Props {
   findings: Finding[];
   walked: Set<string>;
+  /** A sample walk's visit numbers by node, and the approval it paused at (walk/). */
+  order?: Map<string, number[]>;
+  paused?: string | null;
+  /** The nodes added or changed since the version compared with (flows/compare.ts). */
+  diff?: Map<string, 'added' | 'changed'>;
   readOnly: boolean;
   flow: ReactFlowInstance | null;
   onInit: (flow: ReactFlowInstance) => void;
 }
 
-export function Canvas({ findings: latest, walked, readOnly, flow, onInit }: Props) {
+export function Canvas({ findings: latest, walked, order, paused, diff, readOnly, flow, onInit }: Props) {
   const { t } = useTranslation();
   // New findings arrive a moment after each edit; redrawing the nodes while a wire is being dragged
   // drops the wire, so the canvas shows the findings it had until the gesture ends.
@@ -50,6 +57,12 @@ export function Canvas({ findings: latest, walked, readOnly, flow, onInit }: Pro
   const { doc, selected, apply, replace, checkpoint, select } = useEditor();
   const [selectedWires, setSelectedWires] = useState<Set<string>>(new Set());
 
+  const cardCache = useRef(new Map<string, CardNode>());
+  const labelOf = useCallback(
+    (node: FlowNode) =>
+      t('ui_canvas_node_label', { type: t(`node_type_${node.type}`), id: node.label ?? node.id }),
+    [t],
+  );
   const nodes = useMemo(() => {
     const count = new Map<string, number>();
     for (const f of findings) if (f.node) count.set(f.node, (count.get(f.node) ?? 0) + 1);
@@ -63,17 +76,48 @@ export function Canvas({ findings: latest, walked, readOnly, flow, onInit }: Pro
       focusable: false,
       zIndex: -1 - box.depth,
     }));
-    const cards: CardNode[] = doc.nodes.map((node) => ({
-      id: node.id,
-      type: 'card',
-      position: node.position ?? { x: 0, y: 0 },
-      data: { node, findings: count.get(node.id) ?? 0, walked: walked.has(node.id) },
-      selected: selected.includes(node.id),
-      draggable: !readOnly,
-      ariaLabel: t('ui_canvas_node_label', { type: t(`node_type_${node.type}`), id: node.label ?? node.id }),
-    }));
+    // A card whose inputs did not change is the same object as before, so React Flow redraws only the
+    // cards an edit or a findings update touches (on a 500-node flow, one instead of 500).
+    const previous = cardCache.current;
+    const next = new Map<string, CardNode>();
+    const cards: CardNode[] = doc.nodes.map((node) => {
+      const data: CardData = {
+        node,
+        findings: count.get(node.id) ?? 0,
+        walked: walked.has(node.id),
+        order: order?.get(node.id),
+        paused: paused === node.id,
+        diff: diff?.get(node.id),
+      };
+      const isSelected = selected.includes(node.id);
+      const old = previous.get(node.id);
+      const card: CardNode =
+        old &&
+        old.data.node === data.node &&
+        old.data.findings === data.findings &&
+        old.data.walked === data.walked &&
+        old.data.order === data.order &&
+        old.data.paused === data.paused &&
+        old.data.diff === data.diff &&
+        old.selected === isSelected &&
+        old.draggable === !readOnly &&
+        old.ariaLabel === labelOf(node)
+          ? old
+          : {
+              id: node.id,
+              type: 'card',
+              position: node.position ?? { x: 0, y: 0 },
+              data,
+              selected: isSelected,
+              draggable: !readOnly,
+              ariaLabel: labelOf(node),
+            };
+      next.set(node.id, card);
+      return card;
+    });
+    cardCache.current = next;
     return [...regions, ...cards] as Node[];
-  }, [doc, findings, selected, walked, readOnly, t]);
+  }, [doc, findings, selected, walked, order, paused, diff, readOnly, labelOf]);
 
   const edges = useMemo<Edge[]>(() => {
     const bad = new Set(findings.filter((f) => f.wire !== null).map((f) => f.wire));
@@ -176,6 +220,8 @@ export function Canvas({ findings: latest, walked, readOnly, flow, onInit }: Pro
         deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
         nodesConnectable={!readOnly}
         fitView
+        // A large flow draws only the cards in view: a 500-node flow would otherwise mount 500 of them.
+        onlyRenderVisibleElements={doc.nodes.length > LARGE_FLOW}
         minZoom={0.1}
         proOptions={{ hideAttribution: true }}
       >

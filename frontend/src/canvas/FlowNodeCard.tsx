@@ -4,7 +4,14 @@ import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import { useTranslation } from 'react-i18next';
 import { PORTS, type FlowNode } from '../flows/document';
 
-export type CardData = { node: FlowNode; findings: number; walked: boolean };
+export type CardData = {
+  node: FlowNode;
+  findings: number;
+  walked: boolean;
+  order?: number[];
+  paused?: boolean;
+  diff?: 'added' | 'changed';
+};
 export type CardNode = Node<CardData, 'card'>;
 
 export function FlowNodeCard({ data, selected }: NodeProps<CardNode>) {
@@ -17,6 +24,8 @@ export function FlowNodeCard({ data, selected }: NodeProps<CardNode>) {
     selected ? 'selected' : '',
     findings ? 'has-findings' : '',
     data.walked ? 'walked' : '',
+    data.paused ? 'paused' : '',
+    data.diff ? `diff-${data.diff}` : '',
   ];
   return (
     <div className={classes.join(' ')} data-node={node.id}>
@@ -26,6 +35,11 @@ export function FlowNodeCard({ data, selected }: NodeProps<CardNode>) {
       {findings > 0 && (
         <span className="card-findings" title={t('ui_canvas_findings_count', { count: findings })}>
           {findings}
+        </span>
+      )}
+      {data.order && (
+        <span className="card-order" title={t('ui_walk_card_visits', { visits: data.order.join(', ') })}>
+          {data.order.join(' · ')}
         </span>
       )}
       <div className="card-ports">

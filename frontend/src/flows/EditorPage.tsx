@@ -1,6 +1,6 @@
 // One flow in the editor: the palette, the canvas (or the list view), the selected node's panel and the
 // live findings. Save is refused while findings stand; Run starts a real run and links to it.
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactFlowInstance } from '@xyflow/react';
 import { useParams } from 'react-router';
@@ -9,16 +9,23 @@ import { api, unwrap } from '../api/client';
 import { Canvas } from '../canvas/Canvas';
 import { Palette } from '../canvas/Palette';
 import { layout } from '../canvas/layout';
-import { ConfigPanel } from '../panel/ConfigPanel';
 import { FindingsPanel } from '../panel/FindingsPanel';
 import { ListView } from '../listview/ListView';
 import { addNode, moveNodes, type FlowDocument } from './document';
 import { useFindings, type Finding } from './findings';
 import { useEditor } from './store';
 import { Toolbar } from './Toolbar';
-import { useLeaveGuard, useUndoKeys } from './keys';
+import { useCopyPasteKeys, useLeaveGuard, useUndoKeys } from './keys';
 import { VersionsPanel } from './VersionsPanel';
 import { FindDialog } from './FindDialog';
+import { WalkPanel } from '../walk/WalkPanel';
+import { useWalk } from '../walk/store';
+import { visitsByNode } from '../walk/walk';
+import { diffDocuments, diffMarks, useCompare } from './compare';
+import { ComparePanel } from './ComparePanel';
+
+// rjsf and its ajv validator load with the first node's panel, not with the canvas.
+const ConfigPanel = lazy(() => import('../panel/ConfigPanel').then((m) => ({ default: m.ConfigPanel })));
 
 // Stable: a new set each render would redraw every node, which drops a wire being dragged.
 const NOT_WALKED = new Set<string>();
@@ -36,8 +43,16 @@ export function EditorPage() {
     refetchOnWindowFocus: false,
   });
   const { findings } = useFindings(editor.doc);
+  const sample = useWalk((s) => s.result);
+  const walked = useMemo(() => (sample ? new Set(sample.visits) : NOT_WALKED), [sample]);
+  const base = useCompare((s) => s.base);
+  const diff = useMemo(() => (base ? diffDocuments(base, editor.doc) : null), [base, editor.doc]);
+  const marks = useMemo(() => (diff ? diffMarks(diff) : undefined), [diff]);
+  useEffect(() => () => useCompare.getState().stop(), [flowId]);
+  const order = useMemo(() => (sample ? visitsByNode(sample.visits) : undefined), [sample]);
   useUndoKeys();
-  useLeaveGuard(editor.doc !== editor.savedDoc && editor.viewing === null);
+  useCopyPasteKeys(editor.viewing !== null);
+  useLeaveGuard(editor.doc !== editor.savedDoc && editor.viewing === null, t('ui_leave_confirm'));
 
   useEffect(() => {
     if (!loaded.data?.document) return;
@@ -97,17 +112,30 @@ export function EditorPage() {
       <div className="editor-body">
         <Palette onAdd={addAtCentre} disabled={readOnly} />
         {view === 'canvas' ? (
-          <Canvas findings={findings} walked={NOT_WALKED} readOnly={readOnly} flow={flow} onInit={setFlow} />
+          <Canvas
+            findings={findings}
+            walked={walked}
+            order={order}
+            paused={sample?.waiting_at}
+            diff={marks}
+            readOnly={readOnly}
+            flow={flow}
+            onInit={setFlow}
+          />
         ) : (
           <ListView findings={findings} />
         )}
         <div className="side">
           {selected ? (
-            <ConfigPanel key={selected.id} node={selected} readOnly={readOnly} />
+            <Suspense fallback={<p aria-busy="true">{t('ui_loading')}</p>}>
+              <ConfigPanel key={selected.id} node={selected} readOnly={readOnly} />
+            </Suspense>
           ) : (
             <p>{t('ui_panel_empty')}</p>
           )}
+          {diff && <ComparePanel diff={diff} />}
           <FindingsPanel findings={findings} onPick={pick} />
+          <WalkPanel />
           <VersionsPanel flowId={flowId} />
         </div>
       </div>

@@ -6,6 +6,7 @@ import { api, unwrap } from '../api/client';
 import { formatMoment } from '../i18n/i18n';
 import type { FlowDocument } from './document';
 import { useEditor } from './store';
+import { useCompare } from './compare';
 
 async function versionDocument(flowId: number, version: number): Promise<FlowDocument> {
   const found = unwrap(
@@ -20,6 +21,7 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
   const { t } = useTranslation();
   const queries = useQueryClient();
   const { version: newest, viewing, savedDoc, view } = useEditor();
+  const compare = useCompare((s) => s.compare);
   const versions = useQuery({
     queryKey: ['versions', flowId],
     queryFn: async () =>
@@ -62,6 +64,14 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
                   onClick={() => void versionDocument(flowId, v.version).then((doc) => view(v.version, doc))}
                 >
                   {t('ui_versions_open', { version: v.version })}
+                </button>
+                <button
+                  type="button"
+                  onClick={() =>
+                    void versionDocument(flowId, v.version).then((doc) => compare(v.version, doc))
+                  }
+                >
+                  {t('ui_versions_compare', { version: v.version })}
                 </button>
                 <button type="button" onClick={() => void restore(v.version)}>
                   {t('ui_versions_restore', { version: v.version })}

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import type { FlowDocument } from './document';
 
-export const FINDINGS_DELAY_MS = 250;
+export const FINDINGS_DELAY_MS = 150;
 
 export interface Finding {
   code: string;

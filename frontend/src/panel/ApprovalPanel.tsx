@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { setConfig, type FlowNode } from '../flows/document';
 import { useEditor } from '../flows/store';
 import { ApprovalRules } from './ApprovalRules';
+import { TemplateInput } from './TemplateInput';
 import { DeadlineField } from './DeadlineField';
 
 const EXITS = [
@@ -34,22 +35,28 @@ export function ApprovalPanel({ node, readOnly }: { node: FlowNode; readOnly: bo
 
   return (
     <div className="approval-panel">
-      <label className="field">
-        {t('ui_field_title')}
-        <input
+      <div className="field">
+        <label htmlFor={`approval-${node.id}-title`}>{t('ui_field_title')}</label>
+        <TemplateInput
+          id={`approval-${node.id}-title`}
+          nodeId={node.id}
           value={String(config.title ?? '')}
+          multiline={false}
           disabled={readOnly}
-          onChange={(e) => change({ title: e.target.value })}
+          onChange={(title) => change({ title })}
         />
-      </label>
-      <label className="field">
-        {t('ui_field_explanation')}
-        <textarea
+      </div>
+      <div className="field">
+        <label htmlFor={`approval-${node.id}-explanation`}>{t('ui_field_explanation')}</label>
+        <TemplateInput
+          id={`approval-${node.id}-explanation`}
+          nodeId={node.id}
           value={String(config.explanation ?? '')}
+          multiline
           disabled={readOnly}
-          onChange={(e) => change({ explanation: e.target.value })}
+          onChange={(explanation) => change({ explanation })}
         />
-      </label>
+      </div>
       <fieldset>
         <legend>{t('ui_field_approvers')}</legend>
         <ul className="chips">

@@ -10,7 +10,9 @@ import { api, unwrap } from '../api/client';
 import { setConfig, setLabel, type FlowNode } from '../flows/document';
 import { useEditor } from '../flows/store';
 import { ApprovalPanel } from './ApprovalPanel';
-import { prepareSchema, uiSchemaFor } from './schemaForm';
+import { prepareSchema, uiSchemaFor, withTemplateWidget } from './schemaForm';
+import { TemplateWidget } from './TemplateWidget';
+import { TriggerPanel } from './TriggerPanel';
 
 // rjsf's own words (its buttons), from the catalogs; anything else it says falls back to its English.
 const FORM_STRINGS: Partial<Record<TranslatableString, string>> = {
@@ -38,7 +40,10 @@ export function ConfigPanel({ node, readOnly }: { node: FlowNode; readOnly: bool
     staleTime: Infinity,
   });
   const prepared = useMemo(() => (schema.data ? prepareSchema(schema.data, t) : null), [schema.data, t]);
-  const ui = useMemo(() => (schema.data ? uiSchemaFor(schema.data, t) : null), [schema.data, t]);
+  const ui = useMemo(
+    () => (schema.data ? withTemplateWidget(uiSchemaFor(schema.data, t), schema.data, TemplateWidget) : null),
+    [schema.data, t],
+  );
 
   return (
     <section className="config" aria-labelledby="config-title">
@@ -65,6 +70,7 @@ export function ConfigPanel({ node, readOnly }: { node: FlowNode; readOnly: bool
             noHtml5Validate
             showErrorList={false}
             idPrefix={`config-${node.id}`}
+            formContext={{ nodeId: node.id }}
             translateString={(text, params) => {
               const key = FORM_STRINGS[text];
               return key ? t(key) : englishStringTranslator(text, params);
@@ -78,6 +84,7 @@ export function ConfigPanel({ node, readOnly }: { node: FlowNode; readOnly: bool
           />
         )
       )}
+      {node.type === 'trigger' && <TriggerPanel node={node} readOnly={readOnly} />}
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prepareSchema, uiSchemaFor } from './schemaForm';
+import { prepareSchema, uiSchemaFor, withTemplateWidget } from './schemaForm';
 
 const LOG = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -23,6 +23,8 @@ describe('schema form mapping', () => {
     expect(schema.required).toEqual(['message']);
     const level = (schema.properties as Record<string, { oneOf: unknown[] }>).level;
     expect(level?.oneOf[0]).toEqual({ const: 'debug', title: '«ui_choice_level_debug»' });
+    // Without a type rjsf cannot draw the choices ("Unknown field type undefined").
+    expect(level).toHaveProperty('type', 'string');
   });
 
   it('offers text for a field that takes any JSON value, and drops the English descriptions', () => {
@@ -43,5 +45,17 @@ describe('schema form mapping', () => {
     expect(ui.level['ui:title']).toBe('«ui_field_level»');
     expect(ui.extra['ui:title']).toBe('extra');
     expect(ui['ui:submitButtonOptions']).toEqual({ norender: true });
+  });
+
+  it("gives template fields the completing widget, a set's values and a while's operands included", () => {
+    const widget = () => null;
+    const ui = withTemplateWidget(uiSchemaFor(LOG, t), LOG, widget);
+    expect(ui.message['ui:widget']).toBe(widget);
+    expect(ui.message['ui:options']).toEqual({ multiline: true });
+    expect(ui.level['ui:widget']).toBeUndefined();
+    const set = { properties: { values: { type: 'object' } } };
+    expect(withTemplateWidget({}, set, widget).values.additionalProperties).toEqual({ 'ui:widget': widget });
+    const repeat = { properties: { while: { type: 'object' } } };
+    expect(withTemplateWidget({}, repeat, widget).while.left).toEqual({ 'ui:widget': widget });
   });
 });

@@ -83,8 +83,11 @@ export function prepareSchema(schema: Record<string, unknown>, t: Translate): RJ
       translated[name] = { type: 'string' };
     } else if (choices && values) {
       const { enum: _e, ...kept } = property;
+      // rjsf draws a oneOf of consts as a select only when it knows the field's type.
+      const type = kept.type ?? (values.every((v) => typeof v === 'string') ? 'string' : undefined);
       translated[name] = {
         ...kept,
+        ...(type ? { type } : {}),
         oneOf: values.map((value) => ({
           const: value,
           title: choices[String(value)] ? t(choices[String(value)] as string) : String(value),
@@ -95,6 +98,43 @@ export function prepareSchema(schema: Record<string, unknown>, t: Translate): RJ
     }
   }
   return { ...rest, properties: translated } as RJSFSchema;
+}
+
+/** The fields that hold templates, top level and one level down (a set's values, a condition in `while`,
+ * an http request's headers): they get the completing widget. */
+export const TEMPLATE_FIELDS = new Set([
+  'title',
+  'explanation',
+  'message',
+  'body',
+  'url',
+  'left',
+  'right',
+  'items',
+  'until',
+  'to',
+]);
+const TEMPLATE_MAPS = new Set(['values', 'headers', 'args']);
+
+/** `ui` with `widget` on every template field of `schema` (multi-line ones say so in its options). */
+export function withTemplateWidget(ui: UiSchema, schema: Record<string, unknown>, widget: unknown): UiSchema {
+  const next: UiSchema = { ...ui };
+  const properties = (schema.properties ?? {}) as Record<string, unknown>;
+  for (const name of Object.keys(properties)) {
+    const field = { ...(next[name] as UiSchema) };
+    if (TEMPLATE_FIELDS.has(name))
+      Object.assign(field, {
+        'ui:widget': widget,
+        'ui:options': { multiline: field['ui:widget'] === 'textarea' },
+      });
+    else if (TEMPLATE_MAPS.has(name)) field.additionalProperties = { 'ui:widget': widget };
+    else if (name === 'while') {
+      field.left = { 'ui:widget': widget };
+      field.right = { 'ui:widget': widget };
+    }
+    next[name] = field;
+  }
+  return next;
 }
 
 export function uiSchemaFor(schema: Record<string, unknown>, t: Translate): UiSchema {

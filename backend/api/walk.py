@@ -1,0 +1,138 @@
+"""`POST /api/flows/walk`: the editor's "Walk with sample input".
+
+The same pure walker as `flowyard walk`: a document, a sample input and the answers chosen for the
+approvals in, the visits and the journal out. No run is created, no database row is written, nothing is
+sent: an action is journaled as what would be sent and follows `out`, a delay passes at once. The walk
+is bounded by the walker's own limits (visits, value sizes) and runs on a worker thread under the same
+limiter as a large validation, so a walk never holds the event loop.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from functools import partial
+from typing import Any, cast
+
+import anyio.to_thread
+from starlette.responses import Response
+
+from backend.api import flows
+from backend.api.endpoint import Call, endpoint, reply
+from backend.api.errors import ApiError
+from backend.config import settings
+from backend.graph.model import Flow
+from backend.i18n.catalogs import message
+from backend.walker.cli import walk_through
+from backend.walker.sizes import Limits
+from backend.walker.step import JournalLine
+
+OUTCOMES = ("approve", "reject", "timeout")
+MAX_ANSWERS = 100
+
+BODY: dict[str, Any] = {
+    "type": "object",
+    "required": ["document"],
+    "additionalProperties": False,
+    "properties": {
+        "document": flows.DOCUMENT,
+        "input": {"description": "the trigger's payload: any JSON value (none: null)"},
+        "answers": {
+            "type": "array",
+            "maxItems": MAX_ANSWERS,
+            "description": "the answers to the approvals, taken in order by the node they name",
+            "items": {
+                "type": "object",
+                "required": ["node", "outcome"],
+                "additionalProperties": False,
+                "properties": {
+                    "node": {"type": "string", "maxLength": 200},
+                    "outcome": {"enum": list(OUTCOMES)},
+                },
+            },
+        },
+    },
+}
+WALKED: dict[str, Any] = {
+    "type": "object",
+    "required": ["status", "visits", "error", "waiting_at", "journal"],
+    "properties": {
+        "status": {"enum": ["succeeded", "failed", "waiting"]},
+        "visits": {"type": "array", "items": {"type": "string"}, "description": "node ids, in order"},
+        "error": {"type": ["string", "null"], "description": "the reason code of a failed walk"},
+        "waiting_at": {"type": ["string", "null"], "description": "the approval no answer is left for"},
+        "journal": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["code", "node", "visit", "data", "message"],
+                "properties": {
+                    "code": {"type": "string"},
+                    "node": {"type": ["string", "null"]},
+                    "visit": {"type": ["integer", "null"]},
+                    "data": {"type": "object"},
+                    "message": {"type": "string"},
+                },
+            },
+        },
+    },
+}
+
+
+def _answers(given: list[dict[str, str]], flow: Flow) -> dict[str, deque[str]]:
+    """The answers by approval node, in the order given; each must name an approval that can take it."""
+    queued: dict[str, deque[str]] = {}
+    for answer in given:
+        node_id, outcome = answer["node"], answer["outcome"]
+        node = flow.nodes.get(node_id)
+        if node is None or node.type != "approval":
+            raise ApiError(422, code="walk_sample_not_approval", detail={"node": node_id}, node=node_id)
+        if outcome == "timeout" and node.config.get("on_timeout") not in ("approve", "reject", "skip"):
+            raise ApiError(422, code="walk_sample_cannot_time_out", detail={"node": node_id}, node=node_id)
+        queued.setdefault(node_id, deque()).append(outcome)
+    return queued
+
+
+def _walk(
+    document: Any, trigger: Any, answers: list[dict[str, str]], limits: Limits, locale: str
+) -> dict[str, Any]:
+    """The answer's body: the walk and its journal with each line's sentence (up to 500 visits' worth)."""
+    flow = Flow.load(cast(Mapping[str, Any], document))  # validated: it is a flow document
+    status, error, visits, journal, waiting_at = walk_through(flow, trigger, _answers(answers, flow), limits)
+    return {
+        "status": status,
+        "visits": visits,
+        "error": error,
+        "waiting_at": waiting_at,
+        "journal": [_line(line, locale) for line in journal],
+    }
+
+
+def _line(line: JournalLine, locale: str) -> dict[str, Any]:
+    return {
+        **line.to_json(),
+        "message": message(line.code, locale, **{"node": line.node, "visit": line.visit, **line.data}),
+    }
+
+
+@endpoint(
+    "POST",
+    "/api/flows/walk",
+    summary="Walk a document with a sample input, in memory: no run, no side effects",
+    tag="flows",
+    body=BODY,
+    responses={200: WALKED, 422: None, 503: None},
+)
+async def walk_sample(call: Call) -> Response:
+    findings = await flows.findings_of(call.body["document"], call.locale)
+    if findings:
+        raise ApiError(422, code="flow_invalid", detail={"findings": [f.to_json() for f in findings]})
+    config = settings()
+    limits = Limits(config.max_value_bytes, config.max_variables_bytes)
+    # Loading a document of up to 1,000 nodes, walking it and writing its journal's sentences: all off
+    # the event loop.
+    body = call.body
+    work = partial(_walk, body["document"], body.get("input"), body.get("answers", []), limits, call.locale)
+    if flows.validations_busy():
+        raise ApiError(503, code="validation_busy", detail={"limit": flows.VALIDATIONS_AT_ONCE})
+    return reply(await anyio.to_thread.run_sync(work, limiter=flows.validations))

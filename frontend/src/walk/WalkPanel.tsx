@@ -1,0 +1,117 @@
+// The side panel's "Walk with sample input": the author types the trigger's input as JSON and sees the
+// path the walker would take, each visit with what it did, and the end; a pause at an approval asks for
+// its answer and walks again with it. An edit of the flow clears the walk, which showed the old one.
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../api/client';
+import { useEditor } from '../flows/store';
+import { endLines, parseInput, visitRows, walkSample, type Answer, type Outcome } from './walk';
+import { useWalk } from './store';
+
+export function WalkPanel() {
+  const { t, i18n } = useTranslation();
+  const doc = useEditor((s) => s.doc);
+  const { result, answers, show, clear, sample: text, setSample: setText } = useWalk();
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => clear(), [doc, clear]);
+
+  async function walk(given: Answer[]) {
+    const parsed = parseInput(text);
+    if ('reason' in parsed) {
+      setProblem(t('ui_walk_input_invalid', { reason: parsed.reason }));
+      return;
+    }
+    setProblem(null);
+    setBusy(true);
+    try {
+      show(await walkSample(doc, parsed.input, given, i18n.language), given);
+    } catch (failure) {
+      clear();
+      setProblem(failure instanceof ApiError ? failure.message : t('ui_error_network'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const waiting = result?.status === 'waiting' ? result.waiting_at : null;
+  const waitingNode = doc.nodes.find((n) => n.id === waiting);
+  const outcomes: Outcome[] = waitingNode?.config.on_timeout
+    ? ['approve', 'reject', 'timeout']
+    : ['approve', 'reject'];
+  const label = (id: string) => doc.nodes.find((n) => n.id === id)?.label ?? id;
+
+  return (
+    <section className="walk" aria-labelledby="walk-title">
+      <h2 id="walk-title">{t('ui_walk_title')}</h2>
+      <label className="field">
+        {t('ui_walk_input')}
+        <textarea
+          className="data"
+          rows={4}
+          value={text}
+          spellCheck={false}
+          onChange={(e) => setText(e.target.value)}
+        />
+      </label>
+      <div className="row">
+        <button type="button" onClick={() => void walk([])} disabled={busy || !doc.nodes.length}>
+          {t('ui_walk_start')}
+        </button>
+        <button type="button" onClick={clear} disabled={!result}>
+          {t('ui_walk_clear')}
+        </button>
+      </div>
+      {problem && <p role="alert">{problem}</p>}
+      <div aria-live="polite" className="walk-result">
+        {result?.status === 'succeeded' && <p>{t('ui_walk_succeeded', { count: result.visits.length })}</p>}
+        {result?.status === 'failed' &&
+          endLines(result.journal).map((line, i) => (
+            <p key={i}>{t('ui_walk_failed', { reason: line.message })}</p>
+          ))}
+        {waiting && (
+          <div className="walk-pause">
+            <p>{t('ui_walk_paused', { node: label(waiting) })}</p>
+            <div className="row">
+              {outcomes.map((outcome) => (
+                <button
+                  key={outcome}
+                  type="button"
+                  disabled={busy}
+                  onClick={() => void walk([...answers, { node: waiting, outcome }])}
+                >
+                  {t(ANSWER_KEYS[outcome])}
+                </button>
+              ))}
+            </div>
+          </div>
+        )}
+      </div>
+      {result && (
+        <ol className="walk-visits" aria-label={t('ui_walk_visits')}>
+          {visitRows(result.journal).map((row) => (
+            <li key={row.visit} value={row.visit} data-node={row.node}>
+              <span className="data">{label(row.node)}</span>
+              {row.lines.length > 0 && (
+                <ul>
+                  {row.lines.map((line, i) => (
+                    <li key={i} data-code={line.code}>
+                      {line.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+const ANSWER_KEYS: Record<Outcome, string> = {
+  approve: 'ui_walk_answer_approve',
+  reject: 'ui_walk_answer_reject',
+  timeout: 'ui_walk_answer_timeout',
+};

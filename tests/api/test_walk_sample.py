@@ -1,0 +1,112 @@
+"""`POST /api/flows/walk`, the editor's "Walk with sample input": the walker's path, pauses answered as
+chosen, and nothing written, sent or started."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+from tests.actions.servers import recording_server
+from tests.api.support import app_client, approval_and_delay_flow, auth, make_user
+from tests.support import Queue
+
+TABLES = ("flows", "flow_versions", "runs", "journal", "waits", "approvals", "effects", "approval_mails")
+
+
+def _rows(url: str) -> dict[str, int]:
+    with psycopg.connect(url) as conn:
+        return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}  # type: ignore[index]
+
+
+def _with_http(url: str) -> dict[str, Any]:
+    document = approval_and_delay_flow()
+    document["nodes"].append(
+        {
+            "id": "pay",
+            "type": "http",
+            "config": {"method": "POST", "url": f"{url}/pay", "body": "{{trigger}}"},
+        }
+    )
+    document["wires"].append({"from": "paid", "to": "pay"})
+    return document
+
+
+def test_a_walk_answers_its_visits_and_journal_and_writes_and_sends_nothing(queue: Queue) -> None:
+    token = make_user(queue.url, "wanda")  # no right at all: a walk touches nothing of anyone's
+    with recording_server() as server, app_client(queue.url) as api:
+        before = _rows(queue.url)
+        body = {
+            "document": _with_http(server.url),
+            "input": {"invoice": "INV-7"},
+            "answers": [{"node": "ask", "outcome": "approve"}],
+        }
+        walked = api.post("/api/flows/walk", json=body, headers=auth(token, **{"Accept-Language": "de"}))
+        assert walked.status_code == 200, walked.text
+        result = walked.json()
+        assert result["status"] == "succeeded" and result["waiting_at"] is None
+        assert result["visits"] == ["start", "ask", "cool", "paid", "pay"]
+        logged = [
+            line for line in result["journal"] if line["node"] == "paid" and line["code"] == "log_written"
+        ]
+        assert logged and logged[0]["data"]["message"] == "paid INV-7"
+        requested = [line for line in result["journal"] if line["code"] == "action_requested"]
+        assert [line["node"] for line in requested] == ["pay"]
+        # Every line has its sentence, in the asker's language, not the bare code.
+        assert all(line["message"] and line["message"] != line["code"] for line in result["journal"])
+        assert server.received == []
+        assert _rows(queue.url) == before
+
+
+def test_an_approval_without_an_answer_leaves_the_walk_waiting_there(queue: Queue) -> None:
+    token = make_user(queue.url, "wendy")
+    with app_client(queue.url) as api:
+        walked = api.post(
+            "/api/flows/walk",
+            json={"document": approval_and_delay_flow(), "input": {"invoice": "INV-8"}},
+            headers=auth(token),
+        ).json()
+        assert (walked["status"], walked["waiting_at"], walked["visits"]) == (
+            "waiting",
+            "ask",
+            ["start", "ask"],
+        )
+        rejected = api.post(
+            "/api/flows/walk",
+            json={"document": approval_and_delay_flow(), "answers": [{"node": "ask", "outcome": "timeout"}]},
+            headers=auth(token),
+        ).json()
+        # on_timeout is reject, and nothing is wired to reject: the run ends there.
+        assert (rejected["status"], rejected["visits"]) == ("succeeded", ["start", "ask"])
+
+
+def test_bad_walks_are_refused_with_a_reason_and_change_nothing(queue: Queue) -> None:
+    token = make_user(queue.url, "wilma")
+    invalid = approval_and_delay_flow()
+    invalid["wires"].append({"from": "paid", "to": "ask"})  # a back wire: a cycle
+    no_timeout = approval_and_delay_flow()
+    del no_timeout["nodes"][1]["config"]["on_timeout"], no_timeout["nodes"][1]["config"]["deadline"]
+    cases = [
+        ({"document": invalid}, "flow_invalid"),
+        (
+            {"document": approval_and_delay_flow(), "answers": [{"node": "cool", "outcome": "approve"}]},
+            "walk_sample_not_approval",
+        ),
+        (
+            {"document": no_timeout, "answers": [{"node": "ask", "outcome": "timeout"}]},
+            "walk_sample_cannot_time_out",
+        ),
+        (
+            {"document": approval_and_delay_flow(), "answers": [{"node": "ask", "outcome": "maybe"}]},
+            "request_invalid",
+        ),
+        ({"document": approval_and_delay_flow(), "extra": 1}, "request_field_unknown"),
+    ]
+    with app_client(queue.url) as api:
+        before = _rows(queue.url)
+        for body, code in cases:
+            answer = api.post("/api/flows/walk", json=body, headers=auth(token))
+            assert (answer.status_code, answer.json()["error"]["code"]) == (422, code)
+            assert answer.json()["error"]["message"] != code
+        assert api.post("/api/flows/walk", json={"document": approval_and_delay_flow()}).status_code == 401
+        assert _rows(queue.url) == before

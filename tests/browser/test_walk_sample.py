@@ -1,0 +1,62 @@
+"""Walk with sample input: the author types the trigger's input, answers the approval the walk pauses at,
+and sees the path on the canvas and each visit in the panel; no run is started."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import psycopg
+from playwright.sync_api import Browser, expect
+
+from tests.api.support import approval_and_delay_flow
+from tests.browser.canvas import node
+from tests.browser.support import Server, log_in, screenshot, serious_violations
+
+
+def _runs(server: Server) -> int:
+    with psycopg.connect(server.database_url) as conn:
+        row = conn.execute("SELECT count(*) FROM runs").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_walk_a_flow_with_sample_input_and_answer_its_approval(browser: Browser, server: Server) -> None:
+    server.user("wim", "edit", "run")
+    page = log_in(browser, server, "wim")
+    csrf = page.request.get("/api/me").json()["csrf_token"]
+    headers = {"X-CSRF-Token": csrf, "Content-Type": "application/json"}
+    created = page.request.post("/api/flows", data=json.dumps(approval_and_delay_flow()), headers=headers)
+    flow_id = created.json()["id"]
+    runs_before = _runs(server)
+
+    page.goto(f"/flows/{flow_id}")
+    walk = page.get_by_role("region", name="Walk with sample input")
+    sample = walk.get_by_label("Sample input of the trigger (JSON)")
+    sample.fill("{invoice: 'INV-9'}")
+    walk.get_by_role("button", name="Walk", exact=True).click()
+    expect(walk.get_by_role("alert")).to_contain_text("The sample input is not JSON")
+
+    sample.fill('{"invoice": "INV-9"}')
+    walk.get_by_role("button", name="Walk", exact=True).click()
+    expect(walk.locator(".walk-result")).to_contain_text("The walk waits at approval ask")
+    expect(node(page, "ask").locator(".card")).to_have_class(re.compile(r"\bpaused\b"))
+    expect(node(page, "start").locator(".card")).to_have_class(re.compile(r"\bwalked\b"))
+    expect(node(page, "paid").locator(".card")).not_to_have_class(re.compile(r"\bwalked\b"))
+
+    walk.get_by_role("button", name="Approve").click()
+    expect(walk.locator(".walk-result")).to_contain_text("The walk reached its end (visits: 4)")
+    visits = walk.get_by_role("list", name="Visits of the walk, in order")
+    expect(visits.locator(":scope > li")).to_have_count(4)
+    expect(visits.locator('li[data-node="paid"]')).to_contain_text("paid INV-9")
+    expect(node(page, "paid").locator(".card-order")).to_have_text("4")
+    expect(node(page, "ask").locator(".card")).not_to_have_class(re.compile(r"\bpaused\b"))
+    assert serious_violations(page) == []
+    screenshot(page, "editor-walk")
+
+    # An edit clears the walk: it showed the flow as it was.
+    page.get_by_role("button", name="Arrange").click()
+    expect(visits).to_have_count(0)
+    expect(node(page, "start").locator(".card")).not_to_have_class(re.compile(r"\bwalked\b"))
+    assert _runs(server) == runs_before
+    page.context.close()
