@@ -38,7 +38,7 @@ def main() -> int:
     url = fresh_database(DATABASE)
     began = time.monotonic()
     try:
-        with recording_server() as receiver, Sweep(url, receiver) as sweep:
+        with recording_server() as receiver, Sweep(url, receiver, keep_errors=True) as sweep:
             for scenario in CORPUS:
                 if args.scenario and scenario.name not in args.scenario:
                     continue

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import psycopg
 
@@ -71,8 +72,9 @@ class Tally:
 class Sweep:
     """One database and one recording receiver; scenarios saved once, a new run per trial."""
 
-    def __init__(self, url: str, receiver: RecordingServer) -> None:
+    def __init__(self, url: str, receiver: RecordingServer, *, keep_errors: bool = False) -> None:
         self.url = url
+        self.keep_errors = keep_errors
         self.receiver = receiver
         self.tally = Tally()
         self.flows: dict[str, int] = {}
@@ -161,8 +163,9 @@ class Sweep:
                 raise AssertionError(f"the crash driver did not start; see {self.errors.name}")
         return self.process
 
-    def close(self) -> None:
-        """Stop the driver (its stdin closed, it ends its loop) and keep nothing running."""
+    def close(self, keep_errors: bool = False) -> None:
+        """Stop the driver (its stdin closed, it ends its loop) and keep nothing running; the players'
+        stderr file is removed unless `keep_errors` (a failure, or a bench that names it)."""
         if self.process is not None:
             assert self.process.stdin is not None
             self.process.stdin.close()
@@ -175,12 +178,14 @@ class Sweep:
                 self.process.stdout.close()
             self.process = None
         self.errors.close()
+        if not keep_errors:
+            Path(self.errors.name).unlink(missing_ok=True)
 
     def __enter__(self) -> Sweep:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        self.close(keep_errors=kind is not None or bool(self.tally.violations) or self.keep_errors)
 
     def reference(self, scenario: Scenario) -> tuple[Snapshot, int]:
         """The crash-free run's snapshot and how many commits its process made."""
