@@ -31,7 +31,8 @@ from tests.support import Queue, flow
 FULL = (DELAYS_AND_MISSING, ACTIONS)
 
 ONE_STEP = flow(
-    {"id": "a", "type": "log", "config": {"message": "one"}},
+    "start:trigger",
+{"id": "a", "type": "log", "config": {"message": "one"}},
     wires=[{"from": "start", "to": "a"}],
 )
 
