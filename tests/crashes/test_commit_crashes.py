@@ -32,7 +32,7 @@ FULL = (DELAYS_AND_MISSING, ACTIONS)
 
 ONE_STEP = flow(
     "start:trigger",
-{"id": "a", "type": "log", "config": {"message": "one"}},
+    {"id": "a", "type": "log", "config": {"message": "one"}},
     wires=[{"from": "start", "to": "a"}],
 )
 

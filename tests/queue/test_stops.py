@@ -29,7 +29,7 @@ def receiver() -> Iterator[RecordingServer]:
 def pay_flow(url_node: str = "pay", after: str = "note") -> dict[str, Any]:
     return flow(
         "start:trigger",
-{
+        {
             "id": url_node,
             "type": "http",
             "config": {"method": "POST", "url": "{{trigger.url}}", "body": {"n": 1}},
@@ -124,7 +124,7 @@ def test_a_newer_version_without_the_nodes_the_run_needs_is_refused_listing_them
     # Stopped after an approval: the continuation names the trigger and the approval.
     document = flow(
         "start:trigger",
-{"id": "ask", "type": "approval", "config": {"title": "Pay?", "approvers": []}},
+        {"id": "ask", "type": "approval", "config": {"title": "Pay?", "approvers": []}},
         {"id": "pay", "type": "http", "config": {"method": "POST", "url": f"{receiver.url}/pay"}},
         wires=[{"from": "start", "to": "ask"}, {"from": "ask", "port": "approve", "to": "pay"}],
     )
@@ -139,7 +139,7 @@ def test_a_newer_version_without_the_nodes_the_run_needs_is_refused_listing_them
 
     renamed = flow(
         "start:trigger",
-{"id": "ask2", "type": "approval", "config": {"title": "Pay?", "approvers": []}},
+        {"id": "ask2", "type": "approval", "config": {"title": "Pay?", "approvers": []}},
         wires=[{"from": "start", "to": "ask2"}],
     )
     queue.run(lambda: _save(queue.url, flow_id, renamed))

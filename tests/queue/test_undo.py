@@ -31,7 +31,7 @@ def booking(url: str) -> dict[str, Any]:
     """Reserve, charge, then ask: each action says how to undo itself with its own output."""
     return flow(
         "start:trigger",
-{
+        {
             "id": "reserve",
             "type": "http",
             "config": {
