@@ -229,6 +229,17 @@ UPDATE runs SET status = 'cancelled', updated_at = now(), ended_at = now()
 WHERE id = %(run_id)s AND status IN ('running', 'waiting', 'stopped')
 RETURNING id
 
+-- name: close_open_effects
+-- A run cancelled or ended while a try of one of its actions has no outcome and its deadline has passed
+-- (its worker died before writing it: the case that stops a run with claim_abandoned): the try is closed
+-- as an error naming how the run ended, `in_doubt` (whether the request arrived is not known), so that
+-- no effect stays open for good. A try still within its deadline is left to its worker, which writes
+-- its answer as usual; a late answer to a closed try is kept in late_results (actions/effects.py).
+UPDATE effects
+SET outcome = 'error', output = %(output)s, completed_at = now()
+WHERE run_id = %(run_id)s AND outcome IS NULL AND (deadline_at IS NULL OR deadline_at <= now())
+RETURNING visit
+
 -- name: delete_wait_of_run
 -- The wait of a cancelled run, claimed or not: a worker still walking it will find its claim gone.
 DELETE FROM waits WHERE run_id = %(run_id)s

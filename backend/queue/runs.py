@@ -159,6 +159,7 @@ async def cancel_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None)
             raise DecisionStands(*decided)  # rolls the status back with the transaction
         # runs, then approvals, then waits: the order the worker and a decision take them in too.
         await conn.execute(APPROVAL_QUERIES["cancel_open_approvals"], {"run_id": run_id, "by": by})
+        await close_open_effects(conn, run_id, "run_cancelled")
         # Succeeded actions that declare undos: the run ends `cancelled` once a worker has run them.
         from backend.queue.undo import start_undoing
 
@@ -169,3 +170,11 @@ async def cancel_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None)
             conn, run_id, [JournalLine(code="run_cancelled", node=None, visit=None, data={"by": by})]
         )
     return True
+
+
+async def close_open_effects(conn: AsyncConnection[Any], run_id: int, code: str) -> None:
+    """In the caller's transaction: close the tries of the run's actions that died without an outcome (a
+    stopped run's last try keeps its row open so that a resume sends again under its key; once the run is
+    ended or cancelled nothing ever will)."""
+    output = Jsonb({"code": code, "in_doubt": True})
+    await conn.execute(QUERIES["close_open_effects"], {"run_id": run_id, "output": output})

@@ -23,6 +23,7 @@ from psycopg import AsyncConnection
 from backend.errors import CodedError
 from backend.queue import journal
 from backend.queue.queries import QUERIES
+from backend.queue.runs import close_open_effects
 from backend.queue.undo import start_undoing
 from backend.store.queries import load
 from backend.walker import JournalLine
@@ -89,6 +90,7 @@ async def end_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None) ->
     worker runs them first (the run waits meanwhile). Commits."""
     async with conn.transaction():
         _status, _flow, _version, _continuation, node, visit, kind = await _stopped(conn, run_id)
+        await close_open_effects(conn, run_id, "run_ended_by_person")
         # Undos run first (queue/undo.py); a run stopped *in* its undos ends as it is, what failed listed.
         if kind != "undo" and await start_undoing(conn, run_id, by=by, undo_for="end"):
             return

@@ -49,6 +49,7 @@ def test_an_abandoned_attempt_is_waited_out_and_its_late_answer_changes_nothing(
 
     receiver.routes["/pay"] = slow_first
     document = flow(
+        "start:trigger",
         {"id": "pay", "type": "http", "config": {"method": "POST", "url": "{{trigger.url}}", "timeout_s": 2}},
         {"id": "note", "type": "log", "config": {"message": "paid: {{pay.body.which}}"}},
         wires=[{"from": "start", "to": "pay"}, {"from": "pay", "to": "note"}],

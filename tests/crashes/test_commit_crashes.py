@@ -31,6 +31,7 @@ from tests.support import Queue, flow
 FULL = (DELAYS_AND_MISSING, ACTIONS)
 
 ONE_STEP = flow(
+    "start:trigger",
     {"id": "a", "type": "log", "config": {"message": "one"}},
     wires=[{"from": "start", "to": "a"}],
 )

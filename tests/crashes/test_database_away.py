@@ -33,6 +33,7 @@ from tests.support import Queue, flow
 RUNS = 150
 # Two logs around a short real-time delay: each run is claimed twice, so a drain of RUNS is busy for a while.
 STEPS = flow(
+    "start:trigger",
     {"id": "a", "type": "log", "config": {"message": "one"}},
     {"id": "pause", "type": "delay", "config": {"duration": "PT1S"}},
     {"id": "b", "type": "log", "config": {"message": "two"}},

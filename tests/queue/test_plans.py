@@ -64,6 +64,7 @@ PARAMS: dict[str, Any] = {
     "after_id": None,
     "by": "b",
     "undo_for": "cancel",
+    "output": None,
 }
 # Statements that read a small table whole by design.
 SMALL_TABLES = {

@@ -17,6 +17,7 @@ from tests.api.support import app_client, auth, make_user
 from tests.support import Queue, flow
 
 NOTE = flow(
+    "start:trigger",
     {"id": "note", "type": "log", "config": {"message": "hello {{trigger.who}}"}},
     wires=[{"from": "start", "to": "note"}],
     name="Greet",
@@ -69,6 +70,7 @@ def test_a_run_record_outlives_the_runs_sweep_and_goes_only_by_its_own_retention
 
 def test_a_flow_that_opts_out_keeps_only_the_inputs_digest(queue: Queue) -> None:
     private = flow(
+        "start:trigger",
         {"id": "note", "type": "log", "config": {"message": "hi"}},
         wires=[{"from": "start", "to": "note"}],
     )
@@ -81,6 +83,7 @@ def test_a_flow_that_opts_out_keeps_only_the_inputs_digest(queue: Queue) -> None
 
 def test_a_waiting_runs_record_is_never_swept(queue: Queue) -> None:
     waiting = flow(
+        "start:trigger",
         {"id": "pause", "type": "delay", "config": {"duration": "P30D"}},
         wires=[{"from": "start", "to": "pause"}],
     )

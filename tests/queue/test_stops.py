@@ -28,6 +28,7 @@ def receiver() -> Iterator[RecordingServer]:
 
 def pay_flow(url_node: str = "pay", after: str = "note") -> dict[str, Any]:
     return flow(
+        "start:trigger",
         {
             "id": url_node,
             "type": "http",
@@ -122,6 +123,7 @@ def test_a_newer_version_without_the_nodes_the_run_needs_is_refused_listing_them
 ) -> None:
     # Stopped after an approval: the continuation names the trigger and the approval.
     document = flow(
+        "start:trigger",
         {"id": "ask", "type": "approval", "config": {"title": "Pay?", "approvers": []}},
         {"id": "pay", "type": "http", "config": {"method": "POST", "url": f"{receiver.url}/pay"}},
         wires=[{"from": "start", "to": "ask"}, {"from": "ask", "port": "approve", "to": "pay"}],
@@ -136,6 +138,7 @@ def test_a_newer_version_without_the_nodes_the_run_needs_is_refused_listing_them
     before = queue.all(WAIT, run_id)
 
     renamed = flow(
+        "start:trigger",
         {"id": "ask2", "type": "approval", "config": {"title": "Pay?", "approvers": []}},
         wires=[{"from": "start", "to": "ask2"}],
     )
@@ -238,7 +241,9 @@ def test_the_cli_shows_resumes_and_ends_a_stopped_run_and_refuses_with_reasons(q
     assert queue.status(run_id) == ("stopped", "action_unavailable")
 
     shown = flowyard(queue.url, "runs", "show", str(run_id), "--wait", "5")
-    assert shown.returncode == 0 and "is stopped after action_unavailable" in shown.stdout
+    # The error as its sentence (issue 17's names instead of codes); details the run row lacks read as "…".
+    assert shown.returncode == 0 and f"Run {run_id} is stopped after The " in shown.stdout
+    assert "no action sender is configured: resume it or end it" in shown.stdout
     newer = flowyard(queue.url, "runs", "resume", str(run_id), "--version", "3")
     assert newer.returncode == 1 and "(run_version_not_found)" in newer.stderr
     resumed = flowyard(queue.url, "runs", "resume", str(run_id))

@@ -30,6 +30,7 @@ def receiver() -> Iterator[RecordingServer]:
 def booking(url: str) -> dict[str, Any]:
     """Reserve, charge, then ask: each action says how to undo itself with its own output."""
     return flow(
+        "start:trigger",
         {
             "id": "reserve",
             "type": "http",
