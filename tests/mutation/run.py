@@ -29,6 +29,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -171,7 +172,7 @@ def _equivalents() -> dict[str, dict[str, str]]:
 
 
 def _tests_for(work: Path, name: str, package: Package) -> list[str]:
-    """The tests mutmut saw calling the mutant's function, and the test files written since it looked;
+    """The files of the tests mutmut saw calling the mutant's function, and test files written since;
     every test of its package when it saw none.
 
     A function called only while a module is imported (an operator table built by `_ordered`) or only
@@ -181,10 +182,13 @@ def _tests_for(work: Path, name: str, package: Package) -> list[str]:
     tests = by_function.get(_function_of(name), [])
     if not tests:
         return package.tests
+    # Whole files, not mutmut's test ids: a test added to a file since mutmut's stats runs too.
     seen = {test.split("::")[0] for known in by_function.values() for test in known}
-    folders = [ROOT / t for t in package.tests if (ROOT / t).is_dir() and t.startswith("tests/")]
-    new = [str(f.relative_to(ROOT)) for d in folders for f in sorted(d.rglob("test_*.py"))]
-    return sorted(tests) + [f for f in new if f not in seen]
+    own = [ROOT / t for t in package.tests if t.startswith("tests/")]
+    files = [
+        str(f.relative_to(ROOT)) for d in own for f in (sorted(d.rglob("test_*.py")) if d.is_dir() else [d])
+    ]
+    return sorted({test.split("::")[0] for test in tests} | {f for f in files if f not in seen})
 
 
 def _verdict_key(name: str, tests: list[str], changed: str) -> str:
@@ -207,7 +211,10 @@ def _killed_in_fresh_process(work: Path, name: str, tests: list[str]) -> bool:
         )
     except subprocess.TimeoutExpired:
         return True
-    return done.returncode != 0
+    if done.returncode not in (0, 1):
+        # 2 to 5: pytest could not run the tests (a missing file, a usage error): that kills nothing.
+        raise RuntimeError(f"{name}: pytest exited {done.returncode}:\n{done.stdout.decode()[-2000:]}")
+    return done.returncode == 1
 
 
 def _recheck(
@@ -227,6 +234,8 @@ def _recheck(
             if run:
                 todo[name] = (tests, key)
     if todo:
+        # mutmut copied tests/ when its run began; the re-run must see the tests as they are now.
+        shutil.copytree(ROOT / "tests", work / "mutants" / "tests", dirs_exist_ok=True)
         print(f"re-running {len(todo)} survivor(s) in fresh processes ...", flush=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         futures = {
