@@ -216,7 +216,11 @@ class Explainer:
         apart: tuple[str, ...] = (),
     ) -> None:
         """Add why `instance`, which failed its piece's quick check, fails, to `problems`."""
-        room = self.report.room - len({path for path, _ in problems})  # places, as findings are
+        # Places, as findings are; only those listed before this piece take its room: a place after it
+        # (a document's `wires` when a node is explained) comes later in the report, so past the limit it
+        # is the one counted, never this piece's first fault.
+        before = path_key(at)
+        room = self.report.room - len({path for path, _ in problems if path_key(path) < before})
         if room <= 0:
             self.report.count(1)
             return

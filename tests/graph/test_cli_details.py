@@ -20,7 +20,7 @@ SENTENCES = {"flow_file_not_json": "{path} is not JSON: {reason}."}
     [
         ('{"name": NaN}', "NaN is not a JSON number"),
         ('{"name": -Infinity}', "-Infinity is not a JSON number"),
-        ("[" * 100_000 + "]" * 100_000, "values nested too deeply"),
+        ("[" * 100_000 + "]" * 100_000, "values nested deeper than 100"),
     ],
 )
 def test_json_that_is_no_flow_file_says_why(

@@ -51,7 +51,7 @@ def test_the_graph_rules_say_exactly_what_is_wrong_and_where() -> None:
             "wire_port_unknown",
             None,
             3,
-            "The wire from c to a leaves port nope, which a condition node does not have.",
+            "The wire from c to a leaves port nope, which a Condition node does not have.",
             "/wires/3/port",
         ),
         Finding(
@@ -150,3 +150,23 @@ def test_a_document_without_nodes_and_wires_has_no_list_view() -> None:
     assert (
         str(refused.value) == "the document has no readable list of nodes and wires: validate it for details"
     )
+
+
+def test_a_capped_validation_lists_a_node_before_the_wires_the_document_got_wrong() -> None:
+    # Found by the capped-validation property: the document's own fault (`wires` is no list) was explained
+    # first and took the only room, so the capped report listed /wires and counted /nodes/0, which comes
+    # first in the full report.
+    document = {
+        "format": "flowyard.flow/1",
+        "name": "random",
+        "nodes": ["n1", {"id": "n0", "type": "trigger", "config": {"kind": "manual"}}],
+        "wires": "n1",
+    }
+    everything = validate(document, limit=10**6)
+    assert [(f.code, f.detail) for f in everything[:2]] == [
+        ("format_invalid", "/nodes/0"),
+        ("format_invalid", "/wires"),
+    ]
+    capped = validate(document, limit=1)
+    assert capped[0] == everything[0]
+    assert [(f.code, f.detail) for f in capped[1:]] == [("findings_truncated", str(len(everything) - 1))]

@@ -131,8 +131,8 @@ def _recorded(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, dict[str,
 @pytest.mark.parametrize(
     ("given", "reason"),
     [
-        ("[" * 100_000, "values nested too deeply"),
-        ("{", "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
+        ("[" * 100_000, "values nested deeper than 100"),
+        ("{", "line 1, column 2: Expecting property name enclosed in double quotes"),
     ],
 )
 def test_unreadable_input_says_why_in_english_with_every_detail(
