@@ -45,12 +45,13 @@ class Live:
         """The JSON log lines so far (each handler record is flushed as it is written)."""
         return [json.loads(line) for line in self.log.read_text().splitlines() if line.startswith("{")]
 
-    def wait_for_events(self, prefix: str, count: int, timeout_s: float = 120) -> set[str]:
-        """The distinct log events starting with `prefix`, once there are `count` of them: re-read every
-        twentieth of a second, bounded in time (children of `serve --workers` log as they come up)."""
+    def wait_for_events(self, prefix: str, count: int, timeout_s: float = 120) -> list[str]:
+        """The log events starting with `prefix`, once `count` lines have them (children of `serve
+        --workers` each log the same sentence as they come up): the log re-read every twentieth of a
+        second, bounded in time, and given up on when the process has exited."""
         deadline = time.monotonic() + timeout_s
         while True:
-            events = {str(line["event"]) for line in self.lines() if str(line["event"]).startswith(prefix)}
+            events = [str(line["event"]) for line in self.lines() if str(line["event"]).startswith(prefix)]
             if len(events) >= count or time.monotonic() > deadline or self.process.poll() is not None:
                 return events
             time.sleep(0.05)
