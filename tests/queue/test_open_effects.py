@@ -4,6 +4,7 @@ stays open (a resume tries again under the same key), and ending or cancelling t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 import psycopg
@@ -121,7 +122,7 @@ def test_cancelling_a_waiting_run_leaves_a_try_within_its_deadline_to_its_worker
 
     for run_id in runs:
         assert queue.status(run_id)[0] == "waiting"
-        assert queue.run(lambda run_id=run_id: cancel(run_id))
+        assert queue.run(functools.partial(cancel, run_id))
     in_flight, dead = (effects(queue, run_id)[0] for run_id in runs)
     assert in_flight["outcome"] is None, "a try within its deadline may still answer: its worker writes it"
     assert (dead["outcome"], dead["output"]) == ("error", {"code": "run_cancelled", "in_doubt": True})
