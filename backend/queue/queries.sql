@@ -229,15 +229,24 @@ UPDATE runs SET status = 'cancelled', updated_at = now(), ended_at = now()
 WHERE id = %(run_id)s AND status IN ('running', 'waiting', 'stopped')
 RETURNING id
 
+-- name: open_effect_of_run
+-- The action a run's walk died in: its newest try without an outcome (a claim abandoned names it).
+SELECT node, visit FROM effects
+WHERE run_id = %(run_id)s AND outcome IS NULL
+ORDER BY visit DESC LIMIT 1
+
 -- name: close_open_effects
--- A run cancelled or ended while a try of one of its actions has no outcome and its deadline has passed
--- (its worker died before writing it: the case that stops a run with claim_abandoned): the try is closed
--- as an error naming how the run ended, `in_doubt` (whether the request arrived is not known), so that
--- no effect stays open for good. A try still within its deadline is left to its worker, which writes
--- its answer as usual; a late answer to a closed try is kept in late_results (actions/effects.py).
+-- A run cancelled or ended while a try of one of its actions has no outcome (its worker died before
+-- writing it: the case that stops a run with claim_abandoned): the try is closed as an error naming how
+-- the run ended, `in_doubt` (whether the request arrived is not known), so that no effect stays open for
+-- good. Of a stopped run every such try is closed (no worker holds it: the claim that stopped it found
+-- every earlier one silent); of a running one only a try whose deadline has passed, one still within it
+-- being left to its worker, which writes its answer as usual.
 UPDATE effects
 SET outcome = 'error', output = %(output)s, completed_at = now()
-WHERE run_id = %(run_id)s AND outcome IS NULL AND (deadline_at IS NULL OR deadline_at <= now())
+WHERE run_id = %(run_id)s AND outcome IS NULL
+  AND (deadline_at IS NULL OR deadline_at <= now()
+       OR EXISTS (SELECT 1 FROM waits WHERE waits.run_id = %(run_id)s AND waits.status = 'stopped'))
 RETURNING visit
 
 -- name: delete_wait_of_run

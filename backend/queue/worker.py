@@ -204,8 +204,14 @@ class Worker:
         try:
             await self.faults.reach("after_claim")
             if claim.attempts > MAX_ATTEMPTS:
-                # Every earlier claim ended without a word: its worker died or hung in this walk.
-                await self._fail(claim, WaitFailed(code="claim_abandoned", attempts=claim.attempts - 1))
+                # Every earlier claim ended without a word: its worker died or hung in this walk. The
+                # run stops at the action it died in, when a try of one has no outcome, else at its wait.
+                async with self.pool.connection() as conn:
+                    cur = await conn.execute(QUERIES["open_effect_of_run"], {"run_id": claim.run_id})
+                    died_in = await cur.fetchone()
+                where = {"node": died_in[0], "visit": died_in[1]} if died_in else {}
+                abandoned = WaitFailed(code="claim_abandoned", attempts=claim.attempts - 1, **where)
+                await self._fail(claim, abandoned)
                 return
             try:
                 run = await load_run(self.pool, claim, self.flows)

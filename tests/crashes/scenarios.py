@@ -2,15 +2,16 @@
 
 A scenario's run is started by the test; what follows is a script of steps, each at a time (minutes after
 the run started, by a clock the script moves): `drain` serves what is due with a worker whose actions are
-sent for real, `decide` records a decision on the n-th approval of a node, `cancel` cancels the run.
+sent for real, `decide` records a decision on the n-th approval of a node, `cancel` cancels the run,
+`end` ends a stopped run as a person would.
 
 `play` runs a script in one process. A crash test runs it once in a process armed to exit at its K-th
 commit (backend/store/commits.py), then plays the whole script again in a fresh process, unarmed: the
 fresh worker takes over whatever the dead one left, and a step that already happened is refused as a
-person retrying it would be (`approval_already_decided`, a cancel of an ended run). Before the takeover,
-the dead process's claims are given back by the statement a worker runs once a lease has run out
-(`release_expired_claims`), asked at a moment past every lease: the scripts' clock does not move for it,
-so a deadline set by the takeover is the one the crash-free run set, to the microsecond.
+person retrying it would be (`approval_already_decided`, a cancel of an ended run, `run_not_stopped`).
+Before the takeover, the dead process's claims are given back by the statement a worker runs once a
+lease has run out (`release_expired_claims`), asked at a moment past every lease: the scripts' clock does
+not move for it, so a deadline set by the takeover is the one the crash-free run set, to the microsecond.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from backend.node_types import PORTS
 from backend.queue.commands import open_pool
 from backend.queue.queries import QUERIES
 from backend.queue.runs import DecisionStands, cancel_run
+from backend.queue.stops import StopRefused, end_run
 from backend.queue.worker import Worker
 
 DECIDER = "crash_ann"
@@ -39,7 +41,7 @@ LOCAL = ActionSettings(allow=AllowList.parse("127.0.0.1"))
 @dataclass(frozen=True, slots=True)
 class Step:
     at: int  # minutes after the run's start
-    do: str  # drain, decide, cancel
+    do: str  # drain, decide, cancel, end (a person ends the stopped run)
     node: str | None = None
     nth: int = 0  # which approval of `node`, in visit order
     outcome: str | None = None
@@ -67,7 +69,8 @@ def _log(node_id: str, message: str) -> dict[str, Any]:
 
 
 def _ask(node_id: str, deadline: str | None = None, on_timeout: str | None = None) -> dict[str, Any]:
-    config: dict[str, Any] = {"title": f"{node_id}?", "approvers": []}
+    # The runs are started by the one decider of the sweep: four eyes (issue 21) would refuse its decisions.
+    config: dict[str, Any] = {"title": f"{node_id}?", "approvers": [], "allow_self_approval": True}
     if deadline:
         config |= {"deadline": deadline, "on_timeout": on_timeout}
     return {"id": node_id, "type": "approval", "config": config}
@@ -233,7 +236,8 @@ ACTIONS = Scenario(
     (drain(0),),
 )
 
-# An action with no error port that fails: the run fails there, after one that went out.
+# An action with no error port that fails: the run stops there (issue 20), after one that went out, and a
+# person ends it: it fails, and a try that died without its outcome is closed (queue/runs.py).
 UNHANDLED = Scenario(
     "action_without_error_port",
     _flow(
@@ -243,9 +247,9 @@ UNHANDLED = Scenario(
         _log("unreached", "not here"),
         wires=[_wire("start", "first"), _wire("first", "broken"), _wire("broken", "unreached")],
     ),
-    # the worker's backoff: 1, 2, 4 and 8 minutes, then the fifth failure fails the run; the last drains
+    # the worker's backoff: 1, 2, 4 and 8 minutes, then the fifth failure stops the run; the last drains
     # leave room for a takeover whose crashed claim counted as an attempt
-    (drain(0), drain(1), drain(3), drain(7), drain(15), drain(31), drain(63)),
+    (drain(0), drain(1), drain(3), drain(7), drain(15), drain(31), drain(63), Step(64, "end")),
 )
 
 # Cancelled while it waits, after an action went out.
@@ -336,6 +340,13 @@ async def play(url: str, run_id: int, scenario: Scenario, started: datetime, tak
             elif step.do == "decide":
                 assert step.node is not None and step.outcome is not None
                 said.append(await _decide(pool, run_id, step, at))
+            elif step.do == "end":
+                async with pool.connection() as conn:
+                    try:
+                        await end_run(conn, run_id, by=DECIDER)
+                        said.append("ended")
+                    except StopRefused as refused:
+                        said.append(refused.code)
             elif step.do == "cancel":
                 async with pool.connection() as conn:
                     try:
