@@ -15,6 +15,7 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg.errors import ForeignKeyViolation
 
+from backend.errors import CodedError
 from backend.people.accounts import QUERIES as PEOPLE
 from backend.store.queries import load
 
@@ -42,11 +43,8 @@ class Delegation:
         }
 
 
-class DelegationRefused(ValueError):
-    def __init__(self, code: str, **params: object) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
+class DelegationRefused(CodedError, ValueError):
+    """A delegation not made or not ended, with its reason code."""
 
 
 async def delegate(
