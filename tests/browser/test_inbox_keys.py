@@ -19,8 +19,10 @@ def story(pg_server_url: str, template_database: str) -> Iterator[Story]:
 
 
 def test_the_inbox_is_worked_from_the_keyboard(browser: Browser, story: Story) -> None:
-    story.server.user("kim", "edit", "run", "decide", groups=("finance",))
-    with story.api(story.token("kim")) as api:
+    story.server.user("kim", "decide", groups=("finance",))
+    # Someone else writes and starts the flows: nobody decides what they started themselves (four eyes).
+    story.server.user("lou", "edit", "run")
+    with story.api(story.token("lou")) as api:
         # The nearer deadline comes first in the inbox.
         for invoice, deadline in (("K-1", "PT1H"), ("K-2", "P1D")):
             made = api.post("/api/flows", json=invoice_flow(story.receiver.url, deadline=deadline)).json()

@@ -48,7 +48,8 @@ def test_a_stopped_run_is_resumed_refused_on_a_version_without_its_nodes_and_end
     page.goto(f"/runs/{run_id}")
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "stopped", timeout=60_000)
     expect(
-        page.get_by_text("The run stopped after its last attempt failed (claim_abandoned)")
+        # The cited code reads as its own sentence (claim_abandoned: every earlier attempt died silently).
+        page.get_by_text("The run stopped after its last attempt failed (Every earlier attempt to go on")
     ).to_be_visible()
     actions = page.get_by_role("group", name="What to do with the stopped run")
     expect(actions).to_be_visible()
