@@ -108,24 +108,28 @@ class ApprovalService:
         )
 
     async def resolution(self, conn: AsyncConnection[Any], claim: Claim) -> Resume | Undecided:
-        async with conn.transaction():
+        """What a woken approval wait resumes with: its decision, its time-out, or Undecided.
+
+        `conn` is in autocommit. The approval is read under the run's and its own lock (pipelined: one
+        round trip); a time-out is then its own statement (`time_out`), guarded by `outcome IS NULL`, so
+        a decision or a cancel that landed in between wins and is read again."""
+        async with conn.pipeline(), conn.transaction():
             # The run before the approval (runs < approvals < waits): an escalation writes its journal.
             await conn.execute(QUERIES["lock_run"], {"run_id": claim.run_id})
             row = await self._locked(conn, claim)
-            approval_id, outcome, decided_by, decided_at, comment, deadline_at, past_deadline = row
+            approval_id, outcome, decided_by, decided_at, comment, _, past_deadline = row
             if outcome is None and not past_deadline:
                 return Undecided(await self._remind_and_escalate(conn, claim, approval_id))
-            if outcome is None and past_deadline:
-                cur = await conn.execute(QUERIES["time_out"], {"id": approval_id, "now": self.clock()})
-                timed_out = await cur.fetchone()
-                assert timed_out is not None, "the row is locked and had no outcome"
-                outcome, decided_at = timed_out
-                events.approval_decided(approval_id, claim.run_id, outcome)
-            if outcome is None:
-                return Undecided(deadline_at)
             if outcome == "cancelled":
                 # The run was cancelled while this wait was being claimed: it goes no further.
                 raise ClaimLost(claim.wait_id)
+        if outcome is None:
+            cur = await conn.execute(QUERIES["time_out"], {"id": approval_id, "now": self.clock()})
+            timed_out = await cur.fetchone()
+            if timed_out is None:  # decided or cancelled since it was read: that outcome stands
+                return await self.resolution(conn, claim)
+            outcome, decided_at = timed_out
+            events.approval_decided(approval_id, claim.run_id, outcome)
         assert claim.node is not None and claim.visit is not None
         output = {
             "approval": approval_id,
