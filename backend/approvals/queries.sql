@@ -20,6 +20,12 @@ SELECT id, outcome, decided_by, decided_at, comment, deadline_at, deadline_at <=
 FROM approvals WHERE run_id = %(run_id)s AND visit = %(visit)s
 FOR UPDATE
 
+-- name: approval_of_visit_read
+-- The approval a run's pause is for, read without a lock: an outcome, once there, never changes (the
+-- approvals_final trigger), and an undecided one is read again under its lock before anything is owed.
+SELECT id, outcome, decided_by, decided_at, comment, deadline_at, deadline_at <= coalesce(%(now)s::timestamptz, now())
+FROM approvals WHERE run_id = %(run_id)s AND visit = %(visit)s
+
 -- name: time_out
 -- The deadline passed with no decision: the outcome on_timeout names; nothing if one was decided (or the
 -- run cancelled) since it was read. A statement of its own, in autocommit, whose commit does not wait for

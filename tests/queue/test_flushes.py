@@ -88,8 +88,8 @@ class _DecidedMeanwhile(ApprovalService):
 
     stale = True
 
-    async def _locked(self, conn: Any, claim: Any) -> tuple[Any, ...]:
-        row = await super()._locked(conn, claim)
+    async def _read(self, conn: Any, claim: Any, query: str) -> tuple[Any, ...]:
+        row = await super()._read(conn, claim, query)
         if self.stale:
             self.stale = False
             await conn.execute(
