@@ -20,14 +20,25 @@ SELECT id, outcome, decided_by, decided_at, comment, deadline_at, deadline_at <=
 FROM approvals WHERE run_id = %(run_id)s AND visit = %(visit)s
 FOR UPDATE
 
+-- name: approval_of_visit_read
+-- The approval a run's pause is for, read without a lock: an outcome, once there, never changes (the
+-- approvals_final trigger), and an undecided one is read again under its lock before anything is owed.
+SELECT id, outcome, decided_by, decided_at, comment, deadline_at, deadline_at <= coalesce(%(now)s::timestamptz, now())
+FROM approvals WHERE run_id = %(run_id)s AND visit = %(visit)s
+
 -- name: time_out
--- The deadline passed with no decision: the outcome on_timeout names; nothing if one was decided.
+-- The deadline passed with no decision: the outcome on_timeout names; nothing if one was decided (or the
+-- run cancelled) since it was read. A statement of its own, in autocommit, whose commit does not wait for
+-- its WAL flush (set_config(..., true) lasts until that commit): it writes the flow's hash-chained trail,
+-- whose head every decision of the flow takes in turn, so it holds that head for no round trip at all;
+-- the walk's outcome, which waits for its flush, flushes the time-out with it (docs/runs.md).
 UPDATE approvals
 SET outcome = CASE on_timeout WHEN 'approve' THEN 'timed_out_approved'
                               WHEN 'reject' THEN 'timed_out_rejected'
                               ELSE 'skipped' END,
     decided_at = coalesce(%(now)s::timestamptz, now())
 WHERE id = %(id)s AND outcome IS NULL
+  AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
 RETURNING outcome, decided_at
 
 -- name: lock_run_of_approval

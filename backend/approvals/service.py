@@ -108,24 +108,33 @@ class ApprovalService:
         )
 
     async def resolution(self, conn: AsyncConnection[Any], claim: Claim) -> Resume | Undecided:
-        async with conn.transaction():
-            # The run before the approval (runs < approvals < waits): an escalation writes its journal.
-            await conn.execute(QUERIES["lock_run"], {"run_id": claim.run_id})
-            row = await self._locked(conn, claim)
-            approval_id, outcome, decided_by, decided_at, comment, deadline_at, past_deadline = row
-            if outcome is None and not past_deadline:
-                return Undecided(await self._remind_and_escalate(conn, claim, approval_id))
-            if outcome is None and past_deadline:
-                cur = await conn.execute(QUERIES["time_out"], {"id": approval_id, "now": self.clock()})
-                timed_out = await cur.fetchone()
-                assert timed_out is not None, "the row is locked and had no outcome"
-                outcome, decided_at = timed_out
-                events.approval_decided(approval_id, claim.run_id, outcome)
-            if outcome is None:
-                return Undecided(deadline_at)
-            if outcome == "cancelled":
-                # The run was cancelled while this wait was being claimed: it goes no further.
-                raise ClaimLost(claim.wait_id)
+        """What a woken approval wait resumes with: its decision, its time-out, or Undecided.
+
+        `conn` is in autocommit. A decided approval is one read, without a lock (an outcome never
+        changes once written). An undecided one past its deadline is timed out by one statement
+        (`time_out`), guarded by `outcome IS NULL`, so a decision or a cancel that landed in between wins
+        and is read again. Only an undecided one before its deadline is read under the run's and its own
+        lock (pipelined), as reminders and escalation write what is owed in that transaction."""
+        row = await self._read(conn, claim, "approval_of_visit_read")
+        approval_id, outcome, decided_by, decided_at, comment, _, past_deadline = row
+        if outcome is None and not past_deadline:
+            async with conn.pipeline(), conn.transaction():
+                # The run before the approval (runs < approvals < waits): an escalation writes its journal.
+                await conn.execute(QUERIES["lock_run"], {"run_id": claim.run_id})
+                row = await self._locked(conn, claim)
+                approval_id, outcome, decided_by, decided_at, comment, _, past_deadline = row
+                if outcome is None and not past_deadline:
+                    return Undecided(await self._remind_and_escalate(conn, claim, approval_id))
+        if outcome == "cancelled":
+            # The run was cancelled while this wait was being claimed: it goes no further.
+            raise ClaimLost(claim.wait_id)
+        if outcome is None:
+            cur = await conn.execute(QUERIES["time_out"], {"id": approval_id, "now": self.clock()})
+            timed_out = await cur.fetchone()
+            if timed_out is None:  # decided or cancelled since it was read: that outcome stands
+                return await self.resolution(conn, claim)
+            outcome, decided_at = timed_out
+            events.approval_decided(approval_id, claim.run_id, outcome)
         assert claim.node is not None and claim.visit is not None
         output = {
             "approval": approval_id,
@@ -180,8 +189,11 @@ class ApprovalService:
         return row[1] is not None
 
     async def _locked(self, conn: AsyncConnection[Any], claim: Claim) -> tuple[Any, ...]:
+        return await self._read(conn, claim, "approval_of_visit")
+
+    async def _read(self, conn: AsyncConnection[Any], claim: Claim, query: str) -> tuple[Any, ...]:
         cur = await conn.execute(
-            QUERIES["approval_of_visit"], {"run_id": claim.run_id, "visit": claim.visit, "now": self.clock()}
+            QUERIES[query], {"run_id": claim.run_id, "visit": claim.visit, "now": self.clock()}
         )
         row = await cur.fetchone()
         if row is None:

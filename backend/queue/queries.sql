@@ -3,10 +3,13 @@
 
 -- name: claim
 -- Claim up to %(limit)s due waits for %(me)s, with what walking them needs of their runs; zero rows back
--- means there is nothing to do.
+-- means there is nothing to do. The statement's own transaction does not wait for its WAL flush
+-- (set_config(..., true) lasts until that commit): a claim lost with a crashed database is a wait due
+-- again, and every later write that waits for its flush flushes the claim with it (docs/runs.md).
 WITH due AS (
     SELECT id FROM waits
     WHERE status = 'waiting' AND wake_at <= coalesce(%(now)s::timestamptz, now())
+      AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
     ORDER BY wake_at
     LIMIT %(limit)s
     FOR UPDATE SKIP LOCKED

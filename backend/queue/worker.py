@@ -51,6 +51,11 @@ BUSY_SLEEP_S = 0.25
 # fires at most a second late, a dead worker's claim comes back at most a second after its lease).
 HOUSEKEEPING_S = 1.0
 HEARTBEAT_S = 5.0
+# Claims in hand, walking or waiting for their outcome's commit, as a multiple of the concurrency (which
+# bounds the walks alone). Every outcome commit waits for its WAL flush (milliseconds on a plain disk), so
+# while one batch is being flushed the next claims are walked and queue up: the deeper the queue, the more
+# outcomes share the next flush.
+IN_HAND = 4
 SWEEP_EVERY_BEATS = 12  # a minute
 
 
@@ -103,7 +108,7 @@ class Worker:
         self.claim_at_free = max(1, concurrency // 2)
         # Every claim in hand, until its outcome is written; `_walking` are those not yet handed to the
         # batch writer. Only walks count against the concurrency: the next batch is claimed and walked
-        # while the last one's outcomes are being written, up to twice the concurrency in hand.
+        # while the last one's outcomes are being written, up to IN_HAND times the concurrency in hand.
         self._inflight: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._walking: set[tuple[int, int]] = set()
         self._wake = asyncio.Event()
@@ -181,7 +186,7 @@ class Worker:
                 await asyncio.wait(list(self._inflight.values()), return_when=asyncio.FIRST_COMPLETED)
 
     def _free(self) -> int:
-        return min(self.concurrency - len(self._walking), 2 * self.concurrency - len(self._inflight))
+        return min(self.concurrency - len(self._walking), IN_HAND * self.concurrency - len(self._inflight))
 
     def _housekeeping_due(self, now: Any) -> bool:
         """Once a second, and whenever an injected clock has moved (a test walking through time)."""
