@@ -52,7 +52,12 @@ NOTE = {"id": "note", "type": "log", "config": {"message": "done"}}
 
 def flows(hit: str) -> dict[str, dict[str, Any]]:
     call = {"id": "call", "type": "http", "config": {"method": "POST", "url": hit, "body": {"n": 1}}}
-    ask = {"id": "ask", "type": "approval", "config": {"title": "Go?", "approvers": ["group:finance"]}}
+    # The soak's client starts and decides with one token: four eyes is off here, on purpose.
+    ask = {
+        "id": "ask",
+        "type": "approval",
+        "config": {"title": "Go?", "approvers": ["group:finance"], "allow_self_approval": True},
+    }
     pause = {"id": "pause", "type": "delay", "config": {"duration": "PT2S"}}
 
     def doc(name: str, *nodes: dict[str, Any], wires: list[dict[str, str]]) -> dict[str, Any]:
