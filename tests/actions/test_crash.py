@@ -17,12 +17,14 @@ def test_a_send_whose_outcome_was_not_written_is_sent_again_once_with_the_same_k
     queue: Queue, receiver: RecordingServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("FLOWYARD_ACTIONS_ALLOW", "127.0.0.1")  # the workers' environment
+    # The next taker waits out the dead try's deadline (its timeout plus the margin): keep both short.
+    monkeypatch.setenv("FLOWYARD_ACTIONS_ATTEMPT_MARGIN_S", "1")
     document = flow(
         "start:trigger",
         {
             "id": "pay",
             "type": "http",
-            "config": {"method": "POST", "url": "{{trigger.url}}", "body": {"n": 1}},
+            "config": {"method": "POST", "url": "{{trigger.url}}", "body": {"n": 1}, "timeout_s": 3},
         },
         {"id": "note", "type": "log", "config": {"message": "paid: {{pay.status}}"}},
         wires=[{"from": "start", "to": "pay"}, {"from": "pay", "to": "note"}],
