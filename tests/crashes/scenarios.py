@@ -35,7 +35,9 @@ DECIDER = "crash_ann"
 SERVER = "crash-agent"
 TEMPLATE = "restart"
 PAST_EVERY_LEASE = timedelta(days=365)
-LOCAL = ActionSettings(allow=AllowList.parse("127.0.0.1"))
+# A takeover waits out a dead try's deadline (its timeout plus the margin) in real time before it sends
+# again: short ones keep a crash after a send from costing the sweep 40 s (the receiver answers at once).
+LOCAL = ActionSettings(allow=AllowList.parse("127.0.0.1"), timeout_s=5.0, attempt_margin_s=1.0)
 
 
 @dataclass(frozen=True, slots=True)
