@@ -21,12 +21,11 @@ from backend.errors import CodedError
 from backend.i18n.catalogs import message
 from backend.i18n.names import timeout_rule_name
 from backend.i18n.zones import format_moment
+from backend.spreadsheets import safe_cell
 from backend.store.queries import load
 
 QUERIES = load("backend.approvals", "queries.sql")
 MAX_PAGE = 1000
-# A cell that starts with one of these is a formula to a spreadsheet; user text is never executed.
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 class AuditRefused(CodedError, ValueError):
@@ -136,8 +135,7 @@ def _utc(moment: datetime | None) -> str:
 
 
 def _cell(value: Any) -> str:
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+    return safe_cell("" if value is None else str(value))
 
 
 def outcome_text(outcome: str | None, locale: str) -> str:

@@ -24,6 +24,7 @@ from backend.errors import CodedError
 from backend.i18n.catalogs import message
 from backend.queue.queries import QUERIES
 from backend.queue.sweep import BATCH
+from backend.spreadsheets import safe_cell
 from backend.walker.redact import redact_values
 
 MAX_PAGE = 1000
@@ -42,7 +43,6 @@ COLUMNS = (
     "input_digest",
     "input",
 )
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 class RecordsRefused(CodedError, ValueError):
@@ -154,8 +154,7 @@ async def search(
 def _cell(value: Any) -> str:
     if isinstance(value, dict | list):
         value = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+    return safe_cell("" if value is None else str(value))
 
 
 def column_label(column: str, locale: str) -> str:
