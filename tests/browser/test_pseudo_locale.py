@@ -5,13 +5,10 @@ ids, numbers). The browser asks for it by its language alone, as a tester's brow
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from playwright.sync_api import Browser, Page
 
-from tests.browser.support import PASSWORD, Server
-
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+from tests.browser.support import PASSWORD, Server, screenshot
 
 # Text that is no sentence: counts, and the approvers' remove button's symbol (its name is in aria-label).
 DATA = re.compile(r"^(\d+|\u00d7|\*)$")
@@ -53,7 +50,7 @@ def test_every_visible_string_comes_from_the_catalogs(browser: Browser, server: 
     page.locator("table.flows").wait_for()
     assert unmarked(page) == []
     assert page.locator("html").get_attribute("lang") == "en-XA"
-    page.screenshot(path=str(SCREENSHOTS / "pseudo-locale-flows.png"))
+    screenshot(page, "pseudo-locale-flows")
 
     page.locator("button.primary").click()
     page.wait_for_url(re.compile(r".*/flows/\d+$"))
@@ -63,7 +60,7 @@ def test_every_visible_string_comes_from_the_catalogs(browser: Browser, server: 
     page.locator(".approval-panel").wait_for()
     page.locator(".finding").first.wait_for()
     assert unmarked(page) == []
-    page.screenshot(path=str(SCREENSHOTS / "pseudo-locale-editor.png"))
+    screenshot(page, "pseudo-locale-editor")
     context.close()
 
 
