@@ -345,12 +345,12 @@ RETURNING escalate_to
 -- batch's, after its walks are written): one JSON document, an array with an object per approval (its
 -- durations in microseconds). The same rows as insert_approval and queue_approval_mails write one by one.
 WITH asked AS (
-    SELECT a.*, ord
-    FROM jsonb_to_recordset(%(document)s::jsonb) WITH ORDINALITY
+    SELECT *
+    FROM jsonb_to_recordset(%(document)s::jsonb)
          AS a (run_id bigint, flow_id bigint, version integer, node text, visit integer, title text,
                explanation text, approvers text[], deadline_us bigint, on_timeout text, quorum integer,
                reject text, allow_self_approval boolean, remind_after_us bigint[], escalate_after_us bigint,
-               escalate_to text[], ord)
+               escalate_to text[])
 ), inserted AS (
     INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers, deadline,
                            deadline_at, on_timeout, requested_at, started_by, quorum, reject_rule,
@@ -364,7 +364,6 @@ WITH asked AS (
            ARRAY(SELECT after * interval '1 microsecond' FROM unnest(a.remind_after_us) AS after),
            a.escalate_after_us * interval '1 microsecond', a.escalate_to
     FROM asked AS a
-    ORDER BY a.ord
     RETURNING id, flow_id, approvers
 )
 INSERT INTO approval_mails (approval_id, user_name, key)
