@@ -368,10 +368,15 @@ WITH asked AS (
 )
 INSERT INTO approval_mails (approval_id, user_name, key)
 SELECT i.id, u.name, 'fy-mail-' || i.id || '-' || md5(u.name || random()::text)
-FROM inserted AS i JOIN users AS u ON u.email IS NOT NULL
-WHERE u.name IN (SELECT substr(p, 6) FROM unnest(i.approvers) AS p WHERE starts_with(p, 'user:')
-                 UNION
-                 SELECT m.user_name FROM group_members AS m WHERE 'group:' || m.group_name = ANY(i.approvers))
+FROM inserted AS i
+CROSS JOIN LATERAL (
+    SELECT substr(p, 6) AS name FROM unnest(i.approvers) AS p WHERE starts_with(p, 'user:')
+    UNION
+    SELECT m.user_name FROM group_members AS m
+    WHERE m.group_name IN (SELECT substr(p, 7) FROM unnest(i.approvers) AS p WHERE starts_with(p, 'group:'))
+) AS named
+JOIN users AS u ON u.name = named.name
+WHERE u.email IS NOT NULL
   AND EXISTS (SELECT 1 FROM grants AS g
               WHERE g.user_name = u.name AND g."right" = 'decide' AND (g.flow_id IS NULL OR g.flow_id = i.flow_id))
 ON CONFLICT DO NOTHING
