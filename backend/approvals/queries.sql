@@ -339,3 +339,44 @@ SET approvers = ARRAY(SELECT DISTINCT p FROM unnest(approvers || escalate_to) AS
     escalated_at = coalesce(%(now)s::timestamptz, now())
 WHERE id = %(id)s AND escalated_at IS NULL AND outcome IS NULL
 RETURNING escalate_to
+
+-- name: insert_approvals
+-- The requests of a batch of paused runs, and the mails each calls for, in one statement (the outcome
+-- batch's, after its walks are written): one JSON document, an array with an object per approval (its
+-- durations in microseconds). The same rows as insert_approval and queue_approval_mails write one by one.
+WITH asked AS (
+    SELECT *
+    FROM jsonb_to_recordset(%(document)s::jsonb)
+         AS a (run_id bigint, flow_id bigint, version integer, node text, visit integer, title text,
+               explanation text, approvers text[], deadline_us bigint, on_timeout text, quorum integer,
+               reject text, allow_self_approval boolean, remind_after_us bigint[], escalate_after_us bigint,
+               escalate_to text[])
+), inserted AS (
+    INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers, deadline,
+                           deadline_at, on_timeout, requested_at, started_by, quorum, reject_rule,
+                           allow_self_approval, author, remind_after, escalate_after, escalate_to)
+    SELECT a.run_id, a.flow_id, a.version, a.node, a.visit, a.title, a.explanation, a.approvers,
+           a.deadline_us * interval '1 microsecond',
+           coalesce(%(now)s::timestamptz, now()) + a.deadline_us * interval '1 microsecond', a.on_timeout,
+           coalesce(%(now)s::timestamptz, now()),
+           (SELECT started_by FROM runs WHERE id = a.run_id), a.quorum, a.reject, a.allow_self_approval,
+           (SELECT created_by FROM flow_versions WHERE flow_id = a.flow_id AND version = a.version),
+           ARRAY(SELECT after * interval '1 microsecond' FROM unnest(a.remind_after_us) AS after),
+           a.escalate_after_us * interval '1 microsecond', a.escalate_to
+    FROM asked AS a
+    RETURNING id, flow_id, approvers
+)
+INSERT INTO approval_mails (approval_id, user_name, key)
+SELECT i.id, u.name, 'fy-mail-' || i.id || '-' || md5(u.name || random()::text)
+FROM inserted AS i
+CROSS JOIN LATERAL (
+    SELECT substr(p, 6) AS name FROM unnest(i.approvers) AS p WHERE starts_with(p, 'user:')
+    UNION
+    SELECT m.user_name FROM group_members AS m
+    WHERE m.group_name IN (SELECT substr(p, 7) FROM unnest(i.approvers) AS p WHERE starts_with(p, 'group:'))
+) AS named
+JOIN users AS u ON u.name = named.name
+WHERE u.email IS NOT NULL
+  AND EXISTS (SELECT 1 FROM grants AS g
+              WHERE g.user_name = u.name AND g."right" = 'decide' AND (g.flow_id IS NULL OR g.flow_id = i.flow_id))
+ON CONFLICT DO NOTHING

@@ -7,6 +7,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from psycopg import AsyncConnection
+
+from backend.observability import events
+from backend.queue.queries import QUERIES
+
 # A resume that throws is tried again 1, 2, 4 and 8 minutes on; the fifth failure fails the run.
 MAX_ATTEMPTS = 5
 FIRST_BACKOFF = timedelta(minutes=1)
@@ -70,3 +75,20 @@ class Claim:
 
 class ClaimLost(Exception):
     """The wait is no longer this claim's (lease taken over, or the run cancelled): write nothing more."""
+
+
+async def time_out_claimed(
+    conn: AsyncConnection[Any], me: str, claims: list[Claim], now: datetime | None
+) -> None:
+    """Time out, in one statement, the approvals of `claims`' approval waits whose deadline passed
+    undecided (`conn` in autocommit): a claim round of N such waits costs one statement, not N; each
+    woken wait's resolution then reads the outcome and resumes from it (queue/queries.sql). Only waits
+    that will be walked: one claimed past its last attempt stops its run with the approval still open."""
+    # Not a claim past its last attempt: it is not walked but stops its run, its approval left open.
+    waits = [claim.wait_id for claim in claims if claim.kind == "approval" and claim.attempts <= MAX_ATTEMPTS]
+    if not waits:
+        return
+    params = {"wait_ids": waits, "me": me, "now": now}
+    cur = await conn.execute(QUERIES["time_out_claimed_approvals"], params)
+    for approval_id, run_id, outcome in await cur.fetchall():
+        events.approval_decided(approval_id, run_id, outcome)

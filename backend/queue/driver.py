@@ -9,7 +9,7 @@ writes the outcome in one transaction, guarded by its claim.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
@@ -64,6 +64,11 @@ class Approvals(Protocol):
         self, conn: AsyncConnection[Any], run: Run, request: ApprovalRequest, deadline: timedelta | None
     ) -> None:
         """Record the request, in the transaction that parks the run."""
+
+    async def create_many(
+        self, conn: AsyncConnection[Any], asks: Sequence[tuple[Run, ApprovalRequest, timedelta | None]]
+    ) -> None:
+        """`create` for each of `asks`, in one statement: the outcome batch's approvals."""
 
     async def resolution(self, conn: AsyncConnection[Any], claim: Claim) -> Resume | Undecided:
         """The decision, or the deadline's outcome; Undecided when woken before either."""

@@ -428,3 +428,27 @@ SET kind = 'undo', node = NULL, visit = NULL, status = 'waiting', claimed_by = N
                          jsonb_build_object('trigger', (SELECT input FROM runs WHERE id = w.run_id))))
 WHERE w.run_id = %(run_id)s
 RETURNING w.id
+
+-- name: time_out_claimed_approvals
+-- The approvals of the approval waits a claim round just took whose deadline passed undecided, timed out
+-- in one statement for the round (each woken wait's resolution then reads its outcome and writes nothing).
+-- The same outcome and guard as the approvals' time_out (outcome IS NULL: a decision or a cancel that
+-- landed first stands), and like it a statement of its own in autocommit whose commit does not wait for
+-- its WAL flush, holding the flow's chain head for no round trip. It takes no wait's or run's lock, and an
+-- approval another transaction holds (a decision, a cancel) is skipped, not waited for: the resolution
+-- times that one out alone, as before.
+UPDATE approvals AS a
+SET outcome = CASE a.on_timeout WHEN 'approve' THEN 'timed_out_approved'
+                                WHEN 'reject' THEN 'timed_out_rejected'
+                                ELSE 'skipped' END,
+    decided_at = coalesce(%(now)s::timestamptz, now())
+WHERE a.id IN (
+        SELECT o.id
+        FROM waits AS w JOIN approvals AS o ON o.run_id = w.run_id AND o.visit = w.visit
+        WHERE w.id = ANY(%(wait_ids)s::bigint[]) AND w.claimed_by = %(me)s AND w.kind = 'approval'
+          AND o.outcome IS NULL AND o.deadline_at <= coalesce(%(now)s::timestamptz, now())
+        ORDER BY o.id
+        FOR UPDATE OF o SKIP LOCKED)
+  AND a.outcome IS NULL
+  AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
+RETURNING a.id, a.run_id, a.outcome

@@ -55,12 +55,14 @@ async def write_walks(
         QUERIES["write_walks"], {"walks": Jsonb(walks), "me": me, "now": outcomes[0].now}
     )
     written = {int(wait_id): bool(due_now) for wait_id, due_now in await cur.fetchall()}
+    asks = []
     for outcome in outcomes:
         step, wake = outcome.walked.step, outcome.walked.wake
         assert step is not None
         if outcome.claim.wait_id in written and isinstance(step.request, ApprovalRequest):
             assert wake is not None
-            await approvals.create(conn, outcome.run, step.request, wake.deadline)
+            asks.append((outcome.run, step.request, wake.deadline))
+    await approvals.create_many(conn, asks)  # one statement for the batch's approvals, not one each
     due = [outcome.claim.run_id for outcome in outcomes if written.get(outcome.claim.wait_id)]
     if due:  # one NOTIFY wakes every sleeping worker; the payload is only for people reading the log
         await conn.execute(QUERIES["notify"], {"payload": str(due[0])})

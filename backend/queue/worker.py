@@ -27,7 +27,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from backend.observability import events
 from backend.queue.batch import OutcomeBatch
-from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, Clock, database_clock
+from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, Clock, database_clock, time_out_claimed
 from backend.queue.driver import Actions, Approvals, FlowCache, NoActions, WaitFailed, load_run, walk_claim
 from backend.queue.faults import Faults
 from backend.queue.outcome import write_failure
@@ -170,6 +170,7 @@ class Worker:
                 QUERIES["claim"], {"me": self.name, "limit": free, "now": now, "lease": self.lease}
             )
             claims = [Claim.from_row(row) for row in await cur.fetchall()]
+            await time_out_claimed(conn, self.name, claims, now)  # h18: the round's time-outs, set-based
         events.claimed(len(claims))
         for claim in claims:
             key = (claim.wait_id, claim.attempts)
