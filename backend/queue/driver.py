@@ -109,16 +109,67 @@ class Wake:
     deadline: timedelta | None = None  # an approval's, for its product row
 
 
-@dataclass(slots=True)
-class Walked:
-    """What one claim's walk came to: the last step, every journal line of every stretch, and the wake."""
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """One pause a parked run waits on, and when it falls due: at `at`, or `after` from when the outcome
+    is written, or (neither) never by time. A wait with several (a parallel open) keeps each one's due
+    time in `waits.pauses`, keyed "node@visit" (`key`)."""
 
-    step: Step | None  # None: woken early, parked again as it was until `undecided.wake_at`
-    undecided: Undecided | None = None
-    journal: list[JournalLine] = field(default_factory=list)
-    wake: Wake | None = None  # set when the step is waiting
-    # A walk that ends the run otherwise than its step says (the undos of a cancel): (status, error).
-    ended_as: tuple[str, str | None] | None = None
+    node: str
+    visit: int
+    kind: str  # "approval" or "delay"
+    at: datetime | None = None
+    after: timedelta | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.node}@{self.visit}"
+
+
+@dataclass(slots=True)
+class Parked:
+    """The walk paused again: the wait holds `step.continuation` until the first of its pauses is due.
+
+    `wake`, `node` and `visit` are the wait row's (with one pause, its only one). `pauses` is None for a
+    run waiting on one pause, as every sequential flow does; with a parallel open it lists every pending
+    pause with its due time. `approvals` are the approval rows to create with the park, each with its
+    deadline. `closes`: the outcome that closes the run's open approvals that are no longer pending (a
+    branch cancelled by its parallel's wait rule), None when nothing of a parallel was walked."""
+
+    step: Step
+    journal: list[JournalLine]
+    wake: Wake
+    node: str
+    visit: int
+    approvals: list[tuple[ApprovalRequest, timedelta | None]] = field(default_factory=list)
+    pauses: list[Pause] | None = None
+    closes: str | None = None
+
+
+@dataclass(slots=True)
+class Reparked:
+    """Woken before anything was due (an approval undecided before its deadline): parked again as it
+    was, until `wake_at` (None: never by time). With several pauses, `pauses` are their due times now."""
+
+    wake_at: datetime | None
+    pauses: list[Pause] | None = None
+
+
+@dataclass(slots=True)
+class Ended:
+    """The run ended with this walk, as `status` and `error` say (the undos of a cancel end it otherwise
+    than its step). `closes`: the outcome that closes the run's open approvals (`run_failed` when a branch
+    failed the run, `branch_cancelled` when the rest was cancelled), None when no parallel was walked."""
+
+    step: Step
+    journal: list[JournalLine]
+    status: str
+    error: str | None
+    closes: str | None = None
+
+
+# What one claim's walk came to; the worker's outcome writers `match` on it.
+Walked = Parked | Reparked | Ended
 
 
 # Whether this claim still holds; asked before an action leaves.
@@ -178,21 +229,20 @@ async def walk_claim(
 
     A connection is held only around each database step, never across an action's network I/O.
     """
-    walked = Walked(step=None)
     config = settings()
     limits = Limits(config.max_value_bytes, config.max_variables_bytes)
     if claim.kind == "undo":
         from backend.queue.undo import undo_walk
 
         return await undo_walk(pool, claim, run, actions, still_ours)
+    journal: list[JournalLine] = []
     if claim.kind == "start":
         step = walk(run.flow, None, trigger=run.input, limits=limits)
     else:
         resume = await _resume_for(pool, claim, approvals)
         if isinstance(resume, Undecided):
-            walked.undecided = resume
-            return walked
-        walked.journal.append(
+            return Reparked(resume.wake_at)
+        journal.append(
             JournalLine(
                 code="wait_claimed",
                 node=claim.node,
@@ -201,28 +251,44 @@ async def walk_claim(
             )
         )
         step = walk(run.flow, claim.continuation, resume=resume, limits=limits)
-    walked.journal.extend(step.journal)
+    journal.extend(step.journal)
     while step.status == "waiting" and isinstance(step.request, ActionRequest):
         request = step.request
-        if not await still_ours():
-            raise ClaimLost(claim.wait_id)  # cancelled, or taken over: nothing more leaves from here
-        resume = await actions.perform(run.id, request, still_ours)
-        if resume.outcome == "error" and not run.flow.targets(request.node, "error"):
-            # No error port to follow: the visit failed, and the worker's capped backoff tries again.
-            output = dict(resume.output or {})
-            # The journal keeps why, not what came back: a response body can be large and can hold anything.
-            why = {k: v for k, v in output.items() if k not in ("code", "node", "body", "headers")}
-            why = {k: v for k, v in why.items() if isinstance(v, str | int | float | bool) or v is None}
-            why.pop("visit", None)
-            raise WaitFailed(
-                code=str(output.get("code", "action_failed")), node=request.node, visit=request.visit, **why
-            )
+        resume = await _perform(claim, run, actions, request, still_ours)
         step = walk(run.flow, step.continuation, resume=resume, limits=limits)
-        walked.journal.extend(step.journal)
-    walked.step = step
-    if step.status == "waiting":
-        walked.wake = wake_of(step.request)
-    return walked
+        journal.extend(step.journal)
+    return came_to(step, journal)
+
+
+async def _perform(
+    claim: Claim, run: Run, actions: Actions, request: ActionRequest, still_ours: StillOurs
+) -> Resume:
+    """Send one action the walk asked for; its outcome, or WaitFailed when it failed with no error port."""
+    if not await still_ours():
+        raise ClaimLost(claim.wait_id)  # cancelled, or taken over: nothing more leaves from here
+    resume = await actions.perform(run.id, request, still_ours)
+    if resume.outcome == "error" and not run.flow.targets(request.node, "error"):
+        # No error port to follow: the visit failed, and the worker's capped backoff tries again.
+        output = dict(resume.output or {})
+        # The journal keeps why, not what came back: a response body can be large and can hold anything.
+        why = {k: v for k, v in output.items() if k not in ("code", "node", "body", "headers")}
+        why = {k: v for k, v in why.items() if isinstance(v, str | int | float | bool) or v is None}
+        why.pop("visit", None)
+        raise WaitFailed(
+            code=str(output.get("code", "action_failed")), node=request.node, visit=request.visit, **why
+        )
+    return resume
+
+
+def came_to(step: Step, journal: list[JournalLine]) -> Walked:
+    """What a walk that got somewhere came to: the end of the run, or its next pause and when it is due."""
+    if step.status != "waiting":
+        return Ended(step, journal, step.status, step.error)
+    request = step.request
+    wake = wake_of(request)
+    assert request is not None
+    rows = [(request, wake.deadline)] if isinstance(request, ApprovalRequest) else []
+    return Parked(step, journal, wake, request.node, request.visit, rows)
 
 
 def wake_of(request: Request | None) -> Wake:

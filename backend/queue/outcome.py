@@ -19,9 +19,9 @@ from psycopg.types.json import Jsonb
 
 from backend.queue import journal
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, backoff
-from backend.queue.driver import Approvals, Run, WaitFailed, Walked
+from backend.queue.driver import Approvals, Ended, Parked, Reparked, Run, WaitFailed, Walked
 from backend.queue.queries import QUERIES
-from backend.walker import ApprovalRequest, JournalLine
+from backend.walker import JournalLine
 
 
 async def write_outcome(
@@ -36,38 +36,36 @@ async def write_outcome(
     """Write a walk's outcome, and tell the workers when the run's next wait is due at once."""
     guard = {"id": claim.wait_id, "me": me, "attempts": claim.attempts, "now": now}
     async with conn.transaction():
-        step = walked.step
-        if step is None:
-            assert walked.undecided is not None
-            # A decision may have landed while we held the claim; the approval row's lock orders us.
-            decided = await approvals.decided(conn, claim)
-            wait = {
-                "kind": claim.kind,
-                "continuation": Jsonb(claim.continuation),
-                "node": claim.node,
-                "visit": claim.visit,
-                "wake_at": None if decided else walked.undecided.wake_at,
-                "wake_in": timedelta(0) if decided else None,
-            }
-            due_now = bool((await _guarded(conn, "park", {**guard, **wait}))[1])
-        else:
-            status, error = walked.ended_as or (step.status, step.error)
-            await _set_status(conn, run.id, status, error)
-            await journal.append(conn, run.id, walked.journal)
-            if step.status == "waiting":
-                assert walked.wake is not None and step.request is not None
-                if isinstance(step.request, ApprovalRequest):
-                    await approvals.create(conn, run, step.request, walked.wake.deadline)
+        match walked:
+            case Reparked(wake_at=wake_at):
+                # A decision may have landed while we held the claim; the approval row's lock orders us.
+                decided = await approvals.decided(conn, claim)
                 wait = {
-                    "kind": walked.wake.kind,
-                    "continuation": Jsonb(step.continuation),
-                    "node": step.request.node,
-                    "visit": step.request.visit,
-                    "wake_at": walked.wake.at,
-                    "wake_in": walked.wake.after,
+                    "kind": claim.kind,
+                    "continuation": Jsonb(claim.continuation),
+                    "node": claim.node,
+                    "visit": claim.visit,
+                    "wake_at": None if decided else wake_at,
+                    "wake_in": timedelta(0) if decided else None,
                 }
                 due_now = bool((await _guarded(conn, "park", {**guard, **wait}))[1])
-            else:
+            case Parked(step=step, journal=lines, wake=wake):
+                await _set_status(conn, run.id, step.status, step.error)
+                await journal.append(conn, run.id, lines)
+                for request, deadline in walked.approvals:
+                    await approvals.create(conn, run, request, deadline)
+                wait = {
+                    "kind": wake.kind,
+                    "continuation": Jsonb(step.continuation),
+                    "node": walked.node,
+                    "visit": walked.visit,
+                    "wake_at": wake.at,
+                    "wake_in": wake.after,
+                }
+                due_now = bool((await _guarded(conn, "park", {**guard, **wait}))[1])
+            case Ended(status=status, error=error, journal=lines):
+                await _set_status(conn, run.id, status, error)
+                await journal.append(conn, run.id, lines)
                 await _guarded(conn, "finish", guard)
                 due_now = False
         if due_now:

@@ -20,9 +20,9 @@ from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
 from backend.queue.claims import Claim
-from backend.queue.driver import Approvals, Run, Walked
+from backend.queue.driver import Approvals, Ended, Parked, Reparked, Run, Walked
 from backend.queue.queries import QUERIES
-from backend.walker import ApprovalRequest
+from backend.walker import JournalLine
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +38,7 @@ class Outcome:
 def settles(outcome: Outcome) -> bool:
     """Whether the set-based write takes this outcome: every walk that got somewhere. An approval woken
     early (no step) needs the approval row's lock first, so it is written on its own."""
-    return outcome.walked.step is not None
+    return not isinstance(outcome.walked, Reparked)
 
 
 async def write_walks(
@@ -56,11 +56,10 @@ async def write_walks(
     )
     written = {int(wait_id): bool(due_now) for wait_id, due_now in await cur.fetchall()}
     for outcome in outcomes:
-        step, wake = outcome.walked.step, outcome.walked.wake
-        assert step is not None
-        if outcome.claim.wait_id in written and isinstance(step.request, ApprovalRequest):
-            assert wake is not None
-            await approvals.create(conn, outcome.run, step.request, wake.deadline)
+        walked = outcome.walked
+        if outcome.claim.wait_id in written and isinstance(walked, Parked):
+            for request, deadline in walked.approvals:
+                await approvals.create(conn, outcome.run, request, deadline)
     due = [outcome.claim.run_id for outcome in outcomes if written.get(outcome.claim.wait_id)]
     if due:  # one NOTIFY wakes every sleeping worker; the payload is only for people reading the log
         await conn.execute(QUERIES["notify"], {"payload": str(due[0])})
@@ -69,29 +68,28 @@ async def write_walks(
 
 def _walk_of(outcome: Outcome) -> dict[str, Any]:
     """One element of `write_walks`' JSON array: the wait to finish or park, the run's status, its lines."""
-    claim, walked, step = outcome.claim, outcome.walked, outcome.walked.step
-    assert step is not None
-    walk: dict[str, Any] = {
-        "wait_id": claim.wait_id,
-        "attempts": claim.attempts,
-        "run_id": claim.run_id,
-        "finish": step.status != "waiting",
-        "status": walked.ended_as[0] if walked.ended_as else step.status,
-        "error": walked.ended_as[1] if walked.ended_as else step.error,
-        "journal": [
-            {"code": line.code, "node": line.node, "visit": line.visit, "data": line.data}
-            for line in walked.journal
-        ],
-    }
-    if step.status == "waiting":
-        wake, request = walked.wake, step.request
-        assert wake is not None and request is not None
-        walk.update(
-            kind=wake.kind,
-            continuation=step.continuation,
-            node=request.node,
-            visit=request.visit,
-            wake_at=wake.at.isoformat() if wake.at is not None else None,
-            wake_in_us=wake.after // timedelta(microseconds=1) if wake.after is not None else None,
-        )
+    claim, walked = outcome.claim, outcome.walked
+    walk: dict[str, Any] = {"wait_id": claim.wait_id, "attempts": claim.attempts, "run_id": claim.run_id}
+    match walked:
+        case Ended(status=status, error=error, journal=lines):
+            walk.update(finish=True, status=status, error=error, journal=_lines(lines))
+        case Parked(step=step, journal=lines, wake=wake):
+            walk.update(
+                finish=False,
+                status=step.status,
+                error=step.error,
+                journal=_lines(lines),
+                kind=wake.kind,
+                continuation=step.continuation,
+                node=walked.node,
+                visit=walked.visit,
+                wake_at=wake.at.isoformat() if wake.at is not None else None,
+                wake_in_us=wake.after // timedelta(microseconds=1) if wake.after is not None else None,
+            )
+        case Reparked():
+            raise AssertionError("an approval woken early is written on its own (settles)")
     return walk
+
+
+def _lines(lines: list[JournalLine]) -> list[dict[str, Any]]:
+    return [{"code": line.code, "node": line.node, "visit": line.visit, "data": line.data} for line in lines]
