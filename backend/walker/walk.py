@@ -302,7 +302,19 @@ class _Walk:
         request: Request | None = None,
         error: str | None = None,
     ) -> Step:
-        return Step(status, continuation, request, self.journal, self.visits, error, self.state.visits)
+        requests = () if request is None else (request,)
+        pending = () if request is None else ((request.node, request.visit),)
+        return Step(
+            status,
+            continuation,
+            request,
+            self.journal,
+            self.visits,
+            error,
+            self.state.visits,
+            requests,
+            pending,
+        )
 
 
 def _visited(node: Node, visit: int, port: str | None) -> JournalLine:
