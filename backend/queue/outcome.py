@@ -11,6 +11,7 @@ same), so two of them landing together wait for each other instead of deadlockin
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,7 +20,7 @@ from psycopg.types.json import Jsonb
 
 from backend.queue import journal
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, backoff
-from backend.queue.driver import Approvals, Ended, Parked, Reparked, Run, WaitFailed, Walked
+from backend.queue.driver import Approvals, Ended, Parked, Pause, Reparked, Run, WaitFailed, Walked
 from backend.queue.queries import QUERIES
 from backend.walker import JournalLine
 
@@ -37,7 +38,7 @@ async def write_outcome(
     guard = {"id": claim.wait_id, "me": me, "attempts": claim.attempts, "now": now}
     async with conn.transaction():
         match walked:
-            case Reparked(wake_at=wake_at):
+            case Reparked(wake_at=wake_at, pauses=None):
                 # A decision may have landed while we held the claim; the approval row's lock orders us.
                 decided = await approvals.decided(conn, claim)
                 wait = {
@@ -49,9 +50,25 @@ async def write_outcome(
                     "wake_in": timedelta(0) if decided else None,
                 }
                 due_now = bool((await _guarded(conn, "park", {**guard, **wait}))[1])
+            case Reparked(pauses=pauses):
+                # The run's row first (runs < approvals < waits): a decision landing now waits for us,
+                # and one that landed while we held the claim is seen by `wake_decided`.
+                await conn.execute(QUERIES["lock_runs"], {"run_ids": [run.id]})
+                wait = {
+                    "kind": claim.kind,
+                    "continuation": Jsonb(claim.continuation),
+                    "node": claim.node,
+                    "visit": claim.visit,
+                    "wake_at": None,
+                    "wake_in": None,
+                }
+                await _guarded(conn, "park", {**guard, **wait})
+                due_now = await park_pauses(conn, now, {claim.wait_id: pauses}, approvals)
             case Parked(step=step, journal=lines, wake=wake):
                 await _set_status(conn, run.id, step.status, step.error)
                 await journal.append(conn, run.id, lines)
+                if walked.closes is not None:
+                    await approvals.close(conn, run.id, walked.keep, walked.closes)
                 for request, deadline in walked.approvals:
                     await approvals.create(conn, run, request, deadline)
                 wait = {
@@ -63,13 +80,39 @@ async def write_outcome(
                     "wake_in": wake.after,
                 }
                 due_now = bool((await _guarded(conn, "park", {**guard, **wait}))[1])
+                if walked.pauses is not None:
+                    due_now = await park_pauses(conn, now, {claim.wait_id: walked.pauses}, approvals)
+                elif walked.closes is not None:
+                    await conn.execute(QUERIES["clear_pauses"], {"wait_ids": [claim.wait_id]})
             case Ended(status=status, error=error, journal=lines):
                 await _set_status(conn, run.id, status, error)
                 await journal.append(conn, run.id, lines)
+                if walked.closes is not None:
+                    await approvals.close(conn, run.id, [], walked.closes)
                 await _guarded(conn, "finish", guard)
                 due_now = False
         if due_now:
             await conn.execute(QUERIES["notify"], {"payload": str(run.id)})
+
+
+async def park_pauses(
+    conn: AsyncConnection[Any],
+    now: datetime | None,
+    pauses: Mapping[int, list[Pause] | None],
+    approvals: Approvals,
+) -> bool:
+    """Write the pending pauses of waits just parked with several (their claims held, in the caller's
+    transaction, the runs' rows locked): each one's due time, the wait's wake_at the earliest. Whether
+    any of them is due at once."""
+    listed = {wait_id: each for wait_id, each in pauses.items() if each is not None}
+    if not listed:
+        return False
+    ids = list(listed)
+    walks = [{"wait_id": wait_id, "pauses": [p.to_json() for p in each]} for wait_id, each in listed.items()]
+    cur = await conn.execute(QUERIES["park_pauses"], {"walks": Jsonb(walks), "wait_ids": ids, "now": now})
+    due = {int(wait_id) for wait_id, due_now in await cur.fetchall() if due_now}
+    due.update(await approvals.wake_decided(conn, ids))
+    return bool(due)
 
 
 async def write_failure(

@@ -20,7 +20,8 @@ from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
 from backend.queue.claims import Claim
-from backend.queue.driver import Approvals, Ended, Parked, Reparked, Run, Walked
+from backend.queue.driver import Approvals, Ended, Parked, Pause, Reparked, Run, Walked
+from backend.queue.outcome import park_pauses
 from backend.queue.queries import QUERIES
 from backend.walker import JournalLine
 
@@ -55,12 +56,29 @@ async def write_walks(
         QUERIES["write_walks"], {"walks": Jsonb(walks), "me": me, "now": outcomes[0].now}
     )
     written = {int(wait_id): bool(due_now) for wait_id, due_now in await cur.fetchall()}
+    several: dict[int, list[Pause] | None] = {}
+    cleared: list[int] = []
     for outcome in outcomes:
-        walked = outcome.walked
-        if outcome.claim.wait_id in written and isinstance(walked, Parked):
-            for request, deadline in walked.approvals:
-                await approvals.create(conn, outcome.run, request, deadline)
+        walked, wait_id, run_id = outcome.walked, outcome.claim.wait_id, outcome.claim.run_id
+        if wait_id not in written:
+            continue
+        match walked:
+            case Parked(closes=closes):
+                if closes is not None:
+                    await approvals.close(conn, run_id, walked.keep, closes)
+                for request, deadline in walked.approvals:
+                    await approvals.create(conn, outcome.run, request, deadline)
+                if walked.pauses is not None:
+                    several[wait_id] = walked.pauses
+                elif closes is not None:
+                    cleared.append(wait_id)
+            case Ended(closes=closes) if closes is not None:
+                await approvals.close(conn, run_id, [], closes)
+    if cleared:
+        await conn.execute(QUERIES["clear_pauses"], {"wait_ids": cleared})
     due = [outcome.claim.run_id for outcome in outcomes if written.get(outcome.claim.wait_id)]
+    if several and await park_pauses(conn, outcomes[0].now, several, approvals):
+        due.append(next(o.claim.run_id for o in outcomes if o.claim.wait_id in several))
     if due:  # one NOTIFY wakes every sleeping worker; the payload is only for people reading the log
         await conn.execute(QUERIES["notify"], {"payload": str(due[0])})
     return set(written)

@@ -238,6 +238,7 @@ class Worker:
                     self.actions,
                     self.approvals,
                     functools.partial(self._still_ours, claim),
+                    now=self.clock(),
                 )
                 events.walked(started)
             except ClaimLost:
