@@ -34,6 +34,8 @@ WALKS: dict[str, list[tuple[list[str], str, list[str]]]] = {
     ],
     "webhook-order.json": [([], "succeeded", ["start", "received", "has_url", "confirm", "confirmed"])],
     "weekly-report.json": [([], "succeeded", ["start", "report", "sent"])],
+    # Both approvals are requested before either is answered; tests/queue/test_parallel.py decides them.
+    "parallel-approvals.json": [([], "waiting", ["start", "both", "legal", "finance"])],
 }
 
 
