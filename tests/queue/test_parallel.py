@@ -276,3 +276,60 @@ def test_wait_first_closes_the_other_approval_as_branch_cancelled_and_its_mails_
     assert queue.one("SELECT reminders_sent FROM approvals WHERE run_id = %s AND node = 'legal'", run_id) == (
         0,
     )
+
+
+@pytest.mark.parametrize("writer", ["batch", "alone"])
+def test_a_decision_landing_while_another_pause_is_walked_is_not_lost_when_the_walk_parks(
+    queue: Queue, writer: str
+) -> None:
+    """The decision's wake-up is written on a claimed wait; the walk's park writes the pauses over it,
+    and then makes the decided approval's pause due again (runs are locked first: one of the two waits)."""
+    from backend.queue.claims import Claim
+    from backend.queue.driver import FlowCache, NoActions, load_run, walk_claim
+    from backend.queue.outcome import write_outcome
+    from backend.queue.queries import QUERIES
+    from backend.queue.settle import Outcome, write_walks
+
+    people(queue)
+    run_id = queue.start(queue.save(DELAY_AND_APPROVAL))
+    walk(queue)
+    queue.clock.advance(timedelta(hours=1))  # the delay is due; the approval is not decided
+    service = ApprovalService(queue.clock)
+
+    async def go() -> None:
+        pool = open_pool(queue.url, size=4)
+        await pool.open()
+        try:
+            async with pool.connection() as conn:
+                params = {"me": "w", "limit": 1, "now": queue.clock(), "lease": timedelta(seconds=30)}
+                claim = Claim.from_row((await (await conn.execute(QUERIES["claim"], params)).fetchall())[0])
+            run = await load_run(pool, claim, FlowCache())
+            walked = await walk_claim(pool, claim, run, NoActions(), service, _always_ours, now=queue.clock())
+            async with pool.connection() as conn:
+                row = await (
+                    await conn.execute("SELECT id FROM approvals WHERE run_id = %s", (run_id,))
+                ).fetchone()
+                assert row is not None
+                await service.decide(conn, row[0], "approved", by="lea", comment=None)
+                if writer == "batch":
+                    async with conn.transaction():
+                        written = await write_walks(
+                            conn, "w", [Outcome(claim, run, walked, queue.clock())], service
+                        )
+                    assert written == {claim.wait_id}
+                else:
+                    await write_outcome(conn, "w", queue.clock(), claim, run, walked, service)
+        finally:
+            await pool.close()
+
+    async def _always_ours() -> bool:
+        return True
+
+    queue.run(go)
+    due = pauses(queue, run_id)
+    assert list(due) == ["sign@3"]
+    wait = queue.one("SELECT status, wake_at <= %s FROM waits WHERE run_id = %s", queue.clock.now, run_id)
+    assert wait == ("waiting", True), "the decision stands and its pause is due now"
+    walk(queue)
+    assert queue.status(run_id) == ("succeeded", None)
+    assert approvals(queue, run_id) == [("sign", "approved")]
