@@ -154,6 +154,7 @@ def outcome_text(outcome: str | None, locale: str) -> str:
         "timed_out_rejected": "outcome_timed_out_rejected",
         "skipped": "outcome_skipped",
         "cancelled": "outcome_cancelled",
+        "branch_cancelled": "outcome_branch_cancelled",
     }.get(outcome, "outcome_run_failed")
     return message(code, locale)
 

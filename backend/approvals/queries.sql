@@ -48,11 +48,15 @@ SELECT status FROM runs WHERE id = (SELECT run_id FROM approvals WHERE id = %(id
 
 -- name: decision_awaiting_resume
 -- A decision the run has not gone on with yet: its approval wait is still there, untried, and the
--- approval decided. A wait whose resume threw (it sits out its backoff) can be cancelled.
+-- approval decided (with several pauses pending, any of them). A wait whose resume threw (it sits out its
+-- backoff) can be cancelled.
 SELECT a.id, a.outcome, a.decided_by, a.decided_at
-FROM waits AS w JOIN approvals AS a ON a.run_id = w.run_id AND a.visit = w.visit
-WHERE w.run_id = %(run_id)s AND w.kind = 'approval' AND w.last_error IS NULL
+FROM waits AS w JOIN approvals AS a ON a.run_id = w.run_id
+WHERE w.run_id = %(run_id)s AND w.last_error IS NULL
+  AND CASE WHEN w.pauses IS NULL THEN w.kind = 'approval' AND a.visit = w.visit
+           ELSE w.pauses ? (a.node || '@' || a.visit) END
   AND a.outcome IS NOT NULL AND a.outcome <> 'cancelled'
+ORDER BY a.visit
 
 -- name: decide
 -- First decision wins: nothing when the approval has an outcome already, or its deadline has passed.
@@ -64,9 +68,16 @@ WHERE id = %(id)s AND outcome IS NULL
 RETURNING run_id, visit, outcome, decided_at
 
 -- name: wake_for_decision
--- The run's approval wait is due now: the one way a decision resumes a run.
-UPDATE waits SET wake_at = coalesce(%(now)s::timestamptz, now())
-WHERE run_id = %(run_id)s AND kind = 'approval' AND visit = %(visit)s
+-- The run's wait is due now, and so is this approval's pause when the wait holds several (a parallel
+-- open): the one way a decision resumes a run.
+UPDATE waits
+SET wake_at = coalesce(%(now)s::timestamptz, now()),
+    pauses = CASE WHEN pauses IS NULL THEN NULL
+                  ELSE jsonb_set(pauses, ARRAY[%(node)s || '@' || %(visit)s, 'due'],
+                                 to_jsonb(coalesce(%(now)s::timestamptz, now()))) END
+WHERE run_id = %(run_id)s
+  AND CASE WHEN pauses IS NULL THEN kind = 'approval' AND visit = %(visit)s
+           ELSE pauses ? (%(node)s || '@' || %(visit)s) END
 RETURNING id
 
 -- name: approval
@@ -380,3 +391,34 @@ WHERE u.email IS NOT NULL
   AND EXISTS (SELECT 1 FROM grants AS g
               WHERE g.user_name = u.name AND g."right" = 'decide' AND (g.flow_id IS NULL OR g.flow_id = i.flow_id))
 ON CONFLICT DO NOTHING
+
+-- name: close_other_approvals
+-- A run's open approvals other than those still pending (the `keep` visits), closed in the transaction
+-- that writes its walk: `run_failed` when a branch failed the run, `branch_cancelled` when a parallel's
+-- wait rule cancelled their branch. No one can decide them any more; their mails are skipped.
+UPDATE approvals SET outcome = %(outcome)s, decided_at = coalesce(%(now)s::timestamptz, now())
+WHERE run_id = %(run_id)s AND outcome IS NULL AND visit <> ALL(%(keep)s::integer[])
+RETURNING id, node, visit
+
+-- name: wake_decided_pauses
+-- Waits with several pauses, just parked: an approval pause whose approval was decided while the wait was
+-- claimed (its decision's wake-up was written over by the park) is due now, and so is the wait.
+WITH decided AS (
+    SELECT w.id, p.key
+    FROM waits AS w
+         CROSS JOIN LATERAL jsonb_each(w.pauses) AS p (key, value)
+         JOIN approvals AS a ON a.run_id = w.run_id AND a.visit = (p.value ->> 'visit')::integer
+    WHERE w.id = ANY(%(ids)s::bigint[]) AND p.value ->> 'kind' = 'approval' AND a.outcome IS NOT NULL
+      AND (p.value ->> 'due')::timestamptz > coalesce(%(now)s::timestamptz, now())
+), merged AS (
+    SELECT d.id,
+           jsonb_object_agg(d.key, jsonb_set(w.pauses -> d.key, '{due}',
+                                             to_jsonb(coalesce(%(now)s::timestamptz, now())))) AS due
+    FROM decided AS d JOIN waits AS w ON w.id = d.id
+    GROUP BY d.id
+)
+UPDATE waits AS w
+SET pauses = w.pauses || m.due, wake_at = coalesce(%(now)s::timestamptz, now())
+FROM merged AS m
+WHERE w.id = m.id
+RETURNING w.id

@@ -226,6 +226,18 @@ class ApprovalService:
         row = await self._locked(conn, claim)
         return row[1] is not None
 
+    async def close(self, conn: AsyncConnection[Any], run_id: int, keep: list[int], outcome: str) -> None:
+        cur = await conn.execute(
+            QUERIES["close_other_approvals"],
+            {"run_id": run_id, "keep": keep, "outcome": outcome, "now": self.clock()},
+        )
+        for approval_id, _node, _visit in await cur.fetchall():
+            events.approval_decided(approval_id, run_id, outcome)
+
+    async def wake_decided(self, conn: AsyncConnection[Any], wait_ids: list[int]) -> list[int]:
+        cur = await conn.execute(QUERIES["wake_decided_pauses"], {"ids": wait_ids, "now": self.clock()})
+        return [int(row[0]) for row in await cur.fetchall()]
+
     async def _locked(self, conn: AsyncConnection[Any], claim: Claim) -> tuple[Any, ...]:
         return await self._read(conn, claim, "approval_of_visit")
 
@@ -318,7 +330,8 @@ class ApprovalService:
                 assert row is not None, "the row is locked, open and before its deadline"
                 run_id, visit, settled, decided_at = row
                 await conn.execute(
-                    QUERIES["wake_for_decision"], {"run_id": run_id, "visit": visit, "now": now}
+                    QUERIES["wake_for_decision"],
+                    {"run_id": run_id, "node": approval.node, "visit": visit, "now": now},
                 )
                 await conn.execute(QUEUE_QUERIES["notify"], {"payload": str(run_id)})
                 events.approval_decided(approval_id, run_id, settled)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -76,6 +76,15 @@ class Approvals(Protocol):
     async def decided(self, conn: AsyncConnection[Any], claim: Claim) -> bool:
         """Whether a decision stands now; holds the approval row's lock until the transaction ends."""
 
+    async def close(self, conn: AsyncConnection[Any], run_id: int, keep: list[int], outcome: str) -> None:
+        """Close the run's open approvals other than those at the `keep` visits as `outcome`
+        (`run_failed`, `branch_cancelled`), in the transaction that writes the walk: no one can decide
+        them any more, and their mails and reminders stop."""
+
+    async def wake_decided(self, conn: AsyncConnection[Any], wait_ids: list[int]) -> list[int]:
+        """Of these waits with several pauses, just parked, make due now the approval pauses decided while
+        the wait was claimed (the decision's own wake-up was written over); the waits made due."""
+
 
 class NoActions:
     """The driver's default until actions are configured: an action node fails its visit."""
@@ -114,16 +123,78 @@ class Wake:
     deadline: timedelta | None = None  # an approval's, for its product row
 
 
-@dataclass(slots=True)
-class Walked:
-    """What one claim's walk came to: the last step, every journal line of every stretch, and the wake."""
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """One pause a parked run waits on, and when it falls due: at `at`, or `after` from when the outcome
+    is written, or (neither) never by time. A wait with several (a parallel open) keeps each one's due
+    time in `waits.pauses`, keyed "node@visit" (`key`)."""
 
-    step: Step | None  # None: woken early, parked again as it was until `undecided.wake_at`
-    undecided: Undecided | None = None
-    journal: list[JournalLine] = field(default_factory=list)
-    wake: Wake | None = None  # set when the step is waiting
-    # A walk that ends the run otherwise than its step says (the undos of a cancel): (status, error).
-    ended_as: tuple[str, str | None] | None = None
+    node: str
+    visit: int
+    kind: str  # "approval" or "delay"
+    at: datetime | None = None
+    after: timedelta | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.node}@{self.visit}"
+
+    def to_json(self) -> dict[str, Any]:
+        """As `park_pauses` reads it: the due time `at`, or `in_us` microseconds after the write."""
+        at = self.at.isoformat() if self.at is not None else None
+        after = self.after // timedelta(microseconds=1) if self.after is not None else None
+        return {"node": self.node, "visit": self.visit, "kind": self.kind, "at": at, "in_us": after}
+
+
+@dataclass(slots=True)
+class Parked:
+    """The walk paused again: the wait holds `step.continuation` until the first of its pauses is due.
+
+    `wake`, `node` and `visit` are the wait row's (with one pause, its only one). `pauses` is None for a
+    run waiting on one pause, as every sequential flow does; with a parallel open it lists every pending
+    pause with its due time. `approvals` are the approval rows to create with the park, each with its
+    deadline. `closes`: the outcome that closes the run's open approvals that are no longer pending (a
+    branch cancelled by its parallel's wait rule), None when nothing of a parallel was walked."""
+
+    step: Step
+    journal: list[JournalLine]
+    wake: Wake
+    node: str
+    visit: int
+    approvals: list[tuple[ApprovalRequest, timedelta | None]] = field(default_factory=list)
+    pauses: list[Pause] | None = None
+    closes: str | None = None
+
+    @property
+    def keep(self) -> list[int]:
+        """The visits of the approvals still pending: every other open approval of the run closes."""
+        return [pause.visit for pause in self.pauses] if self.pauses is not None else [self.visit]
+
+
+@dataclass(slots=True)
+class Reparked:
+    """Woken before anything was due (an approval undecided before its deadline): parked again as it
+    was, until `wake_at` (None: never by time). With several pauses, `pauses` are their due times now."""
+
+    wake_at: datetime | None
+    pauses: list[Pause] | None = None
+
+
+@dataclass(slots=True)
+class Ended:
+    """The run ended with this walk, as `status` and `error` say (the undos of a cancel end it otherwise
+    than its step). `closes`: the outcome that closes the run's open approvals (`run_failed` when a branch
+    failed the run, `branch_cancelled` when the rest was cancelled), None when no parallel was walked."""
+
+    step: Step
+    journal: list[JournalLine]
+    status: str
+    error: str | None
+    closes: str | None = None
+
+
+# What one claim's walk came to; the worker's outcome writers `match` on it.
+Walked = Parked | Reparked | Ended
 
 
 # Whether this claim still holds; asked before an action leaves.
@@ -178,56 +249,201 @@ async def walk_claim(
     actions: Actions,
     approvals: Approvals,
     still_ours: StillOurs,
+    *,
+    now: datetime | None = None,
 ) -> Walked:
-    """Walk a claimed wait's run until it pauses at an approval or a delay, or ends.
+    """Walk a claimed wait's run until it pauses at approvals or delays, or ends.
 
-    A connection is held only around each database step, never across an action's network I/O.
+    Every action the walk asks for is sent and resumed in turn, those of several branches too. A wait
+    with several pauses (a parallel open) resumes those due by `now` (None: the database's now), one
+    `walk` call each (`_walk_due_pauses`). A connection is held only around each database step, never
+    across an action's network I/O.
     """
-    walked = Walked(step=None)
     config = settings()
     limits = Limits(config.max_value_bytes, config.max_variables_bytes)
     if claim.kind == "undo":
         from backend.queue.undo import undo_walk
 
         return await undo_walk(pool, claim, run, actions, still_ours)
+    walking = _Walking(claim, run, actions, still_ours, limits)
     if claim.kind == "start":
-        step = walk(run.flow, None, trigger=run.input, limits=limits)
+        step = walking.took(walk(run.flow, None, trigger=run.input, limits=limits))
+    elif several(claim.continuation):
+        return await _walk_due_pauses(pool, walking, approvals, now)
     else:
         resume = await _resume_for(pool, claim, approvals)
         if isinstance(resume, Undecided):
-            walked.undecided = resume
-            return walked
-        walked.journal.append(
-            JournalLine(
-                code="wait_claimed",
-                node=claim.node,
-                visit=claim.visit,
-                data={"kind": claim.kind, "attempt": claim.attempts},
+            return Reparked(resume.wake_at)
+        walking.claimed(claim.node, claim.visit, claim.kind)
+        step = walking.took(walk(run.flow, claim.continuation, resume=resume, limits=limits))
+    return walking.came_to(await walking.act(step), {})
+
+
+def several(continuation: dict[str, Any] | None) -> bool:
+    """Whether a continuation may wait on several pauses at once: one written with a parallel open
+    (`"v": 2`). Its wait keeps each pause's due time in `waits.pauses`; any other has one pause, whose
+    due time is the wait's `wake_at`.
+
+    Examples:
+        >>> several({"v": 1, "at": {"node": "ask", "visit": 2}}), several({"v": 2}), several(None)
+        (False, True, False)
+    """
+    return continuation is not None and continuation.get("v", 1) != 1
+
+
+class _Walking:
+    """One claim's walk, stretch after stretch: its journal, every pause it asked for, and whether it
+    walked a parallel (then open approvals no longer pending close)."""
+
+    def __init__(
+        self, claim: Claim, run: Run, actions: Actions, still_ours: StillOurs, limits: Limits
+    ) -> None:
+        self.claim = claim
+        self.run = run
+        self.actions = actions
+        self.still_ours = still_ours
+        self.limits = limits
+        self.journal: list[JournalLine] = []
+        self.requested: dict[tuple[str, int], Request] = {}
+        self.parallel = several(claim.continuation)
+
+    def claimed(self, node: str | None, visit: int | None, kind: str) -> None:
+        """The queue's first line of a resumed stretch (docs/walker.md)."""
+        data = {"kind": kind, "attempt": self.claim.attempts}
+        self.journal.append(JournalLine(code="wait_claimed", node=node, visit=visit, data=data))
+
+    def took(self, step: Step) -> Step:
+        self.journal.extend(step.journal)
+        for request in step.requests:
+            self.requested[(request.node, request.visit)] = request
+        if several(step.continuation):
+            self.parallel = True
+        return step
+
+    async def act(self, step: Step) -> Step:
+        """Send every action the walk asks for, each resumed in turn (in branch order, then those the
+        resumes ask for), until the walk waits only on approvals and delays, or ends. An action whose
+        branch was cancelled meanwhile (a parallel's wait rule met) is not sent."""
+        todo = [request for request in step.requests if isinstance(request, ActionRequest)]
+        while todo and step.status == "waiting":
+            request = todo.pop(0)
+            if (request.node, request.visit) not in step.pending:
+                continue
+            resume = await _perform(self.claim, self.run, self.actions, request, self.still_ours)
+            step = self.took(walk(self.run.flow, step.continuation, resume=resume, limits=self.limits))
+            todo.extend(request for request in step.requests if isinstance(request, ActionRequest))
+        return step
+
+    def came_to(self, step: Step, carried: dict[tuple[str, int], Pause]) -> Walked:
+        """What the walk came to: the end of the run, or its pauses and when each is due. `carried` are
+        the pauses the wait held that were not resumed, with their due times."""
+        if step.status != "waiting":
+            closes = None
+            if self.parallel:
+                closes = "run_failed" if step.status == "failed" else "branch_cancelled"
+            return Ended(step, self.journal, step.status, step.error, closes)
+        rows: list[tuple[ApprovalRequest, timedelta | None]] = []
+        pauses: list[Pause] = []
+        for key in step.pending:
+            request = self.requested.get(key)
+            if request is not None:
+                wake = wake_of(request)
+                pauses.append(Pause(key[0], key[1], wake.kind, wake.at, wake.after))
+                if isinstance(request, ApprovalRequest):
+                    rows.append((request, wake.deadline))
+            elif key in carried:
+                pauses.append(carried[key])
+            else:
+                raise WaitFailed(code="wait_corrupt", node=key[0], visit=key[1])
+        if not pauses:
+            raise WaitFailed(code="wait_corrupt", wait=self.claim.wait_id)
+        first = pauses[0]
+        if several(step.continuation):
+            wake = Wake(kind=first.kind, at=first.at, after=first.after)
+            closes = "branch_cancelled"
+            return Parked(step, self.journal, wake, first.node, first.visit, rows, pauses, closes)
+        request = self.requested.get((first.node, first.visit), step.request)
+        wake = wake_of(request)
+        closes = "branch_cancelled" if self.parallel else None
+        return Parked(step, self.journal, wake, first.node, first.visit, rows, None, closes)
+
+
+async def _walk_due_pauses(
+    pool: AsyncConnectionPool[Any], walking: _Walking, approvals: Approvals, now: datetime | None
+) -> Walked:
+    """A wait with several pauses: resume those due, earliest due first (then by visit), one `walk`
+    call each, every action they ask for sent on the way.
+
+    An approval due but undecided (woken for a reminder) is not resumed: it owes its reminders, gets its
+    next due time, and the pauses after it wait for the next claim, which comes at once. So a walk tried
+    again after a crash resumes the pauses its first try resumed, in the same order, before any other:
+    the visit numbers, and so the effect keys, are the ones the first try used.
+    """
+    claim, run = walking.claim, walking.run
+    params = {"id": claim.wait_id, "attempts": claim.attempts, "now": now}
+    async with pool.connection() as conn:
+        cur = await conn.execute(QUERIES["pauses_of_wait"], params)
+        rows = await cur.fetchall()
+    if not rows:
+        if not await walking.still_ours():
+            raise ClaimLost(claim.wait_id)
+        raise WaitFailed(code="wait_corrupt", wait=claim.wait_id)
+    carried = {(node, visit): Pause(node, visit, kind, due) for node, visit, kind, due, _ in rows}
+    step: Step | None = None
+    continuation = claim.continuation
+    for node, visit, kind, _due, is_due in rows:
+        if not is_due or (step is not None and step.status != "waiting"):
+            break
+        if step is not None and (node, visit) not in step.pending:
+            continue  # its branch was cancelled by a resume before it
+        pause = carried[(node, visit)]
+        resume = await _answer(pool, claim, pause, approvals)
+        if isinstance(resume, Undecided):
+            carried[(node, visit)] = replace(pause, at=resume.wake_at)
+            break
+        del carried[(node, visit)]
+        walking.claimed(node, visit, kind)
+        step = walking.took(walk(run.flow, continuation, resume=resume, limits=walking.limits))
+        step = await walking.act(step)
+        continuation = step.continuation
+    if step is None:
+        return Reparked(None, list(carried.values()))
+    return walking.came_to(step, carried)
+
+
+async def _answer(
+    pool: AsyncConnectionPool[Any], claim: Claim, pause: Pause, approvals: Approvals
+) -> Resume | Undecided:
+    """What a due pause of a wait with several resumes with."""
+    if pause.kind == "delay":
+        return Resume(node=pause.node, visit=pause.visit, outcome="passed")
+    if pause.kind == "approval":
+        async with pool.connection() as conn:
+            return await approvals.resolution(
+                conn, replace(claim, kind="approval", node=pause.node, visit=pause.visit)
             )
+    # Issue 24's wait_event (h24ev) answers its event pauses here: the event consumed, or its timeout.
+    raise WaitFailed(code="wait_corrupt", wait=claim.wait_id, kind=pause.kind)
+
+
+async def _perform(
+    claim: Claim, run: Run, actions: Actions, request: ActionRequest, still_ours: StillOurs
+) -> Resume:
+    """Send one action the walk asked for; its outcome, or WaitFailed when it failed with no error port."""
+    if not await still_ours():
+        raise ClaimLost(claim.wait_id)  # cancelled, or taken over: nothing more leaves from here
+    resume = await actions.perform(run.id, request, still_ours)
+    if resume.outcome == "error" and not run.flow.targets(request.node, "error"):
+        # No error port to follow: the visit failed, and the worker's capped backoff tries again.
+        output = dict(resume.output or {})
+        # The journal keeps why, not what came back: a response body can be large and can hold anything.
+        why = {k: v for k, v in output.items() if k not in ("code", "node", "body", "headers")}
+        why = {k: v for k, v in why.items() if isinstance(v, str | int | float | bool) or v is None}
+        why.pop("visit", None)
+        raise WaitFailed(
+            code=str(output.get("code", "action_failed")), node=request.node, visit=request.visit, **why
         )
-        step = walk(run.flow, claim.continuation, resume=resume, limits=limits)
-    walked.journal.extend(step.journal)
-    while step.status == "waiting" and isinstance(step.request, ActionRequest):
-        request = step.request
-        if not await still_ours():
-            raise ClaimLost(claim.wait_id)  # cancelled, or taken over: nothing more leaves from here
-        resume = await actions.perform(run.id, request, still_ours)
-        if resume.outcome == "error" and not run.flow.targets(request.node, "error"):
-            # No error port to follow: the visit failed, and the worker's capped backoff tries again.
-            output = dict(resume.output or {})
-            # The journal keeps why, not what came back: a response body can be large and can hold anything.
-            why = {k: v for k, v in output.items() if k not in ("code", "node", "body", "headers")}
-            why = {k: v for k, v in why.items() if isinstance(v, str | int | float | bool) or v is None}
-            why.pop("visit", None)
-            raise WaitFailed(
-                code=str(output.get("code", "action_failed")), node=request.node, visit=request.visit, **why
-            )
-        step = walk(run.flow, step.continuation, resume=resume, limits=limits)
-        walked.journal.extend(step.journal)
-    walked.step = step
-    if step.status == "waiting":
-        walked.wake = wake_of(step.request)
-    return walked
+    return resume
 
 
 def wake_of(request: Request | None) -> Wake:

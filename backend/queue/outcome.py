@@ -11,6 +11,7 @@ same), so two of them landing together wait for each other instead of deadlockin
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,9 +20,9 @@ from psycopg.types.json import Jsonb
 
 from backend.queue import journal
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, backoff
-from backend.queue.driver import Approvals, Run, WaitFailed, Walked
+from backend.queue.driver import Approvals, Ended, Parked, Pause, Reparked, Run, WaitFailed, Walked
 from backend.queue.queries import QUERIES
-from backend.walker import ApprovalRequest, JournalLine
+from backend.walker import JournalLine
 
 
 async def write_outcome(
@@ -36,42 +37,82 @@ async def write_outcome(
     """Write a walk's outcome, and tell the workers when the run's next wait is due at once."""
     guard = {"id": claim.wait_id, "me": me, "attempts": claim.attempts, "now": now}
     async with conn.transaction():
-        step = walked.step
-        if step is None:
-            assert walked.undecided is not None
-            # A decision may have landed while we held the claim; the approval row's lock orders us.
-            decided = await approvals.decided(conn, claim)
-            wait = {
-                "kind": claim.kind,
-                "continuation": Jsonb(claim.continuation),
-                "node": claim.node,
-                "visit": claim.visit,
-                "wake_at": None if decided else walked.undecided.wake_at,
-                "wake_in": timedelta(0) if decided else None,
-            }
-            due_now = bool((await _guarded(conn, "park", {**guard, **wait}))[1])
-        else:
-            status, error = walked.ended_as or (step.status, step.error)
-            await _set_status(conn, run.id, status, error)
-            await journal.append(conn, run.id, walked.journal)
-            if step.status == "waiting":
-                assert walked.wake is not None and step.request is not None
-                if isinstance(step.request, ApprovalRequest):
-                    await approvals.create(conn, run, step.request, walked.wake.deadline)
+        match walked:
+            case Reparked(wake_at=wake_at, pauses=None):
+                # A decision may have landed while we held the claim; the approval row's lock orders us.
+                decided = await approvals.decided(conn, claim)
                 wait = {
-                    "kind": walked.wake.kind,
-                    "continuation": Jsonb(step.continuation),
-                    "node": step.request.node,
-                    "visit": step.request.visit,
-                    "wake_at": walked.wake.at,
-                    "wake_in": walked.wake.after,
+                    "kind": claim.kind,
+                    "continuation": Jsonb(claim.continuation),
+                    "node": claim.node,
+                    "visit": claim.visit,
+                    "wake_at": None if decided else wake_at,
+                    "wake_in": timedelta(0) if decided else None,
                 }
                 due_now = bool((await _guarded(conn, "park", {**guard, **wait}))[1])
-            else:
+            case Reparked(pauses=pauses):
+                # The run's row first (runs < approvals < waits): a decision landing now waits for us,
+                # and one that landed while we held the claim is seen by `wake_decided`.
+                await conn.execute(QUERIES["lock_runs"], {"run_ids": [run.id]})
+                wait = {
+                    "kind": claim.kind,
+                    "continuation": Jsonb(claim.continuation),
+                    "node": claim.node,
+                    "visit": claim.visit,
+                    "wake_at": None,
+                    "wake_in": None,
+                }
+                await _guarded(conn, "park", {**guard, **wait})
+                due_now = await park_pauses(conn, now, {claim.wait_id: pauses}, approvals)
+            case Parked(step=step, journal=lines, wake=wake):
+                await _set_status(conn, run.id, step.status, step.error)
+                await journal.append(conn, run.id, lines)
+                if walked.closes is not None:
+                    await approvals.close(conn, run.id, walked.keep, walked.closes)
+                for request, deadline in walked.approvals:
+                    await approvals.create(conn, run, request, deadline)
+                wait = {
+                    "kind": wake.kind,
+                    "continuation": Jsonb(step.continuation),
+                    "node": walked.node,
+                    "visit": walked.visit,
+                    "wake_at": wake.at,
+                    "wake_in": wake.after,
+                }
+                due_now = bool((await _guarded(conn, "park", {**guard, **wait}))[1])
+                if walked.pauses is not None:
+                    due_now = await park_pauses(conn, now, {claim.wait_id: walked.pauses}, approvals)
+                elif walked.closes is not None:
+                    await conn.execute(QUERIES["clear_pauses"], {"wait_ids": [claim.wait_id]})
+            case Ended(status=status, error=error, journal=lines):
+                await _set_status(conn, run.id, status, error)
+                await journal.append(conn, run.id, lines)
+                if walked.closes is not None:
+                    await approvals.close(conn, run.id, [], walked.closes)
                 await _guarded(conn, "finish", guard)
                 due_now = False
         if due_now:
             await conn.execute(QUERIES["notify"], {"payload": str(run.id)})
+
+
+async def park_pauses(
+    conn: AsyncConnection[Any],
+    now: datetime | None,
+    pauses: Mapping[int, list[Pause] | None],
+    approvals: Approvals,
+) -> bool:
+    """Write the pending pauses of waits just parked with several (their claims held, in the caller's
+    transaction, the runs' rows locked): each one's due time, the wait's wake_at the earliest. Whether
+    any of them is due at once."""
+    listed = {wait_id: each for wait_id, each in pauses.items() if each is not None}
+    if not listed:
+        return False
+    ids = list(listed)
+    walks = [{"wait_id": wait_id, "pauses": [p.to_json() for p in each]} for wait_id, each in listed.items()]
+    cur = await conn.execute(QUERIES["park_pauses"], {"walks": Jsonb(walks), "wait_ids": ids, "now": now})
+    due = {int(wait_id) for wait_id, due_now in await cur.fetchall() if due_now}
+    due.update(await approvals.wake_decided(conn, ids))
+    return bool(due)
 
 
 async def write_failure(

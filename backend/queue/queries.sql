@@ -452,3 +452,55 @@ WHERE a.id IN (
   AND a.outcome IS NULL
   AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
 RETURNING a.id, a.run_id, a.outcome
+
+-- Issue 24 (h24rt): a wait with several pauses pending at once (a parallel open). Appended, not edited:
+-- the statements above are h18's.
+
+-- name: pauses_of_wait
+-- The pending pauses of a claimed wait with several, earliest due first (then by visit), each with its
+-- due time (NULL: never by time) and whether it is due now; nothing when the claim was taken over since
+-- (a later claiming counts its attempts on).
+SELECT p.value ->> 'node', (p.value ->> 'visit')::integer, p.value ->> 'kind',
+       nullif((p.value ->> 'due')::timestamptz, 'infinity'),
+       (p.value ->> 'due')::timestamptz <= coalesce(%(now)s::timestamptz, now())
+FROM waits AS w CROSS JOIN LATERAL jsonb_each(w.pauses) AS p (key, value)
+WHERE w.id = %(id)s AND w.status = 'claimed' AND w.attempts = %(attempts)s
+ORDER BY (p.value ->> 'due')::timestamptz, (p.value ->> 'visit')::integer
+
+-- name: park_pauses
+-- The pauses of waits just parked (in this transaction, their claims held) with several: one JSON array,
+-- an object per wait, {"wait_id", "pauses": [{"node", "visit", "kind", "at", "in_us"}]}. A pause is due
+-- at `at`, or `in_us` microseconds from now, or never ('infinity'). The wait's wake_at is the earliest
+-- due time, and its kind, node and visit that pause's (the run page shows the wait by them).
+WITH given AS (
+    SELECT o.wait_id, p.value ->> 'node' AS node, (p.value ->> 'visit')::integer AS visit,
+           p.value ->> 'kind' AS kind,
+           coalesce((p.value ->> 'at')::timestamptz,
+                    coalesce(%(now)s::timestamptz, now()) + (p.value ->> 'in_us')::bigint * interval '1 microsecond',
+                    'infinity') AS due
+    FROM jsonb_to_recordset(%(walks)s::jsonb) AS o (wait_id bigint, pauses jsonb)
+         CROSS JOIN LATERAL jsonb_array_elements(o.pauses) AS p (value)
+    WHERE o.wait_id = ANY(%(wait_ids)s::bigint[])
+), maps AS (
+    SELECT wait_id,
+           jsonb_object_agg(node || '@' || visit,
+                            jsonb_build_object('node', node, 'visit', visit, 'kind', kind, 'due', due)) AS pauses,
+           min(due) AS wake_at,
+           (array_agg(kind ORDER BY due, visit))[1] AS kind,
+           (array_agg(node ORDER BY due, visit))[1] AS node,
+           (array_agg(visit ORDER BY due, visit))[1] AS visit
+    FROM given
+    GROUP BY wait_id
+)
+UPDATE waits AS w
+SET pauses = m.pauses, wake_at = m.wake_at, kind = m.kind, node = m.node, visit = m.visit
+FROM maps AS m
+WHERE w.id = m.wait_id
+RETURNING w.id, w.wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
+
+-- name: clear_pauses
+-- Waits just parked at one pause whose run had several before (its parallel is done): one pause again,
+-- described by the wait's own kind, node, visit and wake_at.
+UPDATE waits SET pauses = NULL
+WHERE id = ANY(%(wait_ids)s::bigint[]) AND pauses IS NOT NULL
+RETURNING id

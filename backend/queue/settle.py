@@ -20,9 +20,10 @@ from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
 from backend.queue.claims import Claim
-from backend.queue.driver import Approvals, Run, Walked
+from backend.queue.driver import Approvals, Ended, Parked, Pause, Reparked, Run, Walked
+from backend.queue.outcome import park_pauses
 from backend.queue.queries import QUERIES
-from backend.walker import ApprovalRequest
+from backend.walker import ApprovalRequest, JournalLine
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +39,7 @@ class Outcome:
 def settles(outcome: Outcome) -> bool:
     """Whether the set-based write takes this outcome: every walk that got somewhere. An approval woken
     early (no step) needs the approval row's lock first, so it is written on its own."""
-    return outcome.walked.step is not None
+    return not isinstance(outcome.walked, Reparked)
 
 
 async def write_walks(
@@ -55,15 +56,30 @@ async def write_walks(
         QUERIES["write_walks"], {"walks": Jsonb(walks), "me": me, "now": outcomes[0].now}
     )
     written = {int(wait_id): bool(due_now) for wait_id, due_now in await cur.fetchall()}
-    asks = []
+    asks: list[tuple[Run, ApprovalRequest, timedelta | None]] = []
+    several: dict[int, list[Pause] | None] = {}
+    cleared: list[int] = []
     for outcome in outcomes:
-        step, wake = outcome.walked.step, outcome.walked.wake
-        assert step is not None
-        if outcome.claim.wait_id in written and isinstance(step.request, ApprovalRequest):
-            assert wake is not None
-            asks.append((outcome.run, step.request, wake.deadline))
+        walked, wait_id, run_id = outcome.walked, outcome.claim.wait_id, outcome.claim.run_id
+        if wait_id not in written:
+            continue
+        match walked:
+            case Parked(closes=closes):
+                if closes is not None:
+                    await approvals.close(conn, run_id, walked.keep, closes)
+                asks.extend((outcome.run, request, deadline) for request, deadline in walked.approvals)
+                if walked.pauses is not None:
+                    several[wait_id] = walked.pauses
+                elif closes is not None:
+                    cleared.append(wait_id)
+            case Ended(closes=closes) if closes is not None:
+                await approvals.close(conn, run_id, [], closes)
     await approvals.create_many(conn, asks)  # one statement for the batch's approvals, not one each
+    if cleared:
+        await conn.execute(QUERIES["clear_pauses"], {"wait_ids": cleared})
     due = [outcome.claim.run_id for outcome in outcomes if written.get(outcome.claim.wait_id)]
+    if several and await park_pauses(conn, outcomes[0].now, several, approvals):
+        due.append(next(o.claim.run_id for o in outcomes if o.claim.wait_id in several))
     if due:  # one NOTIFY wakes every sleeping worker; the payload is only for people reading the log
         await conn.execute(QUERIES["notify"], {"payload": str(due[0])})
     return set(written)
@@ -71,29 +87,28 @@ async def write_walks(
 
 def _walk_of(outcome: Outcome) -> dict[str, Any]:
     """One element of `write_walks`' JSON array: the wait to finish or park, the run's status, its lines."""
-    claim, walked, step = outcome.claim, outcome.walked, outcome.walked.step
-    assert step is not None
-    walk: dict[str, Any] = {
-        "wait_id": claim.wait_id,
-        "attempts": claim.attempts,
-        "run_id": claim.run_id,
-        "finish": step.status != "waiting",
-        "status": walked.ended_as[0] if walked.ended_as else step.status,
-        "error": walked.ended_as[1] if walked.ended_as else step.error,
-        "journal": [
-            {"code": line.code, "node": line.node, "visit": line.visit, "data": line.data}
-            for line in walked.journal
-        ],
-    }
-    if step.status == "waiting":
-        wake, request = walked.wake, step.request
-        assert wake is not None and request is not None
-        walk.update(
-            kind=wake.kind,
-            continuation=step.continuation,
-            node=request.node,
-            visit=request.visit,
-            wake_at=wake.at.isoformat() if wake.at is not None else None,
-            wake_in_us=wake.after // timedelta(microseconds=1) if wake.after is not None else None,
-        )
+    claim, walked = outcome.claim, outcome.walked
+    walk: dict[str, Any] = {"wait_id": claim.wait_id, "attempts": claim.attempts, "run_id": claim.run_id}
+    match walked:
+        case Ended(status=status, error=error, journal=lines):
+            walk.update(finish=True, status=status, error=error, journal=_lines(lines))
+        case Parked(step=step, journal=lines, wake=wake):
+            walk.update(
+                finish=False,
+                status=step.status,
+                error=step.error,
+                journal=_lines(lines),
+                kind=wake.kind,
+                continuation=step.continuation,
+                node=walked.node,
+                visit=walked.visit,
+                wake_at=wake.at.isoformat() if wake.at is not None else None,
+                wake_in_us=wake.after // timedelta(microseconds=1) if wake.after is not None else None,
+            )
+        case Reparked():
+            raise AssertionError("an approval woken early is written on its own (settles)")
     return walk
+
+
+def _lines(lines: list[JournalLine]) -> list[dict[str, Any]]:
+    return [{"code": line.code, "node": line.node, "visit": line.visit, "data": line.data} for line in lines]

@@ -36,22 +36,36 @@ class StopRefused(CodedError):
 
 
 def continuation_nodes(continuation: Mapping[str, Any] | None) -> set[str]:
-    """Every node id a continuation names: the pause, the stack, the visited marks and the open loops.
+    """Every node id a continuation names: the pause, the stack, the visited marks and the open loops,
+    and with a parallel open (`"v": 2`) the parallel and the same of each of its branches.
 
     Examples:
         >>> sorted(continuation_nodes({"at": {"node": "ask", "visit": 2}, "stack": ["b"],
         ...     "seen": [["t", "ask"]], "loops": [{"node": "each"}]}))
         ['ask', 'b', 'each', 't']
+        >>> sorted(continuation_nodes({"v": 2, "stack": [], "seen": [["t", "p"]], "loops": [],
+        ...     "par": {"node": "p", "branches": [{"ended": True},
+        ...                                       {"stack": [], "seen": [["d"]], "loops": [],
+        ...                                        "at": {"node": "d", "visit": 4}}]}}))
+        ['d', 'p', 't']
         >>> continuation_nodes(None)
         set()
     """
     if not continuation or "undo_for" in continuation:
         return set()  # an undo wait's continuation holds variables only
-    names = {str(continuation.get("at", {}).get("node"))}
+    names: set[str] = set()
+    if "at" in continuation:
+        names.add(str(continuation["at"].get("node")))
     names.update(continuation.get("stack", []))
     for scope in continuation.get("seen", []):
         names.update(scope)
     names.update(str(loop.get("node")) for loop in continuation.get("loops", []))
+    par = continuation.get("par")
+    if isinstance(par, Mapping):
+        names.add(str(par.get("node")))
+        for branch in par.get("branches", []):
+            if isinstance(branch, Mapping) and not branch.get("ended"):
+                names |= continuation_nodes(branch)
     return names
 
 

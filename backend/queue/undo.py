@@ -19,7 +19,7 @@ from backend.config import settings
 from backend.graph.model import Node
 from backend.queue import journal
 from backend.queue.claims import Claim, ClaimLost
-from backend.queue.driver import Actions, Run, StillOurs, WaitFailed, Walked
+from backend.queue.driver import Actions, Ended, Run, StillOurs, WaitFailed
 from backend.queue.queries import QUERIES
 from backend.walker import JournalLine, Step
 from backend.walker.errors import WalkFailure
@@ -43,9 +43,7 @@ async def start_undoing(conn: AsyncConnection[Any], run_id: int, *, by: str | No
     return len(nodes)
 
 
-async def undo_walk(
-    conn_pool: Any, claim: Claim, run: Run, actions: Actions, still_ours: StillOurs
-) -> Walked:
+async def undo_walk(conn_pool: Any, claim: Claim, run: Run, actions: Actions, still_ours: StillOurs) -> Ended:
     """Send a run's pending undos, newest first; the walk ends the run once they all have succeeded."""
     state = claim.continuation or {}
     variables = dict(state.get("vars") or {})
@@ -76,13 +74,10 @@ async def undo_walk(
             raise WaitFailed(code="undo_failed", node=node_id, visit=visit, error=error, remaining=remaining)
         lines.append(JournalLine(code="undo_done", node=node_id, visit=visit, data={"undo_visit": -visit}))
     by = state.get("by")
-    ended: tuple[str, str | None]
+    # The walker took no step: the placeholder only says "finished"; the run ends as the undos say.
+    step = Step("succeeded", None, None, [], [], None, 0)
     if state.get("undo_for") == "end":
         lines.append(JournalLine(code="run_ended_by", node=None, visit=None, data={"by": by}))
-        ended = ("failed", "run_ended_by_person")
-    else:
-        lines.append(JournalLine(code="run_cancelled", node=None, visit=None, data={"by": by}))
-        ended = ("cancelled", None)
-    # The walker took no step: the placeholder only says "finished"; `ended_as` is the run's status.
-    step = Step("succeeded", None, None, [], [], None, 0)
-    return Walked(step=step, journal=lines, ended_as=ended)
+        return Ended(step, lines, "failed", "run_ended_by_person")
+    lines.append(JournalLine(code="run_cancelled", node=None, visit=None, data={"by": by}))
+    return Ended(step, lines, "cancelled", None)

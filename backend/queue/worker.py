@@ -28,7 +28,18 @@ from psycopg_pool import AsyncConnectionPool
 from backend.observability import events
 from backend.queue.batch import OutcomeBatch
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, Clock, database_clock, time_out_claimed
-from backend.queue.driver import Actions, Approvals, FlowCache, NoActions, WaitFailed, load_run, walk_claim
+from backend.queue.driver import (
+    Actions,
+    Approvals,
+    Ended,
+    FlowCache,
+    NoActions,
+    Parked,
+    Reparked,
+    WaitFailed,
+    load_run,
+    walk_claim,
+)
 from backend.queue.faults import Faults
 from backend.queue.outcome import write_failure
 from backend.queue.queries import QUERIES
@@ -228,6 +239,7 @@ class Worker:
                     self.actions,
                     self.approvals,
                     functools.partial(self._still_ours, claim),
+                    now=self.clock(),
                 )
                 events.walked(started)
             except ClaimLost:
@@ -254,7 +266,11 @@ class Worker:
                 log.exception("writing the outcome of wait %s failed", claim.wait_id)
                 await self._fail(claim, failure)
             else:
-                events.resume_written(walked.step, started)
+                match walked:
+                    case Parked(step=step) | Ended(step=step):
+                        events.resume_written(step, started)
+                    case Reparked():
+                        events.resume_written(None, started)
         except ClaimLost:
             events.claim_lost()
             log.info("wait %s is no longer ours; wrote nothing", claim.wait_id)

@@ -73,6 +73,7 @@ PARAMS: dict[str, Any] = {
     "on_behalf_of": None,
     "vote": "approve",
     "ids": [1],
+    "keep": [1],
     "quorum": 1,
     "reject": "any",
     "allow_self_approval": False,

@@ -289,6 +289,35 @@ RACE = Scenario(
     (drain(0), decide(59, "first", "approved"), drain(60), decide(120, "second", "rejected"), drain(120)),
 )
 
+# Issue 24 (h24rt): two branches side by side, an approval in one and an action then a delay in the other,
+# one wait row holding both pauses; after `done`, two wires from one port meet at a join.
+PARALLEL = Scenario(
+    "parallel_approval_and_delay",
+    _flow(
+        "parallel",
+        {"id": "both", "type": "parallel", "config": {"wait": "all"}},
+        _ask("legal", "PT1H", "reject"),
+        _http("deposit", "/pay"),
+        {"id": "cool", "type": "delay", "config": {"duration": "PT10M"}},
+        _log("notify_a", "legal {{legal.outcome}}"),
+        _log("notify_b", "deposit {{deposit.status}}"),
+        {"id": "meet", "type": "join", "config": {"wait": "all"}},
+        _log("after", "both told"),
+        wires=[
+            _wire("start", "both"),
+            _wire("both", "legal", "branches"),
+            _wire("both", "deposit", "branches"),
+            _wire("deposit", "cool"),
+            _wire("both", "notify_a", "done"),
+            _wire("both", "notify_b", "done"),
+            _wire("notify_a", "meet"),
+            _wire("notify_b", "meet"),
+            _wire("meet", "after"),
+        ],
+    ),
+    (drain(0), decide(5, "legal", "approved"), drain(5), drain(10)),
+)
+
 CORPUS: tuple[Scenario, ...] = (
     TIMEOUTS,
     DELAYS_AND_MISSING,
@@ -298,6 +327,7 @@ CORPUS: tuple[Scenario, ...] = (
     UNHANDLED,
     CANCEL,
     RACE,
+    PARALLEL,
 )
 BY_NAME = {scenario.name: scenario for scenario in CORPUS}
 
