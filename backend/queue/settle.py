@@ -19,10 +19,11 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
+from backend.events.wake import parked
 from backend.queue.claims import Claim
 from backend.queue.driver import Approvals, Run, Walked
 from backend.queue.queries import QUERIES
-from backend.walker import ApprovalRequest
+from backend.walker import ApprovalRequest, EventRequest
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,9 @@ async def write_walks(
         if outcome.claim.wait_id in written and isinstance(step.request, ApprovalRequest):
             assert wake is not None
             await approvals.create(conn, outcome.run, step.request, wake.deadline)
+    # wait_event: each pause registered, and a kept event taken at once (backend/events/wake.py).
+    events = [(o.claim.run_id, o.walked.step.request) for o in outcomes if o.claim.wait_id in written]
+    await parked(conn, [(run_id, r) for run_id, r in events if isinstance(r, EventRequest)], outcomes[0].now)
     due = [outcome.claim.run_id for outcome in outcomes if written.get(outcome.claim.wait_id)]
     if due:  # one NOTIFY wakes every sleeping worker; the payload is only for people reading the log
         await conn.execute(QUERIES["notify"], {"payload": str(due[0])})

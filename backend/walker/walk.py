@@ -36,7 +36,7 @@ from backend.walker.continuation import State, from_json, to_json
 from backend.walker.errors import ResumeMismatch, WalkFailure
 from backend.walker.loops import PASS_LIMIT, Loops
 from backend.walker.redact import redact_request
-from backend.walker.requests import Request, action_request, approval_request, delay_request
+from backend.walker.requests import Request, action_request, approval_request, delay_request, event_request
 from backend.walker.sizes import DEFAULT_LIMITS, Ledger, Limits, text_size, too_large
 from backend.walker.step import JournalLine, Resume, Status, Step
 from backend.walker.templates import MISSING, evaluate, render_text
@@ -130,6 +130,7 @@ class _Walk:
             "break": lambda node, visit: self.loops.leave(),
             "approval": self._approval,
             "delay": self._delay,
+            "wait_event": self._wait_event,
             "log": self._log,
             "end": self._end,
             **{action: self._action for action in ACTION_TYPES},
@@ -141,6 +142,8 @@ class _Walk:
             got = "nothing" if resume is None else f"{resume.node}@{resume.visit}"
             raise ResumeMismatch(code="resume_mismatch", expected=f"{node.id}@{visit}", got=got)
         outcome = resume.outcome
+        if node.type == "wait_event":
+            return self._event_arrived(node, visit, resume)
         if outcome not in _OUTCOMES.get(node.type, ()):
             raise ResumeMismatch(code="resume_mismatch", expected=f"an outcome of {node.type}", got=outcome)
         port = "out" if node.type == "delay" else outcome
@@ -276,6 +279,26 @@ class _Walk:
         data = {"duration": request.duration, "until": request.until}
         self.journal.append(JournalLine(code="delay_started", node=node.id, visit=visit, data=data))
         raise _Paused(request)
+
+    def _wait_event(self, node: Node, visit: int) -> None:
+        request = event_request(node, visit, self.state.variables, self.limit)
+        data = {"events": request.events, "key": request.key, "timeout": request.timeout}
+        self.journal.append(JournalLine(code="event_awaited", node=node.id, visit=visit, data=data))
+        raise _Paused(request)
+
+    def _event_arrived(self, node: Node, visit: int, resume: Resume) -> Step:
+        """A wait_event's outcome is one of its event names (the payload becomes its output) or "timeout";
+        each is also the port followed."""
+        outcome = resume.outcome
+        events = node.config.get("events") or ()
+        if outcome != "timeout" and outcome not in events:
+            raise ResumeMismatch(code="resume_mismatch", expected=f"an outcome of {node.type}", got=outcome)
+        self.state.variables[node.id] = dict(resume.output or {})
+        self.ledger.assign(node.id, self.state.variables[node.id])
+        self.at = (node.id, visit)
+        self.journal.append(self._resumed(node, visit, outcome, outcome))
+        self.state.stack.extend(reversed(self.flow.targets(node.id, outcome)))
+        return self.run()
 
     def _action(self, node: Node, visit: int) -> None:
         request = action_request(node, visit, self.state.variables, self.limit)
