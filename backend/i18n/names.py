@@ -41,12 +41,13 @@ def effect_state_name(state: str, locale: str) -> str:
 
 
 def right_name(right: str, locale: str) -> str:
-    """A right (`edit`, `run`, `decide`, `audit`, `admin`)."""
+    """A right (`edit`, `run`, `decide`, `audit`, `admin`, `send_events`)."""
     code = {
         "edit": "right_name_edit",
         "run": "right_name_run",
         "decide": "right_name_decide",
         "audit": "right_name_audit",
+        "send_events": "right_name_send_events",
     }.get(right, "right_name_admin")
     return message(code, locale)
 
