@@ -48,9 +48,7 @@ def _name(call: Call) -> str:
     try:
         return check_name(call.request.path_params["name"])
     except EventRefused as refused:
-        raise ApiError(
-            422, code=refused.code, detail={"pattern": EVENT_NAME.pattern}, **refused.params
-        ) from None
+        raise ApiError(422, code=refused.code, detail={"pattern": EVENT_NAME.pattern}) from None
 
 
 async def _deliver(call: Call, conn: Any, name: str, body: Any, sent_by: str) -> Response:

@@ -53,7 +53,7 @@ async def deliver(
         raise EventRefused(code="event_payload_not_object")
     size = len(json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode())
     if size > max_payload_bytes:
-        raise EventRefused(code="event_payload_too_large", limit=max_payload_bytes, size=size)
+        raise EventRefused(code="event_payload_too_large", limit=max_payload_bytes)
     async with conn.transaction():
         await lock_keys(conn, [pair(name, key)])
         params = {"name": name, "key": key, "payload": Jsonb(payload), "sent_by": sent_by, "now": now}

@@ -39,7 +39,7 @@ def check_name(name: str) -> str:
         backend.events.store.EventRefused: event_name_refused
     """
     if not EVENT_NAME.fullmatch(name) or name in RESERVED:
-        raise EventRefused(code="event_name_refused", pattern=EVENT_NAME.pattern)
+        raise EventRefused(code="event_name_refused")
     return name
 
 

@@ -179,7 +179,7 @@ def event_request(
     key = evaluate(config.get("key", ""), variables, limit)
     text = "" if key is MISSING or key is None else as_text(key)
     if not text:
-        raise WalkFailure(code="event_key_missing", template=str(config.get("key", ""))[:200])
+        raise WalkFailure(code="event_key_missing")
     if len(text) > MAX_EVENT_KEY:
         raise WalkFailure(code="event_key_too_long", limit=MAX_EVENT_KEY)
     return EventRequest(
