@@ -10,8 +10,10 @@ import psycopg
 
 from backend.approvals.service import ApprovalService
 from backend.events.service import Delivery, deliver
+from backend.events.wake import parked
 from backend.queue.commands import open_pool
 from backend.queue.worker import Worker
+from backend.walker import EventRequest
 from tests.events.support import KEEP, LIMIT, logged, waiting_flow
 from tests.support import Queue
 
@@ -75,3 +77,33 @@ def test_posts_racing_runs_that_park_in_two_workers_each_consume_exactly_one_eve
     for run_id in run_ids:
         assert queue.status(run_id) == ("succeeded", None)
         assert len(logged(queue, run_id)) == 1
+
+
+def test_an_event_posted_while_a_run_parks_waits_for_the_park_and_is_delivered_to_it(queue: Queue) -> None:
+    """The one interleaving that would lose an event without the lock: the park has looked for kept
+    events and found none, and has not committed; the post must not decide "kept" before it does."""
+    run_id = queue.start(queue.save(waiting_flow(timeout=None)), input={"order": "P-1"})
+
+    async def interleave() -> tuple[bool, Delivery]:
+        async with await psycopg.AsyncConnection.connect(queue.url) as parking:
+            request = EventRequest("wait", 2, ["paid"], "P-1", None, None)
+            await parked(parking, [(run_id, request)], None)  # registered, nothing taken, not committed
+            post = asyncio.create_task(_post(queue.url, "P-1", 1))
+            async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as watch:
+                while not post.done():  # until the post is seen waiting for the park's lock (or is done)
+                    cur = await watch.execute(
+                        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                    )
+                    row = await cur.fetchone()
+                    if row is not None and row[0]:
+                        break
+                    await asyncio.sleep(0.01)
+            blocked = not post.done()
+            await parking.commit()
+            return blocked, await post
+
+    blocked, delivery = queue.run(interleave)
+    assert blocked, "the post went ahead of a park of its own name and key"
+    assert delivery.delivered
+    row = queue.one("SELECT event_name, payload FROM event_waits WHERE run_id = %s AND visit = 2", run_id)
+    assert row == ("paid", {"amount": 1})
