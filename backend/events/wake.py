@@ -66,7 +66,7 @@ async def parked(
                 "names": list(request.events),
                 "key": request.key,
                 # A node may look back less far than events are kept, never further (they are gone).
-                "keep_early": min(keep, _interval(request.keep_early, request.node, keep) or keep),
+                "keep_early": min(keep, _interval(request.keep_early, request.node, keep) or timedelta(0)),
                 "timeout": _interval(request.timeout, request.node, None),
             },
         )

@@ -127,3 +127,16 @@ def test_an_empty_key_fails_the_run_with_a_reason(queue: Queue) -> None:
     drain(queue)
     assert queue.status(run_id) == ("failed", "event_key_missing")
     assert queue.status(missing) == ("failed", "event_key_missing")
+
+
+def test_a_keep_early_of_nothing_takes_only_events_that_arrive_while_the_run_waits(queue: Queue) -> None:
+    """The transient trigger: an event that came before the run reached the node does not count."""
+    before = post(queue, "paid", "T-1", {"amount": 1})
+    queue.clock.advance(timedelta(seconds=1))
+    run_id = queue.start(queue.save(waiting_flow(keep_early="PT0S")), input={"order": "T-1"})
+    drain(queue)
+    assert queue.status(run_id) == ("waiting", None)
+    assert queue.one("SELECT consumed_run FROM events WHERE id = %s", before.event_id) == (None,)
+    assert post(queue, "paid", "T-1", {"amount": 2}).delivered
+    drain(queue)
+    assert logged(queue, run_id) == ["paid 2"]
