@@ -117,6 +117,9 @@ class WithEvents:
             return await self.approvals.decided(conn, claim)
         names, key = (await self._pause(conn, claim))[4:6]
         await lock_keys(conn, [pair(name, key) for name in names])
+        # An event kept while the run could not take one (it was stopped) counts now, as at a park.
+        params = {"run_id": claim.run_id, "visit": claim.visit, "now": self.clock()}
+        await conn.execute(QUERIES["take_early"], params)
         event_name, _, timed_out = (await self._pause(conn, claim))[:3]
         return event_name is not None or bool(timed_out)
 

@@ -53,8 +53,12 @@ def right_name(right: str, locale: str) -> str:
 
 
 def wait_kind_name(kind: str, locale: str) -> str:
-    """What a run waits for: its `start`, an `approval`, a `delay` (the last two are node types)."""
-    code = {"approval": "node_type_approval", "delay": "node_type_delay"}.get(kind, "wait_kind_start")
+    """What a run waits for: its `start`, an `approval`, a `delay`, an `event` (named as their node types)."""
+    code = {
+        "approval": "node_type_approval",
+        "delay": "node_type_delay",
+        "event": "node_type_wait_event",
+    }.get(kind, "wait_kind_start")
     return message(code, locale)
 
 

@@ -140,3 +140,23 @@ def test_a_keep_early_of_nothing_takes_only_events_that_arrive_while_the_run_wai
     assert post(queue, "paid", "T-1", {"amount": 2}).delivered
     drain(queue)
     assert logged(queue, run_id) == ["paid 2"]
+
+
+def test_an_event_kept_while_the_run_was_stopped_is_taken_once_it_is_resumed(queue: Queue) -> None:
+    from backend.queue.stops import resume_run
+
+    run_id = queue.start(queue.save(waiting_flow()), input={"order": "S-1"})
+    drain(queue)
+    # As the fifth failed resume leaves it (queue/stops.py): the run and its wait stopped.
+    queue.one("UPDATE runs SET status = 'stopped' WHERE id = %s RETURNING id", run_id)
+    queue.one(
+        "UPDATE waits SET status = 'stopped', wake_at = 'infinity' WHERE run_id = %s RETURNING id", run_id
+    )
+    kept = post(queue, "paid", "S-1", {"amount": 7})
+    assert not kept.delivered, "a stopped run takes no event"
+    queue.aconn(lambda conn: resume_run(conn, run_id, by="test"))
+    drain(queue)
+    drain(queue)
+    assert queue.status(run_id) == ("succeeded", None)
+    assert logged(queue, run_id) == ["paid 7"]
+    assert queue.one("SELECT consumed_run FROM events WHERE id = %s", kept.event_id) == (run_id,)
