@@ -18,10 +18,9 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
-from backend.events.store import MAX_KEY, QUERIES, EventRefused, check_name, lock_keys, pair
-from backend.queue.runs import NOTIFY_CHANNEL
+from backend.events.store import MAX_KEY, QUERIES, WAKE_CHANNEL, EventRefused, check_name, lock_keys, pair
 
-__all__ = ["NOTIFY_CHANNEL", "Delivery", "EventRefused", "check_secret", "deliver", "new_secret"]
+__all__ = ["Delivery", "EventRefused", "check_secret", "deliver", "new_secret"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +63,7 @@ async def deliver(
         cur = await conn.execute(QUERIES["deliver"], {**params, "event_id": event_id})
         answered = await cur.fetchone()
         if answered is not None and answered[3]:
-            await conn.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, str(answered[0])))
+            await conn.execute("SELECT pg_notify(%s, %s)", (WAKE_CHANNEL, str(answered[0])))
     return Delivery(int(event_id), answered is not None, received_at, expires_at)
 
 

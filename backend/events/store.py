@@ -21,6 +21,9 @@ EVENT_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 RESERVED = frozenset({"timeout"})
 MAX_KEY = 200
 DEFAULT_KEEP = "P1D"
+# The channel the workers LISTEN on (backend/queue/runs.py NOTIFY_CHANNEL; a test holds them equal). Named
+# here because the queue imports this package, not the other way round.
+WAKE_CHANNEL = "flowyard_waits"
 
 
 class EventRefused(CodedError):

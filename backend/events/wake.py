@@ -3,38 +3,39 @@
 - Parking (`parked`, in the transaction that parks the run): the pause is registered under the
   (name, key) locks, and the oldest kept event it may take is consumed at once; the run's wait is then
   due now. Its `wake_at` otherwise is the timeout (or never).
-- Waking (`WithEvents.resolution`): the pause's answer is read: an event (its name is the outcome, its
-  payload the node's output), or, once the timeout is past, "timeout", written first under the same
-  locks so that an event arriving at that moment either answered first or finds the pause closed.
+- Waking (`answer`): the pause's answer is read: an event (its name is the outcome, its payload the
+  node's output), or, once the timeout is past, "timeout", written first under the same locks so that an
+  event arriving at that moment either answered first or finds the pause closed.
+- Woken early (`answered_now`): under the locks, a kept event is taken if one is there; whether the pause
+  has an answer now.
 - Sweeping (`sweep`): events past their keep and the pauses of ended runs.
 
-The queue knows none of this beyond a few lines: `WithEvents` wraps the worker's approvals port (whose
-`resolution` and `decided` are what a woken wait asks), and the outcome writers call `parked`.
+This package imports nothing of the queue (the queue imports it): backend/queue/events.py adapts these
+to the worker's approvals port, and the outcome writers call `parked`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
 
-from backend.events.store import QUERIES, keep_from_env, lock_keys, pair
+from backend.events.store import QUERIES, WAKE_CHANNEL, EventRefused, keep_from_env, lock_keys, pair
 from backend.graph.durations import parse_duration
-from backend.queue.claims import Claim, Clock
-from backend.queue.driver import Approvals, Run, Undecided, WaitFailed, Wake
-from backend.queue.runs import NOTIFY_CHANNEL
-from backend.walker import ApprovalRequest, EventRequest, Resume
+from backend.walker import EventRequest
+
+Clock = Callable[[], datetime | None]
 
 
-def wake_of_event(request: EventRequest) -> Wake:
-    """A wait_event's wait falls due at its timeout, or never by time (an event makes it due)."""
-    try:
-        after = parse_duration(request.timeout) if request.timeout else None
-    except ValueError:
-        raise WaitFailed(code="duration_invalid", node=request.node, duration=request.timeout) from None
-    return Wake(kind="event", after=after)
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A pause's answer: the outcome (an event's name or "timeout") and the node's output."""
+
+    outcome: str
+    output: dict[str, Any]
 
 
 def _interval(text: str | None, node: str, default: timedelta | None) -> timedelta | None:
@@ -43,7 +44,7 @@ def _interval(text: str | None, node: str, default: timedelta | None) -> timedel
     try:
         return parse_duration(text)
     except ValueError:
-        raise WaitFailed(code="duration_invalid", node=node, duration=text) from None
+        raise EventRefused(code="duration_invalid", node=node, duration=text) from None
 
 
 async def parked(
@@ -58,6 +59,8 @@ async def parked(
     woken: list[int] = []
     for run_id, request in parks:
         params = {"run_id": run_id, "visit": request.visit, "now": now}
+        # A node may look back less far than events are kept, never further (they are gone by then).
+        keep_early = _interval(request.keep_early, request.node, keep)
         await conn.execute(
             QUERIES["register"],
             {
@@ -65,8 +68,7 @@ async def parked(
                 "node": request.node,
                 "names": list(request.events),
                 "key": request.key,
-                # A node may look back less far than events are kept, never further (they are gone).
-                "keep_early": min(keep, _interval(request.keep_early, request.node, keep) or timedelta(0)),
+                "keep_early": min(keep, keep_early if keep_early is not None else keep),
                 "timeout": _interval(request.timeout, request.node, None),
             },
         )
@@ -74,70 +76,47 @@ async def parked(
         if row is not None and row[2]:
             woken.append(run_id)
     if woken:
-        await conn.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, str(woken[0])))
+        await conn.execute("SELECT pg_notify(%s, %s)", (WAKE_CHANNEL, str(woken[0])))
 
 
-class WithEvents:
-    """The worker's approvals port, answering event waits itself and passing every other on."""
-
-    def __init__(self, approvals: Approvals, clock: Clock) -> None:
-        self.approvals = approvals
-        self.clock = clock
-
-    async def create(
-        self, conn: AsyncConnection[Any], run: Run, request: ApprovalRequest, deadline: timedelta | None
-    ) -> None:
-        await self.approvals.create(conn, run, request, deadline)
-
-    async def resolution(self, conn: AsyncConnection[Any], claim: Claim) -> Resume | Undecided:
-        if claim.kind != "event":
-            return await self.approvals.resolution(conn, claim)
-        assert claim.node is not None and claim.visit is not None
-        row = await self._pause(conn, claim)
-        event_name, payload, timed_out, timeout_at, names, key, due = row
-        if event_name is None and not timed_out and due:
-            async with conn.transaction():
-                await lock_keys(conn, [pair(name, key) for name in names])
-                params = {"run_id": claim.run_id, "visit": claim.visit, "now": self.clock()}
-                if await (await conn.execute(QUERIES["time_out"], params)).fetchone() is None:
-                    event_name, payload, timed_out = (await self._pause(conn, claim))[:3]  # an event won
-                else:
-                    timed_out = True
-        if event_name is not None:
-            return Resume(node=claim.node, visit=claim.visit, outcome=event_name, output=payload)
-        if timed_out:
-            return Resume(node=claim.node, visit=claim.visit, outcome="timeout", output={})
-        return Undecided(wake_at=timeout_at)  # woken before either: parked again until its timeout
-
-    async def decided(self, conn: AsyncConnection[Any], claim: Claim) -> bool:
-        """For an event wait woken early: whether an event answered it meanwhile (then due now). Under
-        the pause's locks, so that an event landing now either answered already or finds the wait
-        parked again and makes it due."""
-        if claim.kind != "event":
-            return await self.approvals.decided(conn, claim)
-        names, key = (await self._pause(conn, claim))[4:6]
-        await lock_keys(conn, [pair(name, key) for name in names])
-        # An event kept while the run could not take one (it was stopped) counts now, as at a park.
-        params = {"run_id": claim.run_id, "visit": claim.visit, "now": self.clock()}
-        await conn.execute(QUERIES["take_early"], params)
-        event_name, _, timed_out = (await self._pause(conn, claim))[:3]
-        return event_name is not None or bool(timed_out)
-
-    async def _pause(self, conn: AsyncConnection[Any], claim: Claim) -> tuple[Any, ...]:
-        params = {"run_id": claim.run_id, "visit": claim.visit, "now": self.clock()}
-        row = await (await conn.execute(QUERIES["pause_of_visit"], params)).fetchone()
-        if row is None:
-            raise WaitFailed(code="event_wait_missing", run=claim.run_id, visit=claim.visit)
-        return tuple(row)
-
-    def __getattr__(self, name: str) -> Any:
-        # Whatever else the product's approvals offer (its mail outbox, say) is still theirs.
-        return getattr(self.approvals, name)
+async def _pause(
+    conn: AsyncConnection[Any], run_id: int, visit: int, now: datetime | None
+) -> tuple[Any, ...]:
+    params = {"run_id": run_id, "visit": visit, "now": now}
+    row = await (await conn.execute(QUERIES["pause_of_visit"], params)).fetchone()
+    if row is None:
+        raise EventRefused(code="event_wait_missing", run=run_id, visit=visit)
+    return tuple(row)
 
 
-def with_events(approvals: Approvals, clock: Clock) -> Approvals:
-    """The worker's port: `approvals` for approval waits, wait_event's own answers for event waits."""
-    return approvals if isinstance(approvals, WithEvents) else WithEvents(approvals, clock)
+async def answer(
+    conn: AsyncConnection[Any], run_id: int, visit: int, now: datetime | None
+) -> Answer | datetime | None:
+    """The pause's answer; else, before its timeout, the timeout (None: none) to park again until."""
+    event_name, payload, timed_out, timeout_at, names, key, due = await _pause(conn, run_id, visit, now)
+    if event_name is None and not timed_out and due:
+        async with conn.transaction():
+            await lock_keys(conn, [pair(name, key) for name in names])
+            params = {"run_id": run_id, "visit": visit, "now": now}
+            if await (await conn.execute(QUERIES["time_out"], params)).fetchone() is None:
+                event_name, payload, timed_out = (await _pause(conn, run_id, visit, now))[:3]  # an event won
+            else:
+                timed_out = True
+    if event_name is not None:
+        return Answer(str(event_name), dict(payload or {}))
+    if timed_out:
+        return Answer("timeout", {})
+    return timeout_at  # type: ignore[no-any-return]
+
+
+async def answered_now(conn: AsyncConnection[Any], run_id: int, visit: int, now: datetime | None) -> bool:
+    """For a pause woken before its answer, in the transaction that parks it again: under its locks,
+    take a kept event if there is one (one kept while the run was stopped, say); whether it is answered."""
+    names, key = (await _pause(conn, run_id, visit, now))[4:6]
+    await lock_keys(conn, [pair(name, key) for name in names])
+    await conn.execute(QUERIES["take_early"], {"run_id": run_id, "visit": visit, "now": now})
+    event_name, _, timed_out = (await _pause(conn, run_id, visit, now))[:3]
+    return event_name is not None or bool(timed_out)
 
 
 async def sweep(conn: AsyncConnection[Any], now: datetime | None) -> tuple[int, int]:

@@ -251,10 +251,8 @@ def wake_of(request: Request | None) -> Wake:
         ]
         first = min([*times, deadline] if deadline else times, default=None)
         return Wake(kind="approval", after=first, deadline=deadline)  # none of them: 'infinity'
-    if isinstance(request, EventRequest):  # wait_event: backend/events
-        from backend.events.wake import wake_of_event
-
-        return wake_of_event(request)
+    if isinstance(request, EventRequest):  # wait_event: due at its timeout, or when an event answers it
+        return Wake(kind="event", after=_duration(request.timeout, request.node) if request.timeout else None)
     raise WaitFailed(code="wait_corrupt", request=type(request).__name__)
 
 

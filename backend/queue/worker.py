@@ -26,11 +26,11 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from backend.events.wake import sweep as sweep_events
-from backend.events.wake import with_events
 from backend.observability import events
 from backend.queue.batch import OutcomeBatch
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, Clock, database_clock
 from backend.queue.driver import Actions, Approvals, FlowCache, NoActions, WaitFailed, load_run, walk_claim
+from backend.queue.events import with_events
 from backend.queue.faults import Faults
 from backend.queue.outcome import write_failure
 from backend.queue.queries import QUERIES

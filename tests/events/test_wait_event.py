@@ -160,3 +160,10 @@ def test_an_event_kept_while_the_run_was_stopped_is_taken_once_it_is_resumed(que
     assert queue.status(run_id) == ("succeeded", None)
     assert logged(queue, run_id) == ["paid 7"]
     assert queue.one("SELECT consumed_run FROM events WHERE id = %s", kept.event_id) == (run_id,)
+
+
+def test_events_wake_the_workers_on_the_channel_they_listen_on() -> None:
+    from backend.events.store import WAKE_CHANNEL
+    from backend.queue.runs import NOTIFY_CHANNEL
+
+    assert WAKE_CHANNEL == NOTIFY_CHANNEL
