@@ -18,11 +18,12 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
+from backend.events.wake import parked
 from backend.queue import journal
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, backoff
 from backend.queue.driver import Approvals, Ended, Parked, Pause, Reparked, Run, WaitFailed, Walked
 from backend.queue.queries import QUERIES
-from backend.walker import JournalLine
+from backend.walker import EventRequest, JournalLine
 
 
 async def write_outcome(
@@ -84,6 +85,8 @@ async def write_outcome(
                     due_now = await park_pauses(conn, now, {claim.wait_id: walked.pauses}, approvals)
                 elif walked.closes is not None:
                     await conn.execute(QUERIES["clear_pauses"], {"wait_ids": [claim.wait_id]})
+                # wait_event: each new pause registered, a kept event taken at once (backend/events/wake.py).
+                await parked(conn, [(run.id, request) for request in new_events(walked)], now)
             case Ended(status=status, error=error, journal=lines):
                 await _set_status(conn, run.id, status, error)
                 await journal.append(conn, run.id, lines)
@@ -166,3 +169,13 @@ async def _guarded(conn: AsyncConnection[Any], name: str, params: dict[str, Any]
     if row is None:
         raise ClaimLost(params["id"])
     return row
+
+
+def new_events(walked: Parked) -> list[EventRequest]:
+    """The wait_event pauses this walk asked for that are still pending when it parks."""
+    pending = set(walked.step.pending)
+    return [
+        request
+        for request in walked.step.requests
+        if isinstance(request, EventRequest) and (request.node, request.visit) in pending
+    ]

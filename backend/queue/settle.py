@@ -19,11 +19,12 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
+from backend.events.wake import parked
 from backend.queue.claims import Claim
 from backend.queue.driver import Approvals, Ended, Parked, Pause, Reparked, Run, Walked
-from backend.queue.outcome import park_pauses
+from backend.queue.outcome import new_events, park_pauses
 from backend.queue.queries import QUERIES
-from backend.walker import ApprovalRequest, JournalLine
+from backend.walker import ApprovalRequest, EventRequest, JournalLine
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,7 @@ async def write_walks(
     )
     written = {int(wait_id): bool(due_now) for wait_id, due_now in await cur.fetchall()}
     asks: list[tuple[Run, ApprovalRequest, timedelta | None]] = []
+    events: list[tuple[int, EventRequest]] = []
     several: dict[int, list[Pause] | None] = {}
     cleared: list[int] = []
     for outcome in outcomes:
@@ -68,6 +70,7 @@ async def write_walks(
                 if closes is not None:
                     await approvals.close(conn, run_id, walked.keep, closes)
                 asks.extend((outcome.run, request, deadline) for request, deadline in walked.approvals)
+                events.extend((run_id, request) for request in new_events(walked))
                 if walked.pauses is not None:
                     several[wait_id] = walked.pauses
                 elif closes is not None:
@@ -80,6 +83,9 @@ async def write_walks(
     due = [outcome.claim.run_id for outcome in outcomes if written.get(outcome.claim.wait_id)]
     if several and await park_pauses(conn, outcomes[0].now, several, approvals):
         due.append(next(o.claim.run_id for o in outcomes if o.claim.wait_id in several))
+    # wait_event: each pause registered, and a kept event taken at once (backend/events/wake.py), after
+    # the pauses' due times are written (taking one makes its pause due now).
+    await parked(conn, events, outcomes[0].now)
     if due:  # one NOTIFY wakes every sleeping worker; the payload is only for people reading the log
         await conn.execute(QUERIES["notify"], {"payload": str(due[0])})
     return set(written)
