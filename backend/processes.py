@@ -18,6 +18,7 @@ from datetime import timedelta
 
 from backend.actions import ActionSender, ActionSettings
 from backend.actions.secret_store import SecretStore
+from backend.api.worker_port import bind, metrics_port
 from backend.approvals.mail import approval_mailer
 from backend.approvals.service import ApprovalService
 from backend.config import settings
@@ -25,7 +26,6 @@ from backend.console import refuse
 from backend.faults import Faults
 from backend.i18n.catalogs import message
 from backend.observability.logs import configure as configure_logging
-from backend.observability.worker_port import bind, metrics_port
 from backend.queue.commands import open_pool
 from backend.queue.sweep import approval_retention_from_env, retention_from_env
 from backend.queue.worker import Worker

@@ -7,6 +7,9 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
+from backend.actions.command_rights import check_commands
+from backend.flows.schedules import schedule_of
+from backend.queue.schedules import sync_schedule
 from backend.store.queries import load
 
 QUERIES = load("backend.flows", "queries.sql")
@@ -31,9 +34,6 @@ async def save_version(
     A schedule trigger takes effect with the version: its next fire is computed in the same transaction.
     Command nodes take `use_server` on their servers and registered templates: `CommandRefused`.
     """
-    from backend.actions.command_rights import check_commands
-    from backend.queue.schedules import sync_schedule
-
     async with conn.transaction():
         await check_commands(conn, document, by)
         cur = await conn.execute(
@@ -43,5 +43,5 @@ async def save_version(
         row = await cur.fetchone()
         if row is None:
             raise LookupError(f"no flow {flow_id}")
-        await sync_schedule(conn, flow_id, document)
+        await sync_schedule(conn, flow_id, schedule_of(document))
     return int(row[0])

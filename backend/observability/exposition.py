@@ -18,17 +18,13 @@ from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST as CONTENT_TYPE
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest, multiprocess
-from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 from starlette.requests import Request
 
-from backend.api.auth import authenticate
-from backend.api.errors import ApiError
 from backend.observability import metrics
 from backend.observability.queries import QUERIES
-from backend.people.accounts import has_right
 
-__all__ = ["CONTENT_TYPE", "check_admin", "has_scrape_token", "scrape"]
+__all__ = ["CONTENT_TYPE", "has_scrape_token", "scrape"]
 
 DATABASE_TIMEOUT_S = 2.0
 
@@ -41,13 +37,6 @@ def has_scrape_token(request: Request) -> bool:
     # Bytes: compare_digest refuses text that is not ASCII, and a header may carry any.
     matches = secrets.compare_digest(given.strip().encode(), expected.encode())
     return bool(expected) and scheme.lower() == "bearer" and matches
-
-
-async def check_admin(conn: AsyncConnection[Any], request: Request) -> None:
-    """Return when the caller is a user with the admin right; raise the ApiError that says why not."""
-    user = await authenticate(conn, request)
-    if not await has_right(conn, user.name, "admin", None):
-        raise ApiError(403, code="right_missing", detail={"right": "admin"}, right="admin")
 
 
 async def scrape(pool: AsyncConnectionPool[Any]) -> bytes:

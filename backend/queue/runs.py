@@ -15,7 +15,6 @@ from psycopg.errors import UniqueViolation
 from psycopg.types.json import Jsonb
 
 from backend.errors import CodedError
-from backend.flows.store import QUERIES as FLOW_QUERIES
 from backend.queue import journal
 from backend.queue.queries import QUERIES
 from backend.store.queries import load
@@ -80,7 +79,7 @@ async def start_in_transaction(
     started_by: str | None,
 ) -> Started:
     """`start_run` inside the caller's transaction: the run, its start wait and the NOTIFY commit with it."""
-    cur = await conn.execute(FLOW_QUERIES["latest_version"], {"flow_id": flow_id})
+    cur = await conn.execute(QUERIES["newest_version"], {"flow_id": flow_id})
     row = await cur.fetchone()
     if row is None:
         raise FlowHasNoVersion(flow_id)

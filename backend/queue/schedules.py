@@ -1,7 +1,8 @@
 """Schedule triggers: cron expressions in a time zone, fired exactly once per tick by whichever worker.
 
-The pure parts (which schedule a document names, its next fire, `ScheduleInvalid`) live with the flows,
-in backend/flows/schedules.py; this module keeps the rows and fires them.
+The pure parts live below: which schedule a document names in backend/flows/schedules.py (the flows call
+`sync_schedule` with it when a version is saved), the cron arithmetic in backend/cron.py. This module keeps
+the rows and fires them, and imports nothing of the flows.
 """
 
 from __future__ import annotations
@@ -11,16 +12,16 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
-from backend.flows.schedules import ScheduleInvalid, next_fire, schedule_of
+from backend.cron import ScheduleInvalid, next_fire
 from backend.queue.queries import QUERIES
 from backend.queue.runs import start_in_transaction
 
-__all__ = ["ScheduleInvalid", "fire_due", "next_fire", "schedule_of", "sync_schedule"]
+__all__ = ["ScheduleInvalid", "fire_due", "next_fire", "sync_schedule"]
 
 
-async def sync_schedule(conn: AsyncConnection[Any], flow_id: int, document: dict[str, Any]) -> None:
-    """Make the flow's schedule row follow its newest version; in the caller's transaction."""
-    schedule = schedule_of(document)
+async def sync_schedule(conn: AsyncConnection[Any], flow_id: int, schedule: tuple[str, str] | None) -> None:
+    """Make the flow's schedule row follow its newest version's schedule (cron, time zone), or drop it when
+    that version has none; in the caller's transaction."""
     if schedule is None:
         await conn.execute(QUERIES["delete_schedule"], {"flow_id": flow_id})
         return
