@@ -356,7 +356,7 @@ LIMIT %(limit)s
 
 -- name: wait_of_run
 -- What a run waits for, for the run page.
-SELECT kind, node, visit, CASE WHEN wake_at < 'infinity' THEN wake_at END, status, attempts, last_error
+SELECT kind, node, visit, CASE WHEN wake_at < 'infinity' THEN wake_at END AS wake_at, status, attempts, last_error
 FROM waits WHERE run_id = %(run_id)s
 
 -- name: forget_expired_sessions
@@ -366,7 +366,7 @@ DELETE FROM sessions WHERE expires_at < now()
 
 -- name: visits_of_run
 -- How many times each node of a run was visited, for the counts on the run page's canvas.
-SELECT node, count(*) FROM journal
+SELECT node, count(*) AS visits FROM journal
 WHERE run_id = %(run_id)s AND code = 'node_visited'
 GROUP BY node
 
