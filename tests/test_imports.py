@@ -32,6 +32,7 @@ NEVER_IMPORTS: dict[str, set[str]] = {
     "node_types": {"*"},
     "strict_json": {"*"},
     "faults": {"*"},
+    "digests": {"*"},
     "graph": {
         "walker",
         "queue",
