@@ -16,8 +16,11 @@ import signal
 import socket
 from datetime import timedelta
 
+from psycopg import AsyncConnection
+
 from backend.actions import ActionSender, ActionSettings
 from backend.actions.secret_store import SecretStore
+from backend.api.worker_port import bind, metrics_port
 from backend.approvals.mail import approval_mailer
 from backend.approvals.service import ApprovalService
 from backend.config import settings
@@ -25,14 +28,13 @@ from backend.console import refuse
 from backend.faults import Faults
 from backend.i18n.catalogs import message
 from backend.observability.logs import configure as configure_logging
-from backend.observability.worker_port import bind, metrics_port
+from backend.people.accounts import anyone
 from backend.queue.commands import open_pool
 from backend.queue.sweep import approval_retention_from_env, retention_from_env
 from backend.queue.worker import Worker
 from backend.store.database import connect, database_url
 from backend.store.errors import StoreError
 from backend.store.migrations import Migration, migrate
-from backend.store.queries import load
 
 
 def _migrate_and_seal(url: str) -> list[Migration]:
@@ -65,9 +67,7 @@ def serve_command(args: argparse.Namespace) -> int:
     config = settings()
     url = database_url(config)
     _migrate_and_seal(url)
-    with connect(url) as conn:
-        row = conn.execute(load("backend.people", "queries.sql")["any_user"]).fetchone()
-    if row is not None and not row[0]:
+    if not asyncio.run(_anyone(url)):
         # Nobody can log in or hold a token yet; the terminal is the only way in, and this says how.
         print(message("first_admin_missing"), flush=True)
     host = args.host or config.host
@@ -82,6 +82,11 @@ def serve_command(args: argparse.Namespace) -> int:
     os.environ.setdefault("FLOWYARD_BASE_URL", f"http://{host}:{port}")
     serve(listener, url, run_worker=not args.no_worker, processes=args.workers)
     return 0
+
+
+async def _anyone(url: str) -> bool:
+    async with await AsyncConnection.connect(url) as conn:
+        return await anyone(conn)
 
 
 def worker_command(args: argparse.Namespace, url: str) -> int:

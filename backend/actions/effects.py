@@ -32,16 +32,50 @@ from typing import Any
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
-from backend.actions.queries import QUERIES
+from backend.actions.queries import QUERIES, EffectOutcome
 from backend.queue import journal
 from backend.queue.claims import ClaimLost
 from backend.queue.driver import WaitFailed
+from backend.store.queries import one
 from backend.walker import ActionRequest, JournalLine
 from backend.walker.redact import redact_request
 
 
 class EffectInDoubt(Exception):
     """A try's outcome could not be written and none stands: how the action went cannot be told."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Locked:
+    """An action visit's row, locked for a try: what it recorded, and whether a later effect built on it."""
+
+    node: str
+    digest: str
+    key: str
+    outcome: EffectOutcome | None
+    output: Any
+    superseded: bool  # the run has an effect after this one
+    rebased: bool  # resumed on a newer version: the request may differ
+    attempts: int
+    deadline_at: datetime | None
+    now: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class _Attempt:
+    """A try just started: its number and its deadline."""
+
+    attempts: int
+    deadline_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class _Standing:
+    """The outcome standing on an action visit (None: no try has answered), and the try under way."""
+
+    outcome: EffectOutcome | None
+    output: Any
+    attempts: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,9 +130,14 @@ class EffectLog:
                     "request": redacted,
                 },
             )
-            row = await (await conn.execute(QUERIES["lock_effect"], where)).fetchone()
-            assert row is not None, "written or found, and runs are never swept mid-walk"
-            node, recorded_digest, key, outcome, output, superseded, rebased, attempts, deadline, now = row
+            locked = await one(conn, _Locked, QUERIES["lock_effect"], where)
+            assert locked is not None, "written or found, and runs are never swept mid-walk"
+            node, recorded_digest, key, outcome, output = (
+                locked.node, locked.digest, locked.key, locked.outcome, locked.output
+            )  # fmt: skip
+            superseded, rebased, attempts, deadline, now = (
+                locked.superseded, locked.rebased, locked.attempts, locked.deadline_at, locked.now
+            )  # fmt: skip
             if node != request.node or (recorded_digest != digest and not rebased):
                 # The walk asks something else at a visit that already acted: a bug, never guessed past.
                 # (A run resumed on a newer version may ask something else of a visit that had no success.)
@@ -109,9 +148,9 @@ class EffectLog:
                 # A try whose worker lost its claim may still be in flight: wait out its deadline.
                 return Opened(key, None, wait_s=(deadline - now).total_seconds())
             params = {**where, "allow_s": allow_s, "digest": digest, "request": redacted}
-            attempt = await (await conn.execute(QUERIES["start_attempt"], params)).fetchone()
+            attempt = await one(conn, _Attempt, QUERIES["start_attempt"], params)
             assert attempt is not None
-            return Opened(key, int(attempt[0]), deadline_at=attempt[1])
+            return Opened(key, attempt.attempts, deadline_at=attempt.deadline_at)
 
     async def complete(
         self,
@@ -130,16 +169,17 @@ class EffectLog:
         visit = request.visit
         params = {"run_id": run_id, "visit": visit, "attempt": opened.attempt, "outcome": outcome}
         async with self.pool.connection() as conn:
-            cur = await conn.execute(QUERIES["complete_effect"], {**params, "output": Jsonb(output)})
-            row = await cur.fetchone()
-            if row is None:
-                row = await (await conn.execute(QUERIES["effect_outcome"], params)).fetchone()
-                if row is not None and row[2] != opened.attempt:
+            standing = await one(
+                conn, _Standing, QUERIES["complete_effect"], {**params, "output": Jsonb(output)}
+            )
+            if standing is None:
+                standing = await one(conn, _Standing, QUERIES["effect_outcome"], params)
+                if standing is not None and standing.attempts != opened.attempt:
                     await self._keep_late(conn, run_id, request, opened, outcome, output)
                     raise LateResult(f"run {run_id} visit {visit}: attempt {opened.attempt} answered late")
-        if row is None or row[0] is None:
+        if standing is None or standing.outcome is None:
             raise EffectInDoubt(f"run {run_id} visit {visit}: another try is under way")
-        return str(row[0]), dict(row[1])
+        return standing.outcome, dict(standing.output)
 
     async def _keep_late(
         self,

@@ -1,5 +1,41 @@
-"""The actions package's statements, by name (see queries.sql)."""
+"""The actions package's statements, by name (see queries.sql), and the reads other packages make of its
+tables, as typed functions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from psycopg import AsyncConnection
+from psycopg.rows import class_row
 
 from backend.store.queries import load
 
 QUERIES = load("backend.actions", "queries.sql")
+
+EffectOutcome = Literal["out", "error"]
+
+
+@dataclass(frozen=True, slots=True)
+class EffectRow:
+    """One action of a run as its page shows it: never the response body it kept."""
+
+    visit: int
+    node: str
+    type: str
+    key: str
+    attempts: int
+    outcome: EffectOutcome | None  # None: a try is under way, or died without an outcome
+    request: Any
+    status: Any  # the answer's HTTP status, when it had one
+    code: str | None  # the failure's reason code
+    created_at: datetime
+    completed_at: datetime | None
+
+
+async def effects_of_run(conn: AsyncConnection[Any], run_id: int) -> list[EffectRow]:
+    """A run's actions, in visit order."""
+    cur = conn.cursor(row_factory=class_row(EffectRow))
+    await cur.execute(QUERIES["effects_of_run"], {"run_id": run_id})
+    return await cur.fetchall()

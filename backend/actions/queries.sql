@@ -13,7 +13,7 @@ ON CONFLICT (run_id, visit) DO NOTHING
 SELECT e.node, e.digest, e.key, e.outcome, e.output,
        e.visit > 0 AND EXISTS (SELECT 1 FROM effects AS later
                                WHERE later.run_id = e.run_id AND later.visit > e.visit) AS superseded,
-       e.rebased, e.attempts, e.deadline_at, now()
+       e.rebased, e.attempts, e.deadline_at, now() AS now
 FROM effects AS e
 WHERE e.run_id = %(run_id)s AND e.visit = %(visit)s
 FOR UPDATE OF e
@@ -132,7 +132,7 @@ UPDATE secrets SET sealed = %(sealed)s, legacy_plain = NULL WHERE name = %(name)
 
 -- name: effects_of_run
 -- A run's actions with their state and key, for the run page; never the response body it kept.
-SELECT visit, node, type, key, attempts, outcome, request, output -> 'status', output ->> 'code',
-       created_at, completed_at
+SELECT visit, node, type, key, attempts, outcome, request, output -> 'status' AS status,
+       output ->> 'code' AS code, created_at, completed_at
 FROM effects WHERE run_id = %(run_id)s
 ORDER BY visit

@@ -24,16 +24,27 @@ from typing import Any
 import psycopg
 from cryptography.fernet import InvalidToken, MultiFernet
 from psycopg import AsyncConnection
+from psycopg.rows import class_row
 
 from backend.actions.failures import ActionFailure
 from backend.actions.queries import QUERIES
 from backend.actions.secret_key import load_keys
 from backend.config import settings
+from backend.store.queries import every, scalar
 
 # What a template path segment may be, so that `{{secrets.NAME}}` can name every secret.
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,100}")
 MAX_VALUE_BYTES = 64 * 1024
 SERVER_PREFIX = "server:"
+
+
+@dataclass(frozen=True, slots=True)
+class _Stored:
+    """A secret's stored value: sealed, or (a token migration 0008 moved) still in the clear."""
+
+    name: str
+    sealed: bytes | None = None
+    legacy_plain: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,15 +99,14 @@ class SecretStore:
         if len(value.encode()) > MAX_VALUE_BYTES:
             raise ActionFailure(code="secret_too_large", name=name, limit=MAX_VALUE_BYTES)
         params = {"name": name, "sealed": self.seal(value), "by": by}
-        row = await (await conn.execute(QUERIES["set_secret"], params)).fetchone()
-        return bool(row and row[0])
+        return bool(await scalar(conn, QUERIES["set_secret"], params))
 
     async def reveal(self, conn: AsyncConnection[Any], names: set[str]) -> dict[str, str]:
         """The values of `names`; the first one missing is `secret_missing`. Only the sender calls this."""
         if not names:
             return {}
-        rows = await (await conn.execute(QUERIES["open_secrets"], {"names": sorted(names)})).fetchall()
-        values = {str(name): self._open(str(name), sealed, plain) for name, sealed, plain in rows}
+        rows = await every(conn, _Stored, QUERIES["open_secrets"], {"names": sorted(names)})
+        values = {row.name: self._open(row.name, row.sealed, row.legacy_plain) for row in rows}
         for name in sorted(names):
             if name not in values:
                 raise ActionFailure(code="secret_missing", name=name)
@@ -105,26 +115,29 @@ class SecretStore:
     def seal_moved_tokens(self, conn: psycopg.Connection[Any]) -> int:
         """Seal the server tokens migration 0008 moved here in the clear; how many. Run by migrate."""
         with conn.transaction():
-            rows = conn.execute(QUERIES["unsealed_secrets"]).fetchall()
-            for name, plain in rows:
-                conn.execute(QUERIES["reseal_secret"], {"name": name, "sealed": self.seal(str(plain))})
+            with conn.cursor(row_factory=class_row(_Stored)) as cur:
+                rows = cur.execute(QUERIES["unsealed_secrets"]).fetchall()
+            for row in rows:
+                conn.execute(
+                    QUERIES["reseal_secret"], {"name": row.name, "sealed": self.seal(str(row.legacy_plain))}
+                )
         return len(rows)
 
     async def rotate(self, conn: AsyncConnection[Any]) -> int:
         """Seal every secret again under the first key, in one transaction; how many."""
         async with conn.transaction():
-            rows = await (await conn.execute(QUERIES["all_sealed_secrets"])).fetchall()
-            for name, sealed in rows:
+            rows = await every(conn, _Stored, QUERIES["all_sealed_secrets"])
+            for row in rows:
                 try:
-                    again = self._keys.rotate(bytes(sealed))
+                    again = self._keys.rotate(bytes(row.sealed or b""))
                 except InvalidToken:
-                    raise ActionFailure(code="secret_key_wrong", name=str(name)) from None
-                await conn.execute(QUERIES["reseal_secret"], {"name": name, "sealed": again})
+                    raise ActionFailure(code="secret_key_wrong", name=row.name) from None
+                await conn.execute(QUERIES["reseal_secret"], {"name": row.name, "sealed": again})
         return len(rows)
 
 
 async def secret_names(conn: AsyncConnection[Any]) -> list[SecretName]:
-    return [SecretName(*row) for row in await (await conn.execute(QUERIES["list_secrets"])).fetchall()]
+    return await every(conn, SecretName, QUERIES["list_secrets"])
 
 
 async def remove_secret(conn: AsyncConnection[Any], name: str) -> bool:

@@ -27,6 +27,7 @@ from backend.actions.failures import ActionFailure
 from backend.actions.queries import QUERIES
 from backend.actions.secret_store import SecretStore, server_secret
 from backend.actions.templates import TemplateSpec, check_template
+from backend.store.queries import every, one, scalar
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$")
 
@@ -81,13 +82,13 @@ async def save_server(
         raise ActionFailure(code="action_config_invalid", field="token", detail="empty")
     params = {"name": check_name(name), "agent_url": check_url(url), "by": by}
     async with conn.transaction():
-        row = await (await conn.execute(QUERIES["save_server"], params)).fetchone()
+        created = await scalar(conn, QUERIES["save_server"], params)
         await store.put(conn, server_secret(name), token, by)
-    return bool(row and row[0])
+    return bool(created)
 
 
 async def list_servers(conn: AsyncConnection[Any]) -> list[Server]:
-    return [Server(*row) for row in await (await conn.execute(QUERIES["list_servers"])).fetchall()]
+    return await every(conn, Server, QUERIES["list_servers"])
 
 
 async def remove_server(conn: AsyncConnection[Any], name: str) -> bool:
@@ -96,11 +97,11 @@ async def remove_server(conn: AsyncConnection[Any], name: str) -> bool:
 
 
 async def agent(conn: AsyncConnection[Any], store: SecretStore, name: str) -> Agent | None:
-    row = await (await conn.execute(QUERIES["server_agent"], {"name": name})).fetchone()
-    if row is None:
+    agent_url = await scalar(conn, QUERIES["server_agent"], {"name": name})
+    if agent_url is None:
         return None
     token = (await store.reveal(conn, {server_secret(name)}))[server_secret(name)]
-    return Agent(name, str(row[0]), token)
+    return Agent(name, str(agent_url), token)
 
 
 async def save_template(
@@ -116,15 +117,14 @@ async def save_template(
         "by": by,
     }
     try:
-        row = await (await conn.execute(QUERIES["save_template"], values)).fetchone()
+        created = await scalar(conn, QUERIES["save_template"], values)
     except psycopg.errors.ForeignKeyViolation:
         raise ActionFailure(code="action_server_missing", server=server) from None
-    return bool(row and row[0])
+    return bool(created)
 
 
 async def list_templates(conn: AsyncConnection[Any], server: str | None = None) -> list[Template]:
-    rows = await (await conn.execute(QUERIES["list_templates"], {"server": server})).fetchall()
-    return [Template(*row) for row in rows]
+    return await every(conn, Template, QUERIES["list_templates"], {"server": server})
 
 
 async def remove_template(conn: AsyncConnection[Any], server: str, name: str) -> bool:
@@ -133,16 +133,15 @@ async def remove_template(conn: AsyncConnection[Any], server: str, name: str) ->
 
 
 async def template(conn: AsyncConnection[Any], server: str, name: str) -> TemplateSpec | None:
-    row = await (await conn.execute(QUERIES["template"], {"server": server, "name": name})).fetchone()
-    return None if row is None else TemplateSpec(list(row[0]), dict(row[1]))
+    spec = await one(conn, TemplateSpec, QUERIES["template"], {"server": server, "name": name})
+    return None if spec is None else TemplateSpec(list(spec.argv), dict(spec.params))
 
 
 async def may_use_server(conn: AsyncConnection[Any], user: str, server: str) -> bool:
-    row = await (await conn.execute(QUERIES["may_use_server"], {"user": user, "server": server})).fetchone()
-    return bool(row and row[0])
+    return bool(await scalar(conn, QUERIES["may_use_server"], {"user": user, "server": server}))
 
 
 async def version_author(conn: AsyncConnection[Any], run_id: int) -> str | None:
     """Who saved the flow version a run walks."""
-    row = await (await conn.execute(QUERIES["flow_version_author"], {"run_id": run_id})).fetchone()
-    return None if row is None or row[0] is None else str(row[0])
+    author = await scalar(conn, QUERIES["flow_version_author"], {"run_id": run_id})
+    return None if author is None else str(author)

@@ -37,12 +37,12 @@ from backend.api import (  # noqa: F401 - they declare the endpoints
 )
 from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response
+from backend.api.observed import ObservedRequests, metrics_route
+from backend.api.probes import probe_routes
 from backend.api.settings import ApiSettings
 from backend.approvals.mail import approval_mailer
 from backend.approvals.service import ApprovalService
 from backend.i18n import negotiate
-from backend.observability.http import ObservedRequests, metrics_route
-from backend.observability.probes import probe_routes
 from backend.people.hashing import PasswordHashing
 from backend.queue.commands import open_pool
 from backend.queue.driver import Actions

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
@@ -17,13 +15,11 @@ from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.rights import require, require_read
 from backend.config import settings
+from backend.flows import store
 from backend.flows.schedules import ScheduleInvalid
-from backend.flows.store import QUERIES, create_flow, save_version
+from backend.flows.store import FlowRow, create_flow, save_version
 from backend.graph import Finding, list_view, load_schema, validate
 from backend.graph.model import NODE_TYPES
-from backend.store.queries import load
-
-EDITOR = load("backend.api", "editor.sql")
 
 DOCUMENT: dict[str, Any] = {
     "type": "object",
@@ -72,18 +68,17 @@ SAVED: dict[str, Any] = {
 ID = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
 
 
-def _flow_json(row: tuple[Any, ...]) -> dict[str, Any]:
-    flow_id, name, version, created_at, created_by, webhook = row[:6]
+def _flow_json(flow: FlowRow) -> dict[str, Any]:
     data = {
-        "id": flow_id,
-        "name": name,
-        "version": version,
-        "created_at": created_at.isoformat(),
-        "created_by": created_by,
-        "webhook": webhook,
+        "id": flow.id,
+        "name": flow.name,
+        "version": flow.version,
+        "created_at": flow.created_at.isoformat(),
+        "created_by": flow.created_by,
+        "webhook": flow.webhook,
     }
-    if len(row) > 6:
-        data["document"] = row[6]
+    if flow.document is not None:
+        data["document"] = flow.document
     return data
 
 
@@ -191,21 +186,20 @@ async def create(call: Call) -> Response:
 )
 async def list_flows(call: Call) -> Response:
     limit = call.query.get("limit", 50)
-    cur = await call.conn.execute(
-        QUERIES["list_flows"], {"user": call.me.name, "before": call.query.get("before"), "limit": limit + 1}
+    rows = await store.list_flows(
+        call.conn, user=call.me.name, before=call.query.get("before"), limit=limit + 1
     )
-    rows = await cur.fetchall()
     flows = [_flow_json(row) for row in rows[:limit]]
     # What the editor's list shows beside each flow, in one more statement for the whole page.
-    cur = await call.conn.execute(EDITOR["flow_summaries"], {"ids": [flow["id"] for flow in flows]})
-    summaries = {row[0]: row[1:] for row in await cur.fetchall()}
+    summaries = await store.summaries(call.conn, [flow["id"] for flow in flows])
     for flow in flows:
-        kind, changed_at, changed_by, last_run = summaries.get(flow["id"], (None, None, None, None))
+        summary = summaries.get(flow["id"])
+        changed_at = summary.changed_at if summary else None
         flow.update(
-            trigger_kind=kind,
+            trigger_kind=summary.trigger_kind if summary else None,
             changed_at=changed_at.isoformat() if changed_at else None,
-            changed_by=changed_by,
-            last_run_status=last_run,
+            changed_by=summary.changed_by if summary else None,
+            last_run_status=summary.last_run_status if summary else None,
         )
     return reply({"flows": flows, "next": flows[-1]["id"] if len(rows) > limit else None})
 
@@ -220,11 +214,10 @@ async def list_flows(call: Call) -> Response:
 async def get_flow(call: Call) -> Response:
     flow_id = call.path_id("flow_id")
     await require_read(call, flow_id)
-    cur = await call.conn.execute(QUERIES["get_flow"], {"flow_id": flow_id})
-    row = await cur.fetchone()
-    if row is None:
+    flow = await store.get_flow(call.conn, flow_id)
+    if flow is None:
         raise ApiError(404, code="flow_not_found")
-    return reply(_flow_json(row))
+    return reply(_flow_json(flow))
 
 
 @endpoint(
@@ -258,11 +251,10 @@ async def save(call: Call) -> Response:
 async def _still_newest(call: Call, flow_id: int, base: int) -> None:
     """409 naming who saved which newer version when, unless `base` is the newest. The flow's row stays
     locked until the save commits, so two authors saving from the same base cannot both pass."""
-    cur = await call.conn.execute(EDITOR["newest_version_for_update"], {"flow_id": flow_id})
-    row = await cur.fetchone()
+    row = await store.newest_version_for_update(call.conn, flow_id)
     if row is None:
         raise ApiError(404, code="flow_not_found")
-    newest, at, by = row
+    newest, at, by = row.version, row.created_at, row.created_by
     if newest != base:
         raise ApiError(
             409,
@@ -305,12 +297,20 @@ async def _still_newest(call: Call, flow_id: int, base: int) -> None:
 async def versions(call: Call) -> Response:
     flow_id = call.path_id("flow_id")
     await require_read(call, flow_id)
-    cur = await call.conn.execute(QUERIES["list_versions"], {"flow_id": flow_id})
-    rows = await cur.fetchall()
+    rows = await store.versions_of(call.conn, flow_id)
     if not rows:
         raise ApiError(404, code="flow_not_found")
     return reply(
-        {"versions": [{"version": v, "created_at": at.isoformat(), "created_by": by} for v, at, by in rows]}
+        {
+            "versions": [
+                {
+                    "version": row.version,
+                    "created_at": row.created_at.isoformat(),
+                    "created_by": row.created_by,
+                }
+                for row in rows
+            ]
+        }
     )
 
 
@@ -336,14 +336,17 @@ async def versions(call: Call) -> Response:
 async def version(call: Call) -> Response:
     flow_id = call.path_id("flow_id")
     await require_read(call, flow_id)
-    cur = await call.conn.execute(
-        QUERIES["get_version"], {"flow_id": flow_id, "version": min(call.path_id("version"), 2**31 - 1)}
-    )
-    row = await cur.fetchone()
+    row = await store.version_of(call.conn, flow_id, min(call.path_id("version"), 2**31 - 1))
     if row is None:
         raise ApiError(404, code="flow_version_not_found")
-    number, at, by, document = row
-    return reply({"version": number, "created_at": at.isoformat(), "created_by": by, "document": document})
+    return reply(
+        {
+            "version": row.version,
+            "created_at": row.created_at.isoformat(),
+            "created_by": row.created_by,
+            "document": row.document,
+        }
+    )
 
 
 @endpoint(
@@ -425,10 +428,8 @@ async def new_webhook_secret(call: Call) -> Response:
     flow_id = call.path_id("flow_id")
     await require_read(call, flow_id)
     await require(call, "edit", flow_id)
-    secret = secrets.token_urlsafe(32)
-    digest = hashlib.sha256(secret.encode()).hexdigest()
-    cur = await call.conn.execute(QUERIES["set_webhook_secret"], {"flow_id": flow_id, "digest": digest})
-    if await cur.fetchone() is None:
+    secret = await store.new_webhook_secret(call.conn, flow_id)
+    if secret is None:
         raise ApiError(404, code="flow_not_found")
     return reply({"path": f"/hooks/{flow_id}/{secret}", "secret": secret}, 201)
 

@@ -14,9 +14,7 @@ from backend.api.errors import ApiError
 from backend.i18n.catalogs import LOCALES
 from backend.i18n.pseudo import PSEUDO_LOCALE
 from backend.i18n.zones import known_zone
-from backend.store.queries import load
-
-QUERIES = load("backend.api", "settings.sql")
+from backend.people.sessions import change_settings as save_settings
 
 SETTINGS: dict[str, Any] = {
     "type": "object",
@@ -49,14 +47,7 @@ async def change_settings(call: Call) -> Response:
     time_zone = call.body.get("time_zone")
     if time_zone is not None and not known_zone(time_zone):
         raise ApiError(422, code="user_time_zone_unknown", detail={"time_zone": time_zone}, zone=time_zone)
-    async with call.conn.transaction():
-        if "locale" in call.body:
-            await call.conn.execute(
-                QUERIES["set_locale"], {"name": call.me.name, "locale": call.body["locale"]}
-            )
-        if time_zone is not None:
-            await call.conn.execute(QUERIES["set_time_zone"], {"name": call.me.name, "time_zone": time_zone})
-        cur = await call.conn.execute(QUERIES["settings_of"], {"name": call.me.name})
-        row = await cur.fetchone()
-    locale, zone = row if row else (None, None)
-    return reply({"locale": locale, "time_zone": zone})
+    settings = await save_settings(
+        call.conn, call.me.name, locale=call.body.get("locale"), time_zone=time_zone
+    )
+    return reply({"locale": settings.locale, "time_zone": settings.time_zone})

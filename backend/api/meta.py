@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import os
-from datetime import timedelta
 from typing import Any
 
 from starlette.responses import Response
 
-from backend.api.auth import SESSION_COOKIE, SESSION_LIFETIME, close_session, open_session
+from backend.api.auth import SESSION_COOKIE, close_session
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.i18n import catalog_json
 from backend.i18n.catalogs import LOCALES
 from backend.i18n.pseudo import PSEUDO_LOCALE
-from backend.people.accounts import QUERIES as PEOPLE
-from backend.people.accounts import principals_of
+from backend.people import logins
+from backend.people.accounts import principals_of, rights_of
 from backend.people.hashing import PasswordHashing
+from backend.people.logins import LoginThrottled
+from backend.people.sessions import SESSION_LIFETIME, open_session
+from backend.store.queries import scalar
 
 
 def client_address(call: Call) -> str:
@@ -34,15 +36,10 @@ def client_address(call: Call) -> str:
     responses={200: {"type": "object", "required": ["status", "database"]}},
 )
 async def healthz(call: Call) -> Response:
-    cur = await call.conn.execute("SELECT max(number) FROM schema_migrations")
-    row = await cur.fetchone()
-    return reply({"status": "ok", "database": {"ok": True, "schema": row[0] if row else None}})
+    schema = await scalar(call.conn, "SELECT max(number) FROM schema_migrations")
+    return reply({"status": "ok", "database": {"ok": True, "schema": schema}})
 
 
-# docs/logins.md says why these numbers, and why a name's failures never lock out a clean address.
-MAX_NAME_FAILURES = 10
-MAX_ADDRESS_FAILURES = 30
-LOGIN_WINDOW = timedelta(minutes=15)
 LOGIN: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -74,32 +71,26 @@ LOGIN: dict[str, Any] = {
 )
 async def login(call: Call) -> Response:
     name, password = call.body["name"], call.body["password"]
-    where = {"name": name, "address": client_address(call), "window": LOGIN_WINDOW}
+    address = client_address(call)
     async with call.pool.connection() as conn:
-        cur = await conn.execute(PEOPLE["recent_login_failures"], where)
-        row = await cur.fetchone()
-    from_address, on_name, on_name_from_here = row if row is not None else (0, 0, 0)
+        failures = await logins.recent_failures(conn, name, address)
     # Refused before the password is looked at: guessing stops paying, for names that exist or not.
-    minutes = int(LOGIN_WINDOW.total_seconds() // 60)
-    if from_address >= MAX_ADDRESS_FAILURES:
-        raise ApiError(429, code="login_throttled_address", minutes=minutes)
-    if on_name >= MAX_NAME_FAILURES and on_name_from_here > 0:
-        raise ApiError(429, code="login_throttled", minutes=minutes)
+    try:
+        logins.check_throttle(failures)
+    except LoginThrottled as throttled:
+        raise ApiError(429, code=throttled.code, **throttled.params) from None
     # The hash runs holding no connection: thirty logins at once must not empty the pool.
     hashing: PasswordHashing = call.request.app.state.hashing
     async with call.pool.connection() as conn:
-        cur = await conn.execute(PEOPLE["password_of"], {"name": name})
-        stored = await cur.fetchone()
-    ok, stale = await hashing.verify(stored[0] if stored else None, password)
+        stored = await logins.stored_hash(conn, name)
+    ok, stale = await hashing.verify(stored, password)
     if not ok:
         async with call.pool.connection() as conn:
-            await conn.execute(PEOPLE["login_failed"], where)
+            await logins.failed(conn, name, address)
         raise ApiError(401, code="login_failed")
     new_hash = await hashing.hash(password) if stale else None
     async with call.pool.connection() as conn:
-        if new_hash is not None:
-            await conn.execute(PEOPLE["set_password"], {"name": name, "password_hash": new_hash})
-        await conn.execute(PEOPLE["login_succeeded"], where)
+        await logins.succeeded(conn, name, address, new_hash=new_hash)
         session, csrf = await open_session(conn, name)
     response = reply({"user": name, "csrf_token": csrf}, 201)
     response.set_cookie(
@@ -144,8 +135,9 @@ async def logout(call: Call) -> Response:
     },
 )
 async def me(call: Call) -> Response:
-    cur = await call.conn.execute(PEOPLE["rights_of"], {"name": call.me.name})
-    rights = [{"right": right, "flow": flow} for right, flow in await cur.fetchall()]
+    rights = [
+        {"right": grant.right, "flow": grant.flow_id} for grant in await rights_of(call.conn, call.me.name)
+    ]
     principals = sorted(await principals_of(call.conn, call.me.name))
     body = {
         "name": call.me.name,

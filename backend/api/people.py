@@ -23,13 +23,12 @@ from backend.people import rights
 from backend.people.accounts import (
     MAX_EMAIL,
     MAX_TOKEN_LIFETIME,
-    QUERIES,
     AccountRefused,
     Grant,
     add_user,
     create_token,
     hash_password,
-    token_digest,
+    token_id_of,
 )
 
 NAME = {"type": "string", "pattern": "^[A-Za-z0-9_.@-]{1,64}$"}
@@ -317,12 +316,8 @@ async def revoke_token(call: Call) -> Response:
     await require(call, "admin")
     token_id = call.path_id("token_id")
     _, _, carried = (call.request.headers.get("authorization") or "").partition(" ")
-    if carried.strip():
-        row = await (
-            await call.conn.execute(QUERIES["token_id_of"], {"token_hash": token_digest(carried.strip())})
-        ).fetchone()
-        if row is not None and row[0] == token_id:
-            raise ApiError(409, code="token_in_use", id=token_id)
+    if carried.strip() and await token_id_of(call.conn, carried.strip()) == token_id:
+        raise ApiError(409, code="token_in_use", id=token_id)
     if not await rights.revoke_token(call.conn, token_id, call.me.name):
         raise ApiError(404, code="token_unknown", id=token_id)
     return Response(status_code=204)

@@ -9,7 +9,7 @@ from starlette.responses import Response
 
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.rights import require
-from backend.people.accounts import QUERIES as PEOPLE
+from backend.people.accounts import list_people
 
 PAGE = 200
 PERSON: dict[str, Any] = {
@@ -47,20 +47,17 @@ PERSON: dict[str, Any] = {
 )
 async def people(call: Call) -> Response:
     await require(call, "admin")
-    cur = await call.conn.execute(
-        PEOPLE["list_people"], {"after": call.query.get("after"), "limit": PAGE + 1}
-    )
-    rows = await cur.fetchall()
+    rows = await list_people(call.conn, after=call.query.get("after"), limit=PAGE + 1)
     found = [
         {
-            "name": name,
-            "email": email,
-            "locale": locale,
-            "created_at": created.isoformat(),
-            "groups": list(groups),
-            "rights": list(rights),
-            "tokens": tokens,
+            "name": person.name,
+            "email": person.email,
+            "locale": person.locale,
+            "created_at": person.created_at.isoformat(),
+            "groups": list(person.groups),
+            "rights": list(person.rights),
+            "tokens": person.tokens,
         }
-        for name, email, locale, created, groups, rights, tokens in rows[:PAGE]
+        for person in rows[:PAGE]
     ]
     return reply({"people": found, "next": found[-1]["name"] if len(rows) > PAGE else None})

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from backend.api.endpoint import Call
 from backend.api.errors import ApiError
-from backend.people.accounts import QUERIES as PEOPLE
-from backend.people.accounts import has_right
+from backend.people.accounts import can_read, has_right
 
 
 async def require(call: Call, right: str, flow_id: int | None = None) -> None:
@@ -17,7 +16,5 @@ async def require(call: Call, right: str, flow_id: int | None = None) -> None:
 
 async def require_read(call: Call, flow_id: int) -> None:
     """Any right on the flow; a flow the user may not read is answered as one that does not exist."""
-    cur = await call.conn.execute(PEOPLE["has_any_right"], {"name": call.me.name, "flow_id": flow_id})
-    row = await cur.fetchone()
-    if not (row and row[0]):
+    if not await can_read(call.conn, call.me.name, flow_id):
         raise ApiError(404, code="flow_not_found")

@@ -7,15 +7,19 @@ large and can hold anything), only its status or reason code.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from psycopg import AsyncConnection
 
-from backend.actions.queries import QUERIES as ACTIONS
+from backend.actions.queries import effects_of_run
 from backend.approvals.service import QUERIES as APPROVALS
 from backend.i18n.catalogs import explain
+from backend.queue import runs
 from backend.queue.claims import MAX_ATTEMPTS
-from backend.queue.queries import QUERIES
+from backend.queue.runs import RunRow
+from backend.store.queries import every
 from backend.walker.redact import redact_values
 
 DETAILS: dict[str, Any] = {
@@ -27,59 +31,72 @@ DETAILS: dict[str, Any] = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class _Approval:
+    id: int
+    visit: int
+    node: str
+    title: str
+    approvers: list[str]
+    deadline_at: datetime | None
+    on_timeout: str | None
+    requested_at: datetime
+    outcome: str | None
+    decided_by: str | None
+    decided_at: datetime | None
+    comment: str | None
+
+
 def _iso(moment: Any) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-async def run_details(conn: AsyncConnection[Any], run: tuple[Any, ...], locale: str = "en") -> dict[str, Any]:
-    run_id, flow_id, version = run[0], run[1], run[2]
-    by_run = {"run_id": run_id}
-    cur = await conn.execute(QUERIES["pinned_document"], {"flow_id": flow_id, "version": version})
-    pinned = await cur.fetchone()
-    visits = {
-        node: count for node, count in await (await conn.execute(QUERIES["visits_of_run"], by_run)).fetchall()
-    }
-    variables_row = await (await conn.execute(QUERIES["variables_of_run"], by_run)).fetchone()
+async def run_details(conn: AsyncConnection[Any], run: RunRow, locale: str = "en") -> dict[str, Any]:
+    by_run = {"run_id": run.id}
+    pinned = await runs.pinned_document(conn, run)
+    visits = await runs.visits_of_run(conn, run.id)
+    variables = await runs.variables_of_run(conn, run.id)
     approvals = [
         {
-            "id": row[0],
-            "visit": row[1],
-            "node": row[2],
-            "title": row[3],
-            "approvers": row[4],
-            "deadline_at": _iso(row[5]),
-            "on_timeout": row[6],
-            "requested_at": _iso(row[7]),
-            "outcome": row[8],
-            "decided_by": row[9],
-            "decided_at": _iso(row[10]),
-            "comment": row[11],
+            "id": approval.id,
+            "visit": approval.visit,
+            "node": approval.node,
+            "title": approval.title,
+            "approvers": approval.approvers,
+            "deadline_at": _iso(approval.deadline_at),
+            "on_timeout": approval.on_timeout,
+            "requested_at": _iso(approval.requested_at),
+            "outcome": approval.outcome,
+            "decided_by": approval.decided_by,
+            "decided_at": _iso(approval.decided_at),
+            "comment": approval.comment,
         }
-        for row in await (await conn.execute(APPROVALS["approvals_of_run"], by_run)).fetchall()
+        # The approvals' own statement, until approvals/ has the typed read (tests/test_sql_owners.py).
+        for approval in await every(conn, _Approval, APPROVALS["approvals_of_run"], by_run)
     ]
     effects = [
         {
-            "visit": row[0],
-            "node": row[1],
-            "type": row[2],
-            "key": row[3],
-            "attempts": row[4],
+            "visit": effect.visit,
+            "node": effect.node,
+            "type": effect.type,
+            "key": effect.key,
+            "attempts": effect.attempts,
             # sent: an answer is recorded; failed: an error is; pending: a try is under way or died
-            "state": {"out": "sent", "error": "failed"}.get(row[5] or "", "pending"),
-            "request": row[6],
-            "status": row[7],
-            "code": row[8],
-            "code_message": explain(row[8], locale) if row[8] else None,
-            "created_at": _iso(row[9]),
-            "completed_at": _iso(row[10]),
+            "state": {"out": "sent", "error": "failed"}.get(effect.outcome or "", "pending"),
+            "request": effect.request,
+            "status": effect.status,
+            "code": effect.code,
+            "code_message": explain(effect.code, locale) if effect.code else None,
+            "created_at": _iso(effect.created_at),
+            "completed_at": _iso(effect.completed_at),
         }
-        for row in await (await conn.execute(ACTIONS["effects_of_run"], by_run)).fetchall()
+        for effect in await effects_of_run(conn, run.id)
     ]
     return {
-        "flow": {"name": pinned[1], "document": pinned[0]} if pinned else None,
+        "flow": {"name": pinned.name, "document": pinned.document} if pinned else None,
         "visits": visits,
         "approvals": approvals,
         "effects": effects,
-        "variables": redact_values(variables_row[0]) if variables_row and variables_row[0] else None,
+        "variables": redact_values(variables) if variables else None,
         "max_attempts": MAX_ATTEMPTS,
     }

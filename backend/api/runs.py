@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from typing import Any
 
 from starlette.responses import Response
@@ -14,15 +12,23 @@ from backend.api.flows import ID
 from backend.api.rights import require, require_read
 from backend.api.run_details import DETAILS, run_details
 from backend.api.times import moment
-from backend.flows.store import QUERIES as FLOWS
+from backend.flows.store import webhook_of
 from backend.i18n.catalogs import explain, message
-from backend.queue.queries import QUERIES
+from backend.queue import journal, runs
 from backend.queue.records import record_of
-from backend.queue.runs import DecisionStands, FlowHasNoVersion, cancel_run, start_run
+from backend.queue.runs import (
+    RUN_STATUSES,
+    TRIGGER_KINDS,
+    DecisionStands,
+    FlowHasNoVersion,
+    RunRow,
+    cancel_run,
+    start_run,
+)
 from backend.walker.redact import redact_values
 
-STATUSES = ["running", "waiting", "stopped", "succeeded", "failed", "cancelled"]
-TRIGGERS = ["manual", "webhook", "schedule"]
+STATUSES = list(RUN_STATUSES)
+TRIGGERS = list(TRIGGER_KINDS)
 RUN: dict[str, Any] = {
     "type": "object",
     "required": ["id", "flow_id", "version", "status", "trigger", "error", "created_at"],
@@ -49,19 +55,18 @@ JOURNAL_PAGE = 1000
 MAX_KEY = 200
 
 
-def _run_json(row: tuple[Any, ...]) -> dict[str, Any]:
-    run_id, flow_id, version, status, trigger, error, by, created, updated, ended = row[:10]
+def _run_json(run: RunRow) -> dict[str, Any]:
     return {
-        "id": run_id,
-        "flow_id": flow_id,
-        "version": version,
-        "status": status,
-        "trigger": trigger,
-        "error": error,
-        "started_by": by,
-        "created_at": created.isoformat(),
-        "updated_at": updated.isoformat(),
-        "ended_at": ended.isoformat() if ended else None,
+        "id": run.id,
+        "flow_id": run.flow_id,
+        "version": run.version,
+        "status": run.status,
+        "trigger": run.trigger_kind,
+        "error": run.error,
+        "started_by": run.started_by,
+        "created_at": run.created_at.isoformat(),
+        "updated_at": run.updated_at.isoformat(),
+        "ended_at": run.ended_at.isoformat() if run.ended_at else None,
     }
 
 
@@ -108,22 +113,19 @@ async def start(call: Call) -> Response:
 )
 async def list_runs(call: Call) -> Response:
     limit = call.query.get("limit", 50)
-    cur = await call.conn.execute(
-        QUERIES["list_runs"],
-        {
-            "user": call.me.name,
-            "flow_id": call.query.get("flow"),
-            "status": call.query.get("status"),
-            "trigger": call.query.get("trigger"),
-            "since": moment(call.query.get("since"), "since"),
-            "until": moment(call.query.get("until"), "until"),
-            "before": call.query.get("before"),
-            "limit": limit + 1,
-        },
+    rows = await runs.list_runs(
+        call.conn,
+        user=call.me.name,
+        flow_id=call.query.get("flow"),
+        status=call.query.get("status"),
+        trigger=call.query.get("trigger"),
+        since=moment(call.query.get("since"), "since"),
+        until=moment(call.query.get("until"), "until"),
+        before=call.query.get("before"),
+        limit=limit + 1,
     )
-    rows = await cur.fetchall()
-    runs = [_run_json(row) for row in rows[:limit]]
-    return reply({"runs": runs, "next": runs[-1]["id"] if len(rows) > limit else None})
+    found = [_run_json(row) for row in rows[:limit]]
+    return reply({"runs": found, "next": found[-1]["id"] if len(rows) > limit else None})
 
 
 @endpoint(
@@ -148,54 +150,50 @@ async def list_runs(call: Call) -> Response:
     },
 )
 async def get_run(call: Call) -> Response:
-    row = await _readable_run(call)
-    cur = await call.conn.execute(
-        QUERIES["journal_of_run"],
-        {"run_id": row[0], "after": call.query.get("after", 0), "limit": JOURNAL_PAGE + 1},
-    )
-    lines = await cur.fetchall()
-    journal = [
+    run = await _readable_run(call)
+    lines = await journal.page(call.conn, run.id, after=call.query.get("after", 0), limit=JOURNAL_PAGE + 1)
+    shown = [
         {
-            "seq": seq,
-            "at": at.isoformat(),
-            "code": code,
-            "node": node,
-            "visit": visit,
-            "data": data,
-            "message": message(code, call.locale, **{"node": node, "visit": visit, **data}),
+            "seq": line.seq,
+            "at": line.at.isoformat(),
+            "code": line.code,
+            "node": line.node,
+            "visit": line.visit,
+            "data": line.data,
+            "message": message(
+                line.code, call.locale, **{"node": line.node, "visit": line.visit, **line.data}
+            ),
         }
-        for seq, at, code, node, visit, data in lines[:JOURNAL_PAGE]
+        for line in lines[:JOURNAL_PAGE]
     ]
-    wait_cur = await call.conn.execute(QUERIES["wait_of_run"], {"run_id": row[0]})
-    wait = await wait_cur.fetchone()
+    wait = await runs.wait_of_run(call.conn, run.id)
     wait_json = None
     if wait:
-        kind, node, visit, wake_at, status, attempts, last_error = wait
         wait_json = {
-            "kind": kind,
-            "node": node,
-            "visit": visit,
-            "status": status,
-            "attempts": attempts,
-            "wake_at": wake_at.isoformat() if wake_at else None,
-            "last_error": last_error,
-            "last_error_message": explain(last_error, call.locale) if last_error else None,
+            "kind": wait.kind,
+            "node": wait.node,
+            "visit": wait.visit,
+            "status": wait.status,
+            "attempts": wait.attempts,
+            "wake_at": wait.wake_at.isoformat() if wait.wake_at else None,
+            "last_error": wait.last_error,
+            "last_error_message": explain(wait.last_error, call.locale) if wait.last_error else None,
         }
-    next_after = journal[-1]["seq"] if len(lines) > JOURNAL_PAGE else None
-    failed = next((line for line in reversed(journal) if line["code"] == "run_failed"), None)
+    next_after = shown[-1]["seq"] if len(lines) > JOURNAL_PAGE else None
+    failed = next((line for line in reversed(shown) if line["code"] == "run_failed"), None)
     data = failed["data"] if failed and isinstance(failed["data"], dict) else {}
     error_params = {"node": failed["node"] if failed else None, **data}
     error_params = {
         name: value for name, value in error_params.items() if name != "error" and value is not None
     }
-    error_message = explain(row[5], call.locale, **error_params) if row[5] else None
+    error_message = explain(run.error, call.locale, **error_params) if run.error else None
     return reply(
         {
-            "run": {**_run_json(row), "input": redact_values(row[10]), "error_message": error_message},
-            "journal": journal,
+            "run": {**_run_json(run), "input": redact_values(run.input), "error_message": error_message},
+            "journal": shown,
             "wait": wait_json,
             "next": next_after,
-            **await run_details(call.conn, row, call.locale),
+            **await run_details(call.conn, run, call.locale),
         }
     )
 
@@ -208,10 +206,10 @@ async def get_run(call: Call) -> Response:
     responses={200: {"type": "object", "required": ["run", "status"]}, 404: None, 409: None},
 )
 async def cancel(call: Call) -> Response:
-    row = await _readable_run(call)
-    await require(call, "run", row[1])
+    run = await _readable_run(call)
+    await require(call, "run", run.flow_id)
     try:
-        cancelled = await cancel_run(call.conn, row[0], by=call.me.name)
+        cancelled = await cancel_run(call.conn, run.id, by=call.me.name)
     except DecisionStands as stands:
         standing = {
             "approval": stands.approval_id,
@@ -223,23 +221,22 @@ async def cancel(call: Call) -> Response:
             409, code="run_decision_stands", detail={"standing": standing}, approval=stands.approval_id
         ) from None
     if not cancelled:
-        raise ApiError(409, code="run_already_ended", detail={"status": row[3]}, state=row[3])
+        raise ApiError(409, code="run_already_ended", detail={"status": run.status}, state=run.status)
     # `waiting` while the undos of its succeeded actions run (queue/undo.py); `cancelled` once they have.
-    now = await (await call.conn.execute(QUERIES["get_run"], {"run_id": row[0]})).fetchone()
-    return reply({"run": row[0], "status": now[3] if now else "cancelled"})
+    now = await runs.get_run(call.conn, run.id)
+    return reply({"run": run.id, "status": now.status if now else "cancelled"})
 
 
-async def _readable_run(call: Call) -> tuple[Any, ...]:
-    cur = await call.conn.execute(QUERIES["get_run"], {"run_id": call.path_id("run_id")})
-    row = await cur.fetchone()
-    if row is None:
+async def _readable_run(call: Call) -> RunRow:
+    run = await runs.get_run(call.conn, call.path_id("run_id"))
+    if run is None:
         await _swept(call)
         raise ApiError(404, code="run_not_found")
     try:
-        await require_read(call, row[1])
+        await require_read(call, run.flow_id)
     except ApiError:
         raise ApiError(404, code="run_not_found") from None
-    return tuple(row)
+    return run
 
 
 async def _swept(call: Call) -> None:
@@ -273,16 +270,9 @@ async def webhook(call: Call) -> Response:
     # The secret is checked first, the body read next, each holding a connection only while it needs
     # one: a slow sender, with a secret or without, never holds one.
     async with call.pool.connection() as conn:
-        cur = await conn.execute(FLOWS["webhook_of"], {"flow_id": flow_id})
-        row = await cur.fetchone()
-    digest = hashlib.sha256(secret.encode()).hexdigest()
+        hook = await webhook_of(conn, flow_id)
     # The same answer for no flow, no secret, a wrong secret and a flow without a webhook trigger.
-    if (
-        row is None
-        or row[0] is None
-        or not hmac.compare_digest(row[0], digest)
-        or _trigger_kind(row[1]) != "webhook"
-    ):
+    if hook is None or not hook.admits(secret):
         raise ApiError(404, code="webhook_not_found")
     key = call.request.headers.get("idempotency-key")
     if key is not None and not 1 <= len(key) <= MAX_KEY:
@@ -295,10 +285,3 @@ async def webhook(call: Call) -> Response:
             conn, flow_id, input=payload, trigger_kind="webhook", idempotency_key=scoped
         )
     return reply({"run": started.run_id, "created": started.created}, 202)
-
-
-def _trigger_kind(document: dict[str, Any]) -> str | None:
-    for node in document.get("nodes", ()):
-        if node.get("type") == "trigger":
-            return str((node.get("config") or {}).get("kind"))
-    return None

@@ -42,13 +42,13 @@ def _refusal(refused: StopRefused) -> ApiError:
     responses={200: RESUMED, 404: None, 409: None},
 )
 async def resume(call: Call) -> Response:
-    row = await _readable_run(call)
-    await require(call, "run", row[1])
+    run = await _readable_run(call)
+    await require(call, "run", run.flow_id)
     try:
-        version = await resume_run(call.conn, row[0], by=call.me.name, version=call.body.get("version"))
+        version = await resume_run(call.conn, run.id, by=call.me.name, version=call.body.get("version"))
     except StopRefused as refused:
         raise _refusal(refused) from None
-    return reply({"run": row[0], "status": "waiting", "version": version})
+    return reply({"run": run.id, "status": "waiting", "version": version})
 
 
 @endpoint(
@@ -59,10 +59,10 @@ async def resume(call: Call) -> Response:
     responses={200: {"type": "object", "required": ["run", "status"]}, 404: None, 409: None},
 )
 async def end(call: Call) -> Response:
-    row = await _readable_run(call)
-    await require(call, "run", row[1])
+    run = await _readable_run(call)
+    await require(call, "run", run.flow_id)
     try:
-        await end_run(call.conn, row[0], by=call.me.name)
+        await end_run(call.conn, run.id, by=call.me.name)
     except StopRefused as refused:
         raise _refusal(refused) from None
-    return reply({"run": row[0], "status": "failed"})
+    return reply({"run": run.id, "status": "failed"})

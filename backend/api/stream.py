@@ -27,7 +27,7 @@ from starlette.responses import Response
 
 from backend.api.endpoint import Call, endpoint
 from backend.api.flows import ID
-from backend.people.accounts import QUERIES as PEOPLE
+from backend.people.accounts import rights_of
 
 log = logging.getLogger("flowyard.stream")
 
@@ -113,11 +113,10 @@ class RunEvents:
 
 async def readable_flows(call: Call) -> frozenset[int] | None:
     """The flows whose runs the user may read: None for every flow (a right granted everywhere)."""
-    cur = await call.conn.execute(PEOPLE["rights_of"], {"name": call.me.name})
-    rows = await cur.fetchall()
-    if any(flow_id is None for _right, flow_id in rows):
+    grants = await rights_of(call.conn, call.me.name)
+    if any(grant.flow_id is None for grant in grants):
         return None
-    return frozenset(int(flow_id) for _right, flow_id in rows)
+    return frozenset(grant.flow_id for grant in grants if grant.flow_id is not None)
 
 
 @endpoint(

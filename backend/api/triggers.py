@@ -11,7 +11,7 @@ from starlette.responses import Response
 from backend.api import flows
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
-from backend.queue.schedules import ScheduleInvalid, next_fire
+from backend.cron import ScheduleInvalid, next_fire
 
 MAX_FIRES = 10
 

@@ -15,13 +15,10 @@ INSERT INTO flow_versions (flow_id, version, document, created_by)
 SELECT id, latest_version, %(document)s, %(by)s FROM bumped
 RETURNING version
 
--- name: latest_version
--- The version a new run of a flow is pinned to.
-SELECT latest_version FROM flows WHERE id = %(flow_id)s AND latest_version > 0
-
 -- name: list_flows
 -- The flows a user may read (any right on the flow, or everywhere), newest first, after a cursor.
-SELECT f.id, f.name, f.latest_version, f.created_at, f.created_by, f.webhook_secret_hash IS NOT NULL
+SELECT f.id, f.name, f.latest_version AS version, f.created_at, f.created_by,
+       f.webhook_secret_hash IS NOT NULL AS webhook
 FROM flows AS f
 WHERE f.latest_version > 0
   AND EXISTS (SELECT 1 FROM grants AS g
@@ -32,8 +29,8 @@ LIMIT %(limit)s
 
 -- name: get_flow
 -- One flow with its newest document.
-SELECT f.id, f.name, f.latest_version, f.created_at, f.created_by, f.webhook_secret_hash IS NOT NULL,
-       v.document
+SELECT f.id, f.name, f.latest_version AS version, f.created_at, f.created_by,
+       f.webhook_secret_hash IS NOT NULL AS webhook, v.document
 FROM flows AS f JOIN flow_versions AS v ON v.flow_id = f.id AND v.version = f.latest_version
 WHERE f.id = %(flow_id)s
 
@@ -52,6 +49,25 @@ UPDATE flows SET webhook_secret_hash = %(digest)s WHERE id = %(flow_id)s RETURNI
 
 -- name: webhook_of
 -- What a webhook call is checked against: the secret's digest, and the newest document (its trigger).
-SELECT f.webhook_secret_hash, v.document
+SELECT f.webhook_secret_hash AS digest, v.document
 FROM flows AS f JOIN flow_versions AS v ON v.flow_id = f.id AND v.version = f.latest_version
 WHERE f.id = %(flow_id)s
+
+-- name: flow_summaries
+-- For each flow id: its newest version's trigger kind, who saved that version and when, and the status
+-- of its newest run (one index probe per flow: runs_by_flow).
+SELECT f.id,
+       jsonb_path_query_first(v.document, '$.nodes[*] ? (@.type == "trigger").config.kind') #>> '{}'
+           AS trigger_kind,
+       v.created_at AS changed_at,
+       v.created_by AS changed_by,
+       (SELECT r.status FROM runs AS r WHERE r.flow_id = f.id ORDER BY r.id DESC LIMIT 1) AS last_run_status
+FROM flows AS f JOIN flow_versions AS v ON v.flow_id = f.id AND v.version = f.latest_version
+WHERE f.id = ANY(%(ids)s)
+
+-- name: newest_version_for_update
+-- The flow's newest version, who saved it and when; the flow's row locked until the transaction ends.
+SELECT f.latest_version AS version, v.created_at, v.created_by
+FROM flows AS f JOIN flow_versions AS v ON v.flow_id = f.id AND v.version = f.latest_version
+WHERE f.id = %(flow_id)s
+FOR UPDATE OF f

@@ -1,49 +1,34 @@
-"""A schedule trigger's pure parts: which cron and time zone a document names, and when they fire next.
-No I/O: the queue (backend/queue/schedules.py) keeps the schedule rows and fires them.
-
-Examples:
-    >>> from datetime import datetime, UTC
-    >>> next_fire("*/15 * * * *", "Europe/Berlin", datetime(2026, 1, 1, 10, 7, tzinfo=UTC)).isoformat()
-    '2026-01-01T10:15:00+00:00'
-    >>> next_fire("0 9 * * *", "Mars/Olympus", datetime(2026, 1, 1, tzinfo=UTC))
-    Traceback (most recent call last):
-    ...
-    backend.flows.schedules.ScheduleInvalid: schedule_timezone_unknown
+"""A document's trigger, read in one place: its kind, and a schedule trigger's cron expression and time
+zone. The cron arithmetic (`next_fire`, `ScheduleInvalid`) is backend/cron.py's, below both the flows and
+the queue; the queue (backend/queue/schedules.py) keeps the schedule rows and fires them.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from cronsim import CronSim, CronSimError
+from backend.cron import ScheduleInvalid, next_fire
 
-from backend.errors import CodedError
-
-
-class ScheduleInvalid(CodedError, ValueError):
-    """A schedule no cron or time zone names."""
+__all__ = ["ScheduleInvalid", "next_fire", "schedule_of", "trigger_config", "trigger_kind"]
 
 
-def next_fire(cron: str, timezone: str, after: datetime) -> datetime:
-    """The first time strictly after `after` that `cron` names in `timezone`, in UTC."""
-    try:
-        zone = ZoneInfo(timezone)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ScheduleInvalid(code="schedule_timezone_unknown") from None
-    try:
-        fires = CronSim(cron, after.astimezone(zone))
-        return next(fires).astimezone(UTC)
-    except (CronSimError, StopIteration):
-        raise ScheduleInvalid(code="schedule_cron_invalid") from None
+def trigger_config(document: dict[str, Any]) -> dict[str, Any] | None:
+    """The config of the document's trigger node ({} when it has none), or None without a trigger."""
+    for node in document.get("nodes", ()):
+        if node.get("type") == "trigger":
+            return dict(node.get("config") or {})
+    return None
+
+
+def trigger_kind(document: dict[str, Any]) -> str | None:
+    """The kind of the document's trigger (`manual`, `webhook`, `schedule`), or None without one."""
+    config = trigger_config(document)
+    return None if config is None else str(config.get("kind"))
 
 
 def schedule_of(document: dict[str, Any]) -> tuple[str, str] | None:
     """The (cron, timezone) of a document's schedule trigger, or None for another kind of trigger."""
-    for node in document.get("nodes", ()):
-        if node.get("type") == "trigger":
-            config = node.get("config") or {}
-            if config.get("kind") == "schedule":
-                return str(config.get("cron", "")), str(config.get("timezone") or "UTC")
-    return None
+    config = trigger_config(document)
+    if config is None or config.get("kind") != "schedule":
+        return None
+    return str(config.get("cron", "")), str(config.get("timezone") or "UTC")

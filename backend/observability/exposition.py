@@ -14,23 +14,27 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST as CONTENT_TYPE
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest, multiprocess
-from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 from starlette.requests import Request
 
-from backend.api.auth import authenticate
-from backend.api.errors import ApiError
 from backend.observability import metrics
 from backend.observability.queries import QUERIES
-from backend.people.accounts import has_right
+from backend.store.queries import one, scalar
 
-__all__ = ["CONTENT_TYPE", "check_admin", "has_scrape_token", "scrape"]
+__all__ = ["CONTENT_TYPE", "has_scrape_token", "scrape"]
 
 DATABASE_TIMEOUT_S = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Due:
+    due: int  # waits due and unclaimed
+    oldest_s: float  # how long the longest-due one has waited
 
 
 def has_scrape_token(request: Request) -> bool:
@@ -43,24 +47,15 @@ def has_scrape_token(request: Request) -> bool:
     return bool(expected) and scheme.lower() == "bearer" and matches
 
 
-async def check_admin(conn: AsyncConnection[Any], request: Request) -> None:
-    """Return when the caller is a user with the admin right; raise the ApiError that says why not."""
-    user = await authenticate(conn, request)
-    if not await has_right(conn, user.name, "admin", None):
-        raise ApiError(403, code="right_missing", detail={"right": "admin"}, right="admin")
-
-
 async def scrape(pool: AsyncConnectionPool[Any]) -> bytes:
     """Read the database's gauges (when it answers in time) and the pool's statistics, then render."""
     try:
         async with pool.connection(timeout=DATABASE_TIMEOUT_S) as conn:
-            row = await (await conn.execute(QUERIES["waits_due"])).fetchone()
-            assert row is not None
-            metrics.WAITS_DUE.set(row[0])
-            metrics.WAITS_OLDEST_DUE.set(row[1])
-            row = await (await conn.execute(QUERIES["approvals_waiting"])).fetchone()
-            assert row is not None
-            metrics.APPROVALS_WAITING.set(row[0])
+            due = await one(conn, _Due, QUERIES["waits_due"])
+            assert due is not None, "an aggregate has its row"
+            metrics.WAITS_DUE.set(due.due)
+            metrics.WAITS_OLDEST_DUE.set(due.oldest_s)
+            metrics.APPROVALS_WAITING.set(await scalar(conn, QUERIES["approvals_waiting"]))
         metrics.DATABASE_UP.set(1)
     except Exception:
         metrics.DATABASE_UP.set(0)  # the database gauges keep their last values; this one says so

@@ -14,19 +14,20 @@ Examples:
 
 from __future__ import annotations
 
-import hashlib
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import psycopg
 from psycopg import AsyncConnection
+from psycopg.rows import class_row, scalar_row
 
+from backend.digests import secret_digest
 from backend.errors import CodedError
 from backend.people.hashing import hash_now
-from backend.store.queries import load
+from backend.store.queries import load, scalar
 
 QUERIES = load("backend.people", "queries.sql")
 RIGHTS = ("edit", "run", "decide", "audit", "admin", "send_events")
@@ -111,7 +112,7 @@ def new_token() -> str:
 
 
 def token_digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    return secret_digest(token)
 
 
 def hash_password(password: str) -> str:
@@ -195,18 +196,65 @@ async def create_token(
 
 
 async def user_of_token(conn: AsyncConnection[Any], token: str) -> str | None:
-    cur = await conn.execute(QUERIES["user_of_token"], {"token_hash": token_digest(token)})
-    row = await cur.fetchone()
-    return str(row[0]) if row else None
+    name = await scalar(conn, QUERIES["user_of_token"], {"token_hash": token_digest(token)})
+    return str(name) if name is not None else None
 
 
 async def has_right(conn: AsyncConnection[Any], name: str, right: str, flow_id: int | None) -> bool:
-    cur = await conn.execute(QUERIES["has_right"], {"name": name, "right": right, "flow_id": flow_id})
-    row = await cur.fetchone()
-    return bool(row and row[0])
+    return bool(await scalar(conn, QUERIES["has_right"], {"name": name, "right": right, "flow_id": flow_id}))
 
 
 async def principals_of(conn: AsyncConnection[Any], name: str) -> set[str]:
     """`user:<name>` and `group:<g>` for each group: what an approval's `approvers` are matched against."""
-    cur = await conn.execute(QUERIES["groups_of"], {"name": name})
-    return {f"user:{name}", *(f"group:{row[0]}" for row in await cur.fetchall())}
+    cur = conn.cursor(row_factory=scalar_row)
+    await cur.execute(QUERIES["groups_of"], {"name": name})
+    return {f"user:{name}", *(f"group:{group}" for group in await cur.fetchall())}
+
+
+async def can_read(conn: AsyncConnection[Any], name: str, flow_id: int) -> bool:
+    """Whether `name` holds any right on the flow, or everywhere: what reading the flow takes."""
+    cur = conn.cursor(row_factory=scalar_row)
+    await cur.execute(QUERIES["has_any_right"], {"name": name, "flow_id": flow_id})
+    return bool(await cur.fetchone())
+
+
+async def rights_of(conn: AsyncConnection[Any], name: str) -> list[Grant]:
+    """A user's flow rights (`flow_id` None: everywhere), by right and flow."""
+    cur = conn.cursor(row_factory=class_row(Grant))
+    await cur.execute(QUERIES["rights_of"], {"name": name})
+    return await cur.fetchall()
+
+
+async def token_id_of(conn: AsyncConnection[Any], token: str) -> int | None:
+    """The id of a token (by its digest); None for one that is not held."""
+    cur = conn.cursor(row_factory=scalar_row)
+    await cur.execute(QUERIES["token_id_of"], {"token_hash": token_digest(token)})
+    found = await cur.fetchone()
+    return int(found) if found is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """A user as the admin's People page shows them: never a token or a hash."""
+
+    name: str
+    email: str | None
+    locale: str | None
+    created_at: datetime
+    groups: list[str]
+    rights: list[str]  # `right` or `right:flow`
+    tokens: int  # how many they hold
+
+
+async def list_people(conn: AsyncConnection[Any], *, after: str | None, limit: int) -> list[Person]:
+    """Users by name, a page after a name."""
+    cur = conn.cursor(row_factory=class_row(Person))
+    await cur.execute(QUERIES["list_people"], {"after": after, "limit": limit})
+    return await cur.fetchall()
+
+
+async def anyone(conn: AsyncConnection[Any]) -> bool:
+    """Whether any user has been added yet: an empty database is told how to add its first administrator."""
+    cur = conn.cursor(row_factory=scalar_row)
+    await cur.execute(QUERIES["any_user"])
+    return bool(await cur.fetchone())

@@ -55,7 +55,7 @@ VALUES (%(id_hash)s, %(name)s, %(csrf)s, now() + %(lifetime)s::interval)
 
 -- name: session_user
 -- Who a live session belongs to, its CSRF token, and the user's locale and time zone.
-SELECT s.user_name, s.csrf_token, u.locale, u.time_zone
+SELECT s.user_name AS name, s.csrf_token AS csrf, u.locale, u.time_zone
 FROM sessions AS s JOIN users AS u ON u.name = s.user_name
 WHERE s.id_hash = %(id_hash)s AND s.expires_at > now()
 
@@ -67,6 +67,14 @@ DELETE FROM sessions WHERE id_hash = %(id_hash)s
 -- A user's e-mail address, or none.
 UPDATE users SET email = %(email)s WHERE name = %(name)s
 RETURNING name
+
+-- name: set_locale
+-- A user's own language.
+UPDATE users SET locale = %(locale)s WHERE name = %(name)s
+
+-- name: set_time_zone
+-- A user's own time zone (an IANA name).
+UPDATE users SET time_zone = %(time_zone)s WHERE name = %(name)s
 
 -- name: user_locale
 -- A user's own language and time zone settings.
@@ -84,9 +92,9 @@ SELECT EXISTS (
 
 -- name: recent_login_failures
 -- Failed logins lately: from this address (any name), on this name (any address), on it from here.
-SELECT count(*) FILTER (WHERE address = %(address)s),
-       count(*) FILTER (WHERE user_name = %(name)s),
-       count(*) FILTER (WHERE user_name = %(name)s AND address = %(address)s)
+SELECT count(*) FILTER (WHERE address = %(address)s) AS from_address,
+       count(*) FILTER (WHERE user_name = %(name)s) AS on_name,
+       count(*) FILTER (WHERE user_name = %(name)s AND address = %(address)s) AS on_name_from_here
 FROM login_failures
 WHERE (address = %(address)s OR user_name = %(name)s) AND at > now() - %(window)s::interval
 
@@ -145,7 +153,7 @@ LIMIT %(limit)s
 
 -- name: list_tokens
 -- Tokens after an id (of one user, or all), never their hashes.
-SELECT id, user_name, created_at, expires_at, last_used_at, revoked_at FROM tokens
+SELECT id, user_name AS "user", created_at, expires_at, last_used_at, revoked_at FROM tokens
 WHERE id > coalesce(%(after_id)s::bigint, 0) AND (%(user)s::text IS NULL OR user_name = %(user)s::text)
 ORDER BY id
 LIMIT %(limit)s
@@ -157,14 +165,14 @@ RETURNING user_name
 
 -- name: rights_trail
 -- The rights trail after an id, oldest first: every change of a right, user or token.
-SELECT id, at, actor, change, user_name, "right", flow_id, server, token_id FROM rights_trail
+SELECT id, at, actor, change, user_name AS "user", "right", flow_id, server, token_id FROM rights_trail
 WHERE id > coalesce(%(after_id)s::bigint, 0) AND (%(user)s::text IS NULL OR user_name = %(user)s::text)
 ORDER BY id
 LIMIT %(limit)s
 
 -- name: rights_trail_newest
 -- The rights trail before an id (from the newest when none), newest first: the People page's view.
-SELECT id, at, actor, change, user_name, "right", flow_id, server, token_id FROM rights_trail
+SELECT id, at, actor, change, user_name AS "user", "right", flow_id, server, token_id FROM rights_trail
 WHERE id < coalesce(%(before_id)s::bigint, 9223372036854775807)
   AND (%(user)s::text IS NULL OR user_name = %(user)s::text)
 ORDER BY id DESC

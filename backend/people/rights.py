@@ -15,6 +15,7 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from backend.people.accounts import QUERIES, USE_SERVER, AccountRefused, Grant, apply_grant, declare_actor
+from backend.store.queries import every, scalar
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +50,7 @@ class TrailEntry:
 
 
 async def _require_user(conn: AsyncConnection[Any], name: str) -> None:
-    row = await (await conn.execute(QUERIES["user_exists"], {"name": name})).fetchone()
-    if not (row and row[0]):
+    if not await scalar(conn, QUERIES["user_exists"], {"name": name}):
         raise AccountRefused(code="user_unknown", name=name[:64])
 
 
@@ -85,8 +85,7 @@ async def list_users(
     conn: AsyncConnection[Any], after: str | None = None, limit: int = 200, *, only: str | None = None
 ) -> list[UserEntry]:
     params = {"after": after, "limit": limit, "only": only}
-    rows = await (await conn.execute(QUERIES["list_users"], params)).fetchall()
-    return [UserEntry(str(n), at, list(rights), list(groups)) for n, at, rights, groups in rows]
+    return await every(conn, UserEntry, QUERIES["list_users"], params)
 
 
 async def user_entry(conn: AsyncConnection[Any], name: str) -> UserEntry:
@@ -100,7 +99,7 @@ async def list_tokens(
     conn: AsyncConnection[Any], user: str | None = None, after_id: int | None = None, limit: int = 200
 ) -> list[TokenEntry]:
     params = {"user": user, "after_id": after_id, "limit": limit}
-    return [TokenEntry(*row) for row in await (await conn.execute(QUERIES["list_tokens"], params)).fetchall()]
+    return await every(conn, TokenEntry, QUERIES["list_tokens"], params)
 
 
 async def revoke_token(conn: AsyncConnection[Any], token_id: int, actor: str | None) -> bool:
@@ -121,4 +120,4 @@ async def rights_trail(
     """Oldest first after the id `mark`, or (`newest`) newest first before it: the People page's view."""
     query = QUERIES["rights_trail_newest" if newest else "rights_trail"]
     params = {"user": user, "after_id": mark, "before_id": mark, "limit": limit}
-    return [TrailEntry(*row) for row in await (await conn.execute(query, params)).fetchall()]
+    return await every(conn, TrailEntry, query, params)

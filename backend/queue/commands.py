@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -11,6 +13,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from backend.console import InputRefused, read_input, refuse
 from backend.queue.queries import QUERIES
+from backend.store.queries import every
 
 
 def open_pool(url: str, *, size: int, timeout: float = 30.0) -> AsyncConnectionPool[Any]:
@@ -21,18 +24,28 @@ def open_pool(url: str, *, size: int, timeout: float = 30.0) -> AsyncConnectionP
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Worker:
+    """A worker as operators see it."""
+
+    name: str
+    started_at: datetime
+    heartbeat_at: datetime
+    concurrency: int
+    silent_for: timedelta
+
+
 async def list_workers(url: str) -> int:
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
-        rows = await (await conn.execute(QUERIES["list_workers"])).fetchall()
-    if not rows:
+        workers = await every(conn, _Worker, QUERIES["list_workers"])
+    if not workers:
         print("no workers have reported")
-    for name, started_at, heartbeat_at, concurrency, silent_for in rows:
-        state = (
-            "live" if silent_for.total_seconds() < 30 else f"silent for {int(silent_for.total_seconds())} s"
-        )
+    for worker in workers:
+        silent_s = int(worker.silent_for.total_seconds())
+        state = "live" if worker.silent_for.total_seconds() < 30 else f"silent for {silent_s} s"
         print(
-            f"{name}\tstarted {started_at:%Y-%m-%d %H:%M:%S%z}\tlast heartbeat {heartbeat_at:%H:%M:%S}\t"
-            f"concurrency {concurrency}\t{state}"
+            f"{worker.name}\tstarted {worker.started_at:%Y-%m-%d %H:%M:%S%z}\t"
+            f"last heartbeat {worker.heartbeat_at:%H:%M:%S}\tconcurrency {worker.concurrency}\t{state}"
         )
     return 0
 

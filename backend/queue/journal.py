@@ -1,11 +1,14 @@
-"""Appending to a run's journal: numbered lines, in order, in the caller's transaction."""
+"""A run's journal: numbered lines, appended in order in the caller's transaction, read a page at a time."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from psycopg import AsyncConnection
+from psycopg.rows import class_row, scalar_row
 from psycopg.types.json import Jsonb
 
 from backend.queue.queries import QUERIES
@@ -16,18 +19,38 @@ async def append(conn: AsyncConnection[Any], run_id: int, lines: Sequence[Journa
     """Write `lines` after the run's last line. Takes the run row's lock until the transaction ends."""
     if not lines:
         return
-    cur = await conn.execute(QUERIES["take_journal_seq"], {"run_id": run_id, "count": len(lines)})
-    row = await cur.fetchone()
-    if row is None:
+    cur = conn.cursor(row_factory=scalar_row)
+    await cur.execute(QUERIES["take_journal_seq"], {"run_id": run_id, "count": len(lines)})
+    last = await cur.fetchone()
+    if last is None:
         raise LookupError(f"no run {run_id}")
     await conn.execute(
         QUERIES["append_journal"],
         {
             "run_id": run_id,
-            "first": int(row[0]) + 1,
+            "first": int(last) + 1,
             "codes": [line.code for line in lines],
             "nodes": [line.node for line in lines],
             "visits": [line.visit for line in lines],
             "datas": [Jsonb(line.data) for line in lines],
         },
     )
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEntry:
+    """One written line of a run's journal."""
+
+    seq: int
+    at: datetime
+    code: str
+    node: str | None
+    visit: int | None
+    data: dict[str, Any]
+
+
+async def page(conn: AsyncConnection[Any], run_id: int, *, after: int, limit: int) -> list[JournalEntry]:
+    """Up to `limit` lines of the run's journal after line `after`, in order."""
+    cur = conn.cursor(row_factory=class_row(JournalEntry))
+    await cur.execute(QUERIES["journal_of_run"], {"run_id": run_id, "after": after, "limit": limit})
+    return await cur.fetchall()

@@ -183,6 +183,11 @@ SELECT %(run_id)s, %(first)s + line.ord - 1, line.code, line.node, line.visit, l
 FROM unnest(%(codes)s::text[], %(nodes)s::text[], %(visits)s::integer[], %(datas)s::jsonb[])
      WITH ORDINALITY AS line (code, node, visit, data, ord)
 
+-- name: newest_version
+-- The version a new run of a flow is pinned to: the flow's newest (no row for a flow never saved). A read of
+-- the flows' pointer, like the pinned document the worker reads; only the flows write it.
+SELECT latest_version FROM flows WHERE id = %(flow_id)s AND latest_version > 0
+
 -- name: insert_run
 -- A new run; on a repeated idempotency key, nothing (and the caller reads the run that stands).
 INSERT INTO runs (flow_id, version, status, trigger_kind, input, idempotency_key, started_by)
@@ -351,7 +356,7 @@ LIMIT %(limit)s
 
 -- name: wait_of_run
 -- What a run waits for, for the run page.
-SELECT kind, node, visit, CASE WHEN wake_at < 'infinity' THEN wake_at END, status, attempts, last_error
+SELECT kind, node, visit, CASE WHEN wake_at < 'infinity' THEN wake_at END AS wake_at, status, attempts, last_error
 FROM waits WHERE run_id = %(run_id)s
 
 -- name: forget_expired_sessions
@@ -361,7 +366,7 @@ DELETE FROM sessions WHERE expires_at < now()
 
 -- name: visits_of_run
 -- How many times each node of a run was visited, for the counts on the run page's canvas.
-SELECT node, count(*) FROM journal
+SELECT node, count(*) AS visits FROM journal
 WHERE run_id = %(run_id)s AND code = 'node_visited'
 GROUP BY node
 

@@ -8,20 +8,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from psycopg import AsyncConnection
 from psycopg.errors import UniqueViolation
+from psycopg.rows import class_row, scalar_row
 from psycopg.types.json import Jsonb
 
 from backend.errors import CodedError
-from backend.flows.store import QUERIES as FLOW_QUERIES
 from backend.queue import journal
 from backend.queue.queries import QUERIES
 from backend.store.queries import load
 from backend.walker import JournalLine
 
 NOTIFY_CHANNEL = "flowyard_waits"
+
+# A run's status as people read it: `running` while a worker holds its wait (the queue's statements say so
+# from the claim; the runs table never holds it for long).
+RunStatus = Literal["running", "waiting", "stopped", "succeeded", "failed", "cancelled"]
+TriggerKind = Literal["manual", "webhook", "schedule"]
+WaitKind = Literal["start", "approval", "delay", "undo"]
+WaitStatus = Literal["waiting", "claimed", "stopped"]
+RUN_STATUSES: tuple[RunStatus, ...] = ("running", "waiting", "stopped", "succeeded", "failed", "cancelled")
+TRIGGER_KINDS: tuple[TriggerKind, ...] = ("manual", "webhook", "schedule")
 # The approvals package builds on the queue; its statements are read here by name, not imported.
 APPROVAL_QUERIES = load("backend.approvals", "queries.sql")
 
@@ -80,29 +89,30 @@ async def start_in_transaction(
     started_by: str | None,
 ) -> Started:
     """`start_run` inside the caller's transaction: the run, its start wait and the NOTIFY commit with it."""
-    cur = await conn.execute(FLOW_QUERIES["latest_version"], {"flow_id": flow_id})
-    row = await cur.fetchone()
-    if row is None:
+    scalars = conn.cursor(row_factory=scalar_row)
+    await scalars.execute(QUERIES["newest_version"], {"flow_id": flow_id})
+    version = await scalars.fetchone()
+    if version is None:
         raise FlowHasNoVersion(flow_id)
     params = {
         "flow_id": flow_id,
-        "version": int(row[0]),
+        "version": int(version),
         "trigger_kind": trigger_kind,
         "input": Jsonb(input),
         "idempotency_key": idempotency_key,
         "started_by": started_by,
     }
     if idempotency_key is not None:
-        cur = await conn.execute(QUERIES["claim_trigger_key"], params)
-        if await cur.fetchone() is None:
-            cur = await conn.execute(QUERIES["run_by_key"], params)
-            existing = await cur.fetchone()
-            assert existing is not None and existing[0] is not None, "a taken key without its run"
-            return Started(int(existing[0]), created=False)
-    cur = await conn.execute(QUERIES["insert_run"], params)
-    inserted = await cur.fetchone()
+        await scalars.execute(QUERIES["claim_trigger_key"], params)
+        if await scalars.fetchone() is None:
+            await scalars.execute(QUERIES["run_by_key"], params)
+            existing = await scalars.fetchone()
+            assert existing is not None, "a taken key without its run"
+            return Started(int(existing), created=False)
+    await scalars.execute(QUERIES["insert_run"], params)
+    inserted = await scalars.fetchone()
     assert inserted is not None, "a run's key is taken in trigger_keys first"
-    run_id = int(inserted[0])
+    run_id = int(inserted)
     if idempotency_key is not None:
         await conn.execute(QUERIES["set_trigger_key_run"], {**params, "run_id": run_id})
     await journal.append(
@@ -178,3 +188,108 @@ async def close_open_effects(conn: AsyncConnection[Any], run_id: int, code: str)
     ended or cancelled nothing ever will)."""
     output = Jsonb({"code": code, "in_doubt": True})
     await conn.execute(QUERIES["close_open_effects"], {"run_id": run_id, "output": output})
+
+
+@dataclass(frozen=True, slots=True)
+class RunRow:
+    """A run as the API shows it; `input` only when one run is read."""
+
+    id: int
+    flow_id: int
+    version: int
+    status: RunStatus
+    trigger_kind: TriggerKind
+    error: str | None
+    started_by: str | None
+    created_at: datetime
+    updated_at: datetime
+    ended_at: datetime | None
+    input: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class WaitRow:
+    """What a run waits for, for its page; `wake_at` None for an approval without a deadline."""
+
+    kind: WaitKind
+    node: str | None
+    visit: int | None
+    wake_at: datetime | None
+    status: WaitStatus
+    attempts: int
+    last_error: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Pinned:
+    """The flow version a run is pinned to, and the flow's name."""
+
+    document: dict[str, Any]
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Visits:
+    node: str
+    visits: int
+
+
+async def get_run(conn: AsyncConnection[Any], run_id: int) -> RunRow | None:
+    """One run with its input; `running` while a worker holds its wait."""
+    cur = conn.cursor(row_factory=class_row(RunRow))
+    await cur.execute(QUERIES["get_run"], {"run_id": run_id})
+    return await cur.fetchone()
+
+
+async def list_runs(
+    conn: AsyncConnection[Any],
+    *,
+    user: str,
+    flow_id: int | None,
+    status: RunStatus | None,
+    trigger: TriggerKind | None,
+    since: datetime | None,
+    until: datetime | None,
+    before: int | None,
+    limit: int,
+) -> list[RunRow]:
+    """Runs `user` may read, newest first, after a cursor, filtered as given (None: any)."""
+    cur = conn.cursor(row_factory=class_row(RunRow))
+    params = {
+        "user": user,
+        "flow_id": flow_id,
+        "status": status,
+        "trigger": trigger,
+        "since": since,
+        "until": until,
+        "before": before,
+        "limit": limit,
+    }
+    await cur.execute(QUERIES["list_runs"], params)
+    return await cur.fetchall()
+
+
+async def wait_of_run(conn: AsyncConnection[Any], run_id: int) -> WaitRow | None:
+    cur = conn.cursor(row_factory=class_row(WaitRow))
+    await cur.execute(QUERIES["wait_of_run"], {"run_id": run_id})
+    return await cur.fetchone()
+
+
+async def pinned_document(conn: AsyncConnection[Any], run: RunRow) -> Pinned | None:
+    cur = conn.cursor(row_factory=class_row(Pinned))
+    await cur.execute(QUERIES["pinned_document"], {"flow_id": run.flow_id, "version": run.version})
+    return await cur.fetchone()
+
+
+async def visits_of_run(conn: AsyncConnection[Any], run_id: int) -> dict[str, int]:
+    """How many times each node of the run was visited."""
+    cur = conn.cursor(row_factory=class_row(_Visits))
+    await cur.execute(QUERIES["visits_of_run"], {"run_id": run_id})
+    return {row.node: row.visits for row in await cur.fetchall()}
+
+
+async def variables_of_run(conn: AsyncConnection[Any], run_id: int) -> Any:
+    """A paused run's variables, from its continuation; None once it has ended (or has none)."""
+    cur = conn.cursor(row_factory=scalar_row)
+    await cur.execute(QUERIES["variables_of_run"], {"run_id": run_id})
+    return await cur.fetchone()

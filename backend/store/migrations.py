@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 import psycopg
+from psycopg.rows import class_row, scalar_row
 
 from backend.store import versions
 from backend.store.errors import StoreError
@@ -56,10 +57,12 @@ def known() -> list[Migration]:
 
 def applied(conn: psycopg.Connection[tuple[object, ...]]) -> list[int]:
     """The numbers recorded in the database; empty for a database Flowyard never touched."""
-    exists = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()
-    if not exists or not exists[0]:
+    scalars = conn.cursor(row_factory=scalar_row)
+    if not scalars.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone():
         return []
-    return [int(str(row[0])) for row in conn.execute("SELECT number FROM schema_migrations ORDER BY number")]
+    return [
+        int(str(number)) for number in scalars.execute("SELECT number FROM schema_migrations ORDER BY number")
+    ]
 
 
 def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[Migration]:
@@ -104,12 +107,22 @@ def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[Migration]:
 
 
 def _has_checksums(conn: psycopg.Connection[tuple[object, ...]]) -> bool:
-    row = conn.execute(
+    scalars = conn.cursor(row_factory=scalar_row)
+    found = scalars.execute(
         "SELECT EXISTS (SELECT FROM information_schema.columns"
         " WHERE table_name = 'schema_migrations' AND column_name = 'checksum'"
         " AND table_schema = current_schema())"
     ).fetchone()
-    return bool(row and row[0])
+    return bool(found)
+
+
+@dataclass(frozen=True, slots=True)
+class _Applied:
+    """A migration as the database recorded it (no checksum: applied before checksums were kept)."""
+
+    number: int
+    name: str
+    checksum: str | None
 
 
 def _check_unchanged(conn: psycopg.Connection[tuple[object, ...]], shipped: list[Migration]) -> None:
@@ -119,8 +132,10 @@ def _check_unchanged(conn: psycopg.Connection[tuple[object, ...]], shipped: list
     that records them trusts what it finds once, and every later start compares.
     """
     by_number = {m.number: m for m in shipped}
-    rows = conn.execute("SELECT number, name, checksum FROM schema_migrations ORDER BY number").fetchall()
-    for number, name, checksum in rows:
+    with conn.cursor(row_factory=class_row(_Applied)) as cur:
+        rows = cur.execute("SELECT number, name, checksum FROM schema_migrations ORDER BY number").fetchall()
+    for row in rows:
+        number, name, checksum = row.number, row.name, row.checksum
         migration = by_number.get(int(str(number)))
         if migration is None:
             continue  # newer than this release: refused by the caller's check already

@@ -1,4 +1,6 @@
-"""SQL kept in `queries.sql` files, one per package that owns tables, each statement under `-- name: x`.
+"""SQL kept in `queries.sql` files, one per package that owns tables, each statement under `-- name: x`;
+and the three ways a row is read: a scalar, or one or every row as a dataclass (psycopg's `class_row`,
+the columns aliased to the fields), never by position.
 
 Examples:
     >>> "FOR UPDATE SKIP LOCKED" in load("backend.queue", "queries.sql")["claim"]
@@ -8,9 +10,14 @@ Examples:
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from importlib import resources
-from typing import LiteralString
+from typing import Any, LiteralString, TypeVar
 
+from psycopg import AsyncConnection
+from psycopg.rows import class_row, scalar_row
+
+T = TypeVar("T")
 _NAME = re.compile(r"^-- name: ([a-z_]+)\s*$", re.MULTILINE)
 
 
@@ -31,3 +38,30 @@ def load(package: str, filename: str) -> dict[str, LiteralString]:
 def _without_comments(body: str) -> LiteralString:
     # Every statement comes from our own package's .sql files, never from user input: it is literal SQL.
     return "\n".join(line for line in body.strip().splitlines() if not line.lstrip().startswith("--"))
+
+
+async def scalar(
+    conn: AsyncConnection[Any], query: LiteralString, params: Mapping[str, Any] | None = None
+) -> Any:
+    """The first column of the statement's first row; None when there is no row (or the value is NULL)."""
+    cur = conn.cursor(row_factory=scalar_row)
+    await cur.execute(query, params)
+    return await cur.fetchone()
+
+
+async def one(
+    conn: AsyncConnection[Any], cls: type[T], query: LiteralString, params: Mapping[str, Any] | None = None
+) -> T | None:
+    """The statement's first row as a `cls` (a dataclass whose fields the columns are named after)."""
+    cur = conn.cursor(row_factory=class_row(cls))
+    await cur.execute(query, params)
+    return await cur.fetchone()
+
+
+async def every(
+    conn: AsyncConnection[Any], cls: type[T], query: LiteralString, params: Mapping[str, Any] | None = None
+) -> list[T]:
+    """The statement's rows, each a `cls` (a dataclass whose fields the columns are named after)."""
+    cur = conn.cursor(row_factory=class_row(cls))
+    await cur.execute(query, params)
+    return await cur.fetchall()

@@ -12,9 +12,8 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
-from backend.api import meta
 from backend.api.app import create_app
-from backend.people import hashing
+from backend.people import hashing, logins
 from tests.api.support import make_user
 from tests.support import Queue
 
@@ -25,8 +24,8 @@ MAX_ADDRESS_FAILURES = 5
 
 @pytest.fixture(autouse=True)
 def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(meta, "MAX_NAME_FAILURES", MAX_NAME_FAILURES)
-    monkeypatch.setattr(meta, "MAX_ADDRESS_FAILURES", MAX_ADDRESS_FAILURES)
+    monkeypatch.setattr(logins, "MAX_NAME_FAILURES", MAX_NAME_FAILURES)
+    monkeypatch.setattr(logins, "MAX_ADDRESS_FAILURES", MAX_ADDRESS_FAILURES)
 
 
 @contextmanager

@@ -6,7 +6,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from backend.observability.probes import SHIPPED
+from backend.api.probes import SHIPPED
 from tests.api.support import app_client
 from tests.observability.live import free_port
 

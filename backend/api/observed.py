@@ -1,4 +1,4 @@
-"""The HTTP side: the middleware that counts and logs every request, and the `/metrics` route.
+"""Observing the HTTP side: the middleware that counts and logs every request, and the `/metrics` route.
 
 The middleware labels a request by its route's template (`/api/runs/{run}`), never its path: a webhook's
 path holds its secret, and ids would make a label per run.
@@ -11,17 +11,21 @@ import re
 import uuid
 from collections.abc import Sequence
 from time import perf_counter
+from typing import Any
 
+from psycopg import AsyncConnection
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from backend.api.auth import authenticate
 from backend.api.errors import ApiError, error_response, internal_error
 from backend.i18n import negotiate
 from backend.observability import events
 from backend.observability.context import scoped
-from backend.observability.exposition import CONTENT_TYPE, check_admin, has_scrape_token, scrape
+from backend.observability.exposition import CONTENT_TYPE, has_scrape_token, scrape
+from backend.people.accounts import has_right
 
 log = logging.getLogger("flowyard.api")
 
@@ -65,6 +69,13 @@ class ObservedRequests:
                 route = self.templates.get(scope.get("endpoint"), "unmatched")
                 method = scope["method"] if scope["method"] in METHODS else "other"
                 events.request_served(method, route, status, started)
+
+
+async def check_admin(conn: AsyncConnection[Any], request: Request) -> None:
+    """Return when the caller is a user with the admin right; raise the ApiError that says why not."""
+    user = await authenticate(conn, request)
+    if not await has_right(conn, user.name, "admin", None):
+        raise ApiError(403, code="right_missing", detail={"right": "admin"}, right="admin")
 
 
 async def metrics_endpoint(request: Request) -> Response:

@@ -16,7 +16,7 @@ import uvicorn
 from psycopg_pool import AsyncConnectionPool
 from starlette.applications import Starlette
 
-from backend.observability.http import metrics_route
+from backend.api.observed import metrics_route
 
 
 class _QuietServer(uvicorn.Server):

@@ -21,6 +21,7 @@ from backend.api.errors import ApiError, error_response
 from backend.i18n import negotiate
 from backend.store.errors import describe_host
 from backend.store.migrations import known
+from backend.store.queries import scalar
 
 log = logging.getLogger("flowyard.api")
 
@@ -38,13 +39,12 @@ async def readyz(request: Request) -> Response:
     pool: Any = request.app.state.pool
     try:
         async with pool.connection(timeout=READY_TIMEOUT_S) as conn:
-            cur = await conn.execute("SELECT coalesce(max(number), 0) FROM schema_migrations")
-            row = await cur.fetchone()
+            found = await scalar(conn, "SELECT coalesce(max(number), 0) FROM schema_migrations")
     except Exception:
         log.warning("not ready: the database does not answer", exc_info=True)
         error = ApiError(503, code="database_unreachable", host=describe_host(str(pool.conninfo)))
         return error_response(error, locale)
-    schema = int(row[0]) if row else 0
+    schema = int(found or 0)
     if schema < SHIPPED:
         detail = {"schema": schema, "known": SHIPPED}
         error = ApiError(503, code="schema_not_current", detail=detail, found=schema, known=SHIPPED)
