@@ -233,10 +233,15 @@ WHERE id = %(run_id)s AND status IN ('running', 'waiting', 'stopped')
 RETURNING id
 
 -- name: open_effect_of_run
--- The action a run's walk died in: its newest try without an outcome (a claim abandoned names it).
-SELECT node, visit FROM effects
-WHERE run_id = %(run_id)s AND outcome IS NULL
-ORDER BY visit DESC LIMIT 1
+-- The action a run's walk died in (a claim abandoned names it): its newest try without an outcome; else,
+-- past the wait's visit, the newest action of the walk when its last try failed (the walk died between
+-- that try's outcome and the failure it leads to: the run stops where it would have stopped).
+SELECT node, visit FROM (
+    SELECT node, visit, outcome FROM effects
+    WHERE run_id = %(run_id)s AND (outcome IS NULL OR visit > coalesce(%(visit)s, 0))
+    ORDER BY outcome IS NULL DESC, visit DESC LIMIT 1
+) AS newest
+WHERE outcome IS NULL OR outcome = 'error'
 
 -- name: close_open_effects
 -- A run cancelled or ended while a try of one of its actions has no outcome (its worker died before
