@@ -47,9 +47,11 @@ def test_every_operation_that_touches_the_database_answers_and_declares_503(
     paths: dict[str, dict[str, Any]] = document()["paths"]
     operations = [(m, p, op) for p, methods in paths.items() for m, op in methods.items()]
     assert len(operations) > 40
-    with TestClient(api_app.create_app(url), raise_server_exceptions=True) as client:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
-            answers = list(pool.map(lambda o: _call(client, *o), operations))
+    with (
+        TestClient(api_app.create_app(url), raise_server_exceptions=True) as client,
+        concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool,
+    ):
+        answers = list(pool.map(lambda o: _call(client, *o), operations))
     wrong = []
     for (method, path, operation), (status, payload, _) in zip(operations, answers, strict=True):
         declared = operation["responses"].get("503")
@@ -57,10 +59,8 @@ def test_every_operation_that_touches_the_database_answers_and_declares_503(
             if status != 200 or declared is not None:
                 wrong.append(f"{method} {path}: {status}, 503 declared: {declared is not None}")
             continue
-        if path == "/readyz":  # the probe's own code, with the host it could not reach
-            code = "database_unreachable"
-        else:
-            code = "database_unavailable"
+        # the readiness probe answers with its own code, naming the host it could not reach
+        code = "database_unreachable" if path == "/readyz" else "database_unavailable"
         if status != 503 or (payload or {}).get("error", {}).get("code") != code:
             wrong.append(f"{method} {path}: answered {status} {payload}")
         schema = (declared or {}).get("content", {}).get("application/json", {}).get("schema")
