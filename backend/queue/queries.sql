@@ -421,6 +421,15 @@ WHERE e.run_id = %(run_id)s AND e.visit > 0 AND e.outcome = 'out'
                 AND jsonb_typeof(n.node -> 'config' -> 'undo') = 'object')
 ORDER BY e.visit DESC
 
+-- name: undos_done_unjournaled
+-- A run's undos that succeeded but have no `undo_done` line yet, newest first: a walk that sent them died
+-- (or failed at an older undo) before its lines were written; the next walk writes them.
+SELECT -u.visit, u.node FROM effects AS u
+WHERE u.run_id = %(run_id)s AND u.visit < 0 AND u.outcome = 'out'
+  AND NOT EXISTS (SELECT 1 FROM journal AS j
+                  WHERE j.run_id = u.run_id AND j.code = 'undo_done' AND j.visit = -u.visit)
+ORDER BY u.visit
+
 -- name: wait_to_undo
 -- A cancelled (or ended) run's wait turned into its undos, due now: taken from any worker walking it, with
 -- the variables it had (the trigger's input for a run that never paused) and why it undoes.
@@ -433,3 +442,7 @@ SET kind = 'undo', node = NULL, visit = NULL, status = 'waiting', claimed_by = N
                          jsonb_build_object('trigger', (SELECT input FROM runs WHERE id = w.run_id))))
 WHERE w.run_id = %(run_id)s
 RETURNING w.id
+
+-- name: undoing_wait_of_run
+-- The wait of a run already cancelled (or ended) that is running its undos, not stopped in them.
+SELECT id FROM waits WHERE run_id = %(run_id)s AND kind = 'undo' AND status <> 'stopped'
