@@ -20,7 +20,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from backend.api.auth import authenticate
-from backend.api.errors import ApiError, error_response, internal_error
+from backend.api.errors import ApiError, database_gone, database_unavailable, error_response, internal_error
 from backend.i18n import negotiate
 from backend.observability import events
 from backend.observability.context import scoped
@@ -89,7 +89,9 @@ async def metrics_endpoint(request: Request) -> Response:
         body = await scrape(pool)
     except ApiError as error:
         return error_response(error, locale)
-    except Exception:
+    except Exception as failure:
+        if database_gone(failure):  # the admin's token could not be checked: 503, as every endpoint
+            return database_unavailable(locale, failure)
         log.exception("GET /metrics failed")
         return internal_error(locale)
     return Response(body, media_type=CONTENT_TYPE)

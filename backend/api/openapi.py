@@ -26,7 +26,7 @@ _DESCRIPTIONS = {
     415: "Unsupported media type",
     422: "Invalid",
     429: "Too many attempts",
-    503: "Busy: try again in a moment",
+    503: "Busy, or the database is unavailable (database_unavailable, Retry-After): try again in a moment",
 }
 
 
@@ -72,6 +72,7 @@ OPERATIONS_PATHS: dict[str, dict[str, Any]] = {
                 "200": {"description": "the Prometheus text format", "content": {"text/plain": {}}},
                 "401": _error_answer("no token, or not a valid one"),
                 "403": _error_answer("a user without the admin right"),
+                "503": _error_answer("the database is unavailable to check an admin's token"),
             },
         }
     },
@@ -145,8 +146,10 @@ def _content(ep: Endpoint, schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _implicit(ep: Endpoint) -> list[int]:
-    """The answers every endpoint of its kind can give besides its own."""
-    statuses = [] if ep.public else [401, 403]
+    """The answers every endpoint of its kind can give besides its own. Every endpoint touches the
+    database (a login is checked there, a handler gets a connection or takes one), so every one may
+    answer 503 `database_unavailable` while the database is away (docs/crashes.md)."""
+    statuses = [503] if ep.public else [401, 403, 503]
     if ep.query:
         statuses.append(400)
     if ep.body is not None or ep.path.startswith("/hooks/"):

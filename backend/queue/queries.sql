@@ -238,10 +238,15 @@ WHERE id = %(run_id)s AND status IN ('running', 'waiting', 'stopped')
 RETURNING id
 
 -- name: open_effect_of_run
--- The action a run's walk died in: its newest try without an outcome (a claim abandoned names it).
-SELECT node, visit FROM effects
-WHERE run_id = %(run_id)s AND outcome IS NULL
-ORDER BY visit DESC LIMIT 1
+-- The action a run's walk died in (a claim abandoned names it): its newest try without an outcome; else,
+-- past the wait's visit, the newest action of the walk when its last try failed (the walk died between
+-- that try's outcome and the failure it leads to: the run stops where it would have stopped).
+SELECT node, visit FROM (
+    SELECT node, visit, outcome FROM effects
+    WHERE run_id = %(run_id)s AND (outcome IS NULL OR visit > coalesce(%(visit)s, 0))
+    ORDER BY outcome IS NULL DESC, visit DESC LIMIT 1
+) AS newest
+WHERE outcome IS NULL OR outcome = 'error'
 
 -- name: close_open_effects
 -- A run cancelled or ended while a try of one of its actions has no outcome (its worker died before
@@ -421,6 +426,15 @@ WHERE e.run_id = %(run_id)s AND e.visit > 0 AND e.outcome = 'out'
                 AND jsonb_typeof(n.node -> 'config' -> 'undo') = 'object')
 ORDER BY e.visit DESC
 
+-- name: undos_done_unjournaled
+-- A run's undos that succeeded but have no `undo_done` line yet, newest first: a walk that sent them died
+-- (or failed at an older undo) before its lines were written; the next walk writes them.
+SELECT -u.visit, u.node FROM effects AS u
+WHERE u.run_id = %(run_id)s AND u.visit < 0 AND u.outcome = 'out'
+  AND NOT EXISTS (SELECT 1 FROM journal AS j
+                  WHERE j.run_id = u.run_id AND j.code = 'undo_done' AND j.visit = -u.visit)
+ORDER BY u.visit
+
 -- name: wait_to_undo
 -- A cancelled (or ended) run's wait turned into its undos, due now: taken from any worker walking it, with
 -- the variables it had (the trigger's input for a run that never paused) and why it undoes.
@@ -509,3 +523,7 @@ RETURNING w.id, w.wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
 UPDATE waits SET pauses = NULL
 WHERE id = ANY(%(wait_ids)s::bigint[]) AND pauses IS NOT NULL
 RETURNING id
+
+-- name: undoing_wait_of_run
+-- The wait of a run already cancelled (or ended) that is running its undos, not stopped in them.
+SELECT id FROM waits WHERE run_id = %(run_id)s AND kind = 'undo' AND status <> 'stopped'

@@ -157,28 +157,45 @@ async def cancel_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None)
     A worker walking the run at this moment finds its claim gone and writes nothing. DecisionStands
     when a decision of its approval landed first and the run has not gone on with it yet.
     """
-    async with conn.transaction():
-        cur = await conn.execute(QUERIES["cancel_run"], {"run_id": run_id})
-        if await cur.fetchone() is None:
-            return False
-        # The run's row is locked now: a decision landing at this moment has either committed (and is
-        # seen here) or waits for this transaction (and then finds its approval cancelled).
-        cur = await conn.execute(APPROVAL_QUERIES["decision_awaiting_resume"], {"run_id": run_id})
-        decided = await cur.fetchone()
-        if decided is not None:
-            raise DecisionStands(*decided)  # rolls the status back with the transaction
-        # runs, then approvals, then waits: the order the worker and a decision take them in too.
-        await conn.execute(APPROVAL_QUERIES["cancel_open_approvals"], {"run_id": run_id, "by": by})
-        await close_open_effects(conn, run_id, "run_cancelled")
-        # Succeeded actions that declare undos: the run ends `cancelled` once a worker has run them.
-        from backend.queue.undo import start_undoing
+    try:
+        async with conn.transaction():
+            return await _cancel(conn, run_id, by)
+    except _AlreadyUndoing:
+        return True
 
-        if await start_undoing(conn, run_id, by=by, undo_for="cancel"):
-            return True
-        await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})
-        await journal.append(
-            conn, run_id, [JournalLine(code="run_cancelled", node=None, visit=None, data={"by": by})]
-        )
+
+class _AlreadyUndoing(Exception):
+    """A cancel of a run already running its undos (a cancel or an end before): it rolls back."""
+
+
+async def _cancel(conn: AsyncConnection[Any], run_id: int, by: str | None) -> bool:
+    cur = await conn.execute(QUERIES["cancel_run"], {"run_id": run_id})
+    if await cur.fetchone() is None:
+        return False
+    # A run that was cancelled (or ended) already and is running its undos: nothing more to do (a
+    # second cancel, a retry of one that got no answer, would start its undos over and journal them
+    # twice). Read once the run's row is locked, so a concurrent first cancel is seen.
+    cur = await conn.execute(QUERIES["undoing_wait_of_run"], {"run_id": run_id})
+    if await cur.fetchone() is not None:
+        raise _AlreadyUndoing
+    # The run's row is locked now: a decision landing at this moment has either committed (and is
+    # seen here) or waits for this transaction (and then finds its approval cancelled).
+    cur = await conn.execute(APPROVAL_QUERIES["decision_awaiting_resume"], {"run_id": run_id})
+    decided = await cur.fetchone()
+    if decided is not None:
+        raise DecisionStands(*decided)  # rolls the status back with the transaction
+    # runs, then approvals, then waits: the order the worker and a decision take them in too.
+    await conn.execute(APPROVAL_QUERIES["cancel_open_approvals"], {"run_id": run_id, "by": by})
+    await close_open_effects(conn, run_id, "run_cancelled")
+    # Succeeded actions that declare undos: the run ends `cancelled` once a worker has run them.
+    from backend.queue.undo import start_undoing
+
+    if await start_undoing(conn, run_id, by=by, undo_for="cancel"):
+        return True
+    await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})
+    await journal.append(
+        conn, run_id, [JournalLine(code="run_cancelled", node=None, visit=None, data={"by": by})]
+    )
     return True
 
 

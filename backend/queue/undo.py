@@ -49,11 +49,17 @@ async def undo_walk(conn_pool: Any, claim: Claim, run: Run, actions: Actions, st
     variables = dict(state.get("vars") or {})
     async with conn_pool.connection() as conn:
         rows = await (await conn.execute(QUERIES["undos_of_run"], {"run_id": run.id})).fetchall()
+        done = await (await conn.execute(QUERIES["undos_done_unjournaled"], {"run_id": run.id})).fetchall()
     pending = [(int(visit), str(node), output) for visit, node, output in rows if node in run.flow.nodes]
     lines = [
         JournalLine(
             code="wait_claimed", node=None, visit=None, data={"kind": "undo", "attempt": claim.attempts}
         )
+    ]
+    # Undos an earlier walk sent and saw succeed, whose lines died with it: journaled now, not sent again.
+    lines += [
+        JournalLine(code="undo_done", node=str(node), visit=int(visit), data={"undo_visit": -int(visit)})
+        for visit, node in done
     ]
     limit = settings().max_value_bytes
     for index, (visit, node_id, output) in enumerate(pending):

@@ -224,9 +224,13 @@ class Worker:
             await self.faults.reach("after_claim")
             if claim.attempts > MAX_ATTEMPTS:
                 # Every earlier claim ended without a word: its worker died or hung in this walk. The
-                # run stops at the action it died in, when a try of one has no outcome, else at its wait.
+                # run stops at the action it died in (a try without an outcome, or the walk's newest
+                # action when its last try failed: the walk died before writing that failure), else at
+                # its wait.
                 async with self.pool.connection() as conn:
-                    cur = await conn.execute(QUERIES["open_effect_of_run"], {"run_id": claim.run_id})
+                    cur = await conn.execute(
+                        QUERIES["open_effect_of_run"], {"run_id": claim.run_id, "visit": claim.visit}
+                    )
                     died_in = await cur.fetchone()
                 where = {"node": died_in[0], "visit": died_in[1]} if died_in else {}
                 abandoned = WaitFailed(code="claim_abandoned", attempts=claim.attempts - 1, **where)

@@ -47,6 +47,7 @@ class Step:
     node: str | None = None
     nth: int = 0  # which approval of `node`, in visit order
     outcome: str | None = None
+    by: str = DECIDER  # who decides (a second approver, a delegate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,8 +402,110 @@ async def _decide(pool: Any, run_id: int, step: Step, at: datetime) -> str:
             return "approval_missing"
         try:
             await ApprovalService(lambda: at).decide(
-                conn, row[0], str(step.outcome), by=DECIDER, comment=None
+                conn, row[0], str(step.outcome), by=step.by, comment=None
             )
         except DecisionRefused as refused:
             return refused.code
         return "decided"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Undo, quorum, reminders and delegation (issue 19): scenarios whose people the sweep makes
+# (tests/crashes/sweep.py, `Sweep._prepare`): SECOND decides beside DECIDER, SEAT is an approver who
+# delegated to DELEGATE, REMINDED has an address and never decides. Kept in one block, added to the corpus
+# at its end.
+
+SECOND = "crash_bob"
+SEAT = "crash_cy"
+DELEGATE = "crash_dan"
+REMINDED = "crash_eve"
+
+
+def _approval(node_id: str, approvers: list[str], **rules: Any) -> dict[str, Any]:
+    config: dict[str, Any] = {"title": f"{node_id}?", "approvers": approvers, "allow_self_approval": True}
+    return {"id": node_id, "type": "approval", "config": config | rules}
+
+
+# An action with an undo sent, then the run cancelled while it waits at an approval: the undo goes out
+# (its own effect row, at the negative visit) and only then does the run end cancelled.
+UNDO = Scenario(
+    "undo_on_cancel",
+    _flow(
+        "undo",
+        {
+            "id": "reserve",
+            "type": "http",
+            "config": {
+                "method": "POST",
+                "url": "{{trigger.base}}/reserve",
+                "body": {"n": "reserve"},
+                "undo": {
+                    "method": "POST",
+                    "url": "{{trigger.base}}/release",
+                    "body": {"status": "{{result.status}}"},
+                },
+            },
+        },
+        _ask("ask", "PT2H", "approve"),
+        _log("after", "not reached"),
+        wires=[_wire("start", "reserve"), _wire("reserve", "ask"), _wire("ask", "after", "approve")],
+    ),
+    (drain(0), Step(30, "cancel"), drain(30), drain(60)),
+)
+
+# Two approvers of a quorum of two: the first vote settles nothing, the second approves.
+QUORUM = Scenario(
+    "quorum_of_two",
+    _flow(
+        "quorum",
+        _approval(
+            "ask", [f"user:{DECIDER}", f"user:{SECOND}"], quorum=2, deadline="PT1H", on_timeout="reject"
+        ),
+        _log("yes", "both approved"),
+        _log("no", "not both"),
+        wires=[_wire("start", "ask"), _wire("ask", "yes", "approve"), _wire("ask", "no", "reject")],
+    ),
+    (
+        drain(0),
+        decide(5, "ask", "approved"),
+        drain(5),
+        Step(10, "decide", "ask", 0, "approved", SECOND),
+        drain(10),
+    ),
+)
+
+# An approval nobody decides: reminded at 10 and 20 minutes (a mail per approver and round), then timed
+# out at its deadline; the drains at 15 and 30 owe nothing and write nothing.
+REMINDERS = Scenario(
+    "reminders_then_timeout",
+    _flow(
+        "reminders",
+        _approval(
+            "ask",
+            [f"user:{REMINDED}"],
+            remind_after=["PT10M", "PT20M"],
+            deadline="PT40M",
+            on_timeout="approve",
+        ),
+        _log("yes", "timed out into approve"),
+        wires=[_wire("start", "ask"), _wire("ask", "yes", "approve")],
+    ),
+    (drain(0), drain(10), drain(15), drain(20), drain(30), drain(40)),
+)
+
+# An approver who delegated: the delegate's vote takes the approver's seat (on_behalf_of) and settles it.
+DELEGATION = Scenario(
+    "delegated_decision",
+    _flow(
+        "delegation",
+        _approval("ask", [f"user:{SEAT}"]),
+        _log("no", "the delegate rejected"),
+        _log("yes", "the delegate approved"),
+        wires=[_wire("start", "ask"), _wire("ask", "no", "reject"), _wire("ask", "yes", "approve")],
+    ),
+    (drain(0), Step(5, "decide", "ask", 0, "rejected", DELEGATE), drain(5)),
+)
+
+PEOPLE_AND_UNDO: tuple[Scenario, ...] = (UNDO, QUORUM, REMINDERS, DELEGATION)
+CORPUS = (*CORPUS, *PEOPLE_AND_UNDO)
+BY_NAME.update({scenario.name: scenario for scenario in PEOPLE_AND_UNDO})

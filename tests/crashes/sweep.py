@@ -14,19 +14,30 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import psycopg
 
 from backend.actions import servers
 from backend.actions.secret_store import SecretStore
+from backend.approvals.delegations import delegate
 from backend.flows.store import create_flow
 from backend.people.accounts import Grant, add_user
 from backend.queue.runs import start_run
 from backend.store.commits import AFTER_ENV, BEFORE_ENV, COUNT_ENV, CRASH_EXIT_CODE
 from tests.actions.servers import RecordingServer, Reply
-from tests.crashes.scenarios import DECIDER, SERVER, TEMPLATE, Scenario, play
+from tests.crashes.scenarios import (
+    DECIDER,
+    DELEGATE,
+    REMINDED,
+    SEAT,
+    SECOND,
+    SERVER,
+    TEMPLATE,
+    Scenario,
+    play,
+)
 
 # Lines the queue writes around the walker's (docs/walker.md): a crash may add some (a second
 # wait_claimed, a resume_failed), so the walk is compared without them.
@@ -44,7 +55,9 @@ class Snapshot:
     error: str | None
     ended: bool
     walk: tuple[tuple[int | None, str | None, str], ...]
-    approvals: tuple[tuple[str, int, str | None, str | None], ...]
+    approvals: tuple[tuple[str, int, str | None, str | None, str | None], ...]
+    votes: tuple[tuple[str, int, str, str | None, str], ...]  # node, visit, voter, on behalf of, vote
+    mails: tuple[tuple[str, int, str, int], ...]  # node, visit, user, round: requests and reminders
     effects: tuple[tuple[int, str, str, str | None], ...]
     keys_per_visit: int  # the most effect keys any (run, visit) has
     received: tuple[str, ...]  # Idempotency-Keys the receiver saw for this run, repeats included
@@ -90,6 +103,10 @@ class Sweep:
     async def _prepare(self) -> None:
         async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
             await add_user(conn, DECIDER, grants=[Grant.parse("decide")])
+            for name in (SECOND, SEAT, DELEGATE, REMINDED):
+                await add_user(conn, name, grants=[Grant.parse("decide")], email=f"{name}@example.org")
+            now = datetime.now(UTC)
+            await delegate(conn, SEAT, DELEGATE, now - timedelta(days=1), now + timedelta(days=300))
             store = SecretStore.from_settings()
             await servers.save_server(conn, store, SERVER, f"{self.receiver.url}/run", "agent-token", by=None)
             await conn.execute("INSERT INTO server_grants VALUES (%s, %s)", (DECIDER, SERVER))
@@ -239,7 +256,20 @@ class Sweep:
                 "SELECT visit, node, code FROM journal WHERE run_id = %s ORDER BY seq", (run_id,)
             ).fetchall()
             approvals = conn.execute(
-                "SELECT node, visit, outcome, decided_by FROM approvals WHERE run_id = %s ORDER BY visit",
+                "SELECT node, visit, outcome, decided_by, on_behalf_of FROM approvals"
+                " WHERE run_id = %s ORDER BY visit",
+                (run_id,),
+            ).fetchall()
+            votes = conn.execute(
+                "SELECT a.node, a.visit, v.voter, v.on_behalf_of, v.vote"
+                " FROM approval_votes v JOIN approvals a ON a.id = v.approval_id"
+                " WHERE a.run_id = %s ORDER BY a.visit, v.voter",
+                (run_id,),
+            ).fetchall()
+            mails = conn.execute(
+                "SELECT a.node, a.visit, m.user_name, m.round"
+                " FROM approval_mails m JOIN approvals a ON a.id = m.approval_id"
+                " WHERE a.run_id = %s ORDER BY a.visit, m.round, m.user_name",
                 (run_id,),
             ).fetchall()
             effects = conn.execute(
@@ -265,7 +295,9 @@ class Sweep:
             error=run[1],
             ended=run[2],
             walk=tuple((v, n, c) for v, n, c in journal if c not in LIFECYCLE),
-            approvals=tuple((n, v, o, d) for n, v, o, d in approvals),
+            approvals=tuple((n, v, o, d, b) for n, v, o, d, b in approvals),
+            votes=tuple((n, v, w, b, o) for n, v, w, b, o in votes),
+            mails=tuple((n, v, u, r) for n, v, u, r in mails),
             effects=tuple((v, n, t, o) for v, n, t, o, _ in effects),
             keys_per_visit=int(per_visit[0]),
             received=received,
@@ -286,7 +318,11 @@ class Sweep:
             ("visit numbers unique and increasing", _increasing(got.walk)),
             (
                 "each approval once per visit",
-                len({(n, v) for n, v, _, _ in got.approvals}) == len(got.approvals),
+                len({(n, v) for n, v, *_ in got.approvals}) == len(got.approvals),
+            ),
+            (
+                "each seat votes once per approval",
+                len({(n, v, b or w) for n, v, w, b, _ in got.votes}) == len(got.votes),
             ),
         ]
         if reference is not None:
@@ -294,6 +330,8 @@ class Sweep:
                 ("the same final status", (got.status, got.error) == (reference.status, reference.error)),
                 ("the same visits", got.walk == reference.walk),
                 ("each approval decided once, the same way", got.approvals == reference.approvals),
+                ("the same votes, each cast once", got.votes == reference.votes),
+                ("the same mails, one per approver and round", got.mails == reference.mails),
                 ("the same effects and outcomes", got.effects == reference.effects),
                 (
                     "the deduplicating receiver saw each effect exactly once",

@@ -2,8 +2,9 @@
 worker and a CLI command.
 
 Every commit index of one scenario, the middle index of each other scenario (and the first and last of
-the actions' scenario), before and after, each followed by a fresh player taking over;
-bench/crash_sweep.py runs every index of all eight (some twenty minutes, past what `make test` may spend).
+the actions' scenario; the indexes of a violation the full sweep found instead of the middle one), before
+and after, each followed by a fresh player taking over; bench/crash_sweep.py runs every index of the
+whole corpus (some thirty minutes, past what `make test` may spend).
 """
 
 from __future__ import annotations
@@ -23,13 +24,19 @@ from backend.store.errors import StoreError
 from tests.actions.servers import recording_server
 from tests.api.support import auth, make_user
 from tests.crashes.conftest import REPORTS
-from tests.crashes.scenarios import ACTIONS, CORPUS, DELAYS_AND_MISSING
+from tests.crashes.scenarios import ACTIONS, CORPUS, DELAYS_AND_MISSING, UNDO, UNHANDLED
 from tests.crashes.sweep import Sweep, report
 from tests.observability.live import Live, free_port, started
 from tests.queue.test_workers import wait_until_ended, worker
 from tests.support import Queue, flow
 
 FULL = (DELAYS_AND_MISSING,)
+# Ks the full sweep found a violation at, kept as regressions: `action_without_error_port` crashed between
+# its last try's outcome and the failure it leads to (after commit 38 or 39, before 40) stopped at its wait,
+# naming no node, where the crash-free run stops at `broken` (the abandoned claim now names the action).
+# `undo_on_cancel` crashed after its cancel (the replayed cancel started the undos over) or after its undo
+# succeeded (the takeover journaled no `undo_done`): queue/runs.py and queue/undo.py now keep both whole.
+REGRESSIONS = {UNHANDLED.name: (38, 39, 40), UNDO.name: (9, 12)}
 
 ONE_STEP = flow(
     "start:trigger",
@@ -48,7 +55,8 @@ def test_the_reduced_corpus_keeps_every_invariant_at_every_crash(database_url: s
                 _, commits_made = sweep.reference(scenario)
                 # The actions' scenario also at its ends: its last commits are where a lost outcome hid.
                 ends = {1, commits_made} if scenario is ACTIONS else set()
-                ks = sorted({max(1, commits_made // 2), *ends})
+                found = REGRESSIONS.get(scenario.name, ())
+                ks = sorted(set(found) or {max(1, commits_made // 2), *ends})
                 sweep.scenario(scenario, ks=ks)
                 sampled += len(ks)
         tally = sweep.tally

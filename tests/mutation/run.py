@@ -94,6 +94,8 @@ def _pyproject_for(package: Package) -> str:
     config["pytest_add_cli_args_test_selection"] = package.tests
     config["pytest_add_cli_args"] = [
         *config.get("pytest_add_cli_args", []),
+        "-p",
+        "tests.mutation.plugin",
         *(f"--deselect={t}" for t in package.deselect),
     ]
     section = "".join(f"{key} = {json.dumps(value)}\n" for key, value in config.items())
