@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.browser.support import Server, log_in, screenshot
 
 # canvas/handles.ts and app.css: a 220 x 84 card with a 2 px border; the input handle 8 px, a port's 14 px.
-WIDTH, HEIGHT, BORDER, IN_SIZE, PORT_SIZE = 220, 84, 2, 8, 14
+WIDTH, HEIGHT, BORDER, IN_SIZE, PORT_SIZE = 220.0, 84.0, 2.0, 8.0, 14.0
 PORTS = {
     "trigger": ["out"],
     "condition": ["true", "false"],
