@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter } from 'react-router';
+import { createBrowserRouter, RouterProvider } from 'react-router';
 import '@xyflow/react/dist/style.css';
 import './shell/app.css';
 import { browserLocale, switchLocale } from './i18n/i18n';
@@ -12,6 +12,11 @@ const queries = new QueryClient({
   defaultOptions: { queries: { retry: (count, error) => count < 2 && !('status' in error) } },
 });
 
+// A data router (not <BrowserRouter>): the editor's leave guard needs react-router's useBlocker, which only a
+// data router has, to ask before the browser's Back button leaves unsaved changes. The pages are still
+// the <Routes> of App.tsx, under one catch-all route.
+const router = createBrowserRouter([{ path: '*', element: <App /> }]);
+
 // The browser's language until the user's own is known (the login page has no user yet); a catalog that
 // does not load leaves the keys visible rather than a blank page.
 const root = document.getElementById('root');
@@ -20,9 +25,7 @@ if (root) {
   createRoot(root).render(
     <StrictMode>
       <QueryClientProvider client={queries}>
-        <BrowserRouter>
-          <App />
-        </BrowserRouter>
+        <RouterProvider router={router} />
       </QueryClientProvider>
     </StrictMode>,
   );

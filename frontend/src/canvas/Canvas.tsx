@@ -28,9 +28,12 @@ import { useEditor } from '../flows/store';
 import { FlowNodeCard, type CardData, type CardNode } from './FlowNodeCard';
 import { RegionNode, type RegionNodeType } from './RegionNode';
 import { regionBoxes } from './regions';
+import { cardHandles } from './handles';
+import { NODE_HEIGHT, NODE_WIDTH } from './layout';
 
 const NODE_TYPES = { card: FlowNodeCard, region: RegionNode };
 const LARGE_FLOW = 150;
+const CARD_SIZE = { width: NODE_WIDTH, height: NODE_HEIGHT };
 export const DRAG_TYPE = 'application/x-flowyard-node-type';
 
 interface Props {
@@ -58,6 +61,9 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
   const [selectedWires, setSelectedWires] = useState<Set<string>>(new Set());
 
   const cardCache = useRef(new Map<string, CardNode>());
+  const cacheLabels = useRef<((node: FlowNode) => string) | null>(null);
+  // The cards React Flow measured at another size than the declared one (a label on two lines).
+  const sizes = useRef(new Map<string, { measured: { width: number; height: number } }>());
   const labelOf = useCallback(
     (node: FlowNode) =>
       t('ui_canvas_node_label', { type: t(`node_type_${node.type}`), id: node.label ?? node.id }),
@@ -75,9 +81,14 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
       draggable: false,
       focusable: false,
       zIndex: -1 - box.depth,
+      handles: [],
+      measured: { width: box.width, height: box.height },
     }));
     // A card whose inputs did not change is the same object as before, so React Flow redraws only the
-    // cards an edit or a findings update touches (on a 500-node flow, one instead of 500).
+    // cards an edit or a findings update touches (on a 500-node flow, one instead of 500). Another
+    // language makes every card anew (its label).
+    if (cacheLabels.current !== labelOf) cardCache.current = new Map();
+    cacheLabels.current = labelOf;
     const previous = cardCache.current;
     const next = new Map<string, CardNode>();
     const cards: CardNode[] = doc.nodes.map((node) => {
@@ -100,8 +111,7 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
         old.data.paused === data.paused &&
         old.data.diff === data.diff &&
         old.selected === isSelected &&
-        old.draggable === !readOnly &&
-        old.ariaLabel === labelOf(node)
+        old.draggable === !readOnly
           ? old
           : {
               id: node.id,
@@ -111,6 +121,8 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
               selected: isSelected,
               draggable: !readOnly,
               ariaLabel: labelOf(node),
+              // Declared until React Flow has measured the card otherwise (canvas/handles.ts).
+              ...(sizes.current.get(node.id) ?? { measured: CARD_SIZE, handles: cardHandles(node.type) }),
             };
       next.set(node.id, card);
       return card;
@@ -152,7 +164,9 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
       const moved = new Map<string, Position>();
       let selection: string[] | null = null;
       for (const change of changes) {
-        if (change.type === 'position' && change.position && !change.id.startsWith('region:')) {
+        if (change.type === 'dimensions' && change.dimensions && !change.id.startsWith('region:')) {
+          sizes.current.set(change.id, { measured: change.dimensions });
+        } else if (change.type === 'position' && change.position && !change.id.startsWith('region:')) {
           moved.set(change.id, change.position);
         } else if (change.type === 'select' && !change.id.startsWith('region:')) {
           selection ??= [...useEditor.getState().selected];

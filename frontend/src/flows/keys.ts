@@ -1,6 +1,7 @@
 // Ctrl+Z / Ctrl+Shift+Z (and Cmd on a Mac) anywhere in the editor, except while typing in a field, where
 // the browser's own undo of the text is what the author means.
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
+import { useBlocker, type Location } from 'react-router';
 import { copySelection, pasteClip, type Clip } from './clipboard';
 import { useEditor } from './store';
 
@@ -45,27 +46,30 @@ export function useUndoKeys(): void {
   }, []);
 }
 
-/** The browser asks before a tab with unsaved changes is closed or reloaded (its own words: browsers no
- * longer show a page's text there). */
+/** Leaving with unsaved changes asks first. Closing or reloading the tab: the browser's own dialog (its
+ * own words: browsers no longer show a page's text there). Any navigation inside the app, by a link, the
+ * browser's Back or Forward button or the code: the catalog's question, through react-router's blocker
+ * (a Back is undone until the author answers). Going to the login page is never held: the session is
+ * already gone by then (logout, or a 401). */
 export function useLeaveGuard(dirty: boolean, question: string): void {
+  const blocker = useBlocker(
+    useCallback(
+      ({ currentLocation, nextLocation }: { currentLocation: Location; nextLocation: Location }) =>
+        dirty && nextLocation.pathname !== currentLocation.pathname && nextLocation.pathname !== '/login',
+      [dirty],
+    ),
+  );
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    if (window.confirm(question)) blocker.proceed();
+    else blocker.reset();
+  }, [blocker, question]);
   useEffect(() => {
     if (!dirty) return;
     function onLeave(event: BeforeUnloadEvent) {
       event.preventDefault();
     }
-    // A link to another page of the app asks first, in the author's language. It runs before the router's
-    // own handler (window, capture phase), which leaves a click whose default was prevented alone.
-    function onClick(event: MouseEvent) {
-      const link = (event.target as HTMLElement | null)?.closest('a[href]');
-      if (!(link instanceof HTMLAnchorElement) || link.target === '_blank') return;
-      if (link.origin !== window.location.origin || link.pathname === window.location.pathname) return;
-      if (!window.confirm(question)) event.preventDefault();
-    }
     window.addEventListener('beforeunload', onLeave);
-    window.addEventListener('click', onClick, true);
-    return () => {
-      window.removeEventListener('beforeunload', onLeave);
-      window.removeEventListener('click', onClick, true);
-    };
-  }, [dirty, question]);
+    return () => window.removeEventListener('beforeunload', onLeave);
+  }, [dirty]);
 }

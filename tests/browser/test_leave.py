@@ -1,0 +1,67 @@
+"""Leaving the editor with unsaved changes by the browser's Back button asks first, in the catalog's words,
+like a link does; staying keeps the edits and the address, leaving goes back. Without changes Back asks
+nothing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from playwright.sync_api import Browser, Dialog, expect
+
+from tests.api.support import approval_and_delay_flow
+from tests.browser.support import Server, log_in, screenshot
+
+QUESTION = "This flow has unsaved changes. Leave it and lose them?"
+
+
+def test_back_button_asks_before_unsaved_changes_are_lost(browser: Browser, server: Server) -> None:
+    server.user("bea", "edit", "run")
+    page = log_in(browser, server, "bea")
+    csrf = page.request.get("/api/me").json()["csrf_token"]
+    headers = {"X-CSRF-Token": csrf, "Content-Type": "application/json"}
+    document = approval_and_delay_flow()
+    flow_id = page.request.post("/api/flows", data=json.dumps(document), headers=headers).json()["id"]
+    asked: list[str] = []
+
+    def answer(accept: bool) -> Callable[[Dialog], None]:
+        def handle(dialog: Dialog) -> None:
+            asked.append(dialog.message)
+            if accept:
+                dialog.accept()
+            else:
+                dialog.dismiss()
+
+        return handle
+
+    # Into the editor by the list's link (one document, so Back stays in the app); nothing changed yet.
+    page.reload()
+    page.get_by_role("link", name=document["name"]).click()
+    page.wait_for_url(f"**/flows/{flow_id}")
+    expect(page.get_by_role("button", name="Arrange")).to_be_enabled()
+    page.go_back()
+    page.wait_for_url("**/flows")
+    expect(page.get_by_role("link", name=document["name"])).to_be_visible()
+    assert asked == []
+
+    page.go_forward()
+    page.wait_for_url(f"**/flows/{flow_id}")
+    page.get_by_role("button", name="Arrange").click()
+    expect(page.get_by_text("unsaved changes")).to_be_visible()
+
+    # Back, and stay: the question in the catalog's words; the editor, its address and the edit remain.
+    page.once("dialog", answer(accept=False))
+    page.go_back()
+    expect(page.get_by_text("unsaved changes")).to_be_visible()
+    assert asked == [QUESTION]
+    assert page.url.endswith(f"/flows/{flow_id}")
+    screenshot(page, "editor-back-stayed")
+
+    # Back, and leave: the list; the edit was never saved.
+    page.once("dialog", answer(accept=True))
+    page.go_back()
+    page.wait_for_url("**/flows")
+    expect(page.get_by_role("link", name=document["name"])).to_be_visible()
+    assert asked == [QUESTION, QUESTION]
+    assert page.request.get(f"/api/flows/{flow_id}").json()["version"] == 1
+    page.context.close()
