@@ -28,10 +28,14 @@ import { useEditor } from '../flows/store';
 import { FlowNodeCard, type CardData, type CardNode } from './FlowNodeCard';
 import { RegionNode, type RegionNodeType } from './RegionNode';
 import { regionBoxes } from './regions';
+import { lanesNodes, LanesNode } from './LanesNode';
+import { portLabel } from './ports';
+import { useWarnings } from './warnings';
 
-const NODE_TYPES = { card: FlowNodeCard, region: RegionNode };
+const NODE_TYPES = { card: FlowNodeCard, region: RegionNode, lanes: LanesNode };
 const LARGE_FLOW = 150;
 export const DRAG_TYPE = 'application/x-flowyard-node-type';
+const isRegion = (id: string) => id.startsWith('region:') || id.startsWith('lanes:');
 
 interface Props {
   findings: Finding[];
@@ -116,23 +120,25 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
       return card;
     });
     cardCache.current = next;
-    return [...regions, ...cards] as Node[];
+    return [...regions, ...lanesNodes(doc), ...cards] as Node[];
   }, [doc, findings, selected, walked, order, paused, diff, readOnly, labelOf]);
 
+  const warned = useWarnings((s) => s.byNode);
   const edges = useMemo<Edge[]>(() => {
     const bad = new Set(findings.filter((f) => f.wire !== null).map((f) => f.wire));
+    const byId = new Map(doc.nodes.map((n) => [n.id, n]));
     return doc.wires.map((wire, i) => ({
       id: `wire:${i}`,
       source: wire.from,
       sourceHandle: portOf(wire),
       target: wire.to,
       targetHandle: 'in',
-      label: portOf(wire) === 'out' ? undefined : t(`port_${portOf(wire)}`),
-      className: bad.has(i) ? 'wire-finding' : undefined,
+      label: portOf(wire) === 'out' ? undefined : portLabel(t, byId.get(wire.from), portOf(wire)),
+      className: bad.has(i) ? 'wire-finding' : warned[wire.to] ? 'wire-warning' : undefined,
       deletable: !readOnly,
       selected: selectedWires.has(`wire:${i}`),
     }));
-  }, [doc.wires, findings, readOnly, selectedWires, t]);
+  }, [doc.nodes, doc.wires, findings, readOnly, selectedWires, t, warned]);
 
   const onEdgesChange = useCallback((changes: EdgeChange[]) => {
     setSelectedWires((current) => {
@@ -152,9 +158,9 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
       const moved = new Map<string, Position>();
       let selection: string[] | null = null;
       for (const change of changes) {
-        if (change.type === 'position' && change.position && !change.id.startsWith('region:')) {
+        if (change.type === 'position' && change.position && !isRegion(change.id)) {
           moved.set(change.id, change.position);
-        } else if (change.type === 'select' && !change.id.startsWith('region:')) {
+        } else if (change.type === 'select' && !isRegion(change.id)) {
           selection ??= [...useEditor.getState().selected];
           selection = change.selected
             ? [...new Set([...selection, change.id])]
@@ -181,7 +187,7 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
       );
       next = removeNodes(
         next,
-        gone.map((n) => n.id).filter((id) => !id.startsWith('region:')),
+        gone.map((n) => n.id).filter((id) => !isRegion(id)),
       );
       apply(next);
       select([]);
