@@ -22,4 +22,9 @@ PORTS: Mapping[str, tuple[str, ...]] = {
     "command": ("out", "error"),
     "log": ("out",),
     "end": (),
+    # Issue 24. A wait_event's ports are these plus one per event name in its config: read a node's ports
+    # through backend.graph.ports.ports(node), never from this table alone.
+    "parallel": ("branches", "done"),
+    "join": ("out",),
+    "wait_event": ("timeout",),
 }

@@ -36,6 +36,9 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "command": {"server": "web-1", "template": "uptime"},
     "log": {"message": "hello {{trigger.who}}"},
     "end": {"status": "succeeded"},
+    "parallel": {"wait": "all"},
+    "join": {"wait": "all"},
+    "wait_event": {"events": ["paid"], "key": "{{trigger.order}}", "timeout": "P1D"},
 }
 
 

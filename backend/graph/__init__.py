@@ -8,7 +8,8 @@ Examples:
 
 from backend.graph.findings import Finding
 from backend.graph.list_view import ListEntry, list_view
+from backend.graph.ports import ports
 from backend.graph.schema import load_schema
 from backend.graph.validator import validate
 
-__all__ = ["Finding", "ListEntry", "list_view", "load_schema", "validate"]
+__all__ = ["Finding", "ListEntry", "list_view", "load_schema", "ports", "validate"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 from backend.graph.findings import Report
 from backend.graph.model import NODE_TYPES
 from backend.graph.outline import Outline
+from backend.graph.ports import ports
 from backend.graph.topology import Topology
 from backend.node_types import PORTS
 
@@ -56,9 +57,10 @@ def check_wires(outline: Outline, topology: Topology, report: Report) -> None:
         vertex = topology.vertex.get(wire.source)
         if vertex is None:
             continue
-        node_type = topology.vertices[vertex].type
+        node = topology.vertices[vertex]
+        node_type = node.type
         # A node of an unknown type has no known ports: its own finding says so.
-        if node_type in PORTS and wire.port not in PORTS[node_type]:
+        if node_type in PORTS and wire.port not in ports(node):
             report.add(
                 code="wire_port_unknown",
                 wire=wire.place,

@@ -243,7 +243,7 @@ class Explainer:
 
 # The config keys that hold an ISO 8601 duration, by node type: their length has a limit the schema's
 # pattern cannot say.
-_DURATIONS = {"approval": ("deadline",), "delay": ("duration",)}
+_DURATIONS = {"approval": ("deadline",), "delay": ("duration",), "wait_event": ("timeout", "keep_early")}
 
 
 def _check_durations(node: NodeEntry, report: Report, now: datetime | None) -> None:

@@ -23,8 +23,8 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from collections.abc import Collection, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from backend.walker.errors import ContinuationInvalid
@@ -63,6 +63,8 @@ class State:
     variables: dict[str, Any]
     visits: int
     loops: list[Loop]
+    # The joins that have arrivals but were not visited yet, by scope (an index into `seen`).
+    arrivals: dict[int, dict[str, int]] = field(default_factory=dict)
 
     @classmethod
     def start(cls, trigger: str, payload: Any) -> State:
@@ -82,7 +84,7 @@ def _loop_to_json(loop: Loop) -> dict[str, Any]:
 
 def to_json(state: State, *, at: tuple[str, int]) -> dict[str, Any]:
     """The continuation of a walk paused at node `at[0]`, visit `at[1]`, as a JSON-able dict."""
-    return {
+    frozen = {
         "v": VERSION,
         "at": {"node": at[0], "visit": at[1]},
         "visits": state.visits,
@@ -91,6 +93,13 @@ def to_json(state: State, *, at: tuple[str, int]) -> dict[str, Any]:
         "vars": dict(state.variables),
         "loops": [_loop_to_json(loop) for loop in state.loops],
     }
+    if any(state.arrivals.values()):
+        frozen["arrivals"] = _arrivals_to_json(state.arrivals)
+    return frozen
+
+
+def _arrivals_to_json(arrivals: Mapping[int, Mapping[str, int]]) -> list[list[Any]]:
+    return [[scope, dict(joins)] for scope, joins in sorted(arrivals.items()) if joins]
 
 
 def _is_count(value: Any) -> bool:
@@ -126,7 +135,7 @@ def _loop_from_json(frozen: Any, nodes: Collection[str], floor: int, height: int
 
 
 def from_json(continuation: Mapping[str, Any], nodes: Collection[str]) -> tuple[State, tuple[str, int]]:
-    """The state a continuation holds and the pause it is at; `nodes` are the flow's node ids.
+    """The state a `"v": 1` continuation holds and the pause it is at; `nodes` are the flow's node ids.
 
     Raises `ContinuationInvalid` for another version or a shape this release does not write. The
     containers are copied, so the walk never changes the caller's continuation.
@@ -134,27 +143,168 @@ def from_json(continuation: Mapping[str, Any], nodes: Collection[str]) -> tuple[
     version = continuation.get("v") if isinstance(continuation, Mapping) else None
     if version != VERSION:
         raise ContinuationInvalid(code="continuation_invalid", reason=f"version {version!r} is not {VERSION}")
+    state, root = thaw(continuation, nodes)
+    assert root.at is not None  # a v1 continuation always waits at one pause
+    return state, root.at
+
+
+@dataclass(slots=True)
+class Branch:
+    """One line of the walk: its own stack, visited marks, open loops and join arrivals.
+
+    The run itself is the root branch. A branch is either walking, paused `at` a pause, waiting on the
+    parallel it opened (`par`), or `ended`. Variables and the visit counter belong to the run.
+    """
+
+    stack: list[str]
+    seen: list[dict[str, None]]
+    loops: list[Loop]
+    arrivals: dict[int, dict[str, int]]
+    at: tuple[str, int] | None = None
+    par: Par | None = None
+    ended: bool = False
+
+    @classmethod
+    def fresh(cls, target: str) -> Branch:
+        """A branch about to visit `target`, the target of one `branches` wire."""
+        return cls(stack=[target], seen=[{}], loops=[], arrivals={})
+
+    def pending(self) -> Iterator[tuple[str, int]]:
+        """Every pause this branch and the branches under it wait on, in branch order."""
+        if self.at is not None:
+            yield self.at
+        if self.par is not None:
+            for branch in self.par.branches:
+                yield from branch.pending()
+
+
+@dataclass(slots=True)
+class Par:
+    """An open parallel: its node and visit, how many branches must end (`need`), and the branches."""
+
+    node: str
+    visit: int
+    need: int
+    branches: list[Branch]
+
+    def met(self) -> bool:
+        return sum(1 for branch in self.branches if branch.ended) >= self.need
+
+
+def root_of(state: State, at: tuple[str, int] | None = None) -> Branch:
+    """The run's own branch, sharing the state's lists."""
+    return Branch(state.stack, state.seen, state.loops, state.arrivals, at)
+
+
+def freeze(state: State, root: Branch) -> dict[str, Any]:
+    """The continuation of a paused walk: `"v": 1` exactly as before while no parallel is open, else
+    `"v": 2` with the open parallel's branches under `par`."""
+    if root.par is None:
+        assert root.at is not None
+        own = State(root.stack, root.seen, state.variables, state.visits, root.loops, root.arrivals)
+        return to_json(own, at=root.at)
+    frozen: dict[str, Any] = {"v": 2, "visits": state.visits, "vars": dict(state.variables)}
+    frozen.update(_branch_to_json(root))
+    return frozen
+
+
+def _branch_to_json(branch: Branch) -> dict[str, Any]:
+    if branch.ended:
+        return {"ended": True}
+    frozen: dict[str, Any] = {
+        "stack": list(branch.stack),
+        "seen": [list(scope) for scope in branch.seen],
+        "loops": [_loop_to_json(loop) for loop in branch.loops],
+    }
+    if any(branch.arrivals.values()):
+        frozen["arrivals"] = _arrivals_to_json(branch.arrivals)
+    if branch.at is not None:
+        frozen["at"] = {"node": branch.at[0], "visit": branch.at[1]}
+    if branch.par is not None:
+        par = branch.par
+        frozen["par"] = {
+            "node": par.node,
+            "visit": par.visit,
+            "need": par.need,
+            "branches": [_branch_to_json(inner) for inner in par.branches],
+        }
+    return frozen
+
+
+def thaw(continuation: Mapping[str, Any], nodes: Collection[str]) -> tuple[State, Branch]:
+    """The state a continuation of either version holds, and the run's root branch (its pauses, its
+    open parallel). Raises `ContinuationInvalid` for anything this release does not write."""
+    version = continuation.get("v") if isinstance(continuation, Mapping) else None
+    if version not in (1, 2):
+        raise ContinuationInvalid(code="continuation_invalid", reason=f"version {version!r} is not 1 or 2")
     try:
-        at = continuation["at"]
-        if not isinstance(at, Mapping) or at.get("node") not in nodes or not _is_count(at.get("visit")):
+        root = _branch_from_json(continuation, nodes, depth=0)
+        if version == 1 and (root.at is None or root.par is not None):
             raise ValueError("a pause at one of this flow's nodes")
-        stack = _node_ids(continuation["stack"], nodes)
-        loops: list[Loop] = []
-        for frozen in continuation["loops"]:
-            loops.append(_loop_from_json(frozen, nodes, loops[-1].base if loops else 0, len(stack)))
-        seen = continuation["seen"]
-        if not isinstance(seen, list) or len(seen) != len(loops) + 1:
-            raise ValueError("one visited list per open scope")
+        if version == 2 and (root.par is None or root.at is not None):
+            raise ValueError("an open parallel")
         variables = continuation["vars"]
         if not isinstance(variables, Mapping):
             raise ValueError("variables as an object")
         state = State(
-            stack=stack,
-            seen=[dict.fromkeys(_node_ids(scope, nodes)) for scope in seen],
+            stack=root.stack,
+            seen=root.seen,
             variables=dict(variables),
             visits=_count(continuation, "visits"),
-            loops=loops,
+            loops=root.loops,
+            arrivals=root.arrivals,
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ContinuationInvalid(code="continuation_invalid", reason=str(error)) from None
-    return state, (at["node"], at["visit"])
+    return state, root
+
+
+# Parallels nest no deeper than loops and parallels together may (the validator's limit is 3).
+_MAX_DEPTH = 8
+
+
+def _branch_from_json(frozen: Any, nodes: Collection[str], depth: int) -> Branch:
+    if not isinstance(frozen, Mapping) or depth > _MAX_DEPTH:
+        raise ValueError("a branch")
+    if depth and frozen.get("ended") is True:
+        return Branch([], [], [], {}, ended=True)
+    stack = _node_ids(frozen["stack"], nodes)
+    loops: list[Loop] = []
+    for loop in frozen["loops"]:
+        loops.append(_loop_from_json(loop, nodes, loops[-1].base if loops else 0, len(stack)))
+    seen = frozen["seen"]
+    if not isinstance(seen, list) or len(seen) != len(loops) + 1:
+        raise ValueError("one visited list per open scope")
+    arrivals: dict[int, dict[str, int]] = {}
+    for scope, joins in frozen.get("arrivals", ()):
+        if not _is_count(scope) or scope > len(loops) or not isinstance(joins, Mapping):
+            raise ValueError("join arrivals by open scope")
+        arrivals[scope] = {join: _count(joins, join) for join in _node_ids(list(joins), nodes)}
+    at = frozen.get("at")
+    pause: tuple[str, int] | None = None
+    if at is not None:
+        if not isinstance(at, Mapping) or at.get("node") not in nodes or not _is_count(at.get("visit")):
+            raise ValueError("a pause at one of this flow's nodes")
+        pause = (at["node"], at["visit"])
+    par: Par | None = None
+    if "par" in frozen:
+        open_par = frozen["par"]
+        if not isinstance(open_par, Mapping) or open_par.get("node") not in nodes or pause is not None:
+            raise ValueError("an open parallel of this flow")
+        branches = open_par["branches"]
+        if not isinstance(branches, list):
+            raise ValueError("a parallel's branches")
+        par = Par(
+            node=open_par["node"],
+            visit=_count(open_par, "visit"),
+            need=_count(open_par, "need"),
+            branches=[_branch_from_json(branch, nodes, depth + 1) for branch in branches],
+        )
+    return Branch(
+        stack=stack,
+        seen=[dict.fromkeys(_node_ids(scope, nodes)) for scope in seen],
+        loops=loops,
+        arrivals=arrivals,
+        at=pause,
+        par=par,
+    )

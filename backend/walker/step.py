@@ -68,6 +68,11 @@ class Step:
 
     `continuation` and `request` are set only while `waiting`; `error` is a reason code only when
     `failed`; `visits` are the node ids visited in this stretch; `visit_count` is the run's total so far.
+
+    `requests` are the pauses this stretch asked for, in branch order (`request` is the first of them,
+    or None); `pending` is every `(node, visit)` the continuation now waits on, in branch order: one
+    outside a parallel, several while branches wait side by side. A resume of one branch may return
+    `waiting` with no new request: the other pauses stay as they are. Both are empty unless `waiting`.
     """
 
     status: Status
@@ -77,3 +82,5 @@ class Step:
     visits: list[str]
     error: str | None
     visit_count: int
+    requests: tuple[Request, ...] = ()
+    pending: tuple[tuple[str, int], ...] = ()

@@ -30,9 +30,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from backend.graph.model import ACTION_TYPES, Flow, Node
+from backend.graph.model import ACTION_TYPES, Flow, Node, join_need
+from backend.graph.ports import ports
 from backend.walker.conditions import holds
-from backend.walker.continuation import State, from_json, to_json
+from backend.walker.continuation import Branch, Par, State, freeze, root_of, thaw
 from backend.walker.errors import ResumeMismatch, WalkFailure
 from backend.walker.loops import PASS_LIMIT, Loops
 from backend.walker.redact import redact_request
@@ -55,6 +56,13 @@ _OUTCOMES: Mapping[str, frozenset[str]] = {
 class _Paused(Exception):
     def __init__(self, request: Request) -> None:
         self.request = request
+
+
+class _Forked(Exception):
+    """A `parallel` node opened its branches: the branch that visited it waits until its rule is met."""
+
+    def __init__(self, par: Par) -> None:
+        self.par = par
 
 
 class _Ended(Exception):
@@ -100,17 +108,22 @@ def walk(
                 code="resume_mismatch", expected="a new run", got=f"{resume.node}@{resume.visit}"
             )
         return _Walk(flow, State.start(flow.trigger, trigger), limits).run()
-    state, at = from_json(continuation, flow.nodes)
-    walker = _Walk(flow, state, limits)
-    return walker.resume(flow.nodes[at[0]], at[1], resume)
+    state, root = thaw(continuation, flow.nodes)
+    walker = _Walk(flow, state, limits, root)
+    return walker.resume(resume)
 
 
 class _Walk:
     """One stretch of a walk: the state it moves, and the journal and visits it writes."""
 
-    def __init__(self, flow: Flow, state: State, limits: Limits) -> None:
+    def __init__(self, flow: Flow, state: State, limits: Limits, root: Branch | None = None) -> None:
         self.flow = flow
         self.state = state
+        # The run's own branch; while a parallel is open, the branches under it (continuation.py).
+        self.root = root or root_of(state)
+        self.requests: list[Request] = []
+        # Joins released when their scope unwound: their next pop is a visit, not an arrival.
+        self.released: set[str] = set()
         self.limit = limits.value_bytes
         # Counted once per stretch (a thawed run's variables, or the trigger's payload), then kept.
         self.ledger = Ledger(state.variables, limits)
@@ -132,61 +145,197 @@ class _Walk:
             "delay": self._delay,
             "log": self._log,
             "end": self._end,
+            "parallel": self._parallel,
+            "join": lambda node, visit: "out",
             **{action: self._action for action in ACTION_TYPES},
         }
 
-    def resume(self, node: Node, visit: int, resume: Resume | None) -> Step:
-        """Take the pause's outcome at `node`, follow the port it chooses, and walk on."""
-        if resume is None or (resume.node, resume.visit) != (node.id, visit):
-            got = "nothing" if resume is None else f"{resume.node}@{resume.visit}"
-            raise ResumeMismatch(code="resume_mismatch", expected=f"{node.id}@{visit}", got=got)
+    def resume(self, resume: Resume | None) -> Step:
+        """Take a pending pause's outcome, follow the port it chooses, and walk that branch on."""
+        path = self._path_to(resume)
+        branch = path[-1]
+        assert branch.at is not None and resume is not None
+        node, visit = self.flow.nodes[branch.at[0]], branch.at[1]
         outcome = resume.outcome
-        if outcome not in _OUTCOMES.get(node.type, ()):
+        known = ports(node) if node.type == "wait_event" else _OUTCOMES.get(node.type, frozenset())
+        if outcome not in known:
             raise ResumeMismatch(code="resume_mismatch", expected=f"an outcome of {node.type}", got=outcome)
         port = "out" if node.type == "delay" else outcome
-        if outcome == "timeout":
+        if outcome == "timeout" and node.type == "approval":
             # A timeout takes the port the flow chose for it; an approval without a rule never times out.
             port = node.config.get("on_timeout", "")
             if port not in ("approve", "reject", "skip"):
                 raise ResumeMismatch(code="resume_mismatch", expected="an on_timeout rule", got=outcome)
-        if resume.output is not None:
-            self.state.variables[node.id] = dict(resume.output)
-            self.ledger.assign(node.id, self.state.variables[node.id])  # checked as the walk goes on
-        self.at = (node.id, visit)
-        if port == "skip":
-            self.journal.append(JournalLine(code="approval_skipped", node=node.id, visit=visit))
-            return self.run()
-        if port == "error" and not self.flow.targets(node.id, "error"):
-            self.journal.append(self._resumed(node, visit, outcome, None))
-            return self._failed(WalkFailure(code="action_failed"))
-        self.journal.append(self._resumed(node, visit, outcome, port))
-        self.state.stack.extend(reversed(self.flow.targets(node.id, port)))
-        return self.run()
-
-    def run(self) -> Step:
-        """Walk until the stack is empty, a node pauses or ends the run, or the run fails."""
+        branch.at = None
+        self._enter(branch)
         try:
+            if resume.output is not None:
+                self.state.variables[node.id] = dict(resume.output)
+                self.ledger.assign(node.id, self.state.variables[node.id])  # checked as the walk goes on
+            self.at = (node.id, visit)
+            if port == "skip":
+                self.journal.append(JournalLine(code="approval_skipped", node=node.id, visit=visit))
+            elif port == "error" and not self.flow.targets(node.id, "error"):
+                self.journal.append(self._resumed(node, visit, outcome, None))
+                raise WalkFailure(code="action_failed")
+            else:
+                self.journal.append(self._resumed(node, visit, outcome, port))
+                self.state.stack.extend(reversed(self.flow.targets(node.id, port)))
             self.ledger.check()
-            self._walk()
-        except _Paused as pause:
-            at = (pause.request.node, pause.request.visit)
-            return self._step("waiting", to_json(self.state, at=at), pause.request)
+            self._advance(branch)
+            # The branch may have ended: each parallel above it whose rule that meets closes, and the
+            # branch that opened it walks on from its `done` port.
+            for owner in reversed(path[:-1]):
+                par = owner.par
+                if par is None or not par.met():
+                    break
+                self._advance(owner)
         except _Ended as end:
-            node, visit = self.at
-            data = {"message": end.message}
-            self.journal.append(JournalLine(code="run_succeeded", node=node, visit=visit, data=data))
-            return self._step("succeeded")
+            return self._ended(end.message)
         except WalkFailure as failure:
             return self._failed(failure)
-        self.journal.append(JournalLine(code="run_succeeded", node=None, visit=None, data={"message": ""}))
+        return self._outcome()
+
+    def _path_to(self, resume: Resume | None) -> list[Branch]:
+        """The branches from the run's down to the one paused at the resume's node and visit."""
+        pending = list(self.root.pending())
+        want = None if resume is None else (resume.node, resume.visit)
+        if want is None or want not in pending:
+            got = "nothing" if resume is None else f"{resume.node}@{resume.visit}"
+            expected = " or ".join(f"{node}@{visit}" for node, visit in pending)
+            raise ResumeMismatch(code="resume_mismatch", expected=expected, got=got)
+        path = [self.root]
+        while path[-1].at != want:
+            par = path[-1].par
+            assert par is not None
+            path.append(next(b for b in par.branches if want in b.pending()))
+        return path
+
+    def run(self) -> Step:
+        """Walk a new run until every branch pauses or ends, or the run ends or fails."""
+        try:
+            self.ledger.check()
+            self._advance(self.root)
+        except _Ended as end:
+            return self._ended(end.message)
+        except WalkFailure as failure:
+            return self._failed(failure)
+        return self._outcome()
+
+    def _outcome(self) -> Step:
+        if self.root.ended:
+            line = JournalLine(code="run_succeeded", node=None, visit=None, data={"message": ""})
+            self.journal.append(line)
+            return self._step("succeeded")
+        continuation = freeze(self.state, self.root)
+        first = self.requests[0] if self.requests else None
+        return self._step("waiting", continuation, first, pending=tuple(self.root.pending()))
+
+    def _ended(self, message: str) -> Step:
+        node, visit = self.at
+        data = {"message": message}
+        self.journal.append(JournalLine(code="run_succeeded", node=node, visit=visit, data=data))
         return self._step("succeeded")
+
+    def _enter(self, branch: Branch) -> None:
+        """Make `branch` the one the stack machine (and the loops) work on."""
+        state = self.state
+        state.stack, state.seen, state.loops = branch.stack, branch.seen, branch.loops
+        state.arrivals = branch.arrivals
+
+    def _advance(self, branch: Branch) -> None:
+        """Walk `branch` until it pauses, ends, or waits on a parallel whose rule is not met yet.
+
+        A parallel starts its branches one after another, in the order of the `branches` wires, each
+        until it pauses or ends, and stops starting them once its rule is met.
+        """
+        while True:
+            par = branch.par
+            if par is not None:
+                for inner in par.branches:
+                    if par.met():
+                        break
+                    if not inner.ended and inner.at is None and inner.par is None:
+                        self._advance(inner)
+                if not par.met():
+                    return
+                self._close(branch, par)
+            self._enter(branch)
+            try:
+                self._walk()
+            except _Paused as pause:
+                branch.at = (pause.request.node, pause.request.visit)
+                self.requests.append(pause.request)
+                return
+            except _Forked as fork:
+                branch.par = fork.par
+                continue
+            branch.ended = True
+            return
+
+    def _close(self, branch: Branch, par: Par) -> None:
+        """A parallel's rule is met: cancel the branches still open and follow `done` in `branch`."""
+        ended = sum(1 for inner in par.branches if inner.ended)
+        for number, inner in enumerate(par.branches, 1):
+            if inner.ended:
+                continue
+            held = list(inner.pending())
+            for node, visit in held or [(par.node, par.visit)]:
+                data = {"parallel": par.node, "branch": number, "paused": bool(held)}
+                self.journal.append(JournalLine(code="branch_cancelled", node=node, visit=visit, data=data))
+        data = {"branches": len(par.branches), "ended": ended}
+        self.journal.append(JournalLine(code="parallel_finished", node=par.node, visit=par.visit, data=data))
+        branch.par = None
+        branch.stack.extend(reversed(self.flow.targets(par.node, "done")))
+
+    def _parallel(self, node: Node, visit: int) -> None:
+        targets = self.flow.targets(node.id, "branches")
+        need = join_need(node.config.get("wait"), len(targets))
+        raise _Forked(Par(node.id, visit, need, [Branch.fresh(target) for target in targets]))
+
+    def _release(self) -> bool:
+        """The innermost scope unwinds: an `all` join with arrivals is visited now; a `first` or N join
+        that can no longer be met is not (`join_not_reached`). True when a join was pushed."""
+        depth = len(self.state.seen) - 1
+        waiting = self.state.arrivals.pop(depth, None)
+        if not waiting:
+            return False
+        released = []
+        for join, arrived in waiting.items():
+            if self.flow.nodes[join].config.get("wait", "all") == "all":
+                released.append(join)
+            else:
+                data = {"arrived": arrived, "needed": self.flow.joins[join]}
+                self.journal.append(JournalLine(code="join_not_reached", node=join, visit=None, data=data))
+        self.released.update(released)
+        self.state.stack.extend(reversed(released))
+        return bool(released)
+
+    def _arrived(self, join: str) -> bool:
+        """An arrival at a join not visited in this scope: True when it is now to be visited."""
+        if join in self.released:
+            self.released.discard(join)
+            return True
+        depth = len(self.state.seen) - 1
+        waiting = self.state.arrivals.setdefault(depth, {})
+        arrived = waiting.get(join, 0) + 1
+        if arrived >= self.flow.joins[join]:
+            waiting.pop(join, None)
+            if not waiting:
+                del self.state.arrivals[depth]
+            return True
+        waiting[join] = arrived
+        return False
 
     def _walk(self) -> None:
         # The hot loop: names are bound to locals, and `at` is written only when something goes wrong.
         state, nodes, journal, handlers = self.state, self.flow.nodes, self.journal, self.handlers
         stack, loops, seen, visits, wires = state.stack, state.loops, state.seen, self.visits, self.flow.wires
+        joins = self.flow.joins
         while True:
             if loops and len(stack) == loops[-1].base:
+                if joins and self._release():
+                    continue
                 loop = loops[-1]
                 try:
                     self.loops.pass_over(loop)
@@ -195,10 +344,16 @@ class _Walk:
                     raise
                 continue
             if not stack:
+                if joins and self._release():
+                    continue
                 return
             node_id = stack.pop()
             scope = seen[-1]
             if node_id in scope:
+                if joins and node_id in joins:
+                    journal.append(JournalLine(code="join_arrival_ignored", node=node_id, visit=None))
+                continue
+            if joins and node_id in joins and not self._arrived(node_id):
                 continue
             if state.visits >= VISIT_LIMIT:
                 self.at = (node_id, None)
@@ -212,6 +367,9 @@ class _Walk:
             mark = len(journal)
             try:
                 port = handlers.get(node.type, _unknown)(node, visit)
+            except _Forked:
+                journal.insert(mark, _visited(node, visit, "branches"))
+                raise
             except (_Paused, _Ended, WalkFailure):
                 self.at = (node_id, visit)
                 journal.insert(mark, _visited(node, visit, None))
@@ -301,8 +459,20 @@ class _Walk:
         continuation: dict[str, Any] | None = None,
         request: Request | None = None,
         error: str | None = None,
+        pending: tuple[tuple[str, int], ...] = (),
     ) -> Step:
-        return Step(status, continuation, request, self.journal, self.visits, error, self.state.visits)
+        requests = tuple(self.requests) if status == "waiting" else ()
+        return Step(
+            status,
+            continuation,
+            request,
+            self.journal,
+            self.visits,
+            error,
+            self.state.visits,
+            requests,
+            pending,
+        )
 
 
 def _visited(node: Node, visit: int, port: str | None) -> JournalLine:

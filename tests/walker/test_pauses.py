@@ -262,3 +262,12 @@ def test_a_request_shares_nothing_with_the_runs_variables() -> None:
     assert isinstance(step.request, ActionRequest) and step.continuation is not None
     step.request.config["body"]["signed"] = True
     assert step.continuation["vars"]["trigger"] == {"order": {"id": 1}}
+
+
+def test_a_sequential_pause_lists_its_one_request_and_pending_pause() -> None:
+    flow = build(APPROVE_FLOW, APPROVE_WIRES)
+    step = walk(flow, None)
+    assert step.status == "waiting" and step.request is not None
+    assert step.requests == (step.request,) and step.pending == (("ask", 2),)
+    done = walk(flow, json.loads(json.dumps(step.continuation)), resume=Resume("ask", 2, "approve"))
+    assert done.status == "succeeded" and done.requests == () and done.pending == ()

@@ -120,3 +120,45 @@ def drive(
         resume = Resume(step.request.node, step.request.visit, outcome, output)
         steps.append(walk(flow, continuation, resume=resume))
     return Run(steps)
+
+
+def parallel(wait: Any = "all") -> NodeSpec:
+    return ("parallel", {"wait": wait})
+
+
+def join(wait: Any = "all") -> NodeSpec:
+    return ("join", {"wait": wait})
+
+
+def drive_all(
+    flow: Flow,
+    trigger: Any = None,
+    answer: Callable[[Request], tuple[str, dict[str, Any] | None] | None] = default_answer,
+    *,
+    order: Callable[[list[Request]], int] = lambda open_requests: 0,
+) -> Run:
+    """Walk `flow` to its end answering every pending pause, several at once inside a parallel.
+
+    `order` picks which of the open requests is answered next (an index); every continuation goes
+    through JSON text. A request `answer` leaves alone (None) stays open; the run then stays waiting.
+    """
+    steps = [walk(flow, None, trigger=trigger)]
+    open_requests: list[Request] = list(steps[0].requests)
+    while steps[-1].status == "waiting" and open_requests:
+        step = steps[-1]
+        assert step.continuation is not None
+        pending = set(step.pending)
+        open_requests = [r for r in open_requests if (r.node, r.visit) in pending]
+        assert {(r.node, r.visit) for r in open_requests} == pending
+        answerable = [r for r in open_requests if answer(r) is not None]
+        if not answerable:
+            break
+        request = answerable[order(answerable) % len(answerable)]
+        given = answer(request)
+        assert given is not None
+        outcome, output = given
+        continuation = json.loads(json.dumps(step.continuation))
+        resume = Resume(request.node, request.visit, outcome, output)
+        steps.append(walk(flow, continuation, resume=resume))
+        open_requests = [r for r in open_requests if r is not request] + list(steps[-1].requests)
+    return Run(steps)
