@@ -29,10 +29,12 @@ import { FlowNodeCard, type CardData, type CardNode } from './FlowNodeCard';
 import { RegionNode, type RegionNodeType } from './RegionNode';
 import { regionBoxes } from './regions';
 import { lanesNodes, LanesNode } from './LanesNode';
+import { DoneEdge, doneRoutes } from './DoneEdge';
 import { portLabel } from './ports';
 import { useWarnings } from './warnings';
 
 const NODE_TYPES = { card: FlowNodeCard, region: RegionNode, lanes: LanesNode };
+const EDGE_TYPES = { done: DoneEdge };
 const LARGE_FLOW = 150;
 export const DRAG_TYPE = 'application/x-flowyard-node-type';
 const isRegion = (id: string) => id.startsWith('region:') || id.startsWith('lanes:');
@@ -127,18 +129,26 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
   const edges = useMemo<Edge[]>(() => {
     const bad = new Set(findings.filter((f) => f.wire !== null).map((f) => f.wire));
     const byId = new Map(doc.nodes.map((n) => [n.id, n]));
+    const routes = doneRoutes(doc);
     return doc.wires.map((wire, i) => ({
+      ...(portOf(wire) === 'done' && routes.has(wire.from)
+        ? { type: 'done', data: routes.get(wire.from) }
+        : {}),
       id: `wire:${i}`,
       source: wire.from,
       sourceHandle: portOf(wire),
       target: wire.to,
       targetHandle: 'in',
-      label: portOf(wire) === 'out' ? undefined : portLabel(t, byId.get(wire.from), portOf(wire)),
+      // A branches wire needs no name: the lane it leads into says "Branch 1", "Branch 2".
+      label:
+        portOf(wire) === 'out' || portOf(wire) === 'branches'
+          ? undefined
+          : portLabel(t, byId.get(wire.from), portOf(wire)),
       className: bad.has(i) ? 'wire-finding' : warned[wire.to] ? 'wire-warning' : undefined,
       deletable: !readOnly,
       selected: selectedWires.has(`wire:${i}`),
     }));
-  }, [doc.nodes, doc.wires, findings, readOnly, selectedWires, t, warned]);
+  }, [doc, findings, readOnly, selectedWires, t, warned]);
 
   const onEdgesChange = useCallback((changes: EdgeChange[]) => {
     setSelectedWires((current) => {
@@ -215,6 +225,7 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
         nodes={nodes}
         edges={edges}
         nodeTypes={NODE_TYPES}
+        edgeTypes={EDGE_TYPES}
         onInit={onInit}
         onNodesChange={onNodesChange}
         onNodeDragStart={() => checkpoint()}

@@ -31,6 +31,8 @@ const LABEL = 18;
 const LANE_LABEL = 30;
 
 export function parallelBoxes(doc: FlowDocument): ParallelBox[] {
+  // Called on every edit and every step of a drag: a flow without a parallel costs one pass.
+  if (!doc.nodes.some((n) => n.type === 'parallel')) return [];
   const at = new Map(doc.nodes.map((n) => [n.id, n.position ?? { x: 0, y: 0 }]));
   const deepest = Math.max(0, ...regions(doc).map((r) => r.depth));
   return parallelRegions(doc).map(({ parallel, depth, lanes }) => {
