@@ -106,9 +106,12 @@ def validations_busy() -> bool:
     return _validations.statistics().tasks_waiting >= VALIDATIONS_WAITING
 
 
-async def findings_of(document: Any, locale: str) -> list[Finding]:
-    """`validate`, with the findings cap of the settings, off the event loop for a large document."""
-    work = partial(validate, document, locale, limit=settings().max_findings, now=datetime.now(UTC))
+async def findings_of(document: Any, locale: str, warnings: list[Finding] | None = None) -> list[Finding]:
+    """`validate`, with the findings cap of the settings, off the event loop for a large document.
+
+    `warnings`, when given, receives the warnings (issue 24: they leave the flow valid)."""
+    now = datetime.now(UTC)
+    work = partial(validate, document, locale, limit=settings().max_findings, now=now, warnings=warnings)
     if _small(document):
         return work()
     if _validations.statistics().tasks_waiting >= VALIDATIONS_WAITING:
@@ -353,14 +356,20 @@ async def version(call: Call) -> Response:
         200: {
             "type": "object",
             "required": ["valid", "findings"],
-            "properties": {"valid": {"type": "boolean"}, "findings": {"type": "array", "items": FINDING}},
+            "properties": {
+                "valid": {"type": "boolean"},
+                "findings": {"type": "array", "items": FINDING},
+                "warnings": {"type": "array", "items": FINDING},
+            },
         },
         503: None,
     },
 )
 async def validate_document(call: Call) -> Response:
-    findings = await findings_of(call.body, call.locale)
-    return reply({"valid": not findings, "findings": [f.to_json() for f in findings]})
+    warnings: list[Finding] = []
+    findings = await findings_of(call.body, call.locale, warnings)
+    answer = {"valid": not findings, "findings": [f.to_json() for f in findings]}
+    return reply({**answer, "warnings": [w.to_json() for w in warnings]})
 
 
 @endpoint(

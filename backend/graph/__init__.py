@@ -10,6 +10,6 @@ from backend.graph.findings import Finding
 from backend.graph.list_view import ListEntry, list_view
 from backend.graph.ports import ports
 from backend.graph.schema import load_schema
-from backend.graph.validator import validate
+from backend.graph.validator import check_flow, validate
 
-__all__ = ["Finding", "ListEntry", "list_view", "load_schema", "ports", "validate"]
+__all__ = ["Finding", "ListEntry", "check_flow", "list_view", "load_schema", "ports", "validate"]

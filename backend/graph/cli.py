@@ -23,7 +23,7 @@ from typing import TextIO
 from backend.config import settings
 from backend.errors import CodedError
 from backend.graph.findings import Finding
-from backend.graph.validator import validate
+from backend.graph.validator import check_flow
 from backend.i18n.catalogs import message
 from backend.strict_json import MAX_BYTES, JsonRefused, read_json
 
@@ -54,26 +54,40 @@ def run_check(path: str, *, as_json: bool) -> int:
         sentence = message(unreadable.code, "en", path=path, **unreadable.params)
         write_line(sys.stderr, f"flowyard check: {sentence}")
         return 2
-    findings = validate(document, limit=settings().max_findings, now=datetime.now(UTC))
-    print_findings(path, findings, as_json=as_json)
+    findings, warnings = check_flow(document, limit=settings().max_findings, now=datetime.now(UTC))
+    print_findings(path, findings, as_json=as_json, warnings=warnings)
+    # Warnings leave the flow valid: the exit code is the findings' alone.
     return 1 if findings else 0
 
 
-def print_findings(path: str, findings: Sequence[Finding], *, as_json: bool) -> None:
+def print_findings(
+    path: str, findings: Sequence[Finding], *, as_json: bool, warnings: Sequence[Finding] | None = None
+) -> None:
     """Findings on stdout as `flowyard check` prints them (`flowyard walk` prints them the same way).
+
+    With `warnings` (check does; walk, which stops at findings, does not), `--json` adds a
+    `"warnings"` list of the findings' shape, and the lines print them after the findings.
 
     Examples:
         >>> print_findings("f.json", [Finding("cycle", "a", 2, "A cycle.")], as_json=True)
         {"valid": false, "findings": [{"code": "cycle", "node": "a", "wire": 2, "message": "A cycle."}]}
+        >>> print_findings("f.json", [], as_json=True, warnings=[])
+        {"valid": true, "findings": [], "warnings": []}
     """
     if as_json:
         rows = [{key: finding.to_json()[key] for key in _JSON_KEYS} for finding in findings]
-        write_line(sys.stdout, json.dumps({"valid": not findings, "findings": rows}))
-    elif findings:
+        answer: dict[str, object] = {"valid": not findings, "findings": rows}
+        if warnings is not None:
+            answer["warnings"] = [{key: warning.to_json()[key] for key in _JSON_KEYS} for warning in warnings]
+        write_line(sys.stdout, json.dumps(answer))
+        return
+    if findings:
         for finding in findings:
             write_line(sys.stdout, f"{path}: {finding.code}: {finding.message}")
     else:
         write_line(sys.stdout, f"{path}: {_sentence(code='flow_valid')}")
+    for warning in warnings or ():
+        write_line(sys.stdout, f"{path}: {warning.code}: {warning.message}")
 
 
 def _sentence(*, code: str) -> str:

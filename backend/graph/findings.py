@@ -66,6 +66,8 @@ class Report:
         self.limit = limit
         self.findings: list[Finding] = []
         self.untold = 0  # findings past the limit: counted, never built
+        # Warnings: worth a look, but they leave the flow valid (at most `limit` of them, the rest dropped).
+        self.warnings: list[Finding] = []
 
     @property
     def room(self) -> int:
@@ -111,6 +113,16 @@ class Report:
         text = message(code, self.locale, **{key: shown(value) for key, value in params.items()})
         # Positional on purpose: the catalog guard reads `code=` keywords, and this one is a variable.
         self.findings.append(Finding(code, node, wire, text, detail))
+
+    def warn(self, *, code: str, node: str | None = None, wire: int | None = None, **params: object) -> None:
+        """Add a warning: a finding's shape, in `warnings`, that does not make the flow invalid."""
+        if len(self.warnings) >= self.limit:
+            return
+        if node is not None:
+            params.setdefault("node", node)
+            node = cut(node)
+        text = message(code, self.locale, **{key: shown(value) for key, value in params.items()})
+        self.warnings.append(Finding(code, node, wire, text, None))
 
 
 # How much of a text from the document a finding repeats. An id is at most 64 characters; a longer one is

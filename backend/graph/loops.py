@@ -80,14 +80,16 @@ def check_loops(topology: Topology, report: Report) -> None:
             report.add(
                 code="loop_nesting_too_deep", node=vertices[loop_vertex].id, depth=level, limit=MAX_LOOP_DEPTH
             )
+    loop_mask = topology.loop_mask
     for vertex, node in enumerate(vertices):
-        if node.type == "break" and not topology.regions[vertex]:
+        if node.type == "break" and not topology.regions[vertex] & loop_mask:
             report.add(code="break_outside_loop", node=node.id)
     for vertex, node in enumerate(vertices):
-        if node.type == "end" and topology.regions[vertex]:
+        if node.type == "end" and topology.regions[vertex] & loop_mask:
             if not report.room:
                 report.count(1)  # the innermost loop would only be counted
                 continue
-            innermost = max(topology.loops_around(vertex), key=lambda loop: (depth[loop], -loop))
+            around = [loop for loop in topology.loops_around(vertex) if topology.bits[loop] & loop_mask]
+            innermost = max(around, key=lambda loop: (depth[loop], -loop))
             loop = vertices[innermost].id
             report.add(code="end_inside_loop", node=node.id, detail=loop, loop=loop)

@@ -13,7 +13,9 @@ together in document order, are ordered the same way.
 The body region of a loop is every node reachable from the targets of its `body` wires. Regions are kept
 as bit sets, one bit per loop, and computed in one pass in that order: a node's set is the union over its
 incoming wires of the source's set, plus the loop's own bit on a body wire. In a cycle every member
-reaches every other, so a component is one step of the pass and its members share one set.
+reaches every other, so a component is one step of the pass and its members share one set. A `parallel`
+opens a region the same way through its `branches` wires: `loops` lists loops and parallels, and a
+parallel counts toward nesting depth as a loop does; `loop_mask` tells the real loops' bits apart.
 
 Examples:
     >>> from backend.graph.outline import read_outline
@@ -41,6 +43,9 @@ import networkx as nx
 from backend.graph.model import LOOP_TYPES
 from backend.graph.outline import NodeEntry, Outline, WireEntry
 
+# The nodes that open a region, and the port whose wires lead into it: a loop's body, a parallel's branches.
+REGION_PORTS = {**dict.fromkeys(LOOP_TYPES, "body"), "parallel": "branches"}
+
 
 class Edge(NamedTuple):
     """A wire between two known nodes; `body_bit` is its loop's bit when it is a loop's body wire."""
@@ -61,8 +66,11 @@ class Topology:
     incoming: tuple[tuple[Edge, ...], ...]
     components: tuple[tuple[int, ...], ...]
     triggers: tuple[int, ...]
+    # The region openers: loops and parallels, in document order, each with its bit in `regions`.
     loops: tuple[int, ...]
     bits: Mapping[int, int]
+    # The bits of the real loops (foreach, repeat); the others are parallels'.
+    loop_mask: int
     regions: tuple[int, ...]
     reachable: tuple[bool, ...]
 
@@ -106,15 +114,17 @@ def analyse(outline: Outline) -> Topology:
         if node.id not in vertex:
             vertex[node.id] = len(vertices)
             vertices.append(node)
-    loops = tuple(v for v, node in enumerate(vertices) if node.type in LOOP_TYPES)
+    loops = tuple(v for v, node in enumerate(vertices) if node.type in REGION_PORTS)
     bits = {loop: 1 << position for position, loop in enumerate(loops)}
+    loop_mask = sum(bits[v] for v in loops if vertices[v].type in LOOP_TYPES)
     edges: list[Edge] = []
     incoming: list[list[Edge]] = [[] for _ in vertices]
     outgoing: list[list[int]] = [[] for _ in vertices]
     for wire in outline.wires:
         source, target = vertex.get(wire.source), vertex.get(wire.target)
         if source is not None and target is not None:
-            edge = Edge(wire, source, target, bits.get(source, 0) if wire.port == "body" else 0)
+            opens = REGION_PORTS.get(vertices[source].type) == wire.port
+            edge = Edge(wire, source, target, bits.get(source, 0) if opens else 0)
             edges.append(edge)
             incoming[target].append(edge)
             outgoing[source].append(target)
@@ -144,6 +154,7 @@ def analyse(outline: Outline) -> Topology:
         triggers=triggers,
         loops=loops,
         bits=bits,
+        loop_mask=loop_mask,
         regions=tuple(regions),
         reachable=tuple(reachable),
     )

@@ -27,13 +27,19 @@ from backend.graph.approval_rules import check_approvals
 from backend.graph.findings import Finding, Report
 from backend.graph.loops import check_loops
 from backend.graph.outline import read_outline
+from backend.graph.parallels import check_parallels
 from backend.graph.rules import check_cycles, check_nodes, check_reachability, check_triggers, check_wires
 from backend.graph.schema import Explainer, check_configs, check_document
 from backend.graph.topology import analyse
 
 
 def validate(
-    document: object, locale: str = "en", *, limit: int = DEFAULT_MAX_FINDINGS, now: datetime | None = None
+    document: object,
+    locale: str = "en",
+    *,
+    limit: int = DEFAULT_MAX_FINDINGS,
+    now: datetime | None = None,
+    warnings: list[Finding] | None = None,
 ) -> list[Finding]:
     """Every finding about `document` (any JSON value), with messages in `locale`; empty when valid.
 
@@ -47,12 +53,35 @@ def validate(
         ...                                         "wires": []})]
         [('node_config_invalid', '/nodes/0/config/kind')]
     """
+    findings, found = check_flow(document, locale, limit=limit, now=now)
+    if warnings is not None:
+        warnings.extend(found)  # the warnings, for a caller that asks for them (`check_flow` too)
+    return findings
+
+
+def check_flow(
+    document: object, locale: str = "en", *, limit: int = DEFAULT_MAX_FINDINGS, now: datetime | None = None
+) -> tuple[list[Finding], list[Finding]]:
+    """`validate`'s findings, and the warnings: worth a look, but the flow is valid with them.
+
+    Examples:
+        >>> doc = {"format": "flowyard.flow/1", "name": "n", "nodes": [
+        ...     {"id": "t", "type": "trigger", "config": {"kind": "manual"}},
+        ...     {"id": "a", "type": "log", "config": {"message": "a"}},
+        ...     {"id": "b", "type": "log", "config": {"message": "b"}},
+        ...     {"id": "z", "type": "log", "config": {"message": "z"}}],
+        ...     "wires": [{"from": "t", "to": "a"}, {"from": "t", "to": "b"}, {"from": "a", "to": "z"},
+        ...               {"from": "b", "to": "z"}]}
+        >>> findings, warnings = check_flow(doc)
+        >>> findings, [(w.code, w.node) for w in warnings]
+        ([], [('branches_meet_without_join', 'z')])
+    """
     report = Report(locale, limit)
     explainer = Explainer(report)
     check_document(document, report, explainer)
     outline = read_outline(document)
     if outline is None:
-        return report.close()
+        return report.close(), report.warnings
     check_nodes(outline, report)
     check_configs(outline, report, explainer, now)
     topology = analyse(outline)
@@ -61,5 +90,6 @@ def validate(
     check_cycles(topology, report)
     check_reachability(topology, report)
     check_loops(topology, report)
+    check_parallels(outline, topology, report)
     check_approvals(outline, report)
-    return report.close()
+    return report.close(), report.warnings

@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import deque
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
 from backend.config import settings
 from backend.console import InputRefused, read_input
-from backend.graph import validate
+from backend.graph import check_flow
 
 # The file is read exactly as `flowyard check` reads it (size, encoding, strict JSON, duplicate keys).
 from backend.graph.cli import FlowFileUnreadable, print_findings, read_flow_file, write_line
@@ -33,7 +33,7 @@ from backend.graph.durations import check_moment, parse_moment
 from backend.graph.model import Flow
 from backend.i18n.catalogs import message
 from backend.walker.errors import CodedError
-from backend.walker.requests import ApprovalRequest, DelayRequest
+from backend.walker.requests import ApprovalRequest, DelayRequest, Request
 from backend.walker.sizes import Limits
 from backend.walker.step import JournalLine, Resume, Status
 from backend.walker.walk import walk
@@ -45,9 +45,10 @@ class _Refused(CodedError):
     """The command cannot start; its sentence goes to stderr and the exit code is 2."""
 
 
-def _read_answers(answers: Sequence[str], flow: Flow) -> dict[str, deque[str]]:
-    """The answers by approval node, in the order given; each must name an approval that can take it."""
-    queued: dict[str, deque[str]] = {}
+def _read_answers(answers: Sequence[str], flow: Flow) -> list[tuple[str, str]]:
+    """The answers as (approval node, outcome), in the order given; each must name an approval that can
+    take it."""
+    queued: list[tuple[str, str]] = []
     for answer in answers:
         node_id, _, outcome = answer.partition("=")
         if not node_id or outcome not in ANSWERS:
@@ -57,40 +58,85 @@ def _read_answers(answers: Sequence[str], flow: Flow) -> dict[str, deque[str]]:
             raise _Refused(code="walk_answer_not_approval", answer=answer, node=node_id)
         if outcome == "timeout" and node.config.get("on_timeout") not in ("approve", "reject", "skip"):
             raise _Refused(code="walk_answer_cannot_time_out", answer=answer, node=node_id)
-        queued.setdefault(node_id, deque()).append(outcome)
+        queued.append((node_id, outcome))
     return queued
 
 
-def _walk_through(
-    flow: Flow, trigger: Any, answers: dict[str, deque[str]], limits: Limits
-) -> tuple[Status, str | None, list[str], list[JournalLine], str | None]:
-    """Walk on while every pause has an answer: the status, error, visits, journal, and the node waited at."""
+@dataclass(frozen=True, slots=True)
+class Walked:
+    """A walk taken as far as the answers go: its status, error, visits and journal, and the pauses it
+    still waits on (node, visit), in branch order, when `waiting`."""
+
+    status: Status
+    error: str | None
+    visits: list[str]
+    journal: list[JournalLine]
+    pending: tuple[tuple[str, int], ...]
+
+
+def walk_answering(
+    flow: Flow, trigger: Any, answers: Sequence[tuple[str, str]] | Mapping[str, Sequence[str]], limits: Limits
+) -> Walked:
+    """Walk on while a pending pause can be answered.
+
+    Delays pass and actions follow `out` at once, the first pending one first. An approval takes the
+    first answer left, in the order given, for its node; inside a parallel several approvals wait at
+    once, and the answers decide them in the order they were given. With no answer left for any pending
+    approval, the walk ends `waiting`. Answers given by node (a mapping) are taken node after node.
+    """
+    if isinstance(answers, Mapping):
+        left = [(node, outcome) for node, outcomes in answers.items() for outcome in outcomes]
+    else:
+        left = list(answers)
     visits: list[str] = []
     journal: list[JournalLine] = []
     step = walk(flow, None, trigger=trigger, limits=limits)
+    open_requests: dict[tuple[str, int], Request] = {}
     while True:
         visits += step.visits
         journal += step.journal
-        request = step.request
-        if step.status != "waiting" or request is None:
-            return step.status, step.error, visits, journal, None
+        if step.status != "waiting":
+            return Walked(step.status, step.error, visits, journal, ())
+        open_requests.update(((r.node, r.visit), r) for r in step.requests)
+        pending = [open_requests[at] for at in step.pending]
+        resume = _next_resume(pending, left)
+        if isinstance(resume, JournalLine):
+            journal.append(resume)
+            return Walked("failed", str(resume.data["error"]), visits, journal, ())
+        if resume is None:
+            return Walked("waiting", None, visits, journal, step.pending)
+        del open_requests[(resume.node, resume.visit)]
         # The next stretch starts from the JSON text, never from the dict: that is the round trip.
         continuation = json.loads(json.dumps(step.continuation))
-        if isinstance(request, ApprovalRequest):
-            queue = answers.get(request.node)
-            if not queue:
-                return "waiting", None, visits, journal, request.node
-            outcome = queue.popleft()
-            resume = Resume(request.node, request.visit, outcome, {"outcome": outcome})
-        elif isinstance(request, DelayRequest):
-            refused = _until_refused(request)
-            if refused is not None:
-                journal.append(refused)
-                return "failed", str(refused.data["error"]), visits, journal, None
-            resume = Resume(request.node, request.visit, "passed")
-        else:
-            resume = Resume(request.node, request.visit, "out")
         step = walk(flow, continuation, resume=resume, limits=limits)
+
+
+def _next_resume(pending: list[Request], left: list[tuple[str, str]]) -> Resume | JournalLine | None:
+    """The pause to answer next (a delay or action first, else the first answer given for a pending
+    approval, which is used up), a delay's refusal, or None when no pause can be answered."""
+    for request in pending:
+        if isinstance(request, DelayRequest):
+            refused = _until_refused(request)
+            return refused or Resume(request.node, request.visit, "passed")
+        if not isinstance(request, ApprovalRequest):
+            return Resume(request.node, request.visit, "out")
+    approvals = {request.node: request for request in pending}
+    for place, (node, outcome) in enumerate(left):
+        if node in approvals:
+            del left[place]
+            request = approvals[node]
+            return Resume(request.node, request.visit, outcome, {"outcome": outcome})
+    return None
+
+
+def _walk_through(
+    flow: Flow, trigger: Any, answers: Mapping[str, Sequence[str]], limits: Limits
+) -> tuple[Status, str | None, list[str], list[JournalLine], str | None]:
+    """Walk on while every pause has an answer: the status, error, visits, journal, and the node waited at
+    (the first pending one)."""
+    walked = walk_answering(flow, trigger, answers, limits)
+    waiting_at = walked.pending[0][0] if walked.pending else None
+    return walked.status, walked.error, walked.visits, walked.journal, waiting_at
 
 
 # The editor's sample walk (POST /api/flows/walk) walks through the same way.
@@ -148,9 +194,9 @@ def run_walk(path: str, *, input_text: str | None, answers: list[str], as_json: 
     config = settings()
     try:
         trigger = read_input(input_text)
-        findings = validate(document, limit=config.max_findings, now=datetime.now(UTC))
+        findings, warnings = check_flow(document, limit=config.max_findings, now=datetime.now(UTC))
         if findings:
-            print_findings(path, findings, as_json=as_json)
+            print_findings(path, findings, as_json=as_json, warnings=warnings)
             return 1
         flow = Flow.load(cast(Mapping[str, Any], document))  # no findings: it is a flow document
         queued = _read_answers(answers, flow)
@@ -158,15 +204,15 @@ def run_walk(path: str, *, input_text: str | None, answers: list[str], as_json: 
         write_line(sys.stderr, f"flowyard walk: {_say(code=refused.code, params=refused.detail)}")
         return 2
     limits = Limits(config.max_value_bytes, config.max_variables_bytes)
-    status, error, visits, journal, waiting_at = _walk_through(flow, trigger, queued, limits)
+    walked = walk_answering(flow, trigger, queued, limits)
     if as_json:
-        lines = [{**line.to_json(), "message": _sentence(line)} for line in journal]
-        write_line(
-            sys.stdout, json.dumps({"status": status, "visits": visits, "error": error, "journal": lines})
-        )
+        lines = [{**line.to_json(), "message": _sentence(line)} for line in walked.journal]
+        answer = {"status": walked.status, "visits": walked.visits, "error": walked.error, "journal": lines}
+        answer["pending"] = [{"node": node, "visit": visit} for node, visit in walked.pending]
+        write_line(sys.stdout, json.dumps(answer))
     else:
-        for line in journal:
+        for line in walked.journal:
             write_line(sys.stdout, f"{line.visit or '':>4}  {line.node or '':<16} {_sentence(line)}")
-        if status == "waiting":
-            write_line(sys.stdout, _say(code="walk_waiting", params={"node": waiting_at}))
-    return 1 if status == "failed" else 0
+        for node, _ in walked.pending:
+            write_line(sys.stdout, _say(code="walk_waiting", params={"node": node}))
+    return 1 if walked.status == "failed" else 0

@@ -61,7 +61,7 @@ def test_each_example_is_valid_and_walks_its_sample_to_the_expected_path(
 ) -> None:
     path = str(EXAMPLES / name)
     code, checked = run_cli(capsys, "check", path)
-    assert (code, checked) == (0, {"valid": True, "findings": []})
+    assert (code, checked) == (0, {"valid": True, "findings": [], "warnings": []})
     document = json.loads(Path(path).read_text(encoding="utf-8"))
     assert document["description"], "each example says what it shows"
     for answers, status, visits in WALKS[name]:

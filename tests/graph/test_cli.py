@@ -52,7 +52,7 @@ def test_a_valid_flow_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert (code, err) == (0, "")
     assert out.startswith(f"{path}: ") and out.count("\n") == 1
     code, out, _ = check(capsys, path, "--json")
-    assert (code, json.loads(out)) == (0, {"valid": True, "findings": []})
+    assert (code, json.loads(out)) == (0, {"valid": True, "findings": [], "warnings": []})
 
 
 def test_findings_exit_1_one_line_each(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -68,7 +68,7 @@ def test_json_output_is_exactly_the_contract(tmp_path: Path, capsys: pytest.Capt
     code, out, _ = check(capsys, path, "--json")
     printed: dict[str, Any] = json.loads(out)
     assert code == 1
-    assert list(printed) == ["valid", "findings"] and printed["valid"] is False
+    assert list(printed) == ["valid", "findings", "warnings"] and printed["valid"] is False
     assert [list(row) for row in printed["findings"]] == [["code", "node", "wire", "message"]] * 2
     assert printed["findings"][0]["node"] == "a" and printed["findings"][0]["wire"] == 2
     assert printed["findings"][1] == {

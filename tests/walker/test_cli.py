@@ -51,7 +51,7 @@ def test_a_walk_that_succeeds_prints_status_visits_error_and_journal(
         capsys, path, "--input", PAYLOAD, "--answer", "ask=approve", "--answer", "ask=reject"
     )
     assert code == 0
-    assert set(result) == {"status", "visits", "error", "journal"}
+    assert set(result) == {"status", "visits", "error", "journal", "pending"} and result["pending"] == []
     assert (result["status"], result["error"]) == ("succeeded", None)
     assert result["visits"] == ["t", "each", "big", "note", "big", "ask", "note", "big", "ask"]
     assert logged(result) == ["paid A", "paid B"]
@@ -243,3 +243,37 @@ def test_flowyard_walk_fails_a_delay_until_the_driver_would_refuse(
     result = json.loads(capsys.readouterr().out)
     assert (result["status"], result["error"], result["visits"]) == ("failed", error, ["t", "wait"])
     assert (result["journal"][-1]["code"], result["journal"][-1]["node"]) == ("run_failed", "wait")
+
+
+PARALLEL_APPROVALS = {
+    "t": trigger(),
+    "both": ("parallel", {"wait": "all"}),
+    "legal": ("approval", {"title": "Legal?", "approvers": ["group:legal"]}),
+    "finance": ("approval", {"title": "Finance?", "approvers": ["group:finance"]}),
+    "pay": log("paid"),
+}
+PARALLEL_WIRES = "t>both both.branches>legal both.branches>finance both.done>pay"
+
+
+def test_a_parallel_walk_waits_on_both_approvals_and_lists_them_as_pending(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, PARALLEL_APPROVALS, PARALLEL_WIRES)
+    code, result = walk_json(capsys, path)
+    assert (code, result["status"]) == (0, "waiting")
+    assert result["pending"] == [{"node": "legal", "visit": 3}, {"node": "finance", "visit": 4}]
+    code, result = walk_json(capsys, path, "--answer", "finance=approve")
+    assert result["pending"] == [{"node": "legal", "visit": 3}]
+
+
+def test_parallel_answers_are_taken_in_the_order_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, PARALLEL_APPROVALS, PARALLEL_WIRES)
+    code, result = walk_json(capsys, path, "--answer", "finance=approve", "--answer", "legal=approve")
+    resumed = [line["node"] for line in result["journal"] if line["code"] == "run_resumed"]
+    assert (code, result["status"], resumed) == (0, "succeeded", ["finance", "legal"])
+    assert result["visits"][-1] == "pay" and result["pending"] == []
+    code, result = walk_json(capsys, path, "--answer", "legal=approve", "--answer", "finance=approve")
+    resumed = [line["node"] for line in result["journal"] if line["code"] == "run_resumed"]
+    assert resumed == ["legal", "finance"]

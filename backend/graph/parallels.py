@@ -1,0 +1,219 @@
+"""The rules of issue 24: parallel branches that meet, write one name, end the run or break out; event names;
+join and parallel wait rules; and the warning `branches_meet_without_join`.
+
+A parallel's branch is every node reachable from the target of one of its `branches` wires. Branches must
+stay apart (`parallel_branches_meet`): they walk side by side with their own visited marks, so a node two
+branches reach would run twice, once in each. Their `set` nodes must assign different names
+(`parallel_branches_write_same_name`): whichever branch is answered last would win, and the order of
+answers is not the flow's to choose. `end` cannot end the run from inside a branch (the other branches'
+pauses would be left open), and a `break` cannot leave a loop that lies outside the parallel around it.
+
+Branches drawn without a parallel (a port with several wires) are walked one after another; a node other
+than a `join` that two of them reach runs at the first arrival, between the branches. That is legal and
+sometimes meant (a multi-merge), so it is a warning, not a finding: `branches_meet_without_join`.
+
+Examples:
+    >>> from backend.graph.findings import Report
+    >>> from backend.graph.outline import read_outline
+    >>> from backend.graph.topology import analyse
+    >>> outline = read_outline({
+    ...     "nodes": [{"id": "t", "type": "trigger"}, {"id": "a", "type": "log"}, {"id": "b", "type": "log"},
+    ...               {"id": "z", "type": "log"}],
+    ...     "wires": [{"from": "t", "to": "a"}, {"from": "t", "to": "b"}, {"from": "a", "to": "z"},
+    ...               {"from": "b", "to": "z"}]})
+    >>> report = Report("en")
+    >>> check_parallels(outline, analyse(outline), report)
+    >>> report.findings, [(w.code, w.node) for w in report.warnings]
+    ([], [('branches_meet_without_join', 'z')])
+"""
+
+from __future__ import annotations
+
+import re
+
+from backend.graph.findings import Report
+from backend.graph.outline import NodeEntry, Outline
+from backend.graph.topology import Edge, Topology
+
+EVENT_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
+
+
+def check_parallels(outline: Outline, topology: Topology, report: Report) -> None:
+    """Every rule of this module, in the order of FLOW_FORMAT.md's table, each in document order."""
+    vertices = topology.vertices
+    outgoing: list[list[int]] = [[] for _ in vertices]
+    for edge in topology.edges:
+        outgoing[edge.source].append(edge.target)
+    parallels = [v for v in topology.loops if vertices[v].type == "parallel"]
+    branches = {p: _branches(topology, outgoing, p) for p in parallels}
+    parallel_mask = sum(topology.bits[p] for p in parallels)
+    depth = {opener: topology.depth(opener) for opener in topology.loops}
+    for vertex, node in enumerate(vertices):
+        region = topology.regions[vertex]
+        # Inside a loop too, end_inside_loop says it.
+        if node.type == "end" and region & parallel_mask and not region & topology.loop_mask:
+            parallel = vertices[_innermost(topology, vertex, parallel_mask, depth)].id
+            report.add(code="end_inside_parallel", node=node.id, detail=parallel, parallel=parallel)
+    for vertex, node in enumerate(vertices):
+        if node.type == "break" and topology.regions[vertex] & topology.loop_mask:
+            loop = _innermost(topology, vertex, topology.loop_mask, depth)
+            if topology.regions[vertex] & parallel_mask:
+                inner = _innermost(topology, vertex, parallel_mask, depth)
+                if depth[inner] > depth[loop]:
+                    parallel = vertices[inner].id
+                    report.add(
+                        code="break_crosses_parallel", node=node.id, detail=parallel, parallel=parallel
+                    )
+    for p in parallels:
+        for meeting in _meetings(topology, branches[p]):
+            parallel = vertices[p].id
+            report.add(
+                code="parallel_branches_meet", node=vertices[meeting].id, detail=parallel, parallel=parallel
+            )
+    for p in parallels:
+        _same_names(topology, branches[p], vertices[p].id, report)
+    for node in outline.nodes:
+        if node.type == "wait_event":
+            _event_names(node, report)
+    incoming = [len(edges) for edges in topology.incoming]
+    for vertex, node in enumerate(vertices):
+        wait = node.config.get("wait") if isinstance(node.config, dict) else None
+        if not isinstance(wait, int) or isinstance(wait, bool):
+            continue
+        at = ("nodes", node.place, "config", "wait")
+        if node.type == "join" and wait > incoming[vertex]:
+            report.add(code="join_wait_invalid", node=node.id, at=at, wait=wait, wires=incoming[vertex])
+        if node.type == "parallel" and wait > len(branches[vertex]):
+            found = len(branches[vertex])
+            report.add(code="parallel_wait_invalid", node=node.id, at=at, wait=wait, wires=found)
+    _meet_without_join(topology, report)
+
+
+def _branches(topology: Topology, outgoing: list[list[int]], parallel: int) -> list[set[int]]:
+    """The nodes of each branch of a parallel, in the order of its `branches` wires."""
+    found = []
+    for edge in topology.edges:
+        if edge.source == parallel and edge.wire.port == "branches":
+            reached = {edge.target}
+            todo = [edge.target]
+            while todo:
+                for target in outgoing[todo.pop()]:
+                    if target not in reached:
+                        reached.add(target)
+                        todo.append(target)
+            found.append(reached)
+    return found
+
+
+def _innermost(topology: Topology, vertex: int, mask: int, depth: dict[int, int]) -> int:
+    around = [opener for opener in topology.loops_around(vertex) if topology.bits[opener] & mask]
+    return max(around, key=lambda opener: (depth[opener], -opener))
+
+
+def _meetings(topology: Topology, branches: list[set[int]]) -> list[int]:
+    """The nodes where two branches first meet: reached by both, with no wire in from a node both reach."""
+    shared: set[int] = set()
+    for i, branch in enumerate(branches):
+        for other in branches[i + 1 :]:
+            shared |= branch & other
+    return sorted(v for v in shared if not any(edge.source in shared for edge in topology.incoming[v]))
+
+
+def _same_names(topology: Topology, branches: list[set[int]], parallel: str, report: Report) -> None:
+    """`parallel_branches_write_same_name` at each `set` node of a later branch that assigns a name an
+    earlier branch assigns."""
+    written: dict[str, int] = {}
+    for number, branch in enumerate(branches):
+        own: dict[str, int] = {}
+        for vertex in sorted(branch):
+            node = topology.vertices[vertex]
+            values = node.config.get("values") if isinstance(node.config, dict) else None
+            if node.type != "set" or not isinstance(values, dict):
+                continue
+            for name in values:
+                if written.get(name, number) != number:
+                    report.add(
+                        code="parallel_branches_write_same_name",
+                        node=node.id,
+                        detail=name,
+                        name=name,
+                        parallel=parallel,
+                    )
+                own.setdefault(name, number)
+        for name, first in own.items():
+            written.setdefault(name, first)
+
+
+def _event_names(node: NodeEntry, report: Report) -> None:
+    events = node.config.get("events") if isinstance(node.config, dict) else None
+    if not isinstance(events, list):
+        return
+    seen: set[str] = set()
+    for place, name in enumerate(events):
+        if not isinstance(name, str):
+            continue  # the schema says so
+        if not EVENT_NAME.fullmatch(name) or name == "timeout" or name in seen:
+            at = ("nodes", node.place, "config", "events", place)
+            report.add(code="event_name_invalid", node=node.id, at=at, name=name)
+        seen.add(name)
+
+
+def _meet_without_join(topology: Topology, report: Report) -> None:
+    """`branches_meet_without_join`, a warning: a node other than a join that wires from two branches of
+    one split reach, where a split is a port with several wires (a parallel's `branches` aside: that is
+    `parallel_branches_meet`).
+
+    Each wire of a split gets a bit; a node's bits are those of the wires that lead to it. A node warns
+    when two of its incoming wires carry different bits of one split.
+    """
+    vertices = topology.vertices
+    by_port: dict[tuple[int, str], list[int]] = {}
+    for place, edge in enumerate(topology.edges):
+        if not (vertices[edge.source].type == "parallel" and edge.wire.port == "branches"):
+            by_port.setdefault((edge.source, edge.wire.port), []).append(place)
+    bit_of: dict[int, int] = {}
+    group_of: list[int] = []  # a split's bits, by bit position
+    for places in by_port.values():
+        if len(places) < 2:
+            continue
+        group = 0
+        for place in places:
+            bit_of[place] = 1 << len(group_of)
+            group |= bit_of[place]
+            group_of.append(0)
+        for place in places:
+            group_of[bit_of[place].bit_length() - 1] = group
+    if not bit_of:
+        return
+    carried = [0] * len(vertices)
+    edge_bits = [0] * len(topology.edges)
+    place_of = {id(edge): place for place, edge in enumerate(topology.edges)}
+    for component in topology.components:
+        for vertex in component:
+            for edge in topology.incoming[vertex]:
+                place = place_of[id(edge)]
+                edge_bits[place] = carried[edge.source] | bit_of.get(place, 0)
+                carried[vertex] |= edge_bits[place]
+    for component in topology.components:
+        for vertex in component:
+            edges_in = topology.incoming[vertex]
+            if len(edges_in) < 2 or vertices[vertex].type == "join" or len(component) > 1:
+                continue
+            if _meets(edges_in, edge_bits, place_of, group_of):
+                report.warn(code="branches_meet_without_join", node=vertices[vertex].id)
+
+
+def _meets(
+    edges_in: tuple[Edge, ...], edge_bits: list[int], place_of: dict[int, int], group_of: list[int]
+) -> bool:
+    bits = [edge_bits[place_of[id(edge)]] for edge in edges_in]
+    for i, first in enumerate(bits):
+        for second in bits[i + 1 :]:
+            only = first & ~second
+            while only:
+                low = only & -only
+                group = group_of[low.bit_length() - 1]
+                if second & group & ~first or (second & group and first & group != second & group):
+                    return True
+                only ^= low
+    return False
