@@ -130,6 +130,8 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "visits": ("node ids in the order a walk visited them, listed", "start, check_invoice, ask"),
     "voter": ("the name of a user who voted", "anna"),
     "where": ("the address of the API export that keeps the run's record", "/api/audit/runs?run=6"),
+    "wait": ("how many branches or arrivals a parallel or a join waits for, a number", "2"),
+    "branches": ("how many branches a parallel has, or how many wires lead into a join", "3"),
 }
 
 # Where a reader meets a key, by the source path that uses it (first match wins).

@@ -30,11 +30,17 @@ import { RegionNode, type RegionNodeType } from './RegionNode';
 import { regionBoxes } from './regions';
 import { cardHandles } from './handles';
 import { NODE_HEIGHT, NODE_WIDTH } from './layout';
+import { lanesNodes, LanesNode } from './LanesNode';
+import { DoneEdge, doneRoutes } from './DoneEdge';
+import { portLabel } from './ports';
+import { useWarnings } from './warnings';
 
-const NODE_TYPES = { card: FlowNodeCard, region: RegionNode };
+const NODE_TYPES = { card: FlowNodeCard, region: RegionNode, lanes: LanesNode };
+const EDGE_TYPES = { done: DoneEdge };
 const LARGE_FLOW = 150;
 const CARD_SIZE = { width: NODE_WIDTH, height: NODE_HEIGHT };
 export const DRAG_TYPE = 'application/x-flowyard-node-type';
+const isRegion = (id: string) => id.startsWith('region:') || id.startsWith('lanes:');
 
 interface Props {
   findings: Finding[];
@@ -128,23 +134,33 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
       return card;
     });
     cardCache.current = next;
-    return [...regions, ...cards] as Node[];
+    return [...regions, ...lanesNodes(doc), ...cards] as Node[];
   }, [doc, findings, selected, walked, order, paused, diff, readOnly, labelOf]);
 
+  const warned = useWarnings((s) => s.byNode);
   const edges = useMemo<Edge[]>(() => {
     const bad = new Set(findings.filter((f) => f.wire !== null).map((f) => f.wire));
+    const byId = new Map(doc.nodes.map((n) => [n.id, n]));
+    const routes = doneRoutes(doc);
     return doc.wires.map((wire, i) => ({
+      ...(portOf(wire) === 'done' && routes.has(wire.from)
+        ? { type: 'done', data: routes.get(wire.from) }
+        : {}),
       id: `wire:${i}`,
       source: wire.from,
       sourceHandle: portOf(wire),
       target: wire.to,
       targetHandle: 'in',
-      label: portOf(wire) === 'out' ? undefined : t(`port_${portOf(wire)}`),
-      className: bad.has(i) ? 'wire-finding' : undefined,
+      // A branches wire needs no name: the lane it leads into says "Branch 1", "Branch 2".
+      label:
+        portOf(wire) === 'out' || portOf(wire) === 'branches'
+          ? undefined
+          : portLabel(t, byId.get(wire.from), portOf(wire)),
+      className: bad.has(i) ? 'wire-finding' : warned[wire.to] ? 'wire-warning' : undefined,
       deletable: !readOnly,
       selected: selectedWires.has(`wire:${i}`),
     }));
-  }, [doc.wires, findings, readOnly, selectedWires, t]);
+  }, [doc, findings, readOnly, selectedWires, t, warned]);
 
   const onEdgesChange = useCallback((changes: EdgeChange[]) => {
     setSelectedWires((current) => {
@@ -164,11 +180,11 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
       const moved = new Map<string, Position>();
       let selection: string[] | null = null;
       for (const change of changes) {
-        if (change.type === 'dimensions' && change.dimensions && !change.id.startsWith('region:')) {
+        if (change.type === 'dimensions' && change.dimensions && !isRegion(change.id)) {
           sizes.current.set(change.id, { measured: change.dimensions });
-        } else if (change.type === 'position' && change.position && !change.id.startsWith('region:')) {
+        } else if (change.type === 'position' && change.position && !isRegion(change.id)) {
           moved.set(change.id, change.position);
-        } else if (change.type === 'select' && !change.id.startsWith('region:')) {
+        } else if (change.type === 'select' && !isRegion(change.id)) {
           selection ??= [...useEditor.getState().selected];
           selection = change.selected
             ? [...new Set([...selection, change.id])]
@@ -195,7 +211,7 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
       );
       next = removeNodes(
         next,
-        gone.map((n) => n.id).filter((id) => !id.startsWith('region:')),
+        gone.map((n) => n.id).filter((id) => !isRegion(id)),
       );
       apply(next);
       select([]);
@@ -223,6 +239,7 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
         nodes={nodes}
         edges={edges}
         nodeTypes={NODE_TYPES}
+        edgeTypes={EDGE_TYPES}
         onInit={onInit}
         onNodesChange={onNodesChange}
         onNodeDragStart={() => checkpoint()}

@@ -2,7 +2,12 @@
 // handle (not on the trigger: nothing leads into it) and one named handle per out port.
 import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import { useTranslation } from 'react-i18next';
-import { PORTS, type FlowNode } from '../flows/document';
+import { portsOf, type FlowNode } from '../flows/document';
+import { RuleLine } from './RuleLine';
+import { portLabel } from './ports';
+import { useWarnings } from './warnings';
+
+const NO_WARNINGS: string[] = [];
 
 export type CardData = {
   node: FlowNode;
@@ -17,7 +22,8 @@ export type CardNode = Node<CardData, 'card'>;
 export function FlowNodeCard({ data, selected }: NodeProps<CardNode>) {
   const { t } = useTranslation();
   const { node, findings } = data;
-  const ports = PORTS[node.type] ?? [];
+  const ports = portsOf(node);
+  const warnings = useWarnings((s) => s.byNode[node.id] ?? NO_WARNINGS);
   const classes = [
     'card',
     `card-${node.type}`,
@@ -26,12 +32,19 @@ export function FlowNodeCard({ data, selected }: NodeProps<CardNode>) {
     data.walked ? 'walked' : '',
     data.paused ? 'paused' : '',
     data.diff ? `diff-${data.diff}` : '',
+    warnings.length ? 'has-warnings' : '',
   ];
   return (
     <div className={classes.join(' ')} data-node={node.id}>
       {node.type !== 'trigger' && <Handle type="target" position={Position.Top} id="in" />}
       <div className="card-type">{t(`node_type_${node.type}`)}</div>
       <div className="card-id data">{node.label ?? node.id}</div>
+      {(node.type === 'parallel' || node.type === 'join') && <RuleLine node={node} />}
+      {warnings.length > 0 && (
+        <span className="card-warnings" title={warnings.join('\n')}>
+          {warnings.length}
+        </span>
+      )}
       {findings > 0 && (
         <span className="card-findings" title={t('ui_canvas_findings_count', { count: findings })}>
           {findings}
@@ -45,7 +58,7 @@ export function FlowNodeCard({ data, selected }: NodeProps<CardNode>) {
       <div className="card-ports">
         {ports.map((port, i) => (
           <div key={port} className="card-port" style={{ left: `${((i + 1) * 100) / (ports.length + 1)}%` }}>
-            <span className="card-port-name">{t(`port_${port}`)}</span>
+            <span className="card-port-name">{portLabel(t, node, port)}</span>
             <Handle type="source" position={Position.Bottom} id={port} data-port={port} />
           </div>
         ))}

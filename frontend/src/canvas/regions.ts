@@ -1,7 +1,7 @@
 // Where each loop's tinted region goes: the box around the loop node and its body, padded more for the
 // outer loops so nested regions sit inside each other.
 import type { FlowDocument, Position } from '../flows/document';
-import { loopRegions } from '../flows/document';
+import { loopRegions, regions as allRegions } from '../flows/document';
 import { NODE_HEIGHT, NODE_WIDTH } from './layout';
 
 export interface RegionBox {
@@ -15,7 +15,8 @@ export interface RegionBox {
 export function regionBoxes(doc: FlowDocument): RegionBox[] {
   const at = new Map(doc.nodes.map((n) => [n.id, n.position ?? { x: 0, y: 0 }]));
   const regions = loopRegions(doc);
-  const deepest = Math.max(0, ...regions.map((r) => r.depth));
+  // Parallels count: a loop inside a lane is padded less than the lane around it (lanes.ts).
+  const deepest = Math.max(0, ...allRegions(doc).map((r) => r.depth));
   return regions.map((region) => {
     const ids = [region.loop, ...region.members];
     const xs = ids.map((id) => at.get(id)?.x ?? 0);

@@ -10,6 +10,7 @@ import { Canvas } from '../canvas/Canvas';
 import { Palette } from '../canvas/Palette';
 import { layout } from '../canvas/layout';
 import { FindingsPanel } from '../panel/FindingsPanel';
+import { useWarnings } from '../canvas/warnings';
 import { ListView } from '../listview/ListView';
 import { addNode, moveNodes, type FlowDocument } from './document';
 import { useFindings, type Finding } from './findings';
@@ -42,7 +43,8 @@ export function EditorPage() {
       unwrap(await api.GET('/api/flows/{flow_id}', { params: { path: { flow_id: flowId } } })),
     refetchOnWindowFocus: false,
   });
-  const { findings } = useFindings(editor.doc);
+  const { findings, warnings } = useFindings(editor.doc);
+  useEffect(() => useWarnings.getState().show(warnings), [warnings]);
   const sample = useWalk((s) => s.result);
   const walked = useMemo(() => (sample ? new Set(sample.visits) : NOT_WALKED), [sample]);
   const base = useCompare((s) => s.base);
@@ -134,7 +136,7 @@ export function EditorPage() {
             <p>{t('ui_panel_empty')}</p>
           )}
           {diff && <ComparePanel diff={diff} />}
-          <FindingsPanel findings={findings} onPick={pick} />
+          <FindingsPanel findings={findings} warnings={warnings} onPick={pick} />
           <WalkPanel />
           <VersionsPanel flowId={flowId} />
         </div>

@@ -36,7 +36,11 @@ export const PORTS: Record<string, readonly string[]> = {
   foreach: ['body', 'done'],
   repeat: ['body', 'done'],
   break: [],
+  parallel: ['branches', 'done'],
+  join: ['out'],
   approval: ['approve', 'reject'],
+  // The static part: a wait_event node's event names come first, from its config (portsOf).
+  wait_event: ['timeout'],
   delay: ['out'],
   http: ['out', 'error'],
   notify: ['out', 'error'],
@@ -46,6 +50,25 @@ export const PORTS: Record<string, readonly string[]> = {
 };
 export const NODE_TYPES = Object.keys(PORTS);
 export const LOOP_TYPES = new Set(['foreach', 'repeat']);
+/** The waypoints whose first port opens a region: a loop's body, a parallel's branches. */
+export const REGION_PORTS: Record<string, string> = { foreach: 'body', repeat: 'body', parallel: 'branches' };
+
+/** An event name of a wait_event node (the flow format's rule; `timeout` is the node's own port). */
+export const EVENT_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+export function eventNames(node: Pick<FlowNode, 'type' | 'config'>): string[] {
+  if (node.type !== 'wait_event' || !Array.isArray(node.config.events)) return [];
+  return node.config.events.filter((e): e is string => typeof e === 'string');
+}
+
+/** A node's out ports: its type's, and for a wait_event one per event name before `timeout` (the
+ * server's `ports(node)`), so the card, the wires and the gestures follow the config. */
+export function portsOf(node: Pick<FlowNode, 'type' | 'config'> | undefined): readonly string[] {
+  if (!node) return [];
+  const fixed = PORTS[node.type] ?? [];
+  if (node.type !== 'wait_event') return fixed;
+  return [...new Set([...eventNames(node).filter((e) => !fixed.includes(e)), ...fixed])];
+}
 
 /** A new node's config: what its schema requires, so a fresh node is as close to valid as can be. */
 const DEFAULT_CONFIG: Record<string, Record<string, unknown>> = {
@@ -55,6 +78,9 @@ const DEFAULT_CONFIG: Record<string, Record<string, unknown>> = {
   foreach: { items: '', as: 'item' },
   repeat: { while: { left: '', op: 'eq', right: '' } },
   approval: { title: '' },
+  parallel: { wait: 'all' },
+  join: { wait: 'all' },
+  wait_event: { events: ['received'], key: '', timeout: 'P1D' },
   delay: { duration: 'PT1H' },
   http: { method: 'POST', url: 'https://' },
   notify: { channel: 'email', to: '', message: '' },
@@ -126,7 +152,7 @@ export function connect(doc: FlowDocument, from: string, port: string, to: strin
   const source = doc.nodes.find((n) => n.id === from);
   if (!target || !source)
     return { refused: { code: 'wire_endpoint_unknown', params: { source: from, target: to, endpoint: to } } };
-  if (!(PORTS[source.type] ?? []).includes(port)) {
+  if (!portsOf(source).includes(port)) {
     return {
       refused: { code: 'wire_port_unknown', params: { source: from, target: to, port, type: source.type } },
     };
@@ -179,28 +205,103 @@ export function setLabel(doc: FlowDocument, id: string, label: string): FlowDocu
 }
 
 /** A loop's body region: every node reachable from the targets of its `body` port (FLOW_FORMAT.md),
- * with how deep it nests, outermost first. The canvas tints each region. */
+ * with how deep it nests, outermost first. The canvas tints each region. A parallel's branches are a
+ * region too (`regions`), and count toward a loop's depth as they do toward the nesting limit. */
 export interface LoopRegion {
   loop: string;
   members: string[];
   depth: number;
 }
 
-export function loopRegions(doc: FlowDocument): LoopRegion[] {
-  const loops = doc.nodes.filter((n) => LOOP_TYPES.has(n.type));
+/** Every region (loop bodies and parallels' branches together), with its owner's type. */
+export function regions(doc: FlowDocument): (LoopRegion & { type: string })[] {
+  const owners = doc.nodes.filter((n) => n.type in REGION_PORTS);
   const bodies = new Map<string, Set<string>>();
-  for (const loop of loops) {
+  for (const owner of owners) {
     const body = new Set<string>();
     for (const wire of doc.wires) {
-      if (wire.from === loop.id && portOf(wire) === 'body')
+      if (wire.from === owner.id && portOf(wire) === REGION_PORTS[owner.type])
         for (const id of reachable(doc, wire.to)) body.add(id);
     }
-    bodies.set(loop.id, body);
+    bodies.set(owner.id, body);
   }
-  return loops
-    .map((loop) => {
-      const depth = loops.filter((outer) => bodies.get(outer.id)?.has(loop.id)).length;
-      return { loop: loop.id, members: [...(bodies.get(loop.id) ?? [])], depth };
+  return owners
+    .map((owner) => {
+      const depth = owners.filter((outer) => bodies.get(outer.id)?.has(owner.id)).length;
+      return { loop: owner.id, type: owner.type, members: [...(bodies.get(owner.id) ?? [])], depth };
     })
     .sort((a, b) => a.depth - b.depth);
+}
+
+export function loopRegions(doc: FlowDocument): LoopRegion[] {
+  return regions(doc)
+    .filter((r) => LOOP_TYPES.has(r.type))
+    .map(({ loop, members, depth }) => ({ loop, members, depth }));
+}
+
+/** A parallel's lanes: one per wire of its `branches` port, in document order, each holding every node
+ * reachable from that wire's target. A node two lanes reach (the validator's `parallel_branches_meet`)
+ * stays in the first, so lanes never share a node on the canvas. */
+export interface ParallelRegion {
+  parallel: string;
+  depth: number;
+  lanes: string[][];
+}
+
+export function parallelRegions(doc: FlowDocument): ParallelRegion[] {
+  return regions(doc)
+    .filter((r) => r.type === 'parallel')
+    .map((region) => {
+      const taken = new Set<string>();
+      const lanes = doc.wires
+        .filter((w) => w.from === region.loop && portOf(w) === 'branches')
+        .map((w) => {
+          const lane = [...reachable(doc, w.to)].filter((id) => !taken.has(id));
+          for (const id of lane) taken.add(id);
+          return lane;
+        });
+      return { parallel: region.loop, depth: region.depth, lanes };
+    });
+}
+
+/** The number of wires into `id`: what a join's `all` waits for. */
+export function incomingCount(doc: FlowDocument, id: string): number {
+  return doc.wires.filter((w) => w.to === id).length;
+}
+
+/** A wait_event node with new event names. The wires of a port whose name is gone go with it, in the same
+ * edit, so one undo brings both back; the removed wires are returned so the panel can say so. */
+export function setEvents(
+  doc: FlowDocument,
+  id: string,
+  events: string[],
+): { doc: FlowDocument; cut: Wire[] } {
+  const node = doc.nodes.find((n) => n.id === id);
+  if (!node) return { doc, cut: [] };
+  const next = setConfig(doc, id, { ...node.config, events });
+  const kept = new Set(portsOf({ type: node.type, config: { ...node.config, events } }));
+  const cut = doc.wires.filter((w) => w.from === id && !kept.has(portOf(w)));
+  return { doc: { ...next, wires: next.wires.filter((w) => !cut.includes(w)) }, cut };
+}
+
+/** The one-click fix of `branches_meet_without_join`: a join (wait for all) put in front of `id`, every
+ * wire into `id` led into the join instead, and the join wired on to `id`. The join takes `id`'s place
+ * on the canvas and `id` with everything after it moves down one row. */
+export function insertJoin(
+  doc: FlowDocument,
+  id: string,
+  rowHeight = 150,
+): { doc: FlowDocument; join: string } {
+  const target = doc.nodes.find((n) => n.id === id);
+  if (!target) return { doc, join: '' };
+  const join = freshId(doc, 'join');
+  const at = target.position ?? { x: 0, y: 0 };
+  const below = reachable(doc, id);
+  const nodes = doc.nodes.map((n) =>
+    below.has(n.id) && n.position ? { ...n, position: { x: n.position.x, y: n.position.y + rowHeight } } : n,
+  );
+  nodes.push({ id: join, type: 'join', config: { wait: 'all' }, position: { ...at } });
+  const wires = doc.wires.map((w) => (w.to === id ? { ...w, to: join } : w));
+  wires.push({ from: join, to: id });
+  return { doc: { ...doc, nodes, wires }, join };
 }

@@ -25,7 +25,13 @@ export function useDebounced<T>(value: T, ms: number): T {
   return current;
 }
 
-export function useFindings(doc: FlowDocument): { findings: Finding[]; checking: boolean } {
+const NONE: Finding[] = [];
+
+export function useFindings(doc: FlowDocument): {
+  findings: Finding[];
+  warnings: Finding[];
+  checking: boolean;
+} {
   const { i18n } = useTranslation();
   const checked = useDebounced(doc, FINDINGS_DELAY_MS);
   const query = useQuery({
@@ -42,6 +48,8 @@ export function useFindings(doc: FlowDocument): { findings: Finding[]; checking:
   });
   return {
     findings: (query.data?.findings ?? []) as Finding[],
+    // Warnings never make a flow invalid (a join missing where branches meet): shown, never blocking.
+    warnings: ((query.data as { warnings?: Finding[] } | undefined)?.warnings ?? NONE) as Finding[],
     checking: checked !== doc || query.isFetching,
   };
 }

@@ -1,7 +1,8 @@
 // What the list view can do to the selected node, each a labelled form control.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { connect, NODE_TYPES, PORTS, removeNodes, removeWires } from '../flows/document';
+import { connect, NODE_TYPES, portsOf, removeNodes, removeWires } from '../flows/document';
+import { portLabel } from '../canvas/ports';
 import { useEditor } from '../flows/store';
 import { addAfter, moveInOrder } from './outline';
 
@@ -9,7 +10,7 @@ export function ListActions({ id }: { id: string }) {
   const { t } = useTranslation();
   const { doc, apply, select } = useEditor();
   const node = doc.nodes.find((n) => n.id === id);
-  const ports = PORTS[node?.type ?? ''] ?? [];
+  const ports = portsOf(node);
   const [port, setPort] = useState(ports[0] ?? 'out');
   const [type, setType] = useState('log');
   const [target, setTarget] = useState('');
@@ -26,7 +27,7 @@ export function ListActions({ id }: { id: string }) {
           <select value={chosenPort} onChange={(e) => setPort(e.target.value)}>
             {ports.map((p) => (
               <option key={p} value={p}>
-                {t(`port_${p}`)}
+                {portLabel(t, node, p)}
               </option>
             ))}
           </select>
@@ -82,7 +83,7 @@ export function ListActions({ id }: { id: string }) {
         {doc.wires.map((w, i) =>
           w.from === id ? (
             <li key={i}>
-              {t('ui_list_wire', { port: t(`port_${w.port ?? 'out'}`), target: w.to })}
+              {t('ui_list_wire', { port: portLabel(t, node, w.port ?? 'out'), target: w.to })}
               <button type="button" onClick={() => apply(removeWires(doc, [i]))}>
                 {t('ui_list_remove_wire', { target: w.to })}
               </button>

@@ -7,6 +7,7 @@ import { api, unwrap } from '../api/client';
 import { useDebounced, type Finding } from '../flows/findings';
 import { useEditor } from '../flows/store';
 import { ListActions } from './ListActions';
+import { portLabel } from '../canvas/ports';
 
 interface Entry {
   id: string;
@@ -54,7 +55,9 @@ export function ListView({ findings }: { findings: Finding[] }) {
               {wires.length > 0 && (
                 <span className="outline-wires">
                   {wires
-                    .map((w) => t('ui_list_wire', { port: t(`port_${w.port ?? 'out'}`), target: w.to }))
+                    .map((w) =>
+                      t('ui_list_wire', { port: portLabel(t, node, w.port ?? 'out'), target: w.to }),
+                    )
                     .join(' · ')}
                 </span>
               )}

@@ -10,6 +10,7 @@ import { api, unwrap } from '../api/client';
 import { setConfig, setLabel, type FlowNode } from '../flows/document';
 import { useEditor } from '../flows/store';
 import { ApprovalPanel } from './ApprovalPanel';
+import { OWN_PANELS } from './ownPanels';
 import { prepareSchema, uiSchemaFor, withTemplateWidget } from './schemaForm';
 import { TemplateWidget } from './TemplateWidget';
 import { TriggerPanel } from './TriggerPanel';
@@ -40,6 +41,7 @@ export function ConfigPanel({ node, readOnly }: { node: FlowNode; readOnly: bool
     staleTime: Infinity,
   });
   const prepared = useMemo(() => (schema.data ? prepareSchema(schema.data, t) : null), [schema.data, t]);
+  const Own = OWN_PANELS[node.type];
   const ui = useMemo(
     () => (schema.data ? withTemplateWidget(uiSchemaFor(schema.data, t), schema.data, TemplateWidget) : null),
     [schema.data, t],
@@ -58,6 +60,8 @@ export function ConfigPanel({ node, readOnly }: { node: FlowNode; readOnly: bool
       </label>
       {node.type === 'approval' ? (
         <ApprovalPanel node={node} readOnly={readOnly} />
+      ) : Own ? (
+        <Own node={node} readOnly={readOnly} />
       ) : (
         prepared &&
         ui && (

@@ -1,13 +1,15 @@
 // The findings of the current document, in the author's language; clicking one selects what it names.
 import { useTranslation } from 'react-i18next';
 import type { Finding } from '../flows/findings';
+import { WarningList } from './WarningList';
 
 interface Props {
   findings: Finding[];
+  warnings?: Finding[];
   onPick: (finding: Finding) => void;
 }
 
-export function FindingsPanel({ findings, onPick }: Props) {
+export function FindingsPanel({ findings, warnings, onPick }: Props) {
   const { t } = useTranslation();
   return (
     <section className="findings" aria-labelledby="findings-title">
@@ -30,6 +32,7 @@ export function FindingsPanel({ findings, onPick }: Props) {
           ))}
         </ul>
       )}
+      {warnings && warnings.length > 0 && <WarningList warnings={warnings} onPick={onPick} />}
     </section>
   );
 }

@@ -2,7 +2,7 @@
 // nodes before it assign, the loop variables of the loops around it, and the outputs of the approvals
 // and actions before it (FLOW_FORMAT.md: a node's output is stored under its id). Computed from the
 // wires alone: "before" means a node from which this one can be reached.
-import { loopRegions, reachable, type FlowDocument } from '../flows/document';
+import { loopRegions, reachable, regions as allRegions, type FlowDocument } from '../flows/document';
 
 export type ScopeKind = 'trigger' | 'set' | 'loop' | 'output';
 export interface ScopeEntry {
@@ -18,6 +18,8 @@ const OUTPUT_FIELDS: Record<string, readonly string[]> = {
   http: ['status', 'headers', 'body', 'url'],
   notify: ['channel', 'status', 'body'],
   command: ['server', 'status', 'body'],
+  // An event's payload, whatever fields its sender put in it.
+  wait_event: [],
 };
 const SAMPLE_DEPTH = 3;
 const SAMPLE_PATHS = 100;
@@ -46,8 +48,10 @@ export function scopeAt(doc: FlowDocument, nodeId: string, sample: unknown): Sco
   const before = new Set(
     doc.nodes.filter((n) => n.id !== nodeId && reachable(doc, n.id).has(nodeId)).map((n) => n.id),
   );
-  // What a loop's body set is still there after the loop: its body counts as "before" what follows it.
-  for (const region of regions) if (before.has(region.loop)) for (const id of region.members) before.add(id);
+  // What a loop's body (or a parallel's branches) set is still there after it: its body counts as
+  // "before" what follows it.
+  for (const region of allRegions(doc))
+    if (before.has(region.loop)) for (const id of region.members) before.add(id);
   before.delete(nodeId);
   const entries: ScopeEntry[] = [];
   const trigger = doc.nodes.find((n) => n.type === 'trigger');
