@@ -1668,6 +1668,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy, or the database is unavailable (database_unavailable, Retry-After): try again in a moment */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     make_secret: {
@@ -1719,6 +1728,15 @@ export interface operations {
             };
             /** @description Invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy, or the database is unavailable (database_unavailable, Retry-After): try again in a moment */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2037,6 +2055,13 @@ export interface operations {
                             wire: number | null;
                         }[];
                         valid: boolean;
+                        warnings?: {
+                            code: string;
+                            detail: string | null;
+                            message: string;
+                            node: string | null;
+                            wire: number | null;
+                        }[];
                     };
                 };
             };
@@ -5026,6 +5051,15 @@ export interface operations {
             };
             /** @description Invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy, or the database is unavailable (database_unavailable, Retry-After): try again in a moment */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
