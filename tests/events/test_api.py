@@ -12,7 +12,13 @@ from tests.support import Queue
 def test_an_entitled_sender_wakes_the_waiting_run_and_others_are_refused(queue: Queue) -> None:
     sender = make_user(queue.url, "shop", "send_events")
     runner = make_user(queue.url, "runner", "run", "edit")
-    run_id = queue.start(queue.save(waiting_flow()), input={"order": "API-1"})
+    with app_client(queue.url) as api:
+        saved = api.post("/api/flows", json=waiting_flow(), headers=auth(runner))
+        assert saved.status_code == 201, saved.json()
+        started = api.post(
+            f"/api/flows/{saved.json()['id']}/runs", json={"input": {"order": "API-1"}}, headers=auth(runner)
+        )
+        run_id = started.json()["run"]
     drain(queue)
     with app_client(queue.url) as api:
         nobody = api.post("/api/events/paid", json={"key": "API-1", "payload": {"amount": 9}})

@@ -129,6 +129,16 @@ def test_an_empty_key_fails_the_run_with_a_reason(queue: Queue) -> None:
     assert queue.status(missing) == ("failed", "event_key_missing")
 
 
+def test_a_key_longer_than_the_limit_fails_the_run_and_one_at_the_limit_waits(queue: Queue) -> None:
+    flow_id = queue.save(waiting_flow())
+    too_long = queue.start(flow_id, input={"order": "k" * 201})
+    at_limit = queue.start(flow_id, input={"order": "k" * 200})
+    drain(queue)
+    assert queue.status(too_long) == ("failed", "event_key_too_long")
+    assert queue.status(at_limit) == ("waiting", None)
+    assert queue.one("SELECT length(key) FROM event_waits WHERE run_id = %s", at_limit) == (200,)
+
+
 def test_a_keep_early_of_nothing_takes_only_events_that_arrive_while_the_run_waits(queue: Queue) -> None:
     """The transient trigger: an event that came before the run reached the node does not count."""
     before = post(queue, "paid", "T-1", {"amount": 1})
@@ -167,3 +177,15 @@ def test_events_wake_the_workers_on_the_channel_they_listen_on() -> None:
     from backend.queue.runs import NOTIFY_CHANNEL
 
     assert WAKE_CHANNEL == NOTIFY_CHANNEL
+
+
+def test_a_cancelled_run_takes_no_event_and_its_pause_is_swept(queue: Queue) -> None:
+    from backend.events.wake import sweep
+    from backend.queue.runs import cancel_run
+
+    run_id = queue.start(queue.save(waiting_flow()), input={"order": "X-1"})
+    drain(queue)
+    assert queue.aconn(lambda conn: cancel_run(conn, run_id, by="test"))
+    assert not post(queue, "paid", "X-1").delivered, "kept for a run that waits, not given to a cancelled one"
+    queue.aconn(lambda conn: sweep(conn, queue.clock()))
+    assert queue.one("SELECT count(*) FROM event_waits WHERE run_id = %s", run_id) == (0,)
