@@ -160,3 +160,10 @@ SET pauses = w.pauses || m.due, wake_at = coalesce(%(now)s::timestamptz, now())
 FROM merged AS m
 WHERE w.id = m.id
 RETURNING w.id
+
+-- name: close_pauses
+-- A run's open event pauses other than those still pending (the `keep` visits), closed with the walk that
+-- cancelled their branch or ended the run: an event posted later is kept for someone else, not given to a
+-- branch that no longer waits. An answered pause is history and stays.
+DELETE FROM event_waits
+WHERE run_id = %(run_id)s AND event_name IS NULL AND NOT timed_out AND visit <> ALL(%(keep)s::integer[])

@@ -131,3 +131,9 @@ async def wake_answered(conn: AsyncConnection[Any], wait_ids: list[int], now: da
     wait was claimed; the ids of the waits now due."""
     cur = await conn.execute(QUERIES["wake_answered_pauses"], {"ids": wait_ids, "now": now})
     return [int(row[0]) for row in await cur.fetchall()]
+
+
+async def close(conn: AsyncConnection[Any], run_id: int, keep: list[int]) -> None:
+    """Close the run's open event pauses other than those at the `keep` visits (their branch was cancelled,
+    or the run ended), in the transaction that writes the walk."""
+    await conn.execute(QUERIES["close_pauses"], {"run_id": run_id, "keep": keep})

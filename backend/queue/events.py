@@ -9,7 +9,7 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from backend.errors import CodedError
-from backend.events.wake import Answer, answer, answered_now, wake_answered
+from backend.events.wake import Answer, answer, answered_now, close, wake_answered
 from backend.queue.claims import Claim, Clock
 from backend.queue.driver import Approvals, Run, Undecided, WaitFailed
 from backend.walker import ApprovalRequest, Resume
@@ -45,6 +45,10 @@ class WithEvents:
             return await answered_now(conn, claim.run_id, claim.visit, self.clock())
         except CodedError as failure:
             raise WaitFailed(code=failure.code, **failure.params) from None
+
+    async def close(self, conn: AsyncConnection[Any], run_id: int, keep: list[int], outcome: str) -> None:
+        await self.approvals.close(conn, run_id, keep, outcome)
+        await close(conn, run_id, keep)  # a cancelled branch's event pause takes no event any more
 
     async def wake_decided(self, conn: AsyncConnection[Any], wait_ids: list[int]) -> list[int]:
         decided = await self.approvals.wake_decided(conn, wait_ids)

@@ -1,0 +1,68 @@
+"""wait_event inside a parallel: an event answers its own branch's pause while the other branch waits on,
+and a branch cancelled by its parallel's wait rule takes no event afterwards (docs/events.md)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from tests.events.support import drain, logged, post
+from tests.support import Queue, flow
+
+
+def _parallel(wait: str) -> dict[str, Any]:
+    """trigger -> parallel(wait) with a branch waiting for `paid` and one waiting an hour -> done."""
+    nodes = [
+        {"id": "both", "type": "parallel", "config": {"wait": wait}},
+        {
+            "id": "wait",
+            "type": "wait_event",
+            "config": {"events": ["paid"], "key": "{{trigger.order}}", "timeout": "P2D"},
+        },
+        {"id": "on_paid", "type": "log", "config": {"message": "paid {{wait.amount}}"}},
+        {"id": "on_timeout", "type": "log", "config": {"message": "timeout"}},
+        {"id": "later", "type": "delay", "config": {"duration": "PT1H"}},
+        {"id": "on_later", "type": "log", "config": {"message": "an hour"}},
+        {"id": "done", "type": "log", "config": {"message": "done"}},
+    ]
+    wires = [
+        {"from": "start", "to": "both"},
+        {"from": "both", "port": "branches", "to": "wait"},
+        {"from": "both", "port": "branches", "to": "later"},
+        {"from": "wait", "port": "paid", "to": "on_paid"},
+        {"from": "wait", "port": "timeout", "to": "on_timeout"},
+        {"from": "later", "to": "on_later"},
+        {"from": "both", "port": "done", "to": "done"},
+    ]
+    return flow("start:trigger", *nodes, wires=wires)
+
+
+def test_an_event_resumes_its_branch_while_the_other_branch_still_waits(queue: Queue) -> None:
+    run_id = queue.start(queue.save(_parallel("all")), input={"order": "P-1"})
+    drain(queue)
+    assert queue.status(run_id) == ("waiting", None)
+
+    assert post(queue, "paid", "P-1", {"amount": 7}).delivered
+    drain(queue)
+    assert queue.status(run_id) == ("waiting", None)  # the hour has not passed
+    assert logged(queue, run_id) == ["paid 7"]
+
+    queue.clock.advance(timedelta(hours=1, minutes=1))
+    drain(queue)
+    assert queue.status(run_id) == ("succeeded", None)
+    assert logged(queue, run_id) == ["paid 7", "an hour", "done"]
+
+
+def test_a_branch_cancelled_by_wait_first_takes_no_event_afterwards(queue: Queue) -> None:
+    run_id = queue.start(queue.save(_parallel("first")), input={"order": "P-2"})
+    drain(queue)
+    queue.clock.advance(timedelta(hours=1, minutes=1))
+    drain(queue)
+    assert queue.status(run_id) == ("succeeded", None)
+    assert logged(queue, run_id) == ["an hour", "done"]
+    assert queue.one("SELECT count(*) FROM event_waits WHERE run_id = %s", run_id) == (0,)
+
+    late = post(queue, "paid", "P-2", {"amount": 1})
+    assert not late.delivered  # kept for a run that may still ask, not given to the cancelled branch
+    assert queue.one("SELECT consumed_run FROM events WHERE id = %s", late.event_id) == (None,)
+
