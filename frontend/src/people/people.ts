@@ -35,7 +35,7 @@ export interface TrailEntry {
 }
 
 /** The rights a flow grant can name; `decide` is never implied by another, `admin` included. */
-export const RIGHTS = ['edit', 'run', 'decide', 'audit', 'admin'] as const;
+export const RIGHTS = ['edit', 'run', 'decide', 'audit', 'admin', 'send_events'] as const;
 
 export const RIGHT_KEYS: Record<string, string> = {
   edit: 'ui_people_right_edit',
@@ -43,6 +43,7 @@ export const RIGHT_KEYS: Record<string, string> = {
   decide: 'ui_people_right_decide',
   audit: 'ui_people_right_audit',
   admin: 'ui_people_right_admin',
+  send_events: 'ui_people_right_send_events',
   use_server: 'ui_people_right_use_server',
 };
 
