@@ -74,6 +74,9 @@ mutation: setup
 catalogs: setup
 	$(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-output --no-wrap \
 		--project=Flowyard --copyright-holder=Flowyard -o locales/messages.pot .
+	@# A template whose only change is its creation date is the committed one (no noise in the diff).
+	@git diff --quiet -I'^"POT-Creation-Date' -- locales/messages.pot 2>/dev/null \
+		&& git checkout -- locales/messages.pot 2>/dev/null || true
 	$(BIN)/pybabel update -i locales/messages.pot -d locales --no-fuzzy-matching --no-wrap \
 		--ignore-pot-creation-date
 	$(BIN)/pybabel compile -d locales --statistics

@@ -20,6 +20,7 @@ from backend.api import (  # noqa: F401 - they declare the endpoints
     addresses,
     approvals,
     delegations,
+    events,
     flows,
     me,
     meta,

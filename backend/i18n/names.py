@@ -41,19 +41,24 @@ def effect_state_name(state: str, locale: str) -> str:
 
 
 def right_name(right: str, locale: str) -> str:
-    """A right (`edit`, `run`, `decide`, `audit`, `admin`)."""
+    """A right (`edit`, `run`, `decide`, `audit`, `admin`, `send_events`)."""
     code = {
         "edit": "right_name_edit",
         "run": "right_name_run",
         "decide": "right_name_decide",
         "audit": "right_name_audit",
+        "send_events": "right_name_send_events",
     }.get(right, "right_name_admin")
     return message(code, locale)
 
 
 def wait_kind_name(kind: str, locale: str) -> str:
-    """What a run waits for: its `start`, an `approval`, a `delay` (the last two are node types)."""
-    code = {"approval": "node_type_approval", "delay": "node_type_delay"}.get(kind, "wait_kind_start")
+    """What a run waits for: its `start`, an `approval`, a `delay`, an `event` (named as their node types)."""
+    code = {
+        "approval": "node_type_approval",
+        "delay": "node_type_delay",
+        "event": "node_type_wait_event",
+    }.get(kind, "wait_kind_start")
     return message(code, locale)
 
 

@@ -29,7 +29,7 @@ from backend.people.hashing import hash_now
 from backend.store.queries import load
 
 QUERIES = load("backend.people", "queries.sql")
-RIGHTS = ("edit", "run", "decide", "audit", "admin")
+RIGHTS = ("edit", "run", "decide", "audit", "admin", "send_events")
 # A right of its own, always on one server (`use_server:NAME`), kept apart from the flow rights.
 USE_SERVER = "use_server"
 SERVER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,199}")

@@ -27,6 +27,7 @@ from backend.walker import (
     ActionRequest,
     ApprovalRequest,
     DelayRequest,
+    EventRequest,
     JournalLine,
     Limits,
     Request,
@@ -250,6 +251,8 @@ def wake_of(request: Request | None) -> Wake:
         ]
         first = min([*times, deadline] if deadline else times, default=None)
         return Wake(kind="approval", after=first, deadline=deadline)  # none of them: 'infinity'
+    if isinstance(request, EventRequest):  # wait_event: due at its timeout, or when an event answers it
+        return Wake(kind="event", after=_duration(request.timeout, request.node) if request.timeout else None)
     raise WaitFailed(code="wait_corrupt", request=type(request).__name__)
 
 
@@ -283,7 +286,7 @@ async def _resume_for(
         raise WaitFailed(code="wait_corrupt", wait=claim.wait_id)
     if claim.kind == "delay":
         return Resume(node=claim.node, visit=claim.visit, outcome="passed")
-    if claim.kind == "approval":
+    if claim.kind in ("approval", "event"):  # an event wait's answer: backend/events/wake.py
         async with pool.connection() as conn:
             return await approvals.resolution(conn, claim)
     raise WaitFailed(code="wait_corrupt", wait=claim.wait_id)

@@ -17,11 +17,12 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
+from backend.events.wake import parked
 from backend.queue import journal
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, backoff
 from backend.queue.driver import Approvals, Run, WaitFailed, Walked
 from backend.queue.queries import QUERIES
-from backend.walker import ApprovalRequest, JournalLine
+from backend.walker import ApprovalRequest, EventRequest, JournalLine
 
 
 async def write_outcome(
@@ -67,6 +68,8 @@ async def write_outcome(
                     "wake_in": walked.wake.after,
                 }
                 due_now = bool((await _guarded(conn, "park", {**guard, **wait}))[1])
+                if isinstance(step.request, EventRequest):  # wait_event: backend/events/wake.py
+                    await parked(conn, [(run.id, step.request)], now)
             else:
                 await _guarded(conn, "finish", guard)
                 due_now = False

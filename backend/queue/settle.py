@@ -19,10 +19,11 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
+from backend.events.wake import parked
 from backend.queue.claims import Claim
 from backend.queue.driver import Approvals, Run, Walked
 from backend.queue.queries import QUERIES
-from backend.walker import ApprovalRequest
+from backend.walker import ApprovalRequest, EventRequest
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +56,17 @@ async def write_walks(
         QUERIES["write_walks"], {"walks": Jsonb(walks), "me": me, "now": outcomes[0].now}
     )
     written = {int(wait_id): bool(due_now) for wait_id, due_now in await cur.fetchall()}
+    events: list[tuple[int, EventRequest]] = []
     for outcome in outcomes:
         step, wake = outcome.walked.step, outcome.walked.wake
         assert step is not None
         if outcome.claim.wait_id in written and isinstance(step.request, ApprovalRequest):
             assert wake is not None
             await approvals.create(conn, outcome.run, step.request, wake.deadline)
+        if outcome.claim.wait_id in written and isinstance(step.request, EventRequest):
+            events.append((outcome.claim.run_id, step.request))
+    # wait_event: each pause registered, and a kept event taken at once (backend/events/wake.py).
+    await parked(conn, events, outcomes[0].now)
     due = [outcome.claim.run_id for outcome in outcomes if written.get(outcome.claim.wait_id)]
     if due:  # one NOTIFY wakes every sleeping worker; the payload is only for people reading the log
         await conn.execute(QUERIES["notify"], {"payload": str(due[0])})

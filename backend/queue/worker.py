@@ -25,10 +25,12 @@ from typing import Any, Protocol
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
+from backend.events.wake import sweep as sweep_events
 from backend.observability import events
 from backend.queue.batch import OutcomeBatch
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, Clock, database_clock
 from backend.queue.driver import Actions, Approvals, FlowCache, NoActions, WaitFailed, load_run, walk_claim
+from backend.queue.events import with_events
 from backend.queue.faults import Faults
 from backend.queue.outcome import write_failure
 from backend.queue.queries import QUERIES
@@ -95,7 +97,7 @@ class Worker:
         self.lease = lease
         self.clock = clock
         self.actions: Actions = actions or NoActions()
-        self.approvals: Approvals = approvals
+        self.approvals: Approvals = with_events(approvals, clock)  # wait_event's waits (backend/events)
         self.faults = faults or Faults()
         self.retention = retention
         self.approval_retention = approval_retention
@@ -333,6 +335,7 @@ class Worker:
                     if beats % SWEEP_EVERY_BEATS == 0:
                         await conn.execute(QUERIES["forget_silent_workers"])
                         await conn.execute(QUERIES["forget_expired_sessions"])
+                        await sweep_events(conn, self.clock())  # wait_event (backend/events)
                         if self.retention is not None:
                             await sweep_ended_runs(conn, self.clock(), self.retention)
                         if self.record_retention is not None:

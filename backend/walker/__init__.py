@@ -6,7 +6,7 @@ performs the requests and resumes the walk with their outcomes. See docs/walker.
 
 from backend.walker.continuation import VERSION
 from backend.walker.errors import ContinuationInvalid, ResumeMismatch
-from backend.walker.requests import ActionRequest, ApprovalRequest, DelayRequest, Request
+from backend.walker.requests import ActionRequest, ApprovalRequest, DelayRequest, EventRequest, Request
 from backend.walker.sizes import Limits
 from backend.walker.step import JournalLine, Resume, Status, Step
 from backend.walker.templates import MISSING, render
@@ -21,6 +21,7 @@ __all__ = [
     "ApprovalRequest",
     "ContinuationInvalid",
     "DelayRequest",
+    "EventRequest",
     "JournalLine",
     "Limits",
     "Request",

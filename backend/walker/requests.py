@@ -74,7 +74,23 @@ class ActionRequest:
     secrets: tuple[Slot, ...] = ()
 
 
-Request = ApprovalRequest | DelayRequest | ActionRequest
+@dataclass(frozen=True, slots=True)
+class EventRequest:
+    """Wait for one of `events` sent with `key` (backend/events); resume with the event's name and its
+    payload as the output, or "timeout" once `timeout` (ISO 8601, as written) has passed."""
+
+    node: str
+    visit: int
+    events: list[str]
+    key: str
+    timeout: str | None
+    keep_early: str | None
+
+
+Request = ApprovalRequest | DelayRequest | ActionRequest | EventRequest
+
+# A correlation key longer than this fails the run (`event_key_too_long`): it is matched, not stored as data.
+MAX_EVENT_KEY = 200
 
 
 def approval_request(
@@ -140,3 +156,37 @@ def action_request(
     config = json.loads(json.dumps(shown(own, variables, limit)))
     slots = secret_slots(own, variables)
     return ActionRequest(node=node.id, visit=visit, type=node.type, config=config, secrets=slots)
+
+
+def event_request(
+    node: Node, visit: int, variables: Mapping[str, Any], limit: int = DEFAULT_MAX_VALUE_BYTES
+) -> EventRequest:
+    """The event a visit of a `wait_event` node waits for, its `key` rendered from the variables.
+
+    A key that renders empty (or names a missing path) is `event_key_missing`: a run waiting under an empty
+    key would take any event sent without one. Longer than MAX_EVENT_KEY is `event_key_too_long`.
+    """
+    config = node.config
+    events = config.get("events")
+    if not isinstance(events, list) or not events or not all(isinstance(name, str) for name in events):
+        raise WalkFailure(code="node_config_invalid", field="events")
+    for field in ("timeout", "keep_early"):
+        if config.get(field) is not None:
+            try:
+                parse_duration(config[field])
+            except (TypeError, ValueError):
+                raise WalkFailure(code="node_config_invalid", field=field) from None
+    key = evaluate(config.get("key", ""), variables, limit)
+    text = "" if key is MISSING or key is None else as_text(key)
+    if not text:
+        raise WalkFailure(code="event_key_missing")
+    if len(text) > MAX_EVENT_KEY:
+        raise WalkFailure(code="event_key_too_long", limit=MAX_EVENT_KEY)
+    return EventRequest(
+        node=node.id,
+        visit=visit,
+        events=list(events),
+        key=text,
+        timeout=config.get("timeout"),
+        keep_early=config.get("keep_early"),
+    )

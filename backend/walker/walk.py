@@ -37,7 +37,7 @@ from backend.walker.continuation import Branch, Par, State, freeze, root_of, tha
 from backend.walker.errors import ResumeMismatch, WalkFailure
 from backend.walker.loops import PASS_LIMIT, Loops
 from backend.walker.redact import redact_request
-from backend.walker.requests import Request, action_request, approval_request, delay_request
+from backend.walker.requests import Request, action_request, approval_request, delay_request, event_request
 from backend.walker.sizes import DEFAULT_LIMITS, Ledger, Limits, text_size, too_large
 from backend.walker.step import JournalLine, Resume, Status, Step
 from backend.walker.templates import MISSING, evaluate, render_text
@@ -143,6 +143,7 @@ class _Walk:
             "break": lambda node, visit: self.loops.leave(),
             "approval": self._approval,
             "delay": self._delay,
+            "wait_event": self._wait_event,
             "log": self._log,
             "end": self._end,
             "parallel": self._parallel,
@@ -433,6 +434,12 @@ class _Walk:
         request = delay_request(node, visit, self.state.variables, self.limit)
         data = {"duration": request.duration, "until": request.until}
         self.journal.append(JournalLine(code="delay_started", node=node.id, visit=visit, data=data))
+        raise _Paused(request)
+
+    def _wait_event(self, node: Node, visit: int) -> None:
+        request = event_request(node, visit, self.state.variables, self.limit)
+        data = {"events": request.events, "key": request.key, "timeout": request.timeout}
+        self.journal.append(JournalLine(code="event_awaited", node=node.id, visit=visit, data=data))
         raise _Paused(request)
 
     def _action(self, node: Node, visit: int) -> None:

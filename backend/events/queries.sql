@@ -1,0 +1,127 @@
+-- The statements of wait_event (backend/events). %(now)s is the injected clock: NULL means now().
+-- Every statement that looks for or answers an open pause runs after `lock_keys` in its transaction:
+-- an event and a pause of the same (name, key) never pass each other unseen.
+
+-- name: lock_keys
+-- Serialize everything about these (name, key) pairs until the transaction ends; taken in sorted order.
+SELECT pg_advisory_xact_lock(hashtextextended(pair, 24))
+FROM unnest(%(pairs)s::text[]) AS pair
+ORDER BY pair
+
+-- name: insert_event
+INSERT INTO events (name, key, payload, sent_by, received_at, expires_at)
+VALUES (%(name)s, %(key)s, %(payload)s, %(sent_by)s, coalesce(%(now)s::timestamptz, now()),
+        coalesce(%(now)s::timestamptz, now()) + %(keep)s::interval)
+RETURNING id, received_at, expires_at
+
+-- name: deliver
+-- Give a new event to the oldest open pause waiting for its name under its key, of a run still waiting:
+-- answer that pause, consume the event, make the run's wait due now. No row: nobody waits, it is kept.
+WITH pause AS (
+    SELECT p.run_id, p.visit
+    FROM event_waits AS p JOIN runs AS r ON r.id = p.run_id
+    WHERE p.key = %(key)s AND %(name)s = ANY (p.names) AND p.event_name IS NULL AND NOT p.timed_out
+      AND r.status = 'waiting'
+    ORDER BY p.created_at, p.run_id, p.visit
+    LIMIT 1
+    FOR UPDATE OF p
+), answered AS (
+    UPDATE event_waits AS p
+    SET event_id = %(event_id)s, event_name = %(name)s, payload = %(payload)s,
+        answered_at = coalesce(%(now)s::timestamptz, now())
+    FROM pause
+    WHERE p.run_id = pause.run_id AND p.visit = pause.visit
+    RETURNING p.run_id, p.visit
+), consumed AS (
+    UPDATE events AS e
+    SET consumed_run = answered.run_id, consumed_visit = answered.visit,
+        consumed_at = coalesce(%(now)s::timestamptz, now())
+    FROM answered
+    WHERE e.id = %(event_id)s
+    RETURNING e.id
+), woken AS (
+    UPDATE waits AS w
+    SET wake_at = least(w.wake_at, coalesce(%(now)s::timestamptz, now()))
+    FROM answered
+    WHERE w.run_id = answered.run_id AND w.status = 'waiting'
+    RETURNING w.run_id
+)
+SELECT answered.run_id, answered.visit, (SELECT count(*) FROM consumed), (SELECT count(*) FROM woken)
+FROM answered
+
+-- name: register
+-- A run parks at a wait_event node: its open pause. A retried park of the same visit changes nothing.
+INSERT INTO event_waits (run_id, visit, node, names, key, keep_early, timeout_at, created_at)
+VALUES (%(run_id)s, %(visit)s, %(node)s, %(names)s, %(key)s, %(keep_early)s::interval,
+        coalesce(%(now)s::timestamptz, now()) + %(timeout)s::interval, coalesce(%(now)s::timestamptz, now()))
+ON CONFLICT (run_id, visit) DO NOTHING
+
+-- name: take_early
+-- The oldest kept event the new pause may take: one of its names, its key, not consumed, not expired, and
+-- received no longer than the node's keep_early ago. It is consumed and answers the pause at once.
+WITH early AS (
+    SELECT e.id, e.name, e.payload
+    FROM events AS e JOIN event_waits AS p ON p.run_id = %(run_id)s AND p.visit = %(visit)s
+    WHERE e.name = ANY (p.names) AND e.key = p.key AND e.consumed_run IS NULL
+      AND e.expires_at > coalesce(%(now)s::timestamptz, now())
+      AND e.received_at >= coalesce(%(now)s::timestamptz, now()) - p.keep_early
+      AND p.event_name IS NULL AND NOT p.timed_out
+    ORDER BY e.received_at, e.id
+    LIMIT 1
+    FOR UPDATE OF e
+), consumed AS (
+    UPDATE events AS e
+    SET consumed_run = %(run_id)s, consumed_visit = %(visit)s, consumed_at = coalesce(%(now)s::timestamptz, now())
+    FROM early
+    WHERE e.id = early.id
+    RETURNING e.id
+), answered AS (
+    UPDATE event_waits AS p
+    SET event_id = early.id, event_name = early.name, payload = early.payload,
+        answered_at = coalesce(%(now)s::timestamptz, now())
+    FROM early
+    WHERE p.run_id = %(run_id)s AND p.visit = %(visit)s
+    RETURNING p.run_id
+), woken AS (
+    UPDATE waits AS w
+    SET wake_at = least(w.wake_at, coalesce(%(now)s::timestamptz, now()))
+    FROM answered
+    WHERE w.run_id = answered.run_id AND w.status = 'waiting'
+    RETURNING w.run_id
+)
+SELECT early.id, (SELECT count(*) FROM consumed), (SELECT count(*) FROM woken) FROM early
+
+-- name: pause_of_visit
+-- A woken event wait's pause: its answer if it has one, its keys, its timeout.
+SELECT event_name, payload, timed_out, timeout_at, names, key,
+       timeout_at <= coalesce(%(now)s::timestamptz, now()) AS due
+FROM event_waits WHERE run_id = %(run_id)s AND visit = %(visit)s
+
+-- name: time_out
+-- The timeout answers the pause, unless an event answered it first (then no row: read it again).
+UPDATE event_waits
+SET timed_out = true, answered_at = coalesce(%(now)s::timestamptz, now())
+WHERE run_id = %(run_id)s AND visit = %(visit)s AND event_name IS NULL AND NOT timed_out
+RETURNING run_id
+
+-- name: sweep_events
+-- Events past their keep, consumed or not (a consumed one's pause holds its name and payload itself),
+-- and the pauses of runs that have ended.
+WITH gone AS (
+    DELETE FROM events WHERE id IN (
+        SELECT id FROM events WHERE expires_at <= coalesce(%(now)s::timestamptz, now()) LIMIT 1000
+    )
+    RETURNING id
+), pauses AS (
+    DELETE FROM event_waits AS p USING runs AS r
+    WHERE r.id = p.run_id AND r.ended_at IS NOT NULL
+    RETURNING p.run_id
+)
+SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM pauses)
+
+-- name: secret_of
+SELECT digest FROM event_secrets WHERE name = %(name)s
+
+-- name: set_secret
+INSERT INTO event_secrets (name, digest, created_by) VALUES (%(name)s, %(digest)s, %(by)s)
+ON CONFLICT (name) DO UPDATE SET digest = excluded.digest, created_at = now(), created_by = excluded.created_by

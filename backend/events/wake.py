@@ -1,0 +1,126 @@
+"""The worker's side of a run paused at a wait_event node.
+
+- Parking (`parked`, in the transaction that parks the run): the pause is registered under the
+  (name, key) locks, and the oldest kept event it may take is consumed at once; the run's wait is then
+  due now. Its `wake_at` otherwise is the timeout (or never).
+- Waking (`answer`): the pause's answer is read: an event (its name is the outcome, its payload the
+  node's output), or, once the timeout is past, "timeout", written first under the same locks so that an
+  event arriving at that moment either answered first or finds the pause closed.
+- Woken early (`answered_now`): under the locks, a kept event is taken if one is there; whether the pause
+  has an answer now.
+- Sweeping (`sweep`): events past their keep and the pauses of ended runs.
+
+This package imports nothing of the queue (the queue imports it): backend/queue/events.py adapts these
+to the worker's approvals port, and the outcome writers call `parked`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from psycopg import AsyncConnection
+
+from backend.events.store import QUERIES, WAKE_CHANNEL, EventRefused, keep_from_env, lock_keys, pair
+from backend.graph.durations import parse_duration
+from backend.walker import EventRequest
+
+Clock = Callable[[], datetime | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A pause's answer: the outcome (an event's name or "timeout") and the node's output."""
+
+    outcome: str
+    output: dict[str, Any]
+
+
+def _interval(text: str | None, node: str, default: timedelta | None) -> timedelta | None:
+    if not text:
+        return default
+    try:
+        return parse_duration(text)
+    except ValueError:
+        raise EventRefused(code="duration_invalid", node=node, duration=text) from None
+
+
+async def parked(
+    conn: AsyncConnection[Any], parks: Sequence[tuple[int, EventRequest]], now: datetime | None
+) -> None:
+    """Register each (run, request) pause and let it take the oldest kept event it may; in the caller's
+    transaction, after the run's wait row is written. All the batch's (name, key) locks first, sorted."""
+    if not parks:
+        return
+    await lock_keys(conn, [pair(name, request.key) for _, request in parks for name in request.events])
+    keep = keep_from_env()
+    woken: list[int] = []
+    for run_id, request in parks:
+        params = {"run_id": run_id, "visit": request.visit, "now": now}
+        # A node may look back less far than events are kept, never further (they are gone by then).
+        keep_early = _interval(request.keep_early, request.node, keep)
+        await conn.execute(
+            QUERIES["register"],
+            {
+                **params,
+                "node": request.node,
+                "names": list(request.events),
+                "key": request.key,
+                "keep_early": min(keep, keep_early if keep_early is not None else keep),
+                "timeout": _interval(request.timeout, request.node, None),
+            },
+        )
+        row = await (await conn.execute(QUERIES["take_early"], params)).fetchone()
+        if row is not None and row[2]:
+            woken.append(run_id)
+    if woken:
+        await conn.execute("SELECT pg_notify(%s, %s)", (WAKE_CHANNEL, str(woken[0])))
+
+
+async def _pause(
+    conn: AsyncConnection[Any], run_id: int, visit: int, now: datetime | None
+) -> tuple[Any, ...]:
+    params = {"run_id": run_id, "visit": visit, "now": now}
+    row = await (await conn.execute(QUERIES["pause_of_visit"], params)).fetchone()
+    if row is None:
+        raise EventRefused(code="event_wait_missing", run=run_id, visit=visit)
+    return tuple(row)
+
+
+async def answer(
+    conn: AsyncConnection[Any], run_id: int, visit: int, now: datetime | None
+) -> Answer | datetime | None:
+    """The pause's answer; else, before its timeout, the timeout (None: none) to park again until."""
+    event_name, payload, timed_out, timeout_at, names, key, due = await _pause(conn, run_id, visit, now)
+    if event_name is None and not timed_out and due:
+        async with conn.transaction():
+            await lock_keys(conn, [pair(name, key) for name in names])
+            params = {"run_id": run_id, "visit": visit, "now": now}
+            if await (await conn.execute(QUERIES["time_out"], params)).fetchone() is None:
+                event_name, payload, timed_out = (await _pause(conn, run_id, visit, now))[:3]  # an event won
+            else:
+                timed_out = True
+    if event_name is not None:
+        return Answer(str(event_name), dict(payload or {}))
+    if timed_out:
+        return Answer("timeout", {})
+    return timeout_at  # type: ignore[no-any-return]
+
+
+async def answered_now(conn: AsyncConnection[Any], run_id: int, visit: int, now: datetime | None) -> bool:
+    """For a pause woken before its answer, in the transaction that parks it again: under its locks,
+    take a kept event if there is one (one kept while the run was stopped, say); whether it is answered."""
+    names, key = (await _pause(conn, run_id, visit, now))[4:6]
+    await lock_keys(conn, [pair(name, key) for name in names])
+    await conn.execute(QUERIES["take_early"], {"run_id": run_id, "visit": visit, "now": now})
+    event_name, _, timed_out = (await _pause(conn, run_id, visit, now))[:3]
+    return event_name is not None or bool(timed_out)
+
+
+async def sweep(conn: AsyncConnection[Any], now: datetime | None) -> tuple[int, int]:
+    """Delete events past their keep (a thousand at a time) and the pauses of ended runs."""
+    row = await (await conn.execute(QUERIES["sweep_events"], {"now": now})).fetchone()
+    assert row is not None
+    return int(row[0]), int(row[1])

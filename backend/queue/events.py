@@ -1,0 +1,56 @@
+"""The worker's approvals port, answering wait_event's waits itself (backend/events/wake.py) and passing
+every other wait on to the approvals it wraps. `Worker` wraps whatever approvals it is given."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from psycopg import AsyncConnection
+
+from backend.errors import CodedError
+from backend.events.wake import Answer, answer, answered_now
+from backend.queue.claims import Claim, Clock
+from backend.queue.driver import Approvals, Run, Undecided, WaitFailed
+from backend.walker import ApprovalRequest, Resume
+
+
+class WithEvents:
+    def __init__(self, approvals: Approvals, clock: Clock) -> None:
+        self.approvals = approvals
+        self.clock = clock
+
+    async def create(
+        self, conn: AsyncConnection[Any], run: Run, request: ApprovalRequest, deadline: timedelta | None
+    ) -> None:
+        await self.approvals.create(conn, run, request, deadline)
+
+    async def resolution(self, conn: AsyncConnection[Any], claim: Claim) -> Resume | Undecided:
+        if claim.kind != "event":
+            return await self.approvals.resolution(conn, claim)
+        assert claim.node is not None and claim.visit is not None
+        try:
+            found = await answer(conn, claim.run_id, claim.visit, self.clock())
+        except CodedError as failure:
+            raise WaitFailed(code=failure.code, **failure.params) from None
+        if isinstance(found, Answer):
+            return Resume(node=claim.node, visit=claim.visit, outcome=found.outcome, output=found.output)
+        return Undecided(wake_at=found)  # woken before an answer: parked again until its timeout
+
+    async def decided(self, conn: AsyncConnection[Any], claim: Claim) -> bool:
+        if claim.kind != "event":
+            return await self.approvals.decided(conn, claim)
+        assert claim.visit is not None
+        try:
+            return await answered_now(conn, claim.run_id, claim.visit, self.clock())
+        except CodedError as failure:
+            raise WaitFailed(code=failure.code, **failure.params) from None
+
+    def __getattr__(self, name: str) -> Any:
+        # Whatever else the product's approvals offer is still theirs.
+        return getattr(self.approvals, name)
+
+
+def with_events(approvals: Approvals, clock: Clock) -> Approvals:
+    """`approvals` for approval waits, wait_event's own answers for event waits."""
+    return approvals if isinstance(approvals, WithEvents) else WithEvents(approvals, clock)
