@@ -130,7 +130,6 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "visits": ("node ids in the order a walk visited them, listed", "start, check_invoice, ask"),
     "voter": ("the name of a user who voted", "anna"),
     "where": ("the address of the API export that keeps the run's record", "/api/audit/runs?run=6"),
-    "wait": ("how many branches or arrivals a parallel or a join waits for, a number", "2"),
     "branches": ("how many branches a parallel has, or how many wires lead into a join", "3"),
 }
 
