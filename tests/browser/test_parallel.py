@@ -50,8 +50,8 @@ def fill_log(page: Page, node_id: str, message: str) -> None:
 def test_a_parallel_with_two_approval_lanes_and_a_merge_without_a_join(
     browser: Browser, server: Server
 ) -> None:
-    server.user("pia", "edit", "run")
-    page = log_in(browser, server, "pia")
+    server.user("pal", "edit", "run")
+    page = log_in(browser, server, "pal")
     page.get_by_role("button", name="New flow", exact=True).click()
     page.wait_for_url(re.compile(r".*/flows/\d+$"))
     expect(node(page, "start")).to_be_visible()

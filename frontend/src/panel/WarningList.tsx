@@ -20,7 +20,8 @@ export function WarningList({ warnings, onPick }: Props) {
       <ul aria-labelledby="warnings-title">
         {warnings.map((warning, i) => (
           <li key={i} className="warning" data-code={warning.code}>
-            <button type="button" className="warning-text" onClick={() => onPick(warning)}>
+            {/* `finding`: the server's sentence (its catalogs), as the findings above are. */}
+            <button type="button" className="warning-text finding" onClick={() => onPick(warning)}>
               {warning.message}
             </button>
             {warning.code === 'branches_meet_without_join' && warning.node && !readOnly && (
