@@ -71,7 +71,11 @@ def check_parallels(outline: Outline, topology: Topology, report: Report) -> Non
                 code="parallel_branches_meet", node=vertices[meeting].id, detail=parallel, parallel=parallel
             )
     for p in parallels:
-        _same_names(topology, branches[p], vertices[p].id, report)
+        if _over_items(vertices[p]):
+            # One branch per item: every set node of the branch writes its names once per item.
+            _same_names(topology, branches[p] * 2, vertices[p].id, report)
+        else:
+            _same_names(topology, branches[p], vertices[p].id, report)
     for node in outline.nodes:
         if node.type == "wait_event":
             _event_names(node, report)
@@ -83,9 +87,14 @@ def check_parallels(outline: Outline, topology: Topology, report: Report) -> Non
         at = ("nodes", node.place, "config", "wait")
         if node.type == "join" and wait > incoming[vertex]:
             report.add(code="join_wait_invalid", node=node.id, at=at, wait=wait, wires=incoming[vertex])
-        if node.type == "parallel" and wait > len(branches[vertex]):
+        if node.type == "parallel" and not _over_items(node) and wait > len(branches[vertex]):
             found = len(branches[vertex])
             report.add(code="parallel_wait_invalid", node=node.id, at=at, wait=wait, wires=found)
+    for p in parallels:
+        node = vertices[p]
+        if _over_items(node) and len(branches[p]) != 1:
+            at = ("nodes", node.place, "config", "items")
+            report.add(code="parallel_items_one_branch", node=node.id, at=at, wires=len(branches[p]))
     # A document past the findings cap is not being drawn, it is being thrown at us: its warnings would
     # cost as much as its findings and tell nobody anything (bench/validate.py's adversarial shapes).
     if report.room and not report.untold:
@@ -106,6 +115,11 @@ def _branches(topology: Topology, outgoing: list[list[int]], parallel: int) -> l
                         todo.append(target)
             found.append(reached)
     return found
+
+
+def _over_items(node: NodeEntry) -> bool:
+    """A parallel that starts one branch per item rather than one per wire."""
+    return isinstance(node.config, dict) and "items" in node.config
 
 
 def _innermost(topology: Topology, vertex: int, mask: int, depth: dict[int, int]) -> int:

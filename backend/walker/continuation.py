@@ -180,12 +180,20 @@ class Branch:
 
 @dataclass(slots=True)
 class Par:
-    """An open parallel: its node and visit, how many branches must end (`need`), and the branches."""
+    """An open parallel: its node and visit, how many branches must end (`need`), and the branches.
+
+    A parallel over `items` has one branch per item, in the items' order: while branch i walks, the
+    variable `name` holds `items[i]`; `saved` is the value it had before the parallel (MISSING: none),
+    put back when the parallel closes.
+    """
 
     node: str
     visit: int
     need: int
     branches: list[Branch]
+    items: list[Any] | None = None
+    name: str | None = None
+    saved: Any = MISSING
 
     def met(self) -> bool:
         return sum(1 for branch in self.branches if branch.ended) >= self.need
@@ -228,6 +236,11 @@ def _branch_to_json(branch: Branch) -> dict[str, Any]:
             "need": par.need,
             "branches": [_branch_to_json(inner) for inner in par.branches],
         }
+        if par.items is not None:
+            frozen["par"]["items"] = par.items
+            frozen["par"]["as"] = par.name
+            if par.saved is not MISSING:
+                frozen["par"]["saved"] = par.saved
     return frozen
 
 
@@ -300,6 +313,12 @@ def _branch_from_json(frozen: Any, nodes: Collection[str], depth: int) -> Branch
             need=_count(open_par, "need"),
             branches=[_branch_from_json(branch, nodes, depth + 1) for branch in branches],
         )
+        if "items" in open_par:
+            items = open_par["items"]
+            if not isinstance(items, list) or len(items) != len(branches) or not isinstance(open_par.get("as"), str):
+                raise ValueError("a parallel's items (one per branch) and name")
+            par.items, par.name = items, open_par["as"]
+            par.saved = open_par.get("saved", MISSING)
     return Branch(
         stack=stack,
         seen=[dict.fromkeys(_node_ids(scope, nodes)) for scope in seen],

@@ -27,6 +27,7 @@ Examples:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -40,7 +41,7 @@ from backend.walker.redact import redact_request
 from backend.walker.requests import Request, action_request, approval_request, delay_request, event_request
 from backend.walker.sizes import DEFAULT_LIMITS, Ledger, Limits, text_size, too_large
 from backend.walker.step import JournalLine, Resume, Status, Step
-from backend.walker.templates import MISSING, evaluate, render_text
+from backend.walker.templates import MISSING, evaluate, kind_of, render_text
 
 __all__ = ["PASS_LIMIT", "VISIT_LIMIT", "walk"]
 
@@ -170,6 +171,10 @@ class _Walk:
         branch.at = None
         self._enter(branch)
         try:
+            # Each parallel over items on the way down binds its variable to the item of this branch.
+            for owner, inner in itertools.pairwise(path):
+                if owner.par is not None:
+                    self._bind(owner.par, inner)
             if resume.output is not None:
                 self.state.variables[node.id] = dict(resume.output)
                 self.ledger.assign(node.id, self.state.variables[node.id])  # checked as the walk goes on
@@ -257,6 +262,7 @@ class _Walk:
                     if par.met():
                         break
                     if not inner.ended and inner.at is None and inner.par is None:
+                        self._bind(par, inner)
                         self._advance(inner)
                 if not par.met():
                     return
@@ -286,13 +292,54 @@ class _Walk:
                 self.journal.append(JournalLine(code="branch_cancelled", node=node, visit=visit, data=data))
         data = {"branches": len(par.branches), "ended": ended}
         self.journal.append(JournalLine(code="parallel_finished", node=par.node, visit=par.visit, data=data))
+        self._unbind(par)
         branch.par = None
         branch.stack.extend(reversed(self.flow.targets(par.node, "done")))
 
-    def _parallel(self, node: Node, visit: int) -> None:
+    def _parallel(self, node: Node, visit: int) -> str:
         targets = self.flow.targets(node.id, "branches")
-        need = join_need(node.config.get("wait"), len(targets))
-        raise _Forked(Par(node.id, visit, need, [Branch.fresh(target) for target in targets]))
+        if "items" not in node.config:
+            need = join_need(node.config.get("wait"), len(targets))
+            raise _Forked(Par(node.id, visit, need, [Branch.fresh(target) for target in targets]))
+        # Over items: one branch per item, each starting at the targets of the one `branches` wire.
+        name = node.config.get("as")
+        if not isinstance(name, str) or not name:
+            raise WalkFailure(code="node_config_invalid", field="as")
+        variables = self.state.variables
+        items = evaluate(node.config["items"], variables, self.limit)
+        if items is MISSING:
+            return "done"
+        if not isinstance(items, list):
+            raise WalkFailure(code="parallel_items_invalid", got=kind_of(items))
+        if len(items) > PASS_LIMIT:
+            raise WalkFailure(code="iteration_limit_exceeded", limit=PASS_LIMIT, passes=len(items))
+        if not items:
+            return "done"
+        branches = [Branch(list(reversed(targets)), [{}], [], {}) for _ in items]
+        need = join_need(node.config.get("wait"), len(items))
+        saved = variables.get(name, MISSING)
+        raise _Forked(Par(node.id, visit, need, branches, list(items), name, saved))
+
+    def _bind(self, par: Par, branch: Branch) -> None:
+        """Give a parallel over items' variable the item of `branch`, the one about to walk."""
+        if par.items is None or par.name is None:
+            return
+        # By identity: two branches at the same place compare equal.
+        item = par.items[next(i for i, inner in enumerate(par.branches) if inner is branch)]
+        self.state.variables[par.name] = item
+        self.ledger.assign(par.name, item)
+        self.ledger.check()
+
+    def _unbind(self, par: Par) -> None:
+        """A parallel over items closes: its variable gets back its earlier value, or disappears."""
+        if par.items is None or par.name is None:
+            return
+        if par.saved is MISSING:
+            self.state.variables.pop(par.name, None)
+            self.ledger.remove(par.name)
+        else:
+            self.state.variables[par.name] = par.saved
+            self.ledger.assign(par.name, par.saved)
 
     def _release(self) -> bool:
         """The innermost scope unwinds: an `all` join with arrivals is visited now; a `first` or N join

@@ -48,6 +48,7 @@ BEYOND_THE_TABLE = [
     "event_name_invalid",
     "join_wait_invalid",
     "parallel_wait_invalid",
+    "parallel_items_one_branch",
     "branches_meet_without_join",
 ]
 CHECK_COMMAND = [
