@@ -315,7 +315,11 @@ def _branch_from_json(frozen: Any, nodes: Collection[str], depth: int) -> Branch
         )
         if "items" in open_par:
             items = open_par["items"]
-            if not isinstance(items, list) or len(items) != len(branches) or not isinstance(open_par.get("as"), str):
+            if (
+                not isinstance(items, list)
+                or len(items) != len(branches)
+                or not isinstance(open_par.get("as"), str)
+            ):
                 raise ValueError("a parallel's items (one per branch) and name")
             par.items, par.name = items, open_par["as"]
             par.saved = open_par.get("saved", MISSING)

@@ -125,3 +125,37 @@ def test_check_prints_warnings_and_still_exits_0(tmp_path: Path, capsys: pytest.
     assert run_check(str(path), as_json=False) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2 and lines[1].startswith(f"{path}: branches_meet_without_join: ")
+
+
+def over_items(**config: Any) -> dict[str, Any]:
+    return node("p", "parallel", items="{{trigger.lines}}", **{"as": "line"}, **config)
+
+
+def test_a_parallel_over_items_with_one_branches_wire_is_valid_whatever_its_wait() -> None:
+    for wait in ("all", "first", 7):
+        document = flow("t:trigger", over_items(wait=wait), "a:log z:log", wires="t>p p.branches>a p.done>z")
+        assert codes(document) == [] and warnings(document) == []
+
+
+@pytest.mark.parametrize("wires", ["t>p p.done>z t>a", "t>p p.branches>a p.branches>z"])
+def test_a_parallel_over_items_wants_exactly_one_branches_wire(wires: str) -> None:
+    document = flow("t:trigger", over_items(), "a:log z:log", wires=wires)
+    found = validate(document)
+    assert [(f.code, f.node, f.detail) for f in found] == [
+        ("parallel_items_one_branch", "p", "/nodes/1/config/items")
+    ]
+    count = "0" if "p.done" in wires else "2"
+    assert count in found[0].message
+
+
+def test_a_set_node_in_the_branch_of_a_parallel_over_items_writes_its_name_once_per_item() -> None:
+    document = flow(
+        "t:trigger", over_items(), node("s", "set", values={"x": "{{line}}"}), wires="t>p p.branches>s"
+    )
+    assert codes(document) == [("parallel_branches_write_same_name", "s")]
+
+
+@pytest.mark.parametrize("config", [{"items": "{{trigger}}"}, {"as": "line"}, {"items": "", "as": "line"}])
+def test_items_and_as_come_together_in_the_schema(config: dict[str, Any]) -> None:
+    document = flow("t:trigger", node("p", "parallel", **config), "a:log", wires="t>p p.branches>a")
+    assert [f.code for f in validate(document)] == ["node_config_invalid"]
