@@ -51,7 +51,7 @@ VISITS = {
     "11-implicit-termination": ["start", "a", "b"],
     "12-mi-without-synchronization": ["start", "go", "each", "notice", "notice"],
     "13-mi-design-time": ["start", "three", "r1", "r2", "r3", "publish"],
-    "14-mi-run-time": ["start", "each", "ok", "ok", "ship"],
+    "14-mi-run-time": ["start", "each", "ok", "ok", "noted", "noted", "ship"],
     "16-deferred-choice": ["start", "race", "answer", "week", "confirmed"],
     "17-interleaved-parallel-routing": ["start", "inspect_a", "inspect_b", "both", "release"],
     "18-milestone": ["start", "ship_now", "change", "apply"],
@@ -100,3 +100,19 @@ def test_cancel_case_ends_the_run_at_once() -> None:
         "run_ended_failed",
         "cancel",
     )
+
+
+def test_multiple_instances_known_at_run_time_wait_side_by_side_in_either_order() -> None:
+    for order, noted in (
+        (0, ["line l1 approved", "line l2 approved"]),
+        (1, ["line l2 approved", "line l1 approved"]),
+    ):
+        walked = run("14-mi-run-time", order=order)
+        first = walked.steps[0]
+        assert [r.title for r in first.requests if isinstance(r, ApprovalRequest)] == [
+            "Approve l1",
+            "Approve l2",
+        ]
+        assert len(first.pending) == 2
+        assert [line["message"] for line in walked.lines("log_written")] == [*noted, "ship"]
+        assert walked.status == "succeeded" and walked.visits[-1] == "ship"
