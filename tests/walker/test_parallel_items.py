@@ -83,7 +83,7 @@ def test_answered_in_any_order_each_branch_sees_its_own_item_and_the_end_is_the_
         step = walk(
             flow, thawed(steps[-1].continuation), resume=Resume(node, visit, outcome, {"outcome": outcome})
         )
-        assert step.requests == () or [r.title for r in step.requests] == ["last"]
+        assert step.requests == () or [r.node for r in step.requests] == ["last"]
         steps.append(step)
         pending.remove((node, visit))
         assert step.pending == (tuple(pending) if pending else (("last", 10),))
@@ -107,7 +107,8 @@ def test_the_variable_gets_back_the_value_it_had_before_the_parallel() -> None:
 
 def test_missing_or_empty_items_start_no_branch_and_follow_done_at_once() -> None:
     flow = build(LINES, LINES_WIRES)
-    for given_trigger in ({}, {"lines": []}):
+    given_triggers: list[dict[str, Any]] = [{}, {"lines": []}]
+    for given_trigger in given_triggers:
         step = walk(flow, None, trigger=given_trigger)
         assert step.visits == ["t", "each", "after", "last"] and step.pending == (("last", 4),)
         assert [line.data["port"] for line in step.journal if line.node == "each"] == ["done"]
