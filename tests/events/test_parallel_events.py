@@ -65,4 +65,3 @@ def test_a_branch_cancelled_by_wait_first_takes_no_event_afterwards(queue: Queue
     late = post(queue, "paid", "P-2", {"amount": 1})
     assert not late.delivered  # kept for a run that may still ask, not given to the cancelled branch
     assert queue.one("SELECT consumed_run FROM events WHERE id = %s", late.event_id) == (None,)
-
