@@ -1735,6 +1735,13 @@ export interface operations {
                             wire: number | null;
                         }[];
                         valid: boolean;
+                        warnings?: {
+                            code: string;
+                            detail: string | null;
+                            message: string;
+                            node: string | null;
+                            wire: number | null;
+                        }[];
                     };
                 };
             };
