@@ -33,7 +33,7 @@ import re
 
 from backend.graph.findings import Report
 from backend.graph.outline import NodeEntry, Outline
-from backend.graph.topology import Edge, Topology
+from backend.graph.topology import Topology
 
 EVENT_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
@@ -86,7 +86,10 @@ def check_parallels(outline: Outline, topology: Topology, report: Report) -> Non
         if node.type == "parallel" and wait > len(branches[vertex]):
             found = len(branches[vertex])
             report.add(code="parallel_wait_invalid", node=node.id, at=at, wait=wait, wires=found)
-    _meet_without_join(topology, report)
+    # A document past the findings cap is not being drawn, it is being thrown at us: its warnings would
+    # cost as much as its findings and tell nobody anything (bench/validate.py's adversarial shapes).
+    if report.room and not report.untold:
+        _meet_without_join(topology, report)
 
 
 def _branches(topology: Topology, outgoing: list[list[int]], parallel: int) -> list[set[int]]:
@@ -199,21 +202,23 @@ def _meet_without_join(topology: Topology, report: Report) -> None:
             edges_in = topology.incoming[vertex]
             if len(edges_in) < 2 or vertices[vertex].type == "join" or len(component) > 1:
                 continue
-            if _meets(edges_in, edge_bits, place_of, group_of):
+            if _meets([edge_bits[place_of[id(edge)]] for edge in edges_in], group_of):
                 report.warn(code="branches_meet_without_join", node=vertices[vertex].id)
 
 
-def _meets(
-    edges_in: tuple[Edge, ...], edge_bits: list[int], place_of: dict[int, int], group_of: list[int]
-) -> bool:
-    bits = [edge_bits[place_of[id(edge)]] for edge in edges_in]
-    for i, first in enumerate(bits):
-        for second in bits[i + 1 :]:
-            only = first & ~second
-            while only:
-                low = only & -only
-                group = group_of[low.bit_length() - 1]
-                if second & group & ~first or (second & group and first & group != second & group):
-                    return True
-                only ^= low
+def _meets(carried: list[int], group_of: list[int]) -> bool:
+    """Whether two of these incoming wires carry different bits of one split.
+
+    Each wire's bits are taken split by split (one step per split it carries, not per pair of wires):
+    a split whose parts differ between two wires is a meeting.
+    """
+    parts: dict[int, int] = {}
+    for bits in set(carried):
+        rest = bits
+        while rest:
+            group = group_of[(rest & -rest).bit_length() - 1]
+            part = bits & group
+            if parts.setdefault(group, part) != part:
+                return True
+            rest &= ~group
     return False

@@ -230,3 +230,55 @@ def test_a_wait_event_takes_its_event_names_and_timeout_as_outcomes() -> None:
     assert paid.visits == ["paid"] and paid.status == "succeeded"
     late = walk(flow, at_event, resume=Resume("w", 3, "timeout"))
     assert late.visits == ["late"]
+
+
+def test_a_parallel_without_branches_follows_done_at_once() -> None:
+    run = drive(build({"t": trigger(), "p": parallel(), "after": log()}, "t>p p.done>after"))
+    assert run.status == "succeeded" and run.visits == ["t", "p", "after"]
+    assert run.codes("p") == ["node_visited", "parallel_finished"]
+
+
+def test_wait_first_with_a_branch_that_does_not_pause_never_starts_the_others() -> None:
+    nodes = {"t": trigger(), "p": parallel("first"), "quick": log(), "ask": approval(), "after": log()}
+    run = drive(build(nodes, "t>p p.branches>quick p.branches>ask p.done>after"))
+    assert run.status == "succeeded" and run.visits == ["t", "p", "quick", "after"]
+    cancelled = [(line.node, line.data) for line in run.journal if line.code == "branch_cancelled"]
+    assert cancelled == [("p", {"parallel": "p", "branch": 2, "paused": False})]
+
+
+def test_a_parallel_inside_a_loop_opens_afresh_on_every_pass() -> None:
+    nodes = {
+        "t": trigger(),
+        "each": foreach("{{trigger}}"),
+        "p": parallel(),
+        "a": approval("{{item}}"),
+        "b": log(),
+    }
+    flow = build(nodes, "t>each each.body>p p.branches>a p.branches>b")
+    first = walk(flow, None, trigger=[1, 2])
+    assert first.continuation is not None and first.continuation["v"] == 2 and first.pending == (("a", 4),)
+    second = walk(flow, thawed(first.continuation), resume=Resume("a", 4, "approve"))
+    assert second.pending == (("a", 7),) and second.visits == ["p", "a", "b"]
+    done = walk(flow, thawed(second.continuation), resume=Resume("a", 7, "approve"))
+    assert done.status == "succeeded"
+
+
+ROOT = {"v": 2, "visits": 1, "vars": {}, "stack": [], "seen": [[]], "loops": []}
+GHOST = {"stack": ["ghost"], "seen": [[]], "loops": []}
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        {"v": 3},
+        ROOT,
+        {**ROOT, "par": {"node": "nope"}},
+        {**ROOT, "par": {"node": "both", "visit": 2, "need": 1, "branches": [GHOST]}},
+        {**ROOT, "at": {"node": "legal", "visit": 3}},
+    ],
+)
+def test_a_continuation_this_release_did_not_write_is_refused(broken: dict[str, Any]) -> None:
+    from backend.walker import ContinuationInvalid
+
+    with pytest.raises(ContinuationInvalid):
+        walk(build(LEGAL_FINANCE, LEGAL_FINANCE_WIRES), broken, resume=Resume("legal", 3, "approve"))

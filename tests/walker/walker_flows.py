@@ -144,17 +144,23 @@ def drive_all(
     """
     steps = [walk(flow, None, trigger=trigger)]
     open_requests: list[Request] = list(steps[0].requests)
+    asked: dict[int, tuple[str, dict[str, Any] | None] | None] = {}
     while steps[-1].status == "waiting" and open_requests:
         step = steps[-1]
         assert step.continuation is not None
         pending = set(step.pending)
         open_requests = [r for r in open_requests if (r.node, r.visit) in pending]
         assert {(r.node, r.visit) for r in open_requests} == pending
-        answerable = [r for r in open_requests if answer(r) is not None]
+        # `answer` is asked once for each request it answers: it may take its answers from a list.
+        alive = {id(r) for r in open_requests}
+        asked = {key: value for key, value in asked.items() if key in alive}  # ids of gone ones get reused
+        answers = {id(r): answer(r) for r in open_requests if id(r) not in asked}
+        asked.update((key, value) for key, value in answers.items())
+        answerable = [r for r in open_requests if asked[id(r)] is not None]
         if not answerable:
             break
         request = answerable[order(answerable) % len(answerable)]
-        given = answer(request)
+        given = asked.pop(id(request))
         assert given is not None
         outcome, output = given
         continuation = json.loads(json.dumps(step.continuation))
