@@ -1,15 +1,20 @@
-"""The editor in headless chromium: how long a 500-node flow takes to open and be interactive, how long an
-edit's findings take to appear, and the built bundle's size (gzip) next to the last run's figure.
+"""The editor in headless chromium, an earlier build and this tree's side by side in one run: how long a
+500-node flow takes to open and be interactive, how long an edit's findings take to appear, and the built
+bundles' sizes (gzip), against the targets.
 
-    .venv/bin/python bench/editor.py               (needs `make frontend` and /usr/bin/chromium)
-    .venv/bin/python bench/editor.py --dist OTHER  (another build, e.g. an older commit's, to compare)
+    .venv/bin/python bench/editor.py                 (needs `make frontend`, npm and /usr/bin/chromium)
+    .venv/bin/python bench/editor.py --before REV    (the earlier build: REV's frontend/; default a284bd4,
+                                                      the editor before its speed work)
+    .venv/bin/python bench/editor.py --dist OTHER    (another build as "after")
 
-Figures are printed, never asserted. The last bundle size is kept in .flowyard/bench-editor.json.
+Figures are printed, never asserted. REV's frontend/ is exported with `git archive` and built with its own
+Vite into .flowyard/bench-editor/REV/ (once; its node_modules are this tree's when the lock file is the
+same, else `npm ci`). Both builds are served at once by two `flowyard serve` on one database and measured
+in turns (before, after, before, ...), so the load of the machine weighs on both alike.
 
-"Open" is from the navigation to the moment the canvas shows its first cards and the toolbar answers:
-with all cards mounted (the old editor) that is when all 500 are drawn; a large flow now mounts only
-the cards in view, and the rest as they scroll in. The bundle is printed whole and split into what
-every page loads (the entry chunk index.html names) and what only the editor and run pages load.
+"Open" is from the navigation to the moment the canvas shows its first cards and the toolbar answers.
+"Findings" is from the click that adds a node (from the palette) until the findings' heading changes,
+the debounce included.
 """
 
 from __future__ import annotations
@@ -18,8 +23,11 @@ import argparse
 import gzip
 import itertools
 import json
+import os
 import re
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -57,61 +65,118 @@ def big_flow(nodes: int) -> dict[str, object]:
     }
 
 
+def build_of(revision: str) -> Path:
+    """REV's frontend built into .flowyard/bench-editor/REV/dist (once)."""
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", f"{revision}^{{commit}}"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    home = Path(".flowyard/bench-editor").resolve() / commit
+    dist = home / "dist"
+    if (dist / "index.html").is_file():
+        return dist
+    shutil.rmtree(home, ignore_errors=True)
+    home.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", commit, "frontend"], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(home)], input=archive, check=True)
+    source = home / "frontend"
+    same_lock = (source / "package-lock.json").read_bytes() == Path("frontend/package-lock.json").read_bytes()
+    if same_lock:
+        (source / "node_modules").symlink_to(Path("frontend/node_modules").resolve())
+    else:
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=source, check=True)
+    print(f"building {commit}'s editor into {dist} ...", flush=True)
+    subprocess.run(
+        ["npx", "vite", "build", "--outDir", str(dist), "--emptyOutDir", "--logLevel", "warn"],
+        cwd=source,
+        check=True,
+    )
+    return dist
+
+
+def open_once(page: Page, flow_id: int) -> float:
+    page.goto("/flows")
+    started = time.perf_counter()
+    page.goto(f"/flows/{flow_id}")
+    page.locator(".react-flow__node").first.wait_for()
+    page.get_by_role("button", name="Undo").wait_for()
+    return time.perf_counter() - started
+
+
+def findings_once(page: Page) -> float:
+    before = page.get_by_role("heading", name="Findings").first.inner_text()
+    started = time.perf_counter()
+    page.get_by_role("complementary").get_by_role("button").filter(has_text="Log").first.click()
+    page.wait_for_function(
+        "before => document.querySelector('#findings-title')?.textContent !== before", arg=before
+    )
+    return time.perf_counter() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", default="a284bd4", help="the earlier commit (default: a284bd4)")
     parser.add_argument(
-        "--dist", type=Path, default=DIST, help="the build to measure (default: frontend/dist)"
+        "--dist", type=Path, default=DIST, help="the build to measure as after (default: frontend/dist)"
     )
-    dist = parser.parse_args().dist.resolve()
-    size, entry = bundle_gzip_bytes(dist), entry_gzip_bytes(dist)
+    parser.add_argument("--rounds", type=int, default=5, help="opens and edits per build (default: 5)")
+    arguments = parser.parse_args()
+    after = arguments.dist.resolve()
+    before = build_of(arguments.before)
+    builds = {f"before ({arguments.before})": before, "after (this tree)": after}
+
+    size = bundle_gzip_bytes(after)
     previous = json.loads(LAST.read_text())["bundle_gzip_bytes"] if LAST.is_file() else None
-    print(f"build: {dist}")
-    print(f"bundle (gzip -9 of dist/assets): {size / 1024:.1f} KiB", end="")
-    print(f" (previous run: {previous / 1024:.1f} KiB)" if previous else " (no previous run)")
-    print(
-        f"  loaded by every page (entry chunk): {entry / 1024:.1f} KiB; by the editor on top: "
-        f"{(size - entry) / 1024:.1f} KiB"
-    )
-    if dist == DIST.resolve():
+    if after == DIST.resolve():
         LAST.parent.mkdir(exist_ok=True)
         LAST.write_text(json.dumps({"bundle_gzip_bytes": size}))
 
     database = fresh_database("flowyard_bench_editor")
-    with serve(database, {"FLOWYARD_FRONTEND_DIR": str(dist)}) as server, sync_playwright() as playwright:
-        server.user("bench", "edit", "run")
+    with (
+        serve(database, {"FLOWYARD_FRONTEND_DIR": str(before)}) as old,
+        serve(database, {"FLOWYARD_FRONTEND_DIR": str(after)}) as new,
+        sync_playwright() as playwright,
+    ):
+        old.user("bench", "edit", "run")
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
-        page = log_in(browser, server, "bench")
-        made = page.request.post(
-            "/api/flows", data=json.dumps(big_flow(NODES)), headers=_csrf(page, "application/json")
+        pages = dict(zip(builds, (log_in(browser, old, "bench"), log_in(browser, new, "bench")), strict=True))
+        first = next(iter(pages.values()))
+        made = first.request.post(
+            "/api/flows", data=json.dumps(big_flow(NODES)), headers=_csrf(first, "application/json")
         )
         flow_id = made.json()["id"]
 
-        opens = []
-        for _ in range(3):
-            page.goto("/flows")
-            started = time.perf_counter()
-            page.goto(f"/flows/{flow_id}")
-            page.locator(".react-flow__node").first.wait_for()
-            page.get_by_role("button", name="Undo").wait_for()
-            opens.append(time.perf_counter() - started)
-        drawn = page.locator(".react-flow__node").count()
-        print(
-            f"open a {NODES}-node flow until interactive: median {statistics.median(opens):.2f} s "
-            f"({drawn} cards mounted)"
-        )
-
-        latencies = []
-        for _ in range(5):
-            before = page.get_by_role("heading", name="Findings").first.inner_text()
-            started = time.perf_counter()
-            page.get_by_role("complementary").get_by_role("button").filter(has_text="Log").first.click()
-            page.wait_for_function(
-                "before => document.querySelector('#findings-title')?.textContent !== before", arg=before
-            )
-            latencies.append(time.perf_counter() - started)
-        median = statistics.median(latencies)
-        print(f"an edit's findings shown (the debounce included): median {median * 1000:.0f} ms")
+        opens: dict[str, list[float]] = {name: [] for name in builds}
+        edits: dict[str, list[float]] = {name: [] for name in builds}
+        mounted: dict[str, int] = {}
+        for _ in range(arguments.rounds):
+            for name, page in pages.items():
+                opens[name].append(open_once(page, flow_id))
+                mounted[name] = page.locator(".react-flow__node").count()
+        for _ in range(arguments.rounds):
+            for name, page in pages.items():
+                edits[name].append(findings_once(page))
         browser.close()
+
+    width = max(len(name) for name in builds)
+    print(f"\nmedians of {arguments.rounds}, measured in turns; load average {os.getloadavg()[0]:.1f}")
+    print(f"{'':{width}}  {'open a ' + str(NODES) + '-node flow':>26}  {'findings after an edit':>24}")
+    for name in builds:
+        open_s = statistics.median(opens[name])
+        edit_ms = statistics.median(edits[name]) * 1000
+        print(f"{name:{width}}  {open_s:>8.2f} s ({mounted[name]:>3} cards)      {edit_ms:>16.0f} ms")
+    print(f"{'target':{width}}  {'under 1.00 s':>26}  {'within 300 ms':>24}")
+    old_name, new_name = builds
+    ratio_open = statistics.median(opens[old_name]) / statistics.median(opens[new_name])
+    ratio_edit = statistics.median(edits[old_name]) / statistics.median(edits[new_name])
+    print(f"{'before / after':{width}}  {ratio_open:>24.1f}x  {ratio_edit:>22.1f}x")
+    print("\nbundle (gzip -9 of dist/assets), and what every page loads (the entry chunk and its preloads):")
+    for name, dist in builds.items():
+        print(
+            f"{name:{width}}  {bundle_gzip_bytes(dist) / 1024:7.1f} KiB, "
+            f"entry {entry_gzip_bytes(dist) / 1024:6.1f} KiB"
+        )
+    if previous:
+        print(f"{'(last run of this script)':{width}}  {previous / 1024:7.1f} KiB")
 
 
 def _csrf(page: Page, content_type: str) -> dict[str, str]:

@@ -9,6 +9,8 @@ Then, `--rate` times a second, it starts a run of one of three flows through the
 - `delay`: a durable delay of two seconds, then a log line;
 - `approval`: an approval that a client decides through the API as soon as it shows in the inbox, then
   an http action.
+- `parallel` (issue 24): a `parallel` whose branches wait side by side, an approval (decided as above) in
+  one and the two-second delay in the other, then the http action once both have ended.
 
 Every minute it kills a random worker with SIGKILL and starts a new one. At the end it stops starting
 runs, waits for every run to end, and prints throughput, latency percentiles, memory over time and the
@@ -75,6 +77,19 @@ def flows(hit: str) -> dict[str, dict[str, Any]]:
             ask,
             call,
             wires=[{"from": "start", "to": "ask"}, {"from": "ask", "port": "approve", "to": "call"}],
+        ),
+        "parallel": doc(
+            "parallel",
+            {"id": "both", "type": "parallel", "config": {"wait": "all"}},
+            ask,
+            pause,
+            call,
+            wires=[
+                {"from": "start", "to": "both"},
+                {"from": "both", "port": "branches", "to": "ask"},
+                {"from": "both", "port": "branches", "to": "pause"},
+                {"from": "both", "port": "done", "to": "call"},
+            ],
         ),
     }
 
@@ -329,7 +344,7 @@ class Soak:
             f"throughput: {len(ids) / self.elapsed:.2f} runs/s ended over {self.elapsed:.0f} s"
             f" (drain {self.drained_in:.0f} s)"
         )
-        for kind in ("http", "delay", "approval"):
+        for kind in ("http", "delay", "approval", "parallel"):
             took = sorted(float(t) for rid, _, t in runs if self.started[rid] == kind and t is not None)
             if took:
                 q = statistics.quantiles(took, n=100, method="inclusive") if len(took) > 1 else [took[0]] * 99
@@ -363,8 +378,9 @@ class Soak:
             f" runs with other than one key: {len(two_keys)}"
         )
         print(f"  effects never received: {len(unsent)}; received more than once under their key: {resent}")
+        asking = sum(kind in ("approval", "parallel") for kind in self.started.values())
         print(
-            f"  approvals: {len(approvals)} for {list(self.started.values()).count('approval')} runs; "
+            f"  approvals: {len(approvals)} for {asking} runs; "
             f"decided {dict(Counter(o for _, o in approvals))}; decided twice by the client: {len(twice)}"
         )
         print(

@@ -38,8 +38,6 @@ POSITIONAL_LEFT = {
     *(f"queue/{name}.py" for name in ("worker", "driver", "outcome", "settle", "stops", "sweep", "undo")),
     *(f"queue/{name}.py" for name in ("batch", "claims", "records")),
     *(f"approvals/{name}.py" for name in ("chain", "delegations", "mail", "records", "service")),
-    "queue/watch.py",  # the approval of a wait, read with the approvals' statement
-    "queue/runs.py",  # the standing decision, read with the approvals' statement
 }
 
 
@@ -154,3 +152,15 @@ def test_no_row_is_read_by_position() -> None:
 @pytest.mark.parametrize("name", sorted(FOREIGN_SQL_LEFT.keys() | POSITIONAL_LEFT))
 def test_the_lists_name_modules_that_exist(name: str) -> None:
     assert (BACKEND / name).is_file()
+
+
+def test_the_api_keeps_no_sql_of_its_own() -> None:
+    """The API owns no table: its handlers call the owners' functions (no .sql file, no `load`)."""
+    loads = [
+        name
+        for name, package, tree in _modules()
+        if package == "api"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "load"
+    ]
+    assert (sorted(path.name for path in (BACKEND / "api").glob("*.sql")), loads) == ([], [])

@@ -28,6 +28,7 @@ OUTCOMES = [
     "skipped",
     "cancelled",
     "run_failed",
+    "branch_cancelled",
 ]
 APPROVAL: dict[str, Any] = {
     "type": "object",

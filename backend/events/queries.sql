@@ -12,7 +12,7 @@ ORDER BY pair
 INSERT INTO events (name, key, payload, sent_by, received_at, expires_at)
 VALUES (%(name)s, %(key)s, %(payload)s, %(sent_by)s, coalesce(%(now)s::timestamptz, now()),
         coalesce(%(now)s::timestamptz, now()) + %(keep)s::interval)
-RETURNING id, received_at, expires_at
+RETURNING id AS event_id, received_at, expires_at
 
 -- name: deliver
 -- Give a new event to the oldest open pause waiting for its name under its key, of a run still waiting:
@@ -51,7 +51,8 @@ WITH pause AS (
     WHERE w.run_id = answered.run_id AND w.status = 'waiting'
     RETURNING w.run_id
 )
-SELECT answered.run_id, answered.visit, (SELECT count(*) FROM consumed), (SELECT count(*) FROM woken)
+SELECT answered.run_id, answered.visit, (SELECT count(*) FROM consumed) AS consumed,
+       (SELECT count(*) FROM woken) AS woken
 FROM answered
 
 -- name: register
@@ -99,7 +100,8 @@ WITH early AS (
     WHERE w.run_id = answered.run_id AND w.status = 'waiting'
     RETURNING w.run_id
 )
-SELECT early.id, (SELECT count(*) FROM consumed), (SELECT count(*) FROM woken) FROM early
+SELECT early.id AS event_id, (SELECT count(*) FROM consumed) AS consumed, (SELECT count(*) FROM woken) AS woken
+FROM early
 
 -- name: pause_of_visit
 -- A woken event wait's pause: its answer if it has one, its keys, its timeout.
@@ -127,7 +129,7 @@ WITH gone AS (
     WHERE r.id = p.run_id AND r.ended_at IS NOT NULL
     RETURNING p.run_id
 )
-SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM pauses)
+SELECT (SELECT count(*) FROM gone) AS events, (SELECT count(*) FROM pauses) AS pauses
 
 -- name: secret_of
 SELECT digest FROM event_secrets WHERE name = %(name)s

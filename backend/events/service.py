@@ -7,7 +7,6 @@ pause of the same name and key never miss each other, and each event is consumed
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import secrets
@@ -18,9 +17,26 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
+from backend.digests import secret_digest
 from backend.events.store import MAX_KEY, QUERIES, WAKE_CHANNEL, EventRefused, check_name, lock_keys, pair
+from backend.store.queries import one, scalar
 
 __all__ = ["Delivery", "EventRefused", "check_secret", "deliver", "new_secret"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    event_id: int
+    received_at: datetime
+    expires_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class _Delivered:
+    run_id: int
+    visit: int
+    consumed: int
+    woken: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,31 +72,23 @@ async def deliver(
     async with conn.transaction():
         await lock_keys(conn, [pair(name, key)])
         params = {"name": name, "key": key, "payload": Jsonb(payload), "sent_by": sent_by, "now": now}
-        cur = await conn.execute(QUERIES["insert_event"], {**params, "keep": keep})
-        row = await cur.fetchone()
-        assert row is not None
-        event_id, received_at, expires_at = row
-        cur = await conn.execute(QUERIES["deliver"], {**params, "event_id": event_id})
-        answered = await cur.fetchone()
-        if answered is not None and answered[3]:
-            await conn.execute("SELECT pg_notify(%s, %s)", (WAKE_CHANNEL, str(answered[0])))
-    return Delivery(int(event_id), answered is not None, received_at, expires_at)
-
-
-def _digest(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
+        kept = await one(conn, _Kept, QUERIES["insert_event"], {**params, "keep": keep})
+        assert kept is not None
+        answered = await one(conn, _Delivered, QUERIES["deliver"], {**params, "event_id": kept.event_id})
+        if answered is not None and answered.woken:
+            await conn.execute("SELECT pg_notify(%s, %s)", (WAKE_CHANNEL, str(answered.run_id)))
+    return Delivery(kept.event_id, answered is not None, kept.received_at, kept.expires_at)
 
 
 async def new_secret(conn: AsyncConnection[Any], name: str, by: str | None) -> str:
     """A new secret for posting events named `name` without a token; only its digest is kept."""
     check_name(name)
     secret = secrets.token_urlsafe(32)
-    await conn.execute(QUERIES["set_secret"], {"name": name, "digest": _digest(secret), "by": by})
+    await conn.execute(QUERIES["set_secret"], {"name": name, "digest": secret_digest(secret), "by": by})
     return secret
 
 
 async def check_secret(conn: AsyncConnection[Any], name: str, secret: str) -> bool:
     """Whether `secret` is the one set for `name` (no secret set: never)."""
-    cur = await conn.execute(QUERIES["secret_of"], {"name": name})
-    row = await cur.fetchone()
-    return row is not None and hmac.compare_digest(str(row[0]), _digest(secret))
+    digest = await scalar(conn, QUERIES["secret_of"], {"name": name})
+    return digest is not None and hmac.compare_digest(str(digest), secret_digest(secret))

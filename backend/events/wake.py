@@ -22,12 +22,40 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
+from psycopg.rows import scalar_row
 
 from backend.events.store import QUERIES, WAKE_CHANNEL, EventRefused, keep_from_env, lock_keys, pair
 from backend.graph.durations import parse_duration
+from backend.store.queries import one, scalar
 from backend.walker import EventRequest
 
 Clock = Callable[[], datetime | None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Pause:
+    """A pause's row (pause_of_visit): its answer if it has one, its (names, key), its timeout."""
+
+    event_name: str | None
+    payload: dict[str, Any] | None
+    timed_out: bool
+    timeout_at: datetime | None
+    names: list[str]
+    key: str
+    due: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Taken:
+    event_id: int
+    consumed: int
+    woken: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Swept:
+    events: int
+    pauses: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,65 +100,64 @@ async def parked(
                 "timeout": _interval(request.timeout, request.node, None),
             },
         )
-        row = await (await conn.execute(QUERIES["take_early"], params)).fetchone()
-        if row is not None and row[2]:
+        taken = await one(conn, _Taken, QUERIES["take_early"], params)
+        if taken is not None and taken.woken:
             woken.append(run_id)
     if woken:
         await conn.execute("SELECT pg_notify(%s, %s)", (WAKE_CHANNEL, str(woken[0])))
 
 
-async def _pause(
-    conn: AsyncConnection[Any], run_id: int, visit: int, now: datetime | None
-) -> tuple[Any, ...]:
+async def _pause(conn: AsyncConnection[Any], run_id: int, visit: int, now: datetime | None) -> _Pause:
     params = {"run_id": run_id, "visit": visit, "now": now}
-    row = await (await conn.execute(QUERIES["pause_of_visit"], params)).fetchone()
-    if row is None:
+    pause = await one(conn, _Pause, QUERIES["pause_of_visit"], params)
+    if pause is None:
         raise EventRefused(code="event_wait_missing", run=run_id, visit=visit)
-    return tuple(row)
+    return pause
 
 
 async def answer(
     conn: AsyncConnection[Any], run_id: int, visit: int, now: datetime | None
 ) -> Answer | datetime | None:
     """The pause's answer; else, before its timeout, the timeout (None: none) to park again until."""
-    event_name, payload, timed_out, timeout_at, names, key, due = await _pause(conn, run_id, visit, now)
-    if event_name is None and not timed_out and due:
+    pause = await _pause(conn, run_id, visit, now)
+    if pause.event_name is None and not pause.timed_out and pause.due:
         async with conn.transaction():
-            await lock_keys(conn, [pair(name, key) for name in names])
+            await lock_keys(conn, [pair(name, pause.key) for name in pause.names])
             params = {"run_id": run_id, "visit": visit, "now": now}
-            if await (await conn.execute(QUERIES["time_out"], params)).fetchone() is None:
-                event_name, payload, timed_out = (await _pause(conn, run_id, visit, now))[:3]  # an event won
+            if await scalar(conn, QUERIES["time_out"], params) is None:
+                pause = await _pause(conn, run_id, visit, now)  # an event won
             else:
-                timed_out = True
-    if event_name is not None:
-        return Answer(str(event_name), dict(payload or {}))
-    if timed_out:
+                return Answer("timeout", {})
+    if pause.event_name is not None:
+        return Answer(pause.event_name, dict(pause.payload or {}))
+    if pause.timed_out:
         return Answer("timeout", {})
-    return timeout_at  # type: ignore[no-any-return]
+    return pause.timeout_at
 
 
 async def answered_now(conn: AsyncConnection[Any], run_id: int, visit: int, now: datetime | None) -> bool:
     """For a pause woken before its answer, in the transaction that parks it again: under its locks,
     take a kept event if there is one (one kept while the run was stopped, say); whether it is answered."""
-    names, key = (await _pause(conn, run_id, visit, now))[4:6]
-    await lock_keys(conn, [pair(name, key) for name in names])
+    pause = await _pause(conn, run_id, visit, now)
+    await lock_keys(conn, [pair(name, pause.key) for name in pause.names])
     await conn.execute(QUERIES["take_early"], {"run_id": run_id, "visit": visit, "now": now})
-    event_name, _, timed_out = (await _pause(conn, run_id, visit, now))[:3]
-    return event_name is not None or bool(timed_out)
+    pause = await _pause(conn, run_id, visit, now)
+    return pause.event_name is not None or pause.timed_out
 
 
 async def sweep(conn: AsyncConnection[Any], now: datetime | None) -> tuple[int, int]:
     """Delete events past their keep (a thousand at a time) and the pauses of ended runs."""
-    row = await (await conn.execute(QUERIES["sweep_events"], {"now": now})).fetchone()
-    assert row is not None
-    return int(row[0]), int(row[1])
+    swept = await one(conn, _Swept, QUERIES["sweep_events"], {"now": now})
+    assert swept is not None
+    return swept.events, swept.pauses
 
 
 async def wake_answered(conn: AsyncConnection[Any], wait_ids: list[int], now: datetime | None) -> list[int]:
     """Of these waits with several pauses, just parked, make due now the event pauses answered while the
     wait was claimed; the ids of the waits now due."""
-    cur = await conn.execute(QUERIES["wake_answered_pauses"], {"ids": wait_ids, "now": now})
-    return [int(row[0]) for row in await cur.fetchall()]
+    cur = conn.cursor(row_factory=scalar_row)
+    await cur.execute(QUERIES["wake_answered_pauses"], {"ids": wait_ids, "now": now})
+    return [int(wait_id) for wait_id in await cur.fetchall()]
 
 
 async def close(conn: AsyncConnection[Any], run_id: int, keep: list[int]) -> None:

@@ -17,6 +17,7 @@ from psycopg.types.json import Jsonb
 from backend.actions.command_rights import check_commands
 from backend.digests import secret_digest
 from backend.flows.schedules import schedule_of, trigger_kind
+from backend.queue.runs import RunStatus, TriggerKind
 from backend.queue.schedules import sync_schedule
 from backend.store.queries import load
 
@@ -74,10 +75,10 @@ class FlowSummary:
     """What the editor's flow list shows beside a flow: its trigger, its newest save, its newest run."""
 
     id: int
-    trigger_kind: str | None
+    trigger_kind: TriggerKind | None
     changed_at: datetime | None
     changed_by: str | None
-    last_run_status: str | None
+    last_run_status: RunStatus | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from psycopg.types.json import Jsonb
 from backend.errors import CodedError
 from backend.queue import journal
 from backend.queue.queries import QUERIES
-from backend.store.queries import load
+from backend.store.queries import load, one
 from backend.walker import JournalLine
 
 NOTIFY_CHANNEL = "flowyard_waits"
@@ -60,7 +60,7 @@ async def start_run(
     flow_id: int,
     *,
     input: Any = None,
-    trigger_kind: str = "manual",
+    trigger_kind: TriggerKind = "manual",
     idempotency_key: str | None = None,
     started_by: str | None = None,
 ) -> Started:
@@ -84,7 +84,7 @@ async def start_in_transaction(
     flow_id: int,
     *,
     input: Any,
-    trigger_kind: str,
+    trigger_kind: TriggerKind,
     idempotency_key: str | None,
     started_by: str | None,
 ) -> Started:
@@ -136,6 +136,16 @@ async def park_first(conn: AsyncConnection[Any], run_id: int) -> None:
         raise RunAlreadyParked(code="run_already_parked", run=run_id) from None
 
 
+@dataclass(frozen=True, slots=True)
+class _Decided:
+    """A decision its run has yet to go on with (the approvals' statement `decision_awaiting_resume`)."""
+
+    id: int
+    outcome: str
+    decided_by: str | None
+    decided_at: datetime
+
+
 class DecisionStands(Exception):
     """A cancel refused: the run's approval was decided and the run has yet to go on with the decision.
 
@@ -180,10 +190,9 @@ async def _cancel(conn: AsyncConnection[Any], run_id: int, by: str | None) -> bo
         raise _AlreadyUndoing
     # The run's row is locked now: a decision landing at this moment has either committed (and is
     # seen here) or waits for this transaction (and then finds its approval cancelled).
-    cur = await conn.execute(APPROVAL_QUERIES["decision_awaiting_resume"], {"run_id": run_id})
-    decided = await cur.fetchone()
-    if decided is not None:
-        raise DecisionStands(*decided)  # rolls the status back with the transaction
+    decided = await one(conn, _Decided, APPROVAL_QUERIES["decision_awaiting_resume"], {"run_id": run_id})
+    if decided is not None:  # rolls the status back with the transaction
+        raise DecisionStands(decided.id, decided.outcome, decided.decided_by, decided.decided_at)
     # runs, then approvals, then waits: the order the worker and a decision take them in too.
     await conn.execute(APPROVAL_QUERIES["cancel_open_approvals"], {"run_id": run_id, "by": by})
     await close_open_effects(conn, run_id, "run_cancelled")

@@ -18,12 +18,20 @@ from psycopg import AsyncConnection
 
 from backend.console import refuse
 from backend.i18n.catalogs import message
-from backend.queue.queries import QUERIES
-from backend.store.queries import load
+from backend.queue.runs import get_run, wait_of_run
+from backend.store.queries import load, one, scalar
 
 # The approvals package builds on the queue; its statements are read here by name, not imported.
 APPROVAL_QUERIES = load("backend.approvals", "queries.sql")
 _POLL_S = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class _Approval:
+    """The approval a wait is for, read with the approvals' statement; `outcome` None while open."""
+
+    id: int
+    outcome: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,11 +42,10 @@ class RunState:
 
 async def run_state(conn: AsyncConnection[Any], run_id: int) -> RunState | None:
     """The run's state now; None when there is no such run."""
-    cur = await conn.execute(QUERIES["get_run"], {"run_id": run_id})
-    run = await cur.fetchone()
+    run = await get_run(conn, run_id)
     if run is None:
         return None
-    status, error = run[3], run[5]
+    status, error = run.status, run.error
     if status in ("succeeded", "failed", "cancelled"):
         code = {"succeeded": "run_state_succeeded", "failed": "run_state_failed"}.get(
             status, "run_state_cancelled"
@@ -47,33 +54,35 @@ async def run_state(conn: AsyncConnection[Any], run_id: int) -> RunState | None:
     if status == "stopped":
         # Settled until a person resumes or ends it: no worker will take it on its own.
         return RunState(message("run_state_stopped", run=run_id, error=error or ""), settled=True)
-    cur = await conn.execute(QUERIES["wait_of_run"], {"run_id": run_id})
-    wait = await cur.fetchone()
+    wait = await wait_of_run(conn, run_id)
     if wait is None or status == "running":
         return RunState(message("run_state_running", run=run_id), settled=False)
-    kind, node, visit, wake_at, wait_status, _attempts, last_error = wait
+    kind, node, visit, wake_at, wait_status, last_error = (
+        wait.kind, wait.node, wait.visit, wait.wake_at, wait.status, wait.last_error
+    )  # fmt: skip
     if wait_status != "waiting" or (wake_at is not None and wake_at <= await _now(conn)):
         return RunState(message("run_state_due", run=run_id), settled=False)
     if last_error is not None:
         # A resume that threw waits out its backoff: a worker will try again, so it is not settled.
+        assert wake_at is not None, "a resume that threw is due again at a time"
         until = wake_at.astimezone(UTC)
         return RunState(message("run_state_retrying", run=run_id, until=until, error=last_error), False)
     if kind == "approval":
-        cur = await conn.execute(APPROVAL_QUERIES["approval_of_wait"], {"run_id": run_id, "visit": visit})
-        approval = await cur.fetchone()
-        if approval is None or approval[1] is not None:  # decided: the run is about to go on
+        where = {"run_id": run_id, "visit": visit}
+        approval = await one(conn, _Approval, APPROVAL_QUERIES["approval_of_wait"], where)
+        if approval is None or approval.outcome is not None:  # decided: the run is about to go on
             return RunState(message("run_state_due", run=run_id), settled=False)
-        sentence = message("run_state_waiting_approval", run=run_id, approval=approval[0], node=node)
+        sentence = message("run_state_waiting_approval", run=run_id, approval=approval.id, node=node)
         return RunState(sentence, settled=True)
+    assert wake_at is not None, "a delay is due at a time"
     until = wake_at.astimezone(UTC)
     return RunState(message("run_state_waiting_until", run=run_id, node=node, until=until), settled=True)
 
 
 async def _now(conn: AsyncConnection[Any]) -> datetime:
-    cur = await conn.execute("SELECT now()")
-    row = await cur.fetchone()
-    assert row is not None
-    return row[0]  # type: ignore[no-any-return]
+    now = await scalar(conn, "SELECT now()")
+    assert isinstance(now, datetime)
+    return now
 
 
 async def show_run(url: str, run_id: int, wait_s: float | None) -> int:

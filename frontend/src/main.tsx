@@ -6,6 +6,7 @@ import '@xyflow/react/dist/style.css';
 import './shell/app.css';
 import { browserLocale, switchLocale } from './i18n/i18n';
 import { App } from './shell/App';
+import { flowQuery } from './flows/queries';
 
 // Server state is refetched on focus but not retried on 4xx: a refusal is an answer, not a glitch.
 const queries = new QueryClient({
@@ -16,6 +17,18 @@ const queries = new QueryClient({
 // data router has, to ask before the browser's Back button leaves unsaved changes. The pages are still
 // the <Routes> of App.tsx, under one catch-all route.
 const router = createBrowserRouter([{ path: '*', element: <App /> }]);
+
+// Opened at a flow's address: the flow and the editor's code load now, beside the catalog and /api/me,
+// not one after the other (a failure is forgotten: the editor asks again once someone is logged in).
+const opened = /^\/flows\/(\d+)$/.exec(window.location.pathname);
+if (opened) {
+  const query = flowQuery(Number(opened[1]));
+  void queries.prefetchQuery(query).then(() => {
+    if (queries.getQueryState(query.queryKey)?.status === 'error')
+      queries.removeQueries({ queryKey: query.queryKey });
+  });
+  void import('./flows/EditorPage');
+}
 
 // The browser's language until the user's own is known (the login page has no user yet); a catalog that
 // does not load leaves the keys visible rather than a blank page.

@@ -48,6 +48,7 @@ PARAMS: dict[str, Any] = {
     "digest": "d",
     "password_hash": None,
     "locale": None,
+    "time_zone": "UTC",
     "group": "g",
     "right": "decide",
     "token_hash": "t",

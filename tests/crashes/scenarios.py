@@ -3,7 +3,8 @@
 A scenario's run is started by the test; what follows is a script of steps, each at a time (minutes after
 the run started, by a clock the script moves): `drain` serves what is due with a worker whose actions are
 sent for real, `decide` records a decision on the n-th approval of a node, `cancel` cancels the run,
-`end` ends a stopped run as a person would.
+`end` ends a stopped run as a person would, `post` sends the outside event named `node` under the run's
+`order` key.
 
 `play` runs a script in one process. A crash test runs it once in a process armed to exit at its K-th
 commit (backend/store/commits.py), then plays the whole script again in a fresh process, unarmed: the
@@ -24,6 +25,7 @@ from typing import Any
 from backend.actions import ActionSender, ActionSettings
 from backend.actions.destinations import AllowList
 from backend.approvals.service import ApprovalService, DecisionRefused
+from backend.events.service import deliver
 from backend.node_types import PORTS
 from backend.queue.commands import open_pool
 from backend.queue.queries import QUERIES
@@ -43,7 +45,7 @@ LOCAL = ActionSettings(allow=AllowList.parse("127.0.0.1"), timeout_s=5.0, attemp
 @dataclass(frozen=True, slots=True)
 class Step:
     at: int  # minutes after the run's start
-    do: str  # drain, decide, cancel, end (a person ends the stopped run)
+    do: str  # drain, decide, cancel, end (a person ends the stopped run), post (an outside event)
     node: str | None = None
     nth: int = 0  # which approval of `node`, in visit order
     outcome: str | None = None
@@ -319,6 +321,44 @@ PARALLEL = Scenario(
     (drain(0), decide(5, "legal", "approved"), drain(5), drain(10)),
 )
 
+
+def post(at: int, event: str) -> Step:
+    return Step(at, "post", node=event)
+
+
+# wait_event three ways: an event that comes while the run waits, one that comes before the run reaches
+# its node (kept, consumed at the park), and a timeout.
+EVENTS = Scenario(
+    "events_waited_kept_and_timed_out",
+    _flow(
+        "events",
+        *(
+            {
+                "id": wait,
+                "type": "wait_event",
+                "config": {"events": [event], "key": "{{trigger.order}}", "timeout": "PT5M"},
+            }
+            for wait, event in (("paid", "paid"), ("shipped", "shipped"), ("never", "never"))
+        ),
+        {"id": "cool", "type": "delay", "config": {"duration": "PT10M"}},
+        _log("got_paid", "paid {{paid.amount}}"),
+        _log("got_shipped", "shipped {{shipped.amount}}"),
+        _log("late", "timed out"),
+        _log("too_late", "unexpected timeout"),
+        wires=[
+            _wire("start", "paid"),
+            _wire("paid", "got_paid", "paid"),
+            _wire("paid", "too_late", "timeout"),
+            _wire("got_paid", "cool"),
+            _wire("cool", "shipped"),
+            _wire("shipped", "got_shipped", "shipped"),
+            _wire("got_shipped", "never"),
+            _wire("never", "late", "timeout"),
+        ],
+    ),
+    (drain(0), post(1, "paid"), drain(1), post(2, "shipped"), drain(11), drain(17)),
+)
+
 CORPUS: tuple[Scenario, ...] = (
     TIMEOUTS,
     DELAYS_AND_MISSING,
@@ -329,6 +369,7 @@ CORPUS: tuple[Scenario, ...] = (
     CANCEL,
     RACE,
     PARALLEL,
+    EVENTS,
 )
 BY_NAME = {scenario.name: scenario for scenario in CORPUS}
 
@@ -373,6 +414,9 @@ async def play(url: str, run_id: int, scenario: Scenario, started: datetime, tak
             elif step.do == "decide":
                 assert step.node is not None and step.outcome is not None
                 said.append(await _decide(pool, run_id, step, at))
+            elif step.do == "post":
+                assert step.node is not None
+                said.append(await _post(pool, run_id, step.node, at))
             elif step.do == "end":
                 async with pool.connection() as conn:
                     try:
@@ -389,6 +433,26 @@ async def play(url: str, run_id: int, scenario: Scenario, started: datetime, tak
     finally:
         await pool.close()
     return said
+
+
+async def _post(pool: Any, run_id: int, event: str, at: datetime) -> str:
+    """Send `event` under the run's key; a replayed post is a second event, which nobody takes (each event
+    is consumed once, and the pause it would answer was answered by the first)."""
+    async with pool.connection() as conn:
+        cur = await conn.execute("SELECT input ->> 'order' FROM runs WHERE id = %s", (run_id,))
+        row = await cur.fetchone()
+        assert row is not None
+        delivery = await deliver(
+            conn,
+            event,
+            str(row[0]),
+            {"amount": 1},
+            keep=timedelta(days=1),
+            max_payload_bytes=1024,
+            sent_by=DECIDER,
+            now=at,
+        )
+        return "delivered" if delivery.delivered else "kept"
 
 
 async def _decide(pool: Any, run_id: int, step: Step, at: datetime) -> str:

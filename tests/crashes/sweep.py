@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -131,7 +132,8 @@ class Sweep:
 
         async def go() -> tuple[int, datetime]:
             async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
-                payload = scenario.input | {"base": self.receiver.url}
+                # `order` keys the run's outside events: the corpus's runs share one database.
+                payload = scenario.input | {"base": self.receiver.url, "order": secrets.token_hex(8)}
                 started = await start_run(
                     conn, flow_id, input=payload, trigger_kind="manual", started_by=DECIDER
                 )

@@ -19,6 +19,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 # One table row per example: | `file.json` | what it shows | ... `{sample input}` |
 ROW = re.compile(r"^\| `(?P<file>[a-z-]+\.json)` \|.*`(?P<input>\{.*\})` \|$", re.MULTILINE)
 
+# Both approvals of the parallel example are asked before either is answered, and answered in either order.
+PARALLEL_ASKED = ["start", "both", "legal", "finance"]
 # Per example: the answers given at its approvals, and the path the walk takes (node ids, in visit order).
 WALKS: dict[str, list[tuple[list[str], str, list[str]]]] = {
     "invoice-approval.json": [
@@ -34,8 +36,35 @@ WALKS: dict[str, list[tuple[list[str], str, list[str]]]] = {
     ],
     "webhook-order.json": [([], "succeeded", ["start", "received", "has_url", "confirm", "confirmed"])],
     "weekly-report.json": [([], "succeeded", ["start", "report", "sent"])],
-    # Both approvals are requested before either is answered; tests/queue/test_parallel.py decides them.
-    "parallel-approvals.json": [([], "waiting", ["start", "both", "legal", "finance"])],
+    "parallel-approvals.json": [
+        (
+            ["finance=approve", "legal=approve"],
+            "succeeded",
+            [
+                "start",
+                "both",
+                "legal",
+                "finance",
+                "finance_yes",
+                "legal_yes",
+                "legal_ok",
+                "finance_ok",
+                "pay",
+                "paid",
+            ],
+        ),
+        (
+            ["legal=approve", "finance=reject"],
+            "succeeded",
+            [*PARALLEL_ASKED, "legal_yes", "legal_ok", "finance_ok", "finance_refused"],
+        ),
+        (
+            ["legal=reject", "finance=approve"],
+            "succeeded",
+            [*PARALLEL_ASKED, "finance_yes", "legal_ok", "legal_refused"],
+        ),
+        ([], "waiting", PARALLEL_ASKED),
+    ],
 }
 
 

@@ -67,9 +67,23 @@ def test_a_batch_asks_all_its_approvals_in_one_statement(
         ("ask", 2, f"Pay {n}?", "Over the limit" if n % 2 == 0 else "") for n in range(4)
     ]
     hour, day = timedelta(hours=1), timedelta(days=1)
-    full_row = (["user:ann", "group:finance"], 2 * day, 2 * day, "reject", 2, "quorum", True)
-    full_row += ([hour, 2.5 * hour], day, ["user:bob"], None, True, True)
-    bare_row = (["user:ann"], None, None, None, 1, "any", False, [], None, [], None, True, True)
+    full_row: tuple[Any, ...] = (["user:ann", "group:finance"], 2 * day, 2 * day, "reject", 2, "quorum")
+    full_row += (True, [hour, 2.5 * hour], day, ["user:bob"], None, True, True)
+    bare_row: tuple[Any, ...] = (
+        ["user:ann"],
+        None,
+        None,
+        None,
+        1,
+        "any",
+        False,
+        [],
+        None,
+        [],
+        None,
+        True,
+        True,
+    )
     assert [row[4:] if row else None for row in rows] == [full_row, bare_row] * 2
 
     mails = (

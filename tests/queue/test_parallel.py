@@ -333,3 +333,32 @@ def test_a_decision_landing_while_another_pause_is_walked_is_not_lost_when_the_w
     walk(queue)
     assert queue.status(run_id) == ("succeeded", None)
     assert approvals(queue, run_id) == [("sign", "approved")]
+
+
+THEN_ASK = flow(
+    "start:trigger",
+    {"id": "both", "type": "parallel", "config": {"wait": "all"}},
+    {"id": "short", "type": "delay", "config": {"duration": "PT10M"}},
+    {"id": "long", "type": "delay", "config": {"duration": "PT20M"}},
+    ask("then", deadline="P1D", on_timeout="approve"),
+    note("after"),
+    wires="start>both both.branches>short both.branches>long both.done>then then.approve>after",
+)
+
+
+def test_after_done_the_run_waits_at_one_pause_again_as_a_sequential_flow_does(queue: Queue) -> None:
+    run_id = queue.start(queue.save(THEN_ASK))
+    walk(queue)
+    assert sorted(pauses(queue, run_id)) == ["long@4", "short@3"]
+    queue.clock.advance(timedelta(minutes=10))
+    walk(queue)
+    assert list(pauses(queue, run_id)) == ["long@4"]
+    queue.clock.advance(timedelta(minutes=10))
+    walk(queue)
+    wait = queue.one("SELECT kind, node, pauses FROM waits WHERE run_id = %s", run_id)
+    assert wait == ("approval", "then", None), "one pause: no map, as before issue 24"
+    assert approvals(queue, run_id) == [("then", None)]
+    queue.clock.advance(timedelta(days=1))
+    walk(queue)
+    assert queue.status(run_id) == ("succeeded", None)
+    assert approvals(queue, run_id) == [("then", "timed_out_approved")]

@@ -95,6 +95,8 @@ def test_legal_and_finance_decide_in_either_order_with_a_worker_killed_between_a
         "both",
         "legal",
         "finance",
+        f"{order[0]}_yes",  # both resumed by one claim, the first decided first
+        f"{order[1]}_yes",
         "legal_ok",
         "finance_ok",
         "pay",

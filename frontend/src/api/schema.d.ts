@@ -882,7 +882,7 @@ export interface operations {
                             on_behalf_of?: string | null;
                             on_timeout?: string | null;
                             /** @enum {unknown} */
-                            outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | null;
+                            outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | "branch_cancelled" | null;
                             quorum?: number;
                             /** @enum {unknown} */
                             reject_rule?: "any" | "quorum";
@@ -978,7 +978,7 @@ export interface operations {
                         on_behalf_of?: string | null;
                         on_timeout?: string | null;
                         /** @enum {unknown} */
-                        outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | null;
+                        outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | "branch_cancelled" | null;
                         quorum?: number;
                         /** @enum {unknown} */
                         reject_rule?: "any" | "quorum";
@@ -1079,7 +1079,7 @@ export interface operations {
                         on_behalf_of?: string | null;
                         on_timeout?: string | null;
                         /** @enum {unknown} */
-                        outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | null;
+                        outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | "branch_cancelled" | null;
                         quorum?: number;
                         /** @enum {unknown} */
                         reject_rule?: "any" | "quorum";
@@ -1198,7 +1198,7 @@ export interface operations {
             query?: {
                 flow?: number;
                 decider?: string;
-                outcome?: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed";
+                outcome?: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | "branch_cancelled";
                 since?: string;
                 until?: string;
                 text?: string;
@@ -1234,7 +1234,7 @@ export interface operations {
                             on_behalf_of?: string | null;
                             on_timeout?: string | null;
                             /** @enum {unknown} */
-                            outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | null;
+                            outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | "branch_cancelled" | null;
                             quorum?: number;
                             /** @enum {unknown} */
                             reject_rule?: "any" | "quorum";
@@ -1366,7 +1366,7 @@ export interface operations {
             query?: {
                 flow?: number;
                 decider?: string;
-                outcome?: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed";
+                outcome?: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | "branch_cancelled";
                 since?: string;
                 until?: string;
                 text?: string;

@@ -70,11 +70,20 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
   const cacheLabels = useRef<((node: FlowNode) => string) | null>(null);
   // The cards React Flow measured at another size than the declared one (a label on two lines).
   const sizes = useRef(new Map<string, { measured: { width: number; height: number } }>());
-  const labelOf = useCallback(
-    (node: FlowNode) =>
-      t('ui_canvas_node_label', { type: t(`node_type_${node.type}`), id: node.label ?? node.id }),
-    [t],
-  );
+  // The sentence is translated once per node type, not per card: opening 500 nodes called t() 1,000 times.
+  const labelOf = useMemo(() => {
+    const sentences = new Map<string, string[]>();
+    return (node: FlowNode) => {
+      let parts = sentences.get(node.type);
+      if (!parts) {
+        parts = t('ui_canvas_node_label', { type: t(`node_type_${node.type}`), id: '\u0000' }).split(
+          '\u0000',
+        );
+        sentences.set(node.type, parts);
+      }
+      return parts.join(node.label ?? node.id);
+    };
+  }, [t]);
   const nodes = useMemo(() => {
     const count = new Map<string, number>();
     for (const f of findings) if (f.node) count.set(f.node, (count.get(f.node) ?? 0) + 1);

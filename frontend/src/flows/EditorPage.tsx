@@ -5,16 +5,17 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactFlowInstance } from '@xyflow/react';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
 import { Canvas } from '../canvas/Canvas';
 import { Palette } from '../canvas/Palette';
-import { layout } from '../canvas/layout';
 import { FindingsPanel } from '../panel/FindingsPanel';
 import { useWarnings } from '../canvas/warnings';
 import { ListView } from '../listview/ListView';
 import { addNode, moveNodes, type FlowDocument } from './document';
 import { useFindings, type Finding } from './findings';
 import { useEditor } from './store';
+import { flowQuery } from './queries';
+import { quickLayout } from './quickLayout';
+import { layoutInWorker } from './layoutWorker';
 import { Toolbar } from './Toolbar';
 import { useCopyPasteKeys, useLeaveGuard, useUndoKeys } from './keys';
 import { VersionsPanel } from './VersionsPanel';
@@ -37,12 +38,7 @@ export function EditorPage() {
   const [flow, setFlow] = useState<ReactFlowInstance | null>(null);
   const [view, setView] = useState<'canvas' | 'list'>('canvas');
   const editor = useEditor();
-  const loaded = useQuery({
-    queryKey: ['flow', flowId],
-    queryFn: async () =>
-      unwrap(await api.GET('/api/flows/{flow_id}', { params: { path: { flow_id: flowId } } })),
-    refetchOnWindowFocus: false,
-  });
+  const loaded = useQuery(flowQuery(flowId));
   const { findings, warnings } = useFindings(editor.doc);
   useEffect(() => useWarnings.getState().show(warnings), [warnings]);
   const sample = useWalk((s) => s.result);
@@ -58,10 +54,22 @@ export function EditorPage() {
 
   useEffect(() => {
     if (!loaded.data?.document) return;
-    let doc = loaded.data.document as unknown as FlowDocument;
-    // A document written by hand has no positions: lay it out once, as part of opening it.
-    if (doc.nodes.some((n) => !n.position)) doc = moveNodes(doc, layout(doc));
-    useEditor.getState().load(flowId, loaded.data.version, doc);
+    const doc = loaded.data.document as unknown as FlowDocument;
+    if (doc.nodes.every((n) => n.position)) {
+      useEditor.getState().load(flowId, loaded.data.version, doc);
+      return;
+    }
+    // A document written by hand has no positions: it opens with the quick layout at once, and dagre's
+    // (in a worker) replaces it when ready unless the author has changed something by then.
+    const quick = moveNodes(doc, quickLayout(doc));
+    useEditor.getState().load(flowId, loaded.data.version, quick);
+    let current = true;
+    layoutInWorker(doc)
+      .then((placed) => current && useEditor.getState().relaid(quick, moveNodes(quick, placed)))
+      .catch(() => undefined); // the quick layout stays, and Arrange is there
+    return () => {
+      current = false;
+    };
   }, [loaded.data, flowId]);
 
   const addAtCentre = useCallback(

@@ -1,6 +1,6 @@
 // Live findings: the document is validated by the server (POST /api/flows/validate) a moment after the
 // last edit, in the author's language; the same rules as a save, so nothing is guessed here.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
@@ -25,6 +25,35 @@ export function useDebounced<T>(value: T, ms: number): T {
   return current;
 }
 
+/** `value` once it has stopped changing for `ms`; but a change after `ms` of quiet passes at once (on
+ * the next task), so a single edit (a node added, a wire drawn) is checked without waiting, while
+ * typing still sends one check at its start and one per pause. */
+export function useSettled<T>(value: T, ms: number): T {
+  const [current, setCurrent] = useState(value);
+  const lastChange = useRef(Number.NEGATIVE_INFINITY);
+  useEffect(() => {
+    const now = performance.now();
+    const quiet = now - lastChange.current >= ms;
+    lastChange.current = now;
+    const timer = window.setTimeout(() => setCurrent(value), quiet ? 0 : ms);
+    return () => window.clearTimeout(timer);
+  }, [value, ms]);
+  return current;
+}
+
+// Query keys hash a document by identity (documents are never changed in place, store.ts), not by
+// serialising all of it on every render of the editor, as react-query's default hash would.
+const documentIds = new WeakMap<object, number>();
+let lastDocumentId = 0;
+function documentId(doc: object): number {
+  let id = documentIds.get(doc);
+  if (id === undefined) {
+    id = ++lastDocumentId;
+    documentIds.set(doc, id);
+  }
+  return id;
+}
+
 const NONE: Finding[] = [];
 
 export function useFindings(doc: FlowDocument): {
@@ -33,9 +62,11 @@ export function useFindings(doc: FlowDocument): {
   checking: boolean;
 } {
   const { i18n } = useTranslation();
-  const checked = useDebounced(doc, FINDINGS_DELAY_MS);
+  const checked = useSettled(doc, FINDINGS_DELAY_MS);
   const query = useQuery({
     queryKey: ['findings', i18n.language, checked],
+    queryKeyHashFn: ([, language, document]) =>
+      `findings:${String(language)}:${documentId(document as FlowDocument)}`,
     queryFn: async () =>
       unwrap(
         await api.POST('/api/flows/validate', {

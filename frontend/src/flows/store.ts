@@ -27,6 +27,8 @@ interface EditorState {
   redo: () => void;
   select: (ids: string[]) => void;
   saved: (version: number) => void;
+  /** The document opened (`from`) laid out anew, as if it had opened so; nothing if it was edited since. */
+  relaid: (from: FlowDocument, to: FlowDocument) => void;
 }
 
 export const useEditor = create<EditorState>((set) => ({
@@ -78,4 +80,6 @@ export const useEditor = create<EditorState>((set) => ({
       ids.length === s.selected.length && ids.every((id, i) => s.selected[i] === id) ? {} : { selected: ids },
     ),
   saved: (version) => set((s) => ({ version, savedDoc: s.doc })),
+  relaid: (from, to) =>
+    set((s) => (s.doc === from && s.savedDoc === from && !s.past.length ? { doc: to, savedDoc: to } : {})),
 }));

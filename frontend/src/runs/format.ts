@@ -31,6 +31,7 @@ export const OUTCOME_KEYS: Record<string, string> = {
   skipped: 'outcome_skipped',
   cancelled: 'outcome_cancelled',
   run_failed: 'outcome_run_failed',
+  branch_cancelled: 'outcome_branch_cancelled',
 };
 
 // What happens when a deadline passes, as the approver reads it (the mail says the same).
