@@ -27,7 +27,6 @@ Examples:
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -172,9 +171,10 @@ class _Walk:
         self._enter(branch)
         try:
             # Each parallel over items on the way down binds its variable to the item of this branch.
-            for owner, inner in itertools.pairwise(path):
-                if owner.par is not None:
-                    self._bind(owner.par, inner)
+            opened = [(owner, owner.par) for owner in path[:-1]]
+            for (_, par), inner in zip(opened, path[1:], strict=True):
+                assert par is not None
+                self._bind(par, inner)
             if resume.output is not None:
                 self.state.variables[node.id] = dict(resume.output)
                 self.ledger.assign(node.id, self.state.variables[node.id])  # checked as the walk goes on
@@ -196,6 +196,10 @@ class _Walk:
                 if par is None or not par.met():
                     break
                 self._advance(owner)
+            # Between stretches no branch walks: the variables of the parallels still open go back.
+            for owner, par in reversed(opened):
+                if owner.par is par and par is not None:
+                    self._unbind(par)
         except _Ended as end:
             return self._ended(end.message)
         except WalkFailure as failure:
@@ -264,6 +268,7 @@ class _Walk:
                     if not inner.ended and inner.at is None and inner.par is None:
                         self._bind(par, inner)
                         self._advance(inner)
+                        self._unbind(par)
                 if not par.met():
                     return
                 self._close(branch, par)
@@ -331,7 +336,8 @@ class _Walk:
         self.ledger.check()
 
     def _unbind(self, par: Par) -> None:
-        """A parallel over items closes: its variable gets back its earlier value, or disappears."""
+        """A branch of a parallel over items stops walking, or the parallel closes: its variable gets back
+        the value it had before the parallel, or disappears."""
         if par.items is None or par.name is None:
             return
         if par.saved is MISSING:

@@ -66,6 +66,7 @@ def test_each_item_gets_its_own_branch_and_its_own_approval_all_pending_together
     assert first.pending == (("ask", 3), ("ask", 4), ("ask", 5))
     assert first.visits == ["t", "each", "ask", "ask", "ask"]
     assert first.continuation["par"]["items"] == ["a", "b", "c"] and first.continuation["par"]["as"] == "line"
+    assert "line" not in first.continuation["vars"], "between stretches no branch walks: no item is bound"
 
 
 @pytest.mark.parametrize("order", list(itertools.permutations(range(3))))
@@ -84,6 +85,7 @@ def test_answered_in_any_order_each_branch_sees_its_own_item_and_the_end_is_the_
             flow, thawed(steps[-1].continuation), resume=Resume(node, visit, outcome, {"outcome": outcome})
         )
         assert step.requests == () or [r.node for r in step.requests] == ["last"]
+        assert step.continuation is not None and "line" not in step.continuation["vars"]
         steps.append(step)
         pending.remove((node, visit))
         assert step.pending == (tuple(pending) if pending else (("last", 10),))
@@ -248,3 +250,57 @@ def test_property_every_order_of_answers_logs_the_same_pairs_and_ends_the_same(
     assert said == expected
     variables = final_variables(run)
     assert "line" not in variables and set(variables) == {"trigger", "ask"}
+
+
+def test_parallels_over_items_nest_and_each_level_puts_its_own_variable_back() -> None:
+    nodes = {
+        "t": trigger(),
+        "outer": over("{{trigger.rows}}", name="row"),
+        "inner": over("{{trigger.cols}}", name="col"),
+        "ask": approval("{{row}}{{col}}"),
+        "cell": log("cell {{row}}{{col}}"),
+        "row_done": log("row {{row}} [{{col}}]"),
+        "after": log("after [{{row}}][{{col}}]"),
+    }
+    wires = (
+        "t>outer outer.branches>inner inner.branches>ask ask.approve>cell inner.done>row_done "
+        "outer.done>after"
+    )
+    flow = build(nodes, wires)
+    first = walk(flow, None, trigger={"rows": [1, 2], "cols": ["a", "b"]})
+    assert [r.title for r in first.requests if isinstance(r, ApprovalRequest)] == ["1a", "1b", "2a", "2b"]
+    for order in range(4):
+        run = drive_all(
+            flow,
+            trigger={"rows": [1, 2], "cols": ["a", "b"]},
+            order=lambda requests, order=order: order,  # type: ignore[misc]
+        )
+        messages = run.lines("log_written")
+        assert run.status == "succeeded" and messages[-1]["message"] == "after [][]"
+        assert sorted(m["message"] for m in messages[:-1]) == [
+            "cell 1a",
+            "cell 1b",
+            "cell 2a",
+            "cell 2b",
+            "row 1 []",
+            "row 2 []",
+        ]
+
+
+def test_a_foreach_inside_each_item_branch_keeps_both_variables_apart() -> None:
+    nodes = {
+        "t": trigger(),
+        "each": over("{{trigger.orders}}", name="order"),
+        "lines": ("foreach", {"items": "{{trigger.lines}}", "as": "line"}),
+        "ask": approval("{{order}}/{{line}}"),
+        "after": log("after [{{order}}][{{line}}]"),
+    }
+    flow = build(nodes, "t>each each.branches>lines lines.body>ask each.done>after")
+    run = drive_all(
+        flow, trigger={"orders": ["A", "B"], "lines": [1, 2]}, order=lambda requests: len(requests) - 1
+    )
+    titles = [r.title for step in run.steps for r in step.requests if isinstance(r, ApprovalRequest)]
+    assert sorted(titles) == ["A/1", "A/2", "B/1", "B/2"] and titles[:2] == ["A/1", "B/1"]
+    assert run.status == "succeeded" and run.lines("log_written") == [
+        {"message": "after [][]", "level": "info"}
+    ]
