@@ -155,7 +155,12 @@ def test_a_set_node_in_the_branch_of_a_parallel_over_items_writes_its_name_once_
     assert codes(document) == [("parallel_branches_write_same_name", "s")]
 
 
-@pytest.mark.parametrize("config", [{"items": "{{trigger}}"}, {"as": "line"}, {"items": "", "as": "line"}])
-def test_items_and_as_come_together_in_the_schema(config: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("config", "where"),
+    [({"items": "{{trigger}}"}, "as"), ({"as": "line"}, "as"), ({"items": "", "as": "line"}, "items")],
+)
+def test_items_and_as_come_together_in_the_schema(config: dict[str, Any], where: str) -> None:
     document = flow("t:trigger", node("p", "parallel", **config), "a:log", wires="t>p p.branches>a")
-    assert [f.code for f in validate(document)] == ["node_config_invalid"]
+    assert [(f.code, f.detail) for f in validate(document)] == [
+        ("node_config_invalid", f"/nodes/1/config/{where}")
+    ]
