@@ -221,3 +221,45 @@ def test_a_wait_event_whose_ports_follow_its_event_names(browser: Browser, serve
         (w["from"], w.get("port", "out"), w["to"]) for w in saved["wires"]
     }
     page.context.close()
+
+
+def test_a_parallel_over_items_is_edited_in_its_panel(browser: Browser, server: Server) -> None:
+    server.user("ivy", "edit")
+    page = log_in(browser, server, "ivy")
+    page.get_by_role("button", name="New flow", exact=True).click()
+    page.wait_for_url(re.compile(r".*/flows/\d+$"))
+    for name in ("Parallel", "Approval"):
+        add(page, name)
+    arrange(page)
+    wire(page, "start", "out", "parallel1")
+    arrange(page)
+    wire(page, "parallel1", "branches", "approval1")
+    arrange(page)
+
+    # One branch per item: the list is a template, the item's name is asked for only once there is one.
+    node(page, "parallel1").click()
+    panel = page.locator(".config")
+    name = panel.get_by_label("Name of the current item")
+    expect(name).to_be_disabled()
+    items = page.get_by_role("combobox", name="Items")
+    items.click()
+    items.press_sequentially("{{trigger.lines}}")
+    expect(name).to_be_enabled()
+    name.fill("line")
+    fill_approval(page, "approval1", "Ship {{line.id}}?", "shipping")
+    node(page, "parallel1").click()
+    screenshot(page, "canvas-parallel-items")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("status").filter(has_text="Saved as version 2")).to_be_visible()
+    config = {n["id"]: n["config"] for n in saved_document(page)["nodes"]}["parallel1"]
+    assert config == {"wait": "all", "items": "{{trigger.lines}}", "as": "line"}
+
+    # Emptied, the list leaves the config with its name: the parallel branches by its wires again.
+    node(page, "parallel1").click()
+    items.fill("")
+    expect(name).to_be_disabled()
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("status").filter(has_text="Saved as version 3")).to_be_visible()
+    config = {n["id"]: n["config"] for n in saved_document(page)["nodes"]}["parallel1"]
+    assert config == {"wait": "all"}
+    page.context.close()

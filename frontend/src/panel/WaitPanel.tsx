@@ -1,16 +1,32 @@
-// The panel of a parallel and of a join: what the node does, in a sentence, and its wait rule.
+// The panel of a parallel and of a join: what the node does, in a sentence, and its wait rule; a parallel
+// may also start one branch per item of a list (`items`, with each branch's item named by `as`).
 import { useTranslation } from 'react-i18next';
 import { incomingCount, portOf, setConfig, type FlowNode } from '../flows/document';
 import { useEditor } from '../flows/store';
+import { TemplateInput } from './TemplateInput';
 import { WaitRuleField } from './WaitRuleField';
+
+// With `items` the number of branches is known only when the run gets there: the rule's N is not capped.
+const UNKNOWN_BRANCHES = 100;
+
+function change(node: FlowNode, patch: Record<string, unknown>) {
+  // An emptied field leaves the config: a parallel without `items` branches by its wires again.
+  const config = Object.fromEntries(
+    Object.entries({ ...node.config, ...patch }).filter(([name, value]) => !(name in patch && value === '')),
+  );
+  useEditor.getState().apply(setConfig(useEditor.getState().doc, node.id, config));
+}
 
 export function WaitPanel({ node, readOnly }: { node: FlowNode; readOnly: boolean }) {
   const { t } = useTranslation();
-  const total = useEditor((s) =>
+  const wired = useEditor((s) =>
     node.type === 'join'
       ? incomingCount(s.doc, node.id)
       : s.doc.wires.filter((w) => w.from === node.id && portOf(w) === 'branches').length,
   );
+  const items = typeof node.config.items === 'string' ? node.config.items : '';
+  const name = typeof node.config.as === 'string' ? node.config.as : '';
+  const total = node.type === 'parallel' && items ? UNKNOWN_BRANCHES : wired;
   return (
     <div className="wait-panel">
       <p className="hint">{node.type === 'join' ? t('ui_wait_help_join') : t('ui_wait_help_parallel')}</p>
@@ -18,10 +34,32 @@ export function WaitPanel({ node, readOnly }: { node: FlowNode; readOnly: boolea
         config={node.config}
         total={total}
         disabled={readOnly}
-        onChange={(wait) =>
-          useEditor.getState().apply(setConfig(useEditor.getState().doc, node.id, { ...node.config, wait }))
-        }
+        onChange={(wait) => change(node, { wait })}
       />
+      {node.type === 'parallel' && (
+        <>
+          <label className="field" id={`items-${node.id}-label`}>
+            {t('ui_field_items')}
+          </label>
+          <TemplateInput
+            id={`items-${node.id}`}
+            nodeId={node.id}
+            value={items}
+            multiline={false}
+            disabled={readOnly}
+            labelledBy={`items-${node.id}-label`}
+            onChange={(value) => change(node, { items: value, ...(value ? {} : { as: '' }) })}
+          />
+          <label className="field">
+            {t('ui_field_as')}
+            <input
+              value={name}
+              disabled={readOnly || !items}
+              onChange={(e) => change(node, { as: e.target.value })}
+            />
+          </label>
+        </>
+      )}
     </div>
   );
 }
