@@ -29,6 +29,8 @@ def _closed_port() -> int:
 
 
 def _call(client: TestClient, method: str, path: str, operation: dict[str, Any]) -> tuple[int, Any, str]:
+    if "/events/" in path:  # an event's name is checked before anything else: one the format allows
+        path = path.replace("{name}", "paid")
     url = re.sub(r"{\w+}", "1", path)
     body: Any = None
     if "requestBody" in operation:
