@@ -1,4 +1,5 @@
-"""PostgreSQL going away under a busy drain: stopped and started again, or its connections killed.
+"""PostgreSQL going away under a busy drain of parallel runs: stopped and started again, or its connections
+killed.
 
 Real `flowyard serve` and `flowyard worker` processes keep running through it. Every run ends as it
 would have without the outage; the API answers 503 `database_unavailable` while the database is away,
@@ -31,15 +32,24 @@ from tests.queue.test_workers import wait_until_ended
 from tests.support import Queue, flow
 
 RUNS = 150
-# Two logs around a short real-time delay: each run is claimed twice, so a drain of RUNS is busy for a while.
+# A parallel of two branches, each pausing on a short real-time delay, then a log once both are over: each
+# run is claimed at least twice and holds two pauses in its one wait, so a drain of RUNS is busy for a while.
 STEPS = flow(
     "start:trigger",
+    {"id": "both", "type": "parallel", "config": {"wait": "all"}},
     {"id": "a", "type": "log", "config": {"message": "one"}},
     {"id": "pause", "type": "delay", "config": {"duration": "PT1S"}},
+    {"id": "pause2", "type": "delay", "config": {"duration": "PT1S"}},
     {"id": "b", "type": "log", "config": {"message": "two"}},
-    wires=[{"from": "start", "to": "a"}, {"from": "a", "to": "pause"}, {"from": "pause", "to": "b"}],
+    wires=[
+        {"from": "start", "to": "both"},
+        {"from": "both", "port": "branches", "to": "a"},
+        {"from": "a", "to": "pause"},
+        {"from": "both", "port": "branches", "to": "pause2"},
+        {"from": "both", "port": "done", "to": "b"},
+    ],
 )
-VISITED = ["start", "a", "pause", "b"]
+VISITED = ["start", "both", "a", "pause", "pause2", "b"]
 # What a process may log with a traceback while its database is away: psycopg's connection failures.
 GONE = re.compile(
     r"^psycopg(_pool)?\.(errors\.)?(OperationalError|AdminShutdown|PoolTimeout|CannotConnectNow)\b"
