@@ -1,5 +1,6 @@
-"""The workflow patterns wait_event enables (docs/patterns.md, "With outside events"), each flow in examples/patterns-events/
-validated and walked through the real queue with events posted as a sender would."""
+"""The workflow patterns wait_event enables (docs/patterns.md, "With outside events"), each flow in
+examples/patterns-events/ validated and walked through the real queue with events posted as a sender
+would."""
 
 from __future__ import annotations
 
