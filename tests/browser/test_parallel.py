@@ -228,8 +228,8 @@ def test_a_parallel_over_items_is_edited_in_its_panel(browser: Browser, server: 
     page = log_in(browser, server, "ivy")
     page.get_by_role("button", name="New flow", exact=True).click()
     page.wait_for_url(re.compile(r".*/flows/\d+$"))
-    for name in ("Parallel", "Approval"):
-        add(page, name)
+    for kind in ("Parallel", "Approval"):
+        add(page, kind)
     arrange(page)
     wire(page, "start", "out", "parallel1")
     arrange(page)
