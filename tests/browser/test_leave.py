@@ -51,7 +51,8 @@ def test_back_button_asks_before_unsaved_changes_are_lost(browser: Browser, serv
 
     # Back, and stay: the question in the catalog's words; the editor, its address and the edit remain.
     page.once("dialog", answer(accept=False))
-    page.go_back()
+    with page.expect_event("dialog"):
+        page.go_back()
     expect(page.get_by_text("unsaved changes")).to_be_visible()
     assert asked == [QUESTION]
     assert page.url.endswith(f"/flows/{flow_id}")
