@@ -39,6 +39,9 @@ const NODE_TYPES = { card: FlowNodeCard, region: RegionNode, lanes: LanesNode };
 const EDGE_TYPES = { done: DoneEdge };
 const LARGE_FLOW = 150;
 const CARD_SIZE = { width: NODE_WIDTH, height: NODE_HEIGHT };
+// Cards not drawn at the usual size with their type's fixed ports are measured by React Flow, not declared:
+// a wait_event's ports are its event names, a join is a small pill.
+const MEASURED_TYPES = new Set(['wait_event', 'join']);
 export const DRAG_TYPE = 'application/x-flowyard-node-type';
 const isRegion = (id: string) => id.startsWith('region:') || id.startsWith('lanes:');
 
@@ -137,7 +140,9 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
               draggable: !readOnly,
               ariaLabel: labelOf(node),
               // Declared until React Flow has measured the card otherwise (canvas/handles.ts).
-              ...(sizes.current.get(node.id) ?? { measured: CARD_SIZE, handles: cardHandles(node.type) }),
+              ...(MEASURED_TYPES.has(node.type)
+                ? {}
+                : (sizes.current.get(node.id) ?? { measured: CARD_SIZE, handles: cardHandles(node.type) })),
             };
       next.set(node.id, card);
       return card;
