@@ -16,7 +16,7 @@ from psycopg import AsyncConnection
 from psycopg.errors import ForeignKeyViolation
 
 from backend.errors import CodedError
-from backend.people.accounts import QUERIES as PEOPLE
+from backend.people.accounts import declare_actor
 from backend.store.queries import load
 
 QUERIES = load("backend.approvals", "queries.sql")
@@ -58,7 +58,7 @@ async def delegate(
     if ends_at - starts_at > LONGEST:
         raise DelegationRefused(code="delegation_too_long", days=LONGEST.days)
     async with conn.transaction():
-        await conn.execute(PEOPLE["declare_actor"], {"actor": from_user})
+        await declare_actor(conn, from_user)
         try:
             cur = await conn.execute(
                 QUERIES["insert_delegation"],
@@ -85,7 +85,7 @@ async def delegations_of(conn: AsyncConnection[Any], name: str) -> list[Delegati
 
 async def end_delegation(conn: AsyncConnection[Any], name: str, delegation_id: int) -> Delegation:
     async with conn.transaction():
-        await conn.execute(PEOPLE["declare_actor"], {"actor": name})
+        await declare_actor(conn, name)
         cur = await conn.execute(QUERIES["end_delegation"], {"id": delegation_id, "name": name})
         row = await cur.fetchone()
     if row is None:

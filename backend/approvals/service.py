@@ -18,6 +18,7 @@ from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
 from backend.approvals.records import Approval, Vote
+from backend.approvals.retention import sweep_decided_approvals
 from backend.errors import CodedError
 from backend.graph.durations import parse_duration
 from backend.observability import events
@@ -25,7 +26,7 @@ from backend.people.accounts import has_right, principals_of
 from backend.queue import journal
 from backend.queue.claims import Claim, ClaimLost, Clock, database_clock
 from backend.queue.driver import Run, Undecided, WaitFailed
-from backend.queue.queries import QUERIES as QUEUE_QUERIES
+from backend.queue.runs import wake_workers
 from backend.store.queries import load
 from backend.walker import ApprovalRequest, JournalLine, Resume
 
@@ -238,6 +239,9 @@ class ApprovalService:
         cur = await conn.execute(QUERIES["wake_decided_pauses"], {"ids": wait_ids, "now": self.clock()})
         return [int(row[0]) for row in await cur.fetchall()]
 
+    async def sweep(self, conn: AsyncConnection[Any], now: datetime | None, retention: timedelta) -> int:
+        return await sweep_decided_approvals(conn, now, retention)
+
     async def _locked(self, conn: AsyncConnection[Any], claim: Claim) -> tuple[Any, ...]:
         return await self._read(conn, claim, "approval_of_visit")
 
@@ -333,7 +337,7 @@ class ApprovalService:
                     QUERIES["wake_for_decision"],
                     {"run_id": run_id, "node": approval.node, "visit": visit, "now": now},
                 )
-                await conn.execute(QUEUE_QUERIES["notify"], {"payload": str(run_id)})
+                await wake_workers(conn, run_id)
                 events.approval_decided(approval_id, run_id, settled)
                 return Decision(approval_id, settled, decided_at, by)
         standing = await self.get(conn, approval_id)

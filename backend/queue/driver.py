@@ -86,6 +86,10 @@ class Approvals(Protocol):
         """Of these waits with several pauses, just parked, make due now the approval pauses decided while
         the wait was claimed (the decision's own wake-up was written over); the waits made due."""
 
+    async def sweep(self, conn: AsyncConnection[Any], now: datetime | None, retention: timedelta) -> int:
+        """Delete decided approvals older than `retention` (their own retention), a batch per
+        transaction; how many went."""
+
 
 class NoActions:
     """The driver's default until actions are configured: an action node fails its visit."""

@@ -208,6 +208,11 @@ async def _cancel(conn: AsyncConnection[Any], run_id: int, by: str | None) -> bo
     return True
 
 
+async def wake_workers(conn: AsyncConnection[Any], run_id: int) -> None:
+    """In the caller's transaction: tell sleeping workers that the run's wait is due (NOTIFY on commit)."""
+    await conn.execute(QUERIES["notify"], {"payload": str(run_id)})
+
+
 async def close_open_effects(conn: AsyncConnection[Any], run_id: int, code: str) -> None:
     """In the caller's transaction: close the tries of the run's actions that died without an outcome (a
     stopped run's last try keeps its row open so that a resume sends again under its key; once the run is
