@@ -21,13 +21,6 @@ import pytest
 
 BACKEND = Path(__file__).resolve().parent.parent / "backend"
 
-# Reads of another package's statements that remain, by module: the approvals' and the queue's worker
-# side are being rewritten (their typed functions come with that).
-FOREIGN_SQL_LEFT = {
-    "queue/runs.py": {"approvals"},  # a cancel closes the run's approvals in its transaction
-    "queue/stops.py": {"approvals"},
-    "queue/watch.py": {"approvals"},
-}
 # Modules that still read rows by position: the queue's worker side and the approvals.
 POSITIONAL_LEFT = {
     *(f"queue/{name}.py" for name in ("worker", "driver", "outcome", "settle", "stops", "sweep", "undo")),
@@ -125,9 +118,7 @@ def _len_of_a_row(call: ast.Call) -> bool:
 
 def test_every_package_runs_its_own_statements_only() -> None:
     reads = {name: owners for name, package, tree in _modules() if (owners := foreign_sql(package, tree))}
-    assert {
-        name: reads[name] for name in sorted(reads) if reads[name] - FOREIGN_SQL_LEFT.get(name, set())
-    } == {}
+    assert reads == {}
 
 
 def test_the_api_reads_no_other_package_statements() -> None:
@@ -144,7 +135,7 @@ def test_no_row_is_read_by_position() -> None:
     assert reads == {}
 
 
-@pytest.mark.parametrize("name", sorted(FOREIGN_SQL_LEFT.keys() | POSITIONAL_LEFT))
+@pytest.mark.parametrize("name", sorted(POSITIONAL_LEFT))
 def test_the_lists_name_modules_that_exist(name: str) -> None:
     assert (BACKEND / name).is_file()
 

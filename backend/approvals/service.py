@@ -26,8 +26,8 @@ from backend.people.accounts import has_right, principals_of
 from backend.queue import journal
 from backend.queue.claims import Claim, ClaimLost, Clock, database_clock
 from backend.queue.driver import Run, Undecided, WaitFailed
-from backend.queue.runs import wake_workers
-from backend.store.queries import load
+from backend.queue.runs import StandingDecision, WaitApproval, wake_workers
+from backend.store.queries import load, one
 from backend.walker import ApprovalRequest, JournalLine, Resume
 
 QUERIES = load("backend.approvals", "queries.sql")
@@ -238,6 +238,20 @@ class ApprovalService:
     async def wake_decided(self, conn: AsyncConnection[Any], wait_ids: list[int]) -> list[int]:
         cur = await conn.execute(QUERIES["wake_decided_pauses"], {"ids": wait_ids, "now": self.clock()})
         return [int(row[0]) for row in await cur.fetchall()]
+
+    async def standing_decision(self, conn: AsyncConnection[Any], run_id: int) -> StandingDecision | None:
+        """A decision the run has yet to go on with (with several pauses pending, any of them)."""
+        return await one(conn, StandingDecision, QUERIES["decision_awaiting_resume"], {"run_id": run_id})
+
+    async def cancel_open(self, conn: AsyncConnection[Any], run_id: int, by: str | None) -> None:
+        await conn.execute(QUERIES["cancel_open_approvals"], {"run_id": run_id, "by": by})
+
+    async def fail_open(self, conn: AsyncConnection[Any], run_id: int) -> None:
+        await conn.execute(QUERIES["close_open_approvals"], {"run_id": run_id})
+
+    async def of_wait(self, conn: AsyncConnection[Any], run_id: int, visit: int) -> WaitApproval | None:
+        where = {"run_id": run_id, "visit": visit}
+        return await one(conn, WaitApproval, QUERIES["approval_of_wait"], where)
 
     async def sweep(self, conn: AsyncConnection[Any], now: datetime | None, retention: timedelta) -> int:
         return await sweep_decided_approvals(conn, now, retention)

@@ -23,12 +23,9 @@ from psycopg import AsyncConnection
 from backend.errors import CodedError
 from backend.queue import journal
 from backend.queue.queries import QUERIES
-from backend.queue.runs import close_open_effects
+from backend.queue.runs import RunApprovals, close_open_effects
 from backend.queue.undo import start_undoing
-from backend.store.queries import load
 from backend.walker import JournalLine
-
-APPROVAL_QUERIES = load("backend.approvals", "queries.sql")
 
 
 class StopRefused(CodedError):
@@ -99,7 +96,9 @@ async def resume_run(
     return target
 
 
-async def end_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None) -> None:
+async def end_run(
+    conn: AsyncConnection[Any], run_id: int, *, by: str | None, approvals: RunApprovals
+) -> None:
     """End a stopped run as failed: its open approval closed, its wait gone; when it has undos to run, a
     worker runs them first (the run waits meanwhile). Commits."""
     async with conn.transaction():
@@ -110,7 +109,7 @@ async def end_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None) ->
             return
         code = "run_ended_by_person"
         await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": "failed", "error": code})
-        await conn.execute(APPROVAL_QUERIES["close_open_approvals"], {"run_id": run_id})
+        await approvals.fail_open(conn, run_id)
         await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})
         await journal.append(
             conn, run_id, [JournalLine(code="run_ended_by", node=node, visit=visit, data={"by": by})]
