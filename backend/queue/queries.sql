@@ -321,36 +321,26 @@ UPDATE schedules SET next_fire_at = %(next)s WHERE flow_id = %(flow_id)s
 
 -- name: list_runs
 -- Runs a user may read, newest first, after a cursor, optionally of one flow, trigger, status and time
--- span (created). A run
--- whose wait a worker holds right now is `running` (asked per run through the one-wait-per-run index).
+-- span (created). Read through the view runs_now (migration 0016): a run whose wait a worker holds right
+-- now is `running`.
 SELECT id, flow_id, version, status, trigger_kind, error, started_by, created_at, updated_at, ended_at
-FROM (
-    SELECT r.id, r.flow_id, r.version,
-           CASE WHEN EXISTS (SELECT 1 FROM waits AS w WHERE w.run_id = r.id AND w.status = 'claimed')
-                THEN 'running' ELSE r.status END AS status,
-           r.trigger_kind, r.error, r.started_by, r.created_at, r.updated_at, r.ended_at
-    FROM runs AS r
-    WHERE (%(flow_id)s::bigint IS NULL OR r.flow_id = %(flow_id)s::bigint)
-      AND (%(trigger)s::text IS NULL OR r.trigger_kind = %(trigger)s::text)
-      AND r.created_at >= coalesce(%(since)s::timestamptz, '-infinity')
-      AND r.created_at < coalesce(%(until)s::timestamptz, 'infinity')
-      AND r.id < coalesce(%(before)s::bigint, 9223372036854775807)
-      AND EXISTS (SELECT 1 FROM grants AS g
-                  WHERE g.user_name = %(user)s AND (g.flow_id IS NULL OR g.flow_id = r.flow_id))
-    ORDER BY r.id DESC
-) AS visible
-WHERE %(status)s::text IS NULL OR status = %(status)s::text
-ORDER BY id DESC
+FROM runs_now AS r
+WHERE (%(flow_id)s::bigint IS NULL OR r.flow_id = %(flow_id)s::bigint)
+  AND (%(trigger)s::text IS NULL OR r.trigger_kind = %(trigger)s::text)
+  AND (%(status)s::text IS NULL OR r.status = %(status)s::text)
+  AND r.created_at >= coalesce(%(since)s::timestamptz, '-infinity')
+  AND r.created_at < coalesce(%(until)s::timestamptz, 'infinity')
+  AND r.id < coalesce(%(before)s::bigint, 9223372036854775807)
+  AND EXISTS (SELECT 1 FROM grants AS g
+              WHERE g.user_name = %(user)s AND (g.flow_id IS NULL OR g.flow_id = r.flow_id))
+ORDER BY r.id DESC
 LIMIT %(limit)s
 
 -- name: get_run
--- One run; `running` while a worker holds its wait.
-SELECT r.id, r.flow_id, r.version,
-       CASE WHEN EXISTS (SELECT 1 FROM waits AS w WHERE w.run_id = r.id AND w.status = 'claimed')
-            THEN 'running' ELSE r.status END AS status,
-       r.trigger_kind, r.error, r.started_by, r.created_at, r.updated_at, r.ended_at, r.input
-FROM runs AS r
-WHERE r.id = %(run_id)s
+-- One run; `running` while a worker holds its wait (the view runs_now, migration 0016).
+SELECT id, flow_id, version, status, trigger_kind, error, started_by, created_at, updated_at, ended_at, input
+FROM runs_now
+WHERE id = %(run_id)s
 
 -- name: journal_of_run
 -- A run's journal in order, a page after a line number.
