@@ -109,7 +109,7 @@ WITH walked AS (
            (line.value ->> 'visit')::integer, line.value -> 'data'
     FROM moved CROSS JOIN LATERAL jsonb_array_elements(moved.journal) WITH ORDINALITY AS line (value, ord)
 )
-SELECT id, due_now FROM held
+SELECT id AS wait_id, due_now FROM held
 
 -- name: finish
 -- Delete a served wait; nothing when the claim is no longer ours.
@@ -505,7 +505,7 @@ UPDATE waits AS w
 SET pauses = m.pauses, wake_at = m.wake_at, kind = m.kind, node = m.node, visit = m.visit
 FROM maps AS m
 WHERE w.id = m.wait_id
-RETURNING w.id, w.wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
+RETURNING w.id AS wait_id, w.wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
 
 -- name: clear_pauses
 -- Waits just parked at one pause whose run had several before (its parallel is done): one pause again,
