@@ -24,8 +24,8 @@ BACKEND = Path(__file__).resolve().parent.parent / "backend"
 # Modules that still read rows by position: the queue's worker side and the approvals.
 POSITIONAL_LEFT = {
     *(f"queue/{name}.py" for name in ("worker", "driver", "undo")),
-    *(f"queue/{name}.py" for name in ("claims", "records")),
-    *(f"approvals/{name}.py" for name in ("chain", "delegations", "mail", "records", "service")),
+    "queue/claims.py",
+    *(f"approvals/{name}.py" for name in ("chain", "mail", "records", "service")),
 }
 
 
