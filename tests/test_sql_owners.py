@@ -25,7 +25,7 @@ BACKEND = Path(__file__).resolve().parent.parent / "backend"
 POSITIONAL_LEFT = {
     *(f"queue/{name}.py" for name in ("worker", "driver", "undo")),
     "queue/claims.py",
-    *(f"approvals/{name}.py" for name in ("chain", "mail", "records", "service")),
+    *(f"approvals/{name}.py" for name in ("chain", "records", "service")),
 }
 
 
