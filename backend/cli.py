@@ -121,7 +121,7 @@ def _parser() -> argparse.ArgumentParser:
     db.add_argument("action", choices=("status", "stop", "url"), help="report, stop, or print its URL")
 
     runs = sub.add_parser("runs", help="where a run stands; resume or end a stopped run")
-    runs.set_defaults(func=_command("backend.queue.commands:runs_command"))
+    runs.set_defaults(func=_command("backend.processes:runs_command"))
     runs.add_argument("action", choices=("show", "resume", "end"))
     runs.add_argument("run", type=int, metavar="RUN_ID")
     runs.add_argument(

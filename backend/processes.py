@@ -29,6 +29,7 @@ from backend.faults import Faults
 from backend.i18n.catalogs import message
 from backend.observability.logs import configure as configure_logging
 from backend.people.accounts import anyone
+from backend.queue import commands as queue_commands
 from backend.queue.commands import open_pool
 from backend.queue.sweep import approval_retention_from_env, retention_from_env
 from backend.queue.worker import Worker
@@ -82,6 +83,11 @@ def serve_command(args: argparse.Namespace) -> int:
     os.environ.setdefault("FLOWYARD_BASE_URL", f"http://{host}:{port}")
     serve(listener, url, run_worker=not args.no_worker, processes=args.workers)
     return 0
+
+
+def runs_command(args: argparse.Namespace, url: str) -> int:
+    """`flowyard runs show|resume|end`: the queue's command, given the approvals it reads and closes."""
+    return queue_commands.runs_command(args, url, ApprovalService())
 
 
 async def _anyone(url: str) -> bool:

@@ -21,23 +21,11 @@ import pytest
 
 BACKEND = Path(__file__).resolve().parent.parent / "backend"
 
-# Reads of another package's statements that remain, by module: the approvals' and the queue's worker
-# side are being rewritten (their typed functions come with that).
-FOREIGN_SQL_LEFT = {
-    "approvals/commands.py": {"people"},
-    "approvals/delegations.py": {"people"},
-    "approvals/service.py": {"queue"},
-    "api/run_details.py": {"approvals"},  # approvals_of_run, until approvals/ has the typed read
-    "queue/runs.py": {"approvals"},  # a cancel closes the run's approvals in its transaction
-    "queue/stops.py": {"approvals"},
-    "queue/sweep.py": {"approvals"},
-    "queue/watch.py": {"approvals"},
-}
 # Modules that still read rows by position: the queue's worker side and the approvals.
 POSITIONAL_LEFT = {
-    *(f"queue/{name}.py" for name in ("worker", "driver", "outcome", "settle", "stops", "sweep", "undo")),
-    *(f"queue/{name}.py" for name in ("batch", "claims", "records")),
-    *(f"approvals/{name}.py" for name in ("chain", "delegations", "mail", "records", "service")),
+    *(f"queue/{name}.py" for name in ("worker", "driver", "undo")),
+    "queue/claims.py",
+    *(f"approvals/{name}.py" for name in ("chain", "records", "service")),
 }
 
 
@@ -130,14 +118,12 @@ def _len_of_a_row(call: ast.Call) -> bool:
 
 def test_every_package_runs_its_own_statements_only() -> None:
     reads = {name: owners for name, package, tree in _modules() if (owners := foreign_sql(package, tree))}
-    assert {
-        name: reads[name] for name in sorted(reads) if reads[name] - FOREIGN_SQL_LEFT.get(name, set())
-    } == {}
+    assert reads == {}
 
 
-def test_the_api_reads_no_other_package_statements_but_the_listed_one() -> None:
+def test_the_api_reads_no_other_package_statements() -> None:
     api = {name: foreign_sql(package, tree) for name, package, tree in _modules() if package == "api"}
-    assert {name: owners for name, owners in api.items() if owners} == {"api/run_details.py": {"approvals"}}
+    assert {name: owners for name, owners in api.items() if owners} == {}
 
 
 def test_no_row_is_read_by_position() -> None:
@@ -149,7 +135,7 @@ def test_no_row_is_read_by_position() -> None:
     assert reads == {}
 
 
-@pytest.mark.parametrize("name", sorted(FOREIGN_SQL_LEFT.keys() | POSITIONAL_LEFT))
+@pytest.mark.parametrize("name", sorted(POSITIONAL_LEFT))
 def test_the_lists_name_modules_that_exist(name: str) -> None:
     assert (BACKEND / name).is_file()
 

@@ -7,19 +7,16 @@ large and can hold anything), only its status or reason code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from psycopg import AsyncConnection
 
 from backend.actions.queries import effects_of_run
-from backend.approvals.service import QUERIES as APPROVALS
+from backend.approvals.records import approvals_of_run
 from backend.i18n.catalogs import explain
 from backend.queue import runs
 from backend.queue.claims import MAX_ATTEMPTS
 from backend.queue.runs import RunRow
-from backend.store.queries import every
 from backend.walker.redact import redact_values
 
 DETAILS: dict[str, Any] = {
@@ -31,28 +28,11 @@ DETAILS: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class _Approval:
-    id: int
-    visit: int
-    node: str
-    title: str
-    approvers: list[str]
-    deadline_at: datetime | None
-    on_timeout: str | None
-    requested_at: datetime
-    outcome: str | None
-    decided_by: str | None
-    decided_at: datetime | None
-    comment: str | None
-
-
 def _iso(moment: Any) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
 async def run_details(conn: AsyncConnection[Any], run: RunRow, locale: str = "en") -> dict[str, Any]:
-    by_run = {"run_id": run.id}
     pinned = await runs.pinned_document(conn, run)
     visits = await runs.visits_of_run(conn, run.id)
     variables = await runs.variables_of_run(conn, run.id)
@@ -71,8 +51,7 @@ async def run_details(conn: AsyncConnection[Any], run: RunRow, locale: str = "en
             "decided_at": _iso(approval.decided_at),
             "comment": approval.comment,
         }
-        # The approvals' own statement, until approvals/ has the typed read (tests/test_sql_owners.py).
-        for approval in await every(conn, _Approval, APPROVALS["approvals_of_run"], by_run)
+        for approval in await approvals_of_run(conn, run.id)
     ]
     effects = [
         {

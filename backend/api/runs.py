@@ -12,6 +12,7 @@ from backend.api.flows import ID
 from backend.api.rights import require, require_read
 from backend.api.run_details import DETAILS, run_details
 from backend.api.times import moment
+from backend.approvals.service import ApprovalService
 from backend.flows.store import webhook_of
 from backend.i18n.catalogs import explain, message
 from backend.queue import journal, runs
@@ -209,7 +210,7 @@ async def cancel(call: Call) -> Response:
     run = await _readable_run(call)
     await require(call, "run", run.flow_id)
     try:
-        cancelled = await cancel_run(call.conn, run.id, by=call.me.name)
+        cancelled = await cancel_run(call.conn, run.id, by=call.me.name, approvals=ApprovalService())
     except DecisionStands as stands:
         standing = {
             "approval": stands.approval_id,

@@ -9,6 +9,7 @@ from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.rights import require
 from backend.api.runs import _readable_run
+from backend.approvals.service import ApprovalService
 from backend.queue.stops import StopRefused, end_run, resume_run
 
 _STATUS = {"run_not_found": 404, "run_version_not_found": 404}
@@ -62,7 +63,7 @@ async def end(call: Call) -> Response:
     run = await _readable_run(call)
     await require(call, "run", run.flow_id)
     try:
-        await end_run(call.conn, run.id, by=call.me.name)
+        await end_run(call.conn, run.id, by=call.me.name, approvals=ApprovalService())
     except StopRefused as refused:
         raise _refusal(refused) from None
     return reply({"run": run.id, "status": "failed"})

@@ -21,7 +21,7 @@ from backend.approvals.records import Approval
 from backend.approvals.service import ApprovalService, Decision, DecisionRefused
 from backend.console import refuse
 from backend.i18n.catalogs import message
-from backend.people.accounts import QUERIES as PEOPLE
+from backend.people.accounts import user_exists
 
 _OUTCOMES = {"approve": "approved", "reject": "rejected"}
 
@@ -31,8 +31,7 @@ class _UnknownUser(Exception):
 
 
 async def _require_user(conn: AsyncConnection[Any], name: str) -> None:
-    cur = await conn.execute(PEOPLE["user_locale"], {"name": name})
-    if await cur.fetchone() is None:
+    if not await user_exists(conn, name):
         raise _UnknownUser(name)
 
 

@@ -16,8 +16,8 @@ from psycopg import AsyncConnection
 from psycopg.errors import ForeignKeyViolation
 
 from backend.errors import CodedError
-from backend.people.accounts import QUERIES as PEOPLE
-from backend.store.queries import load
+from backend.people.accounts import declare_actor
+from backend.store.queries import every, load, one
 
 QUERIES = load("backend.approvals", "queries.sql")
 LONGEST = timedelta(days=366)
@@ -58,9 +58,11 @@ async def delegate(
     if ends_at - starts_at > LONGEST:
         raise DelegationRefused(code="delegation_too_long", days=LONGEST.days)
     async with conn.transaction():
-        await conn.execute(PEOPLE["declare_actor"], {"actor": from_user})
+        await declare_actor(conn, from_user)
         try:
-            cur = await conn.execute(
+            made = await one(
+                conn,
+                Delegation,
                 QUERIES["insert_delegation"],
                 {
                     "from_user": from_user,
@@ -72,22 +74,19 @@ async def delegate(
             )
         except ForeignKeyViolation:
             raise DelegationRefused(code="delegation_delegate_unknown", name=to_user) from None
-        row = await cur.fetchone()
-    assert row is not None
-    return Delegation(*row)
+    assert made is not None
+    return made
 
 
 async def delegations_of(conn: AsyncConnection[Any], name: str) -> list[Delegation]:
     """`name`'s delegations, given and received, that have not ended (at most 200: one per period)."""
-    cur = await conn.execute(QUERIES["delegations_of"], {"name": name})
-    return [Delegation(*row) for row in await cur.fetchall()]
+    return await every(conn, Delegation, QUERIES["delegations_of"], {"name": name})
 
 
 async def end_delegation(conn: AsyncConnection[Any], name: str, delegation_id: int) -> Delegation:
     async with conn.transaction():
-        await conn.execute(PEOPLE["declare_actor"], {"actor": name})
-        cur = await conn.execute(QUERIES["end_delegation"], {"id": delegation_id, "name": name})
-        row = await cur.fetchone()
-    if row is None:
+        await declare_actor(conn, name)
+        ended = await one(conn, Delegation, QUERIES["end_delegation"], {"id": delegation_id, "name": name})
+    if ended is None:
         raise DelegationRefused(code="delegation_not_found", delegation=delegation_id)
-    return Delegation(*row)
+    return ended

@@ -43,6 +43,7 @@ from backend.i18n import negotiate
 from backend.i18n.catalogs import message
 from backend.i18n.formats import format_datetime
 from backend.queue.claims import MAX_ATTEMPTS, backoff
+from backend.store.queries import every
 
 log = logging.getLogger("flowyard.mail")
 
@@ -136,8 +137,8 @@ class ApprovalMailer:
         handled = 0
         while True:
             async with self.pool.connection() as conn:
-                cur = await conn.execute(QUERIES["claim_approval_mails"], {"limit": BATCH, "lease": LEASE})
-                mails = [Mail(*row) for row in await cur.fetchall()]
+                params = {"limit": BATCH, "lease": LEASE}
+                mails = await every(conn, Mail, QUERIES["claim_approval_mails"], params)
             if not mails:
                 return handled
             for mail in mails:

@@ -204,8 +204,9 @@ WITH due AS (
     WHERE m.approval_id = due.approval_id AND m.user_name = due.user_name AND m.round = due.round
     RETURNING m.approval_id, m.user_name, m.key, m.attempts, m.round
 )
-SELECT c.approval_id, c.user_name, c.key, c.attempts, u.email, u.locale,
-       a.run_id, a.title, a.explanation, a.deadline_at, a.on_timeout, a.outcome, f.name, u.time_zone, c.round
+SELECT c.approval_id, c.user_name, c.key, c.attempts, u.email AS address, u.locale,
+       a.run_id, a.title, a.explanation, a.deadline_at, a.on_timeout, a.outcome, f.name AS flow_name,
+       u.time_zone AS timezone, c.round
 FROM claimed AS c
 JOIN approvals AS a ON a.id = c.approval_id
 JOIN flows AS f ON f.id = a.flow_id

@@ -6,6 +6,12 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from psycopg import AsyncConnection
+
+from backend.store.queries import every, load
+
+QUERIES = load("backend.approvals", "queries.sql")
+
 
 @dataclass(frozen=True, slots=True)
 class Vote:
@@ -63,3 +69,26 @@ class Approval:
                 data[key] = data[key].isoformat()
         data["votes"] = [vote.to_json() for vote in self.votes]
         return data
+
+
+@dataclass(frozen=True, slots=True)
+class RunApproval:
+    """An approval as the run page lists it: who may decide, the deadline, who decided what."""
+
+    id: int
+    visit: int
+    node: str
+    title: str
+    approvers: list[str]
+    deadline_at: datetime | None
+    on_timeout: str | None
+    requested_at: datetime
+    outcome: str | None
+    decided_by: str | None
+    decided_at: datetime | None
+    comment: str | None
+
+
+async def approvals_of_run(conn: AsyncConnection[Any], run_id: int) -> list[RunApproval]:
+    """A run's approvals, decided or not, by visit."""
+    return await every(conn, RunApproval, QUERIES["approvals_of_run"], {"run_id": run_id})

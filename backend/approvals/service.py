@@ -18,6 +18,7 @@ from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
 from backend.approvals.records import Approval, Vote
+from backend.approvals.retention import sweep_decided_approvals
 from backend.errors import CodedError
 from backend.graph.durations import parse_duration
 from backend.observability import events
@@ -25,8 +26,8 @@ from backend.people.accounts import has_right, principals_of
 from backend.queue import journal
 from backend.queue.claims import Claim, ClaimLost, Clock, database_clock
 from backend.queue.driver import Run, Undecided, WaitFailed
-from backend.queue.queries import QUERIES as QUEUE_QUERIES
-from backend.store.queries import load
+from backend.queue.runs import StandingDecision, WaitApproval, wake_workers
+from backend.store.queries import load, one
 from backend.walker import ApprovalRequest, JournalLine, Resume
 
 QUERIES = load("backend.approvals", "queries.sql")
@@ -238,6 +239,23 @@ class ApprovalService:
         cur = await conn.execute(QUERIES["wake_decided_pauses"], {"ids": wait_ids, "now": self.clock()})
         return [int(row[0]) for row in await cur.fetchall()]
 
+    async def standing_decision(self, conn: AsyncConnection[Any], run_id: int) -> StandingDecision | None:
+        """A decision the run has yet to go on with (with several pauses pending, any of them)."""
+        return await one(conn, StandingDecision, QUERIES["decision_awaiting_resume"], {"run_id": run_id})
+
+    async def cancel_open(self, conn: AsyncConnection[Any], run_id: int, by: str | None) -> None:
+        await conn.execute(QUERIES["cancel_open_approvals"], {"run_id": run_id, "by": by})
+
+    async def fail_open(self, conn: AsyncConnection[Any], run_id: int) -> None:
+        await conn.execute(QUERIES["close_open_approvals"], {"run_id": run_id})
+
+    async def of_wait(self, conn: AsyncConnection[Any], run_id: int, visit: int) -> WaitApproval | None:
+        where = {"run_id": run_id, "visit": visit}
+        return await one(conn, WaitApproval, QUERIES["approval_of_wait"], where)
+
+    async def sweep(self, conn: AsyncConnection[Any], now: datetime | None, retention: timedelta) -> int:
+        return await sweep_decided_approvals(conn, now, retention)
+
     async def _locked(self, conn: AsyncConnection[Any], claim: Claim) -> tuple[Any, ...]:
         return await self._read(conn, claim, "approval_of_visit")
 
@@ -333,7 +351,7 @@ class ApprovalService:
                     QUERIES["wake_for_decision"],
                     {"run_id": run_id, "node": approval.node, "visit": visit, "now": now},
                 )
-                await conn.execute(QUEUE_QUERIES["notify"], {"payload": str(run_id)})
+                await wake_workers(conn, run_id)
                 events.approval_decided(approval_id, run_id, settled)
                 return Decision(approval_id, settled, decided_at, by)
         standing = await self.get(conn, approval_id)

@@ -253,6 +253,12 @@ async def list_people(conn: AsyncConnection[Any], *, after: str | None, limit: i
     return await cur.fetchall()
 
 
+async def user_exists(conn: AsyncConnection[Any], name: str) -> bool:
+    """Whether a user of that name has been added."""
+    cur = await conn.execute(QUERIES["user_locale"], {"name": name})
+    return await cur.fetchone() is not None
+
+
 async def anyone(conn: AsyncConnection[Any]) -> bool:
     """Whether any user has been added yet: an empty database is told how to add its first administrator."""
     cur = conn.cursor(row_factory=scalar_row)

@@ -13,6 +13,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from backend.console import InputRefused, read_input, refuse
 from backend.queue.queries import QUERIES
+from backend.queue.runs import RunApprovals
 from backend.store.queries import every
 
 
@@ -74,7 +75,9 @@ def run_command(args: argparse.Namespace, url: str) -> int:
     return asyncio.run(start_run_command(url, args.flow, args.input))
 
 
-async def stop_command(url: str, action: str, run_id: int, version: int | None) -> int:
+async def stop_command(
+    url: str, action: str, run_id: int, version: int | None, approvals: RunApprovals
+) -> int:
     """`flowyard runs resume|end RUN_ID`: take on a stopped run, as the operator at the terminal."""
     from backend.i18n.catalogs import message
     from backend.queue.stops import StopRefused, end_run, resume_run
@@ -85,16 +88,17 @@ async def stop_command(url: str, action: str, run_id: int, version: int | None) 
                 resumed_on = await resume_run(conn, run_id, by="cli", version=version)
                 print(message("run_resumed_on", run=run_id, version=resumed_on))
             else:
-                await end_run(conn, run_id, by="cli")
+                await end_run(conn, run_id, by="cli", approvals=approvals)
                 print(message("run_ended_as_failed", run=run_id))
         except StopRefused as refused:
             return refuse(code=refused.code, **refused.params)
     return 0
 
 
-def runs_command(args: argparse.Namespace, url: str) -> int:
+def runs_command(args: argparse.Namespace, url: str, approvals: RunApprovals) -> int:
+    """`flowyard runs show|resume|end`, with the approvals it reads and closes (backend/processes.py)."""
     if args.action in ("resume", "end"):
-        return asyncio.run(stop_command(url, args.action, args.run, args.version))
+        return asyncio.run(stop_command(url, args.action, args.run, args.version, approvals))
     from backend.queue.watch import show_run
 
-    return asyncio.run(show_run(url, args.run, args.wait))
+    return asyncio.run(show_run(url, args.run, args.wait, approvals))

@@ -23,6 +23,7 @@ from backend.graph.durations import check_moment, parse_duration, parse_moment
 from backend.graph.model import Flow
 from backend.queue.claims import Claim, ClaimLost
 from backend.queue.queries import QUERIES
+from backend.store.queries import scalar
 from backend.walker import (
     ActionRequest,
     ApprovalRequest,
@@ -86,6 +87,10 @@ class Approvals(Protocol):
         """Of these waits with several pauses, just parked, make due now the approval pauses decided while
         the wait was claimed (the decision's own wake-up was written over); the waits made due."""
 
+    async def sweep(self, conn: AsyncConnection[Any], now: datetime | None, retention: timedelta) -> int:
+        """Delete decided approvals older than `retention` (their own retention), a batch per
+        transaction; how many went."""
+
 
 class NoActions:
     """The driver's default until actions are configured: an action node fails its visit."""
@@ -110,7 +115,6 @@ class Run:
     flow_id: int
     version: int
     input: Any
-    status: str
     flow: Flow
 
 
@@ -209,38 +213,37 @@ class FlowCache:
         self._flows: OrderedDict[tuple[int, int], Flow] = OrderedDict()
         self._size = size
 
-    def cached(self, key: tuple[int, int]) -> Flow | None:
+    async def get(
+        self, key: tuple[int, int], document: Callable[[], Awaitable[dict[str, Any] | None]]
+    ) -> Flow | None:
+        """The parsed version `key`; its `document` is read and parsed only for a version not seen yet
+        (None: there is no such version)."""
         flow = self._flows.get(key)
         if flow is not None:
             self._flows.move_to_end(key)
-        return flow
-
-    def get(self, key: tuple[int, int], document: dict[str, Any]) -> Flow:
-        flow = self._flows.get(key)
-        if flow is None:
-            flow = Flow.load(document)
-            self._flows[key] = flow
-            if len(self._flows) > self._size:
-                self._flows.popitem(last=False)
-        else:
-            self._flows.move_to_end(key)
+            return flow
+        found = await document()
+        if found is None:
+            return None
+        flow = self._flows[key] = Flow.load(found)
+        if len(self._flows) > self._size:
+            self._flows.popitem(last=False)
         return flow
 
 
 async def load_run(pool: AsyncConnectionPool[Any], claim: Claim, flows: FlowCache) -> Run:
     """The claim's run with its flow version parsed; the database is asked only for a version not seen yet."""
-    key = (claim.flow_id, claim.version)
-    flow = flows.cached(key)
-    if flow is None:
+
+    async def document() -> dict[str, Any] | None:
         async with pool.connection() as conn:
-            cur = await conn.execute(
-                QUERIES["flow_document"], {"flow_id": claim.flow_id, "version": claim.version}
-            )
-            row = await cur.fetchone()
-        if row is None:
-            raise WaitFailed(code="run_missing", run=claim.run_id)
-        flow = flows.get(key, row[0])
-    return Run(claim.run_id, claim.flow_id, claim.version, claim.input, "waiting", flow)
+            params = {"flow_id": claim.flow_id, "version": claim.version}
+            found: dict[str, Any] | None = await scalar(conn, QUERIES["flow_document"], params)
+            return found
+
+    flow = await flows.get((claim.flow_id, claim.version), document)
+    if flow is None:
+        raise WaitFailed(code="run_missing", run=claim.run_id)
+    return Run(claim.run_id, claim.flow_id, claim.version, claim.input, flow)
 
 
 async def walk_claim(

@@ -3,7 +3,7 @@ every other wait on to the approvals it wraps. `Worker` wraps whatever approvals
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -54,6 +54,9 @@ class WithEvents:
         decided = await self.approvals.wake_decided(conn, wait_ids)
         answered = await wake_answered(conn, wait_ids, self.clock())
         return sorted(set(decided) | set(answered))
+
+    async def sweep(self, conn: AsyncConnection[Any], now: datetime | None, retention: timedelta) -> int:
+        return await self.approvals.sweep(conn, now, retention)
 
     def __getattr__(self, name: str) -> Any:
         # Whatever else the product's approvals offer is still theirs.

@@ -12,6 +12,7 @@ same), so two of them landing together wait for each other instead of deadlockin
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -23,6 +24,7 @@ from backend.queue import journal
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, backoff
 from backend.queue.driver import Approvals, Ended, Parked, Pause, Reparked, Run, WaitFailed, Walked
 from backend.queue.queries import QUERIES
+from backend.store.queries import every, one
 from backend.walker import EventRequest, JournalLine
 
 
@@ -50,7 +52,7 @@ async def write_outcome(
                     "wake_at": None if decided else wake_at,
                     "wake_in": timedelta(0) if decided else None,
                 }
-                due_now = bool((await _guarded(conn, "park", {**guard, **wait}))[1])
+                due_now = (await _guarded(conn, "park", {**guard, **wait})).due_now
             case Reparked(pauses=pauses):
                 # The run's row first (runs < approvals < waits): a decision landing now waits for us,
                 # and one that landed while we held the claim is seen by `wake_decided`.
@@ -80,7 +82,7 @@ async def write_outcome(
                     "wake_at": wake.at,
                     "wake_in": wake.after,
                 }
-                due_now = bool((await _guarded(conn, "park", {**guard, **wait}))[1])
+                due_now = (await _guarded(conn, "park", {**guard, **wait})).due_now
                 if walked.pauses is not None:
                     due_now = await park_pauses(conn, now, {claim.wait_id: walked.pauses}, approvals)
                 elif walked.closes is not None:
@@ -112,8 +114,8 @@ async def park_pauses(
         return False
     ids = list(listed)
     walks = [{"wait_id": wait_id, "pauses": [p.to_json() for p in each]} for wait_id, each in listed.items()]
-    cur = await conn.execute(QUERIES["park_pauses"], {"walks": Jsonb(walks), "wait_ids": ids, "now": now})
-    due = {int(wait_id) for wait_id, due_now in await cur.fetchall() if due_now}
+    params = {"walks": Jsonb(walks), "wait_ids": ids, "now": now}
+    due = {row.wait_id for row in await every(conn, DueWait, QUERIES["park_pauses"], params) if row.due_now}
     due.update(await approvals.wake_decided(conn, ids))
     return bool(due)
 
@@ -162,13 +164,28 @@ async def _set_status(conn: AsyncConnection[Any], run_id: int, status: str, erro
     await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": status, "error": error})
 
 
-async def _guarded(conn: AsyncConnection[Any], name: str, params: dict[str, Any]) -> tuple[Any, ...]:
+@dataclass(frozen=True, slots=True)
+class DueWait:
+    """A wait a statement parked: whether it is due at once (its wake-up already past)."""
+
+    wait_id: int
+    due_now: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """A statement guarded by the claim: the wait it wrote, and (`park`) whether it is due at once."""
+
+    id: int
+    due_now: bool = False
+
+
+async def _guarded(conn: AsyncConnection[Any], name: str, params: dict[str, Any]) -> _Held:
     """Run a statement guarded by the claim; no row back rolls the whole transaction back."""
-    cur = await conn.execute(QUERIES[name], params)
-    row: tuple[Any, ...] | None = await cur.fetchone()
-    if row is None:
+    held = await one(conn, _Held, QUERIES[name], params)
+    if held is None:
         raise ClaimLost(params["id"])
-    return row
+    return held
 
 
 def new_events(walked: Parked) -> list[EventRequest]:

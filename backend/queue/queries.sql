@@ -109,7 +109,7 @@ WITH walked AS (
            (line.value ->> 'visit')::integer, line.value -> 'data'
     FROM moved CROSS JOIN LATERAL jsonb_array_elements(moved.journal) WITH ORDINALITY AS line (value, ord)
 )
-SELECT id, due_now FROM held
+SELECT id AS wait_id, due_now FROM held
 
 -- name: finish
 -- Delete a served wait; nothing when the claim is no longer ours.
@@ -321,36 +321,26 @@ UPDATE schedules SET next_fire_at = %(next)s WHERE flow_id = %(flow_id)s
 
 -- name: list_runs
 -- Runs a user may read, newest first, after a cursor, optionally of one flow, trigger, status and time
--- span (created). A run
--- whose wait a worker holds right now is `running` (asked per run through the one-wait-per-run index).
+-- span (created). Read through the view runs_now (migration 0016): a run whose wait a worker holds right
+-- now is `running`.
 SELECT id, flow_id, version, status, trigger_kind, error, started_by, created_at, updated_at, ended_at
-FROM (
-    SELECT r.id, r.flow_id, r.version,
-           CASE WHEN EXISTS (SELECT 1 FROM waits AS w WHERE w.run_id = r.id AND w.status = 'claimed')
-                THEN 'running' ELSE r.status END AS status,
-           r.trigger_kind, r.error, r.started_by, r.created_at, r.updated_at, r.ended_at
-    FROM runs AS r
-    WHERE (%(flow_id)s::bigint IS NULL OR r.flow_id = %(flow_id)s::bigint)
-      AND (%(trigger)s::text IS NULL OR r.trigger_kind = %(trigger)s::text)
-      AND r.created_at >= coalesce(%(since)s::timestamptz, '-infinity')
-      AND r.created_at < coalesce(%(until)s::timestamptz, 'infinity')
-      AND r.id < coalesce(%(before)s::bigint, 9223372036854775807)
-      AND EXISTS (SELECT 1 FROM grants AS g
-                  WHERE g.user_name = %(user)s AND (g.flow_id IS NULL OR g.flow_id = r.flow_id))
-    ORDER BY r.id DESC
-) AS visible
-WHERE %(status)s::text IS NULL OR status = %(status)s::text
-ORDER BY id DESC
+FROM runs_now AS r
+WHERE (%(flow_id)s::bigint IS NULL OR r.flow_id = %(flow_id)s::bigint)
+  AND (%(trigger)s::text IS NULL OR r.trigger_kind = %(trigger)s::text)
+  AND (%(status)s::text IS NULL OR r.status = %(status)s::text)
+  AND r.created_at >= coalesce(%(since)s::timestamptz, '-infinity')
+  AND r.created_at < coalesce(%(until)s::timestamptz, 'infinity')
+  AND r.id < coalesce(%(before)s::bigint, 9223372036854775807)
+  AND EXISTS (SELECT 1 FROM grants AS g
+              WHERE g.user_name = %(user)s AND (g.flow_id IS NULL OR g.flow_id = r.flow_id))
+ORDER BY r.id DESC
 LIMIT %(limit)s
 
 -- name: get_run
--- One run; `running` while a worker holds its wait.
-SELECT r.id, r.flow_id, r.version,
-       CASE WHEN EXISTS (SELECT 1 FROM waits AS w WHERE w.run_id = r.id AND w.status = 'claimed')
-            THEN 'running' ELSE r.status END AS status,
-       r.trigger_kind, r.error, r.started_by, r.created_at, r.updated_at, r.ended_at, r.input
-FROM runs AS r
-WHERE r.id = %(run_id)s
+-- One run; `running` while a worker holds its wait (the view runs_now, migration 0016).
+SELECT id, flow_id, version, status, trigger_kind, error, started_by, created_at, updated_at, ended_at, input
+FROM runs_now
+WHERE id = %(run_id)s
 
 -- name: journal_of_run
 -- A run's journal in order, a page after a line number.
@@ -515,7 +505,7 @@ UPDATE waits AS w
 SET pauses = m.pauses, wake_at = m.wake_at, kind = m.kind, node = m.node, visit = m.visit
 FROM maps AS m
 WHERE w.id = m.wait_id
-RETURNING w.id, w.wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
+RETURNING w.id AS wait_id, w.wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
 
 -- name: clear_pauses
 -- Waits just parked at one pause whose run had several before (its parallel is done): one pause again,

@@ -25,6 +25,7 @@ from backend.i18n.catalogs import message
 from backend.queue.queries import QUERIES
 from backend.queue.sweep import BATCH
 from backend.spreadsheets import safe_cell
+from backend.store.queries import every, one
 from backend.walker.redact import redact_values
 
 MAX_PAGE = 1000
@@ -109,8 +110,7 @@ async def sweep_run_records(conn: AsyncConnection[Any], now: datetime | None, re
 
 
 async def record_of(conn: AsyncConnection[Any], run_id: int) -> RunRecord | None:
-    row = await (await conn.execute(QUERIES["run_record"], {"run_id": run_id})).fetchone()
-    return None if row is None else RunRecord(*row)
+    return await one(conn, RunRecord, QUERIES["run_record"], {"run_id": run_id})
 
 
 def _cursor(cursor: str) -> tuple[datetime, int]:
@@ -145,7 +145,7 @@ async def search(
         "after_id": after_id,
         "limit": limit + 1,
     }
-    rows = [RunRecord(*row) for row in await (await conn.execute(QUERIES["run_records"], params)).fetchall()]
+    rows = await every(conn, RunRecord, QUERIES["run_records"], params)
     more, rows = len(rows) > limit, rows[:limit]
     last = rows[-1] if rows else None
     return rows, f"{last.started_at.isoformat()}/{last.run_id}" if more and last else None

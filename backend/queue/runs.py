@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from psycopg import AsyncConnection
 from psycopg.errors import UniqueViolation
@@ -18,7 +18,6 @@ from psycopg.types.json import Jsonb
 from backend.errors import CodedError
 from backend.queue import journal
 from backend.queue.queries import QUERIES
-from backend.store.queries import load, one
 from backend.walker import JournalLine
 
 NOTIFY_CHANNEL = "flowyard_waits"
@@ -31,8 +30,6 @@ WaitKind = Literal["start", "approval", "delay", "undo"]
 WaitStatus = Literal["waiting", "claimed", "stopped"]
 RUN_STATUSES: tuple[RunStatus, ...] = ("running", "waiting", "stopped", "succeeded", "failed", "cancelled")
 TRIGGER_KINDS: tuple[TriggerKind, ...] = ("manual", "webhook", "schedule")
-# The approvals package builds on the queue; its statements are read here by name, not imported.
-APPROVAL_QUERIES = load("backend.approvals", "queries.sql")
 
 
 class FlowHasNoVersion(LookupError):
@@ -137,13 +134,42 @@ async def park_first(conn: AsyncConnection[Any], run_id: int) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class _Decided:
-    """A decision its run has yet to go on with (the approvals' statement `decision_awaiting_resume`)."""
+class StandingDecision:
+    """A decision of the run's approval that the run has yet to go on with: a cancel now is refused."""
 
     id: int
     outcome: str
     decided_by: str | None
     decided_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class WaitApproval:
+    """The approval a run's wait is for; `outcome` None while it is open."""
+
+    id: int
+    outcome: str | None
+
+
+class RunApprovals(Protocol):
+    """What cancelling, ending and showing a run need of its approvals, in the caller's transaction.
+
+    The approvals own their table and its statements, and the queue imports nothing of them: whoever
+    cancels, ends or shows a run hands these in (the API, and the CLI through backend/processes.py, give
+    the approvals service).
+    """
+
+    async def standing_decision(self, conn: AsyncConnection[Any], run_id: int) -> StandingDecision | None:
+        """A decision the run has not gone on with yet (its approval wait still there and untried)."""
+
+    async def cancel_open(self, conn: AsyncConnection[Any], run_id: int, by: str | None) -> None:
+        """Mark the run's open approvals cancelled by `by`: they stay readable, no one can decide them."""
+
+    async def fail_open(self, conn: AsyncConnection[Any], run_id: int) -> None:
+        """Close the run's open approvals as `run_failed`: the run ended while it waited at them."""
+
+    async def of_wait(self, conn: AsyncConnection[Any], run_id: int, visit: int) -> WaitApproval | None:
+        """The approval the run's wait at `visit` is for, open or decided."""
 
 
 class DecisionStands(Exception):
@@ -161,7 +187,9 @@ class DecisionStands(Exception):
         self.decided_at = decided_at
 
 
-async def cancel_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None) -> bool:
+async def cancel_run(
+    conn: AsyncConnection[Any], run_id: int, *, by: str | None, approvals: RunApprovals
+) -> bool:
     """Cancel a run that has not ended; False when it had ended (or never existed). Commits.
 
     A worker walking the run at this moment finds its claim gone and writes nothing. DecisionStands
@@ -169,7 +197,7 @@ async def cancel_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None)
     """
     try:
         async with conn.transaction():
-            return await _cancel(conn, run_id, by)
+            return await _cancel(conn, run_id, by, approvals)
     except _AlreadyUndoing:
         return True
 
@@ -178,7 +206,7 @@ class _AlreadyUndoing(Exception):
     """A cancel of a run already running its undos (a cancel or an end before): it rolls back."""
 
 
-async def _cancel(conn: AsyncConnection[Any], run_id: int, by: str | None) -> bool:
+async def _cancel(conn: AsyncConnection[Any], run_id: int, by: str | None, approvals: RunApprovals) -> bool:
     cur = await conn.execute(QUERIES["cancel_run"], {"run_id": run_id})
     if await cur.fetchone() is None:
         return False
@@ -190,11 +218,11 @@ async def _cancel(conn: AsyncConnection[Any], run_id: int, by: str | None) -> bo
         raise _AlreadyUndoing
     # The run's row is locked now: a decision landing at this moment has either committed (and is
     # seen here) or waits for this transaction (and then finds its approval cancelled).
-    decided = await one(conn, _Decided, APPROVAL_QUERIES["decision_awaiting_resume"], {"run_id": run_id})
+    decided = await approvals.standing_decision(conn, run_id)
     if decided is not None:  # rolls the status back with the transaction
         raise DecisionStands(decided.id, decided.outcome, decided.decided_by, decided.decided_at)
     # runs, then approvals, then waits: the order the worker and a decision take them in too.
-    await conn.execute(APPROVAL_QUERIES["cancel_open_approvals"], {"run_id": run_id, "by": by})
+    await approvals.cancel_open(conn, run_id, by)
     await close_open_effects(conn, run_id, "run_cancelled")
     # Succeeded actions that declare undos: the run ends `cancelled` once a worker has run them.
     from backend.queue.undo import start_undoing
@@ -206,6 +234,11 @@ async def _cancel(conn: AsyncConnection[Any], run_id: int, by: str | None) -> bo
         conn, run_id, [JournalLine(code="run_cancelled", node=None, visit=None, data={"by": by})]
     )
     return True
+
+
+async def wake_workers(conn: AsyncConnection[Any], run_id: int) -> None:
+    """In the caller's transaction: tell sleeping workers that the run's wait is due (NOTIFY on commit)."""
+    await conn.execute(QUERIES["notify"], {"payload": str(run_id)})
 
 
 async def close_open_effects(conn: AsyncConnection[Any], run_id: int, code: str) -> None:

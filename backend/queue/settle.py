@@ -22,8 +22,9 @@ from psycopg.types.json import Jsonb
 from backend.events.wake import parked
 from backend.queue.claims import Claim
 from backend.queue.driver import Approvals, Ended, Parked, Pause, Reparked, Run, Walked
-from backend.queue.outcome import new_events, park_pauses
+from backend.queue.outcome import DueWait, new_events, park_pauses
 from backend.queue.queries import QUERIES
+from backend.store.queries import every
 from backend.walker import ApprovalRequest, EventRequest, JournalLine
 
 
@@ -53,10 +54,8 @@ async def write_walks(
     walks = [_walk_of(outcome) for outcome in outcomes]
     run_ids = sorted({outcome.claim.run_id for outcome in outcomes})
     await conn.execute(QUERIES["lock_runs"], {"run_ids": run_ids})
-    cur = await conn.execute(
-        QUERIES["write_walks"], {"walks": Jsonb(walks), "me": me, "now": outcomes[0].now}
-    )
-    written = {int(wait_id): bool(due_now) for wait_id, due_now in await cur.fetchall()}
+    params = {"walks": Jsonb(walks), "me": me, "now": outcomes[0].now}
+    written = {row.wait_id: row.due_now for row in await every(conn, DueWait, QUERIES["write_walks"], params)}
     asks: list[tuple[Run, ApprovalRequest, timedelta | None]] = []
     events: list[tuple[int, EventRequest]] = []
     several: dict[int, list[Pause] | None] = {}

@@ -16,6 +16,7 @@ too.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -23,12 +24,10 @@ from psycopg import AsyncConnection
 from backend.errors import CodedError
 from backend.queue import journal
 from backend.queue.queries import QUERIES
-from backend.queue.runs import close_open_effects
+from backend.queue.runs import RunApprovals, close_open_effects
 from backend.queue.undo import start_undoing
-from backend.store.queries import load
+from backend.store.queries import one, scalar
 from backend.walker import JournalLine
-
-APPROVAL_QUERIES = load("backend.approvals", "queries.sql")
 
 
 class StopRefused(CodedError):
@@ -74,16 +73,22 @@ async def resume_run(
 ) -> int:
     """Put a stopped run's wait back in the queue, due now; the version it goes on with. Commits."""
     async with conn.transaction():
-        _status, flow_id, current, continuation, node, visit, _kind = await _stopped(conn, run_id)
+        stopped = await _stopped(conn, run_id)
+        current, continuation, node, visit = (
+            stopped.version,
+            stopped.continuation,
+            stopped.node,
+            stopped.visit,
+        )
         target = current if version is None else version
         if target != current:
             if target < current:
                 raise StopRefused(code="run_version_not_newer", version=target, current=current)
-            cur = await conn.execute(QUERIES["version_document"], {"flow_id": flow_id, "version": target})
-            row = await cur.fetchone()
-            if row is None:
+            where = {"flow_id": stopped.flow_id, "version": target}
+            document = await scalar(conn, QUERIES["version_document"], where)
+            if document is None:
                 raise StopRefused(code="run_version_not_found", version=target)
-            present = {str(n.get("id")) for n in row[0].get("nodes", []) if isinstance(n, dict)}
+            present = {str(n.get("id")) for n in document.get("nodes", []) if isinstance(n, dict)}
             missing = sorted(continuation_nodes(continuation) - present)
             if missing:
                 raise StopRefused(code="run_resume_nodes_missing", version=target, missing=", ".join(missing))
@@ -99,29 +104,44 @@ async def resume_run(
     return target
 
 
-async def end_run(conn: AsyncConnection[Any], run_id: int, *, by: str | None) -> None:
+async def end_run(
+    conn: AsyncConnection[Any], run_id: int, *, by: str | None, approvals: RunApprovals
+) -> None:
     """End a stopped run as failed: its open approval closed, its wait gone; when it has undos to run, a
     worker runs them first (the run waits meanwhile). Commits."""
     async with conn.transaction():
-        _status, _flow, _version, _continuation, node, visit, kind = await _stopped(conn, run_id)
+        stopped = await _stopped(conn, run_id)
+        node, visit, kind = stopped.node, stopped.visit, stopped.kind
         await close_open_effects(conn, run_id, "run_ended_by_person")
         # Undos run first (queue/undo.py); a run stopped *in* its undos ends as it is, what failed listed.
         if kind != "undo" and await start_undoing(conn, run_id, by=by, undo_for="end"):
             return
         code = "run_ended_by_person"
         await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": "failed", "error": code})
-        await conn.execute(APPROVAL_QUERIES["close_open_approvals"], {"run_id": run_id})
+        await approvals.fail_open(conn, run_id)
         await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})
         await journal.append(
             conn, run_id, [JournalLine(code="run_ended_by", node=node, visit=visit, data={"by": by})]
         )
 
 
-async def _stopped(conn: AsyncConnection[Any], run_id: int) -> tuple[Any, ...]:
-    cur = await conn.execute(QUERIES["lock_stopped_run"], {"run_id": run_id})
-    row = await cur.fetchone()
-    if row is None:
+@dataclass(frozen=True, slots=True)
+class _Stopped:
+    """A stopped run, its row locked, with the wait it stopped at (None when it has none)."""
+
+    status: str
+    flow_id: int
+    version: int
+    continuation: Any
+    node: str | None
+    visit: int | None
+    kind: str | None
+
+
+async def _stopped(conn: AsyncConnection[Any], run_id: int) -> _Stopped:
+    run = await one(conn, _Stopped, QUERIES["lock_stopped_run"], {"run_id": run_id})
+    if run is None:
         raise StopRefused(code="run_not_found")
-    if row[0] != "stopped":
-        raise StopRefused(code="run_not_stopped", state=row[0])
-    return tuple(row)
+    if run.status != "stopped":
+        raise StopRefused(code="run_not_stopped", state=run.status)
+    return run

@@ -2,7 +2,8 @@
 
 The statement names ended runs only (`ended_at` is set when a run succeeds, fails or is cancelled), so a
 run that waits, for an approval or for years, is never swept. Approvals have no foreign key to runs and
-outlive them: their own retention (FLOWYARD_APPROVAL_RETENTION_DAYS) is separate, and off unless set.
+outlive them: their own retention (FLOWYARD_APPROVAL_RETENTION_DAYS) is separate, and off unless set;
+the worker sweeps them through its approvals port (backend/approvals/retention.py).
 Triggers' idempotency keys outlive their runs too (FLOWYARD_KEY_RETENTION_DAYS, 90 by default, never
 shorter than the runs'): a sender retrying after its run was swept still gets that run, not a new one.
 """
@@ -16,11 +17,8 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from backend.queue.queries import QUERIES
-from backend.store.queries import load
 
 BATCH = 1000
-# Read by name: the approvals package builds on the queue, not the other way round.
-APPROVAL_QUERIES = load("backend.approvals", "queries.sql")
 DEFAULT_RETENTION = timedelta(days=30)
 DEFAULT_KEY_RETENTION = timedelta(days=90)
 
@@ -84,24 +82,6 @@ async def _in_batches(
     while True:
         cur = await conn.execute(QUERIES[name], {"now": now, "retention": retention, "limit": BATCH})
         batch = len(await cur.fetchall())
-        deleted += batch
-        if batch < BATCH:
-            return deleted
-
-
-async def sweep_decided_approvals(
-    conn: AsyncConnection[Any], now: datetime | None, retention: timedelta
-) -> int:
-    """Delete decided approvals older than `retention`, a batch per transaction; how many went."""
-    deleted = 0
-    while True:
-        async with conn.transaction():
-            await conn.execute(APPROVAL_QUERIES["declare_retention_sweep"], {"retention": retention})
-            cur = await conn.execute(
-                APPROVAL_QUERIES["sweep_decided_approvals"],
-                {"now": now, "retention": retention, "limit": BATCH},
-            )
-            batch = len(await cur.fetchall())
         deleted += batch
         if batch < BATCH:
             return deleted

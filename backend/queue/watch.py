@@ -18,20 +18,10 @@ from psycopg import AsyncConnection
 
 from backend.console import refuse
 from backend.i18n.catalogs import message
-from backend.queue.runs import get_run, wait_of_run
-from backend.store.queries import load, one, scalar
+from backend.queue.runs import RunApprovals, get_run, wait_of_run
+from backend.store.queries import scalar
 
-# The approvals package builds on the queue; its statements are read here by name, not imported.
-APPROVAL_QUERIES = load("backend.approvals", "queries.sql")
 _POLL_S = 0.2
-
-
-@dataclass(frozen=True, slots=True)
-class _Approval:
-    """The approval a wait is for, read with the approvals' statement; `outcome` None while open."""
-
-    id: int
-    outcome: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +30,7 @@ class RunState:
     settled: bool  # nothing is due for a worker: the run ended, or waits for a person or a time
 
 
-async def run_state(conn: AsyncConnection[Any], run_id: int) -> RunState | None:
+async def run_state(conn: AsyncConnection[Any], run_id: int, approvals: RunApprovals) -> RunState | None:
     """The run's state now; None when there is no such run."""
     run = await get_run(conn, run_id)
     if run is None:
@@ -68,8 +58,7 @@ async def run_state(conn: AsyncConnection[Any], run_id: int) -> RunState | None:
         until = wake_at.astimezone(UTC)
         return RunState(message("run_state_retrying", run=run_id, until=until, error=last_error), False)
     if kind == "approval":
-        where = {"run_id": run_id, "visit": visit}
-        approval = await one(conn, _Approval, APPROVAL_QUERIES["approval_of_wait"], where)
+        approval = None if visit is None else await approvals.of_wait(conn, run_id, visit)
         if approval is None or approval.outcome is not None:  # decided: the run is about to go on
             return RunState(message("run_state_due", run=run_id), settled=False)
         sentence = message("run_state_waiting_approval", run=run_id, approval=approval.id, node=node)
@@ -85,11 +74,11 @@ async def _now(conn: AsyncConnection[Any]) -> datetime:
     return now
 
 
-async def show_run(url: str, run_id: int, wait_s: float | None) -> int:
+async def show_run(url: str, run_id: int, wait_s: float | None, approvals: RunApprovals) -> int:
     deadline = None if wait_s is None else time.monotonic() + wait_s
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
         while True:
-            state = await run_state(conn, run_id)
+            state = await run_state(conn, run_id, approvals)
             if state is None:
                 return refuse(code="run_not_found", run=run_id)
             if deadline is None or state.settled:

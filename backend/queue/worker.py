@@ -49,7 +49,7 @@ from backend.queue.records import record_retention_from_env, sweep_run_records
 from backend.queue.runs import NOTIFY_CHANNEL
 from backend.queue.schedules import fire_due
 from backend.queue.settle import Outcome
-from backend.queue.sweep import DEFAULT_RETENTION, sweep_decided_approvals, sweep_ended_runs
+from backend.queue.sweep import DEFAULT_RETENTION, sweep_ended_runs
 from backend.store.errors import database_gone
 
 log = logging.getLogger("flowyard.worker")
@@ -362,7 +362,7 @@ class Worker:
                         if self.record_retention is not None:
                             await sweep_run_records(conn, self.clock(), self.record_retention)
                         if self.approval_retention is not None:
-                            await sweep_decided_approvals(conn, self.clock(), self.approval_retention)
+                            await self.approvals.sweep(conn, self.clock(), self.approval_retention)
             except Exception:
                 log.warning("heartbeat failed", exc_info=True)
             beats += 1

@@ -169,7 +169,7 @@ def test_rights_changes_are_chained(database_url: str) -> None:
 def test_the_retention_sweep_takes_votes_with_their_approval_and_verify_counts_them_swept(
     decided: tuple[Queue, int, list[int]],
 ) -> None:
-    from backend.queue.sweep import sweep_decided_approvals
+    from backend.approvals.retention import sweep_decided_approvals
 
     queue, flow_id, approvals = decided
     # Forty days pass for the first approval: its decision, its vote and their records.

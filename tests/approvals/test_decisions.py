@@ -127,7 +127,7 @@ def test_a_run_cancelled_while_its_deadline_wait_is_claimed_goes_no_further(queu
         try:
             claim = await _claim(pool, "w", queue.clock(), timedelta(seconds=30))
             async with pool.connection() as conn:
-                assert await cancel_run(conn, run_id, by="ann")
+                assert await cancel_run(conn, run_id, by="ann", approvals=ApprovalService())
                 with pytest.raises(ClaimLost):
                     await ApprovalService(queue.clock).resolution(conn, claim)
         finally:
@@ -164,4 +164,4 @@ async def _end(url: str, run_id: int) -> None:
     from backend.queue.stops import end_run
 
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-        await end_run(conn, run_id, by="ann")
+        await end_run(conn, run_id, by="ann", approvals=ApprovalService())

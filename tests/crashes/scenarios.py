@@ -420,14 +420,18 @@ async def play(url: str, run_id: int, scenario: Scenario, started: datetime, tak
             elif step.do == "end":
                 async with pool.connection() as conn:
                     try:
-                        await end_run(conn, run_id, by=DECIDER)
+                        await end_run(conn, run_id, by=DECIDER, approvals=ApprovalService())
                         said.append("ended")
                     except StopRefused as refused:
                         said.append(refused.code)
             elif step.do == "cancel":
                 async with pool.connection() as conn:
                     try:
-                        said.append("cancelled" if await cancel_run(conn, run_id, by=DECIDER) else "ended")
+                        said.append(
+                            "cancelled"
+                            if await cancel_run(conn, run_id, by=DECIDER, approvals=ApprovalService())
+                            else "ended"
+                        )
                     except DecisionStands:
                         said.append("decision_stands")
     finally:

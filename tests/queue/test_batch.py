@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from backend.approvals.service import ApprovalService
 from tests.support import Queue, flow
 
 LOG_FLOW = flow(
@@ -30,7 +31,6 @@ async def _always_ours() -> bool:
 def _walk_all(queue: Queue, count: int, spoil: Any = None) -> list[BaseException | None]:
     """Claim `count` due waits as worker "w", walk them, write all outcomes as one batch; what each write
     raised. `spoil(pool, outcomes)` may interfere between the walks and the write."""
-    from backend.approvals.service import ApprovalService
     from backend.queue.batch import OutcomeBatch
     from backend.queue.claims import Claim
     from backend.queue.commands import open_pool
@@ -99,7 +99,7 @@ def test_a_lost_claim_writes_nothing_and_the_rest_of_its_batch_lands(queue: Queu
 
     async def cancel_bob(pool: Any, outcomes: list[Any]) -> list[Any]:
         async with pool.connection() as conn:
-            assert await cancel_run(conn, runs[1], by="ann")
+            assert await cancel_run(conn, runs[1], by="ann", approvals=ApprovalService())
         return outcomes
 
     results = _walk_all(queue, 3, cancel_bob)

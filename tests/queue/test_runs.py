@@ -9,6 +9,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from backend.approvals.service import ApprovalService
 from backend.queue.runs import RunAlreadyParked, park_first
 from tests.support import AsyncConnection, Queue, flow
 
@@ -126,7 +127,9 @@ def test_cancel_deletes_the_wait_and_journals_who_cancelled(queue: Queue) -> Non
     queue.drain()
 
     async def cancel(conn: AsyncConnection) -> tuple[bool, bool]:
-        return await cancel_run(conn, run_id, by="ann"), await cancel_run(conn, run_id, by="bob")
+        approvals = ApprovalService()
+        first = await cancel_run(conn, run_id, by="ann", approvals=approvals)
+        return first, await cancel_run(conn, run_id, by="bob", approvals=approvals)
 
     assert queue.aconn(cancel) == (True, False)
     assert queue.status(run_id) == ("cancelled", None)
@@ -153,7 +156,6 @@ async def _always_ours() -> bool:
 def test_a_lapsed_claims_late_write_is_refused_and_changes_nothing(queue: Queue, second_worker: str) -> None:
     """The claim is the worker and the claiming: even the same worker, claiming again after its own
     lease lapsed, cannot write the first claim's outcome over the second's."""
-    from backend.approvals.service import ApprovalService
     from backend.queue.claims import ClaimLost
     from backend.queue.commands import open_pool
     from backend.queue.driver import FlowCache, NoActions, load_run, walk_claim

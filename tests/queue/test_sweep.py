@@ -87,7 +87,7 @@ def test_a_running_worker_sweeps_from_its_heartbeat(queue: Queue) -> None:
 
 
 def test_approvals_have_their_own_retention_and_only_the_sweep_may_delete_a_decided_one(queue: Queue) -> None:
-    from backend.queue.sweep import sweep_decided_approvals
+    from backend.approvals.retention import sweep_decided_approvals
 
     asked = queue.start(queue.save(ASK))
     fresh = queue.start(queue.save(ASK))

@@ -16,7 +16,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from backend.queue.sweep import sweep_decided_approvals
+from backend.approvals.retention import sweep_decided_approvals
 from tests.queue.test_sweep import ASK
 from tests.support import AsyncConnection, Queue
 
