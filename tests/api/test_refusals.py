@@ -26,7 +26,9 @@ def _concrete(path: str) -> str:
     )
 
 
-def test_every_endpoint_but_health_login_catalogs_webhooks_and_event_hooks_needs_a_token(queue: Queue) -> None:
+def test_every_endpoint_but_health_login_catalogs_webhooks_and_event_hooks_needs_a_token(
+    queue: Queue,
+) -> None:
     with app_client(queue.url) as api:
         for ep in ENDPOINTS:
             if ep.public:
