@@ -79,9 +79,12 @@ def through_outage(command: list[str], url: str, log: Path, port: int = 0) -> It
 
 
 def _raised(traceback: str) -> str:
-    """The exception line of a formatted traceback: its last line that is not indented (a message may
-    go on over indented lines)."""
-    return [line for line in traceback.strip().splitlines() if not line[:1].isspace()][-1]
+    """The exception line of a formatted traceback: the first line that is not indented after its last
+    frame (the message may go on below it, indented or not: PostgreSQL's `CONTEXT:` line is not)."""
+    lines = traceback.strip().splitlines()
+    frames = [i for i, line in enumerate(lines) if line.startswith("  File ")]
+    after = lines[frames[-1] + 1 :] if frames else lines
+    return next((line for line in after if not line[:1].isspace()), lines[-1])
 
 
 def start_busy_drain(url: str) -> list[int]:
