@@ -56,8 +56,12 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
+# Three test processes (pytest-xdist), a file each at a time: the suite waits on PostgreSQL, servers it
+# started and a browser far more than it computes, so three keep two cores busy.
+PYTEST_WORKERS ?= 3
+
 pytest: setup
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The browser tests, writing their screenshots into docs/screenshots/ (a plain test run keeps them in
 # .flowyard/screenshots/, so `make test` leaves the tree as it found it).

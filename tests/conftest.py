@@ -37,18 +37,30 @@ def no_secret_in_server_logs() -> Iterator[None]:
     assert found == [], "\n".join(found)
 
 
-@pytest.fixture(scope="session")
-def pg_server_url() -> Iterator[str]:
-    """A URL of the server the tests use, connected to its maintenance database."""
-    url = os.environ.get("DATABASE_URL")
-    if url:
-        yield url
+# The server every test process uses: DATABASE_URL when set, else the embedded server, started once by the
+# process that runs pytest (with pytest-xdist, the controller: its workers inherit the variable below).
+SERVER_URL = "FLOWYARD_TEST_SERVER_URL"
+_started = pytest.StashKey[bool]()  # whether this process started the embedded server (and stops it)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput") or os.environ.get("DATABASE_URL") or os.environ.get(SERVER_URL):
         return
     pgdata = settings().pgdata
-    was_running = embedded.running_pid(pgdata) is not None
-    yield embedded.start(pgdata)
-    if not was_running:
-        embedded.stop(pgdata)
+    config.stash[_started] = embedded.running_pid(pgdata) is None
+    os.environ[SERVER_URL] = embedded.start(pgdata)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if config.stash.get(_started, False):
+        embedded.stop(settings().pgdata)
+        del os.environ[SERVER_URL]
+
+
+@pytest.fixture(scope="session")
+def pg_server_url() -> str:
+    """A URL of the server the tests use, connected to its maintenance database."""
+    return os.environ.get("DATABASE_URL") or os.environ[SERVER_URL]
 
 
 def _drop(server_url: str, name: str) -> None:

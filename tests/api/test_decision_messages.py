@@ -19,7 +19,6 @@ def test_decision_refusals_name_the_user_and_the_approval_in_every_language(queu
     with app_client(queue.url) as api:
         flow_id = api.post("/api/flows", json=approval_and_delay_flow(), headers=auth(author)).json()["id"]
         api.post(f"/api/flows/{flow_id}/runs", json={"input": {"invoice": "A-7"}}, headers=auth(author))
-        queue.clock.catch_up(queue.url)  # waits made due by the database's now()
         queue.drain()
         [approval] = api.get("/api/approvals", headers=auth(named)).json()["approvals"]
         approval_id = approval["id"]

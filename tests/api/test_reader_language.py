@@ -39,7 +39,6 @@ def test_a_polish_reader_gets_the_plural_form_of_each_count(queue: Queue) -> Non
             ).json()["run"]
             for count in (1, 3, 5)
         }
-        queue.clock.catch_up(queue.url)  # waits made due by the database's now()
         queue.drain()
         finished = {
             count: [
@@ -80,7 +79,6 @@ def test_a_user_sets_a_known_time_zone_and_an_unknown_one_is_refused(queue: Queu
 def _decided(queue: Queue, api: Any, author: str, approver: str) -> int:
     flow_id = api.post("/api/flows", json=approval_and_delay_flow(), headers=auth(author)).json()["id"]
     api.post(f"/api/flows/{flow_id}/runs", json={"input": {"invoice": "R-1"}}, headers=auth(author))
-    queue.clock.catch_up(queue.url)  # waits made due by the database's now()
     queue.drain()
     [approval] = api.get("/api/approvals", headers=auth(approver)).json()["approvals"]
     decided = api.post(
@@ -159,7 +157,6 @@ def test_a_failed_run_explains_its_error_code_and_each_journal_line_cites_it_by_
         run_id = api.post(
             f"/api/flows/{flow_id}/runs", json={"input": {"items": "not a list"}}, headers=auth(rita)
         ).json()["run"]
-        queue.clock.catch_up(queue.url)  # waits made due by the database's now()
         queue.drain()
         page = api.get(f"/api/runs/{run_id}", headers=german).json()
     run = page["run"]

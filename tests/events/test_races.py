@@ -28,7 +28,6 @@ async def _post(url: str, key: str, amount: int) -> Delivery:
 def test_two_posts_racing_for_one_waiting_run_are_delivered_once(queue: Queue) -> None:
     queue.clock.catch_up(queue.url)
     run_id = queue.start(queue.save(waiting_flow()), input={"order": "R-1"})
-    queue.clock.catch_up(queue.url)
     queue.drain()
 
     async def race() -> list[Delivery]:
@@ -36,7 +35,6 @@ def test_two_posts_racing_for_one_waiting_run_are_delivered_once(queue: Queue) -
 
     deliveries = queue.run(race)
     assert sum(d.delivered for d in deliveries) == 1
-    queue.clock.catch_up(queue.url)
     queue.drain()
     assert queue.status(run_id) == ("succeeded", None)
     assert queue.one("SELECT count(*) FROM events WHERE key = 'R-1' AND consumed_run IS NOT NULL") == (1,)
@@ -69,7 +67,6 @@ def test_posts_racing_runs_that_park_in_two_workers_each_consume_exactly_one_eve
                 await pool.close()
 
     queue.run(race)
-    queue.clock.catch_up(queue.url)
     queue.drain()  # the runs an event woke after both workers had finished
     consumed = queue.all("SELECT consumed_run FROM events WHERE key = 'SAME'")
     assert len(consumed) == runs

@@ -45,6 +45,16 @@ class Live:
         """The JSON log lines so far (each handler record is flushed as it is written)."""
         return [json.loads(line) for line in self.log.read_text().splitlines() if line.startswith("{")]
 
+    def requests_served(self, *ids: str, timeout_s: float = 60) -> set[str]:
+        """The request ids of the "request served" lines, once all of `ids` are among them: a line is written
+        as the response's last byte leaves, which the client may read first."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            served = {str(line["request"]) for line in self.lines() if line.get("event") == "request served"}
+            if set(ids) <= served or time.monotonic() > deadline or self.process.poll() is not None:
+                return served
+            time.sleep(0.05)
+
     def wait_for_events(self, prefix: str, count: int, timeout_s: float = 120) -> list[str]:
         """The log events starting with `prefix`, once `count` lines have them (children of `serve
         --workers` each log the same sentence as they come up): the log re-read every twentieth of a

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,9 +36,16 @@ def _flowyard(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def data_dir(tmp_path: Path) -> Iterator[Path]:
-    yield tmp_path
-    embedded.stop(tmp_path / "pgdata")
+def data_dir() -> Iterator[Path]:
+    """A folder outside pytest's, whose parents the server's system user may not enter (pytest-xdist adds a
+    private level per worker)."""
+    folder = Path(tempfile.mkdtemp(prefix="flowyard-embedded-"))
+    os.chmod(folder, 0o755)
+    try:
+        yield folder
+    finally:
+        embedded.stop(folder / "pgdata")
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _free_port() -> int:
