@@ -69,19 +69,6 @@ WHERE id = %(id)s AND outcome IS NULL
   AND (deadline_at IS NULL OR deadline_at > coalesce(%(now)s::timestamptz, now()))
 RETURNING run_id, visit, outcome, decided_at
 
--- name: wake_for_decision
--- The run's wait is due now, and so is this approval's pause when the wait holds several (a parallel
--- open): the one way a decision resumes a run.
-UPDATE waits
-SET wake_at = coalesce(%(now)s::timestamptz, now()),
-    pauses = CASE WHEN pauses IS NULL THEN NULL
-                  ELSE jsonb_set(pauses, ARRAY[%(node)s || '@' || %(visit)s, 'due'],
-                                 to_jsonb(coalesce(%(now)s::timestamptz, now()))) END
-WHERE run_id = %(run_id)s
-  AND CASE WHEN pauses IS NULL THEN kind = 'approval' AND visit = %(visit)s
-           ELSE pauses ? (%(node)s || '@' || %(visit)s) END
-RETURNING id
-
 -- name: approval
 -- One approval, as the inbox and the audit show it.
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,

@@ -26,7 +26,7 @@ from backend.people.accounts import has_right, principals_of
 from backend.queue import journal
 from backend.queue.claims import Claim, ClaimLost, Clock, database_clock
 from backend.queue.driver import Run, Undecided, WaitFailed
-from backend.queue.pauses import wake_pauses
+from backend.queue.pauses import wake_for_decision, wake_pauses
 from backend.queue.runs import StandingDecision, WaitApproval, wake_workers
 from backend.store.queries import every, load, one, scalar, scalars
 from backend.walker import ApprovalRequest, JournalLine, Resume
@@ -395,10 +395,7 @@ class ApprovalService:
                     },
                 )
                 assert decided is not None, "the row is locked, open and before its deadline"
-                await conn.execute(
-                    QUERIES["wake_for_decision"],
-                    {"run_id": decided.run_id, "node": approval.node, "visit": decided.visit, "now": now},
-                )
+                await wake_for_decision(conn, decided.run_id, approval.node, decided.visit, now)
                 await wake_workers(conn, decided.run_id)
                 events.approval_decided(approval_id, decided.run_id, decided.outcome)
                 return Decision(approval_id, decided.outcome, decided.decided_at, by)

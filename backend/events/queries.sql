@@ -89,6 +89,7 @@ WITH early AS (
     WHERE p.run_id = %(run_id)s AND p.visit = %(visit)s
     RETURNING p.run_id, p.visit, p.node
 ), woken AS (
+    -- deliver's `woken` again: a CTE is its statement's alone, and a shared function needs a migration.
     UPDATE waits AS w
     SET wake_at = least(w.wake_at, coalesce(%(now)s::timestamptz, now())),
         -- With several pauses pending (a parallel open), this pause is the one due now.

@@ -74,38 +74,33 @@ def test_an_event_posted_while_the_other_branch_is_walked_is_not_lost_when_the_w
     writes the pauses over it, and then makes the answered pause due now (backend/queue/pauses.py)."""
     from backend.approvals.service import ApprovalService
     from backend.events.service import deliver
-    from backend.queue.claims import Claim
     from backend.queue.commands import open_pool
     from backend.queue.driver import FlowCache, NoActions, load_run, walk_claim
     from backend.queue.events import with_events
     from backend.queue.outcome import write_outcome
-    from backend.queue.queries import QUERIES
+    from tests.queue.test_runs import _always_ours, _claim
 
     run_id = queue.start(queue.save(_parallel("all")), input={"order": "P-3"})
     drain(queue)
     queue.clock.advance(timedelta(hours=1, minutes=1))  # the hour is due; no event yet
     approvals = with_events(ApprovalService(queue.clock), queue.clock)
 
-    async def always_ours() -> bool:
-        return True
-
     async def go() -> bool:
         pool = open_pool(queue.url, size=4)
         await pool.open()
         try:
-            async with pool.connection() as conn:
-                params = {"me": "w", "limit": 1, "now": queue.clock(), "lease": timedelta(seconds=30)}
-                claim = Claim.from_row((await (await conn.execute(QUERIES["claim"], params)).fetchall())[0])
+            claim = await _claim(pool, "w", queue.clock(), timedelta(seconds=30))
             run = await load_run(pool, claim, FlowCache())
             walked = await walk_claim(
-                pool, claim, run, NoActions(), approvals, always_ours, now=queue.clock()
+                pool, claim, run, NoActions(), approvals, _always_ours, now=queue.clock()
             )
             async with pool.connection() as conn:
+                paid = {"amount": 9}
                 delivery = await deliver(
                     conn,
                     "paid",
                     "P-3",
-                    {"amount": 9},
+                    paid,
                     keep=KEEP,
                     max_payload_bytes=LIMIT,
                     sent_by="t",
