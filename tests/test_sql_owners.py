@@ -21,11 +21,10 @@ import pytest
 
 BACKEND = Path(__file__).resolve().parent.parent / "backend"
 
-# Modules that still read rows by position: the queue's worker side and the approvals.
+# Modules that still read rows by position: the queue's worker side.
 POSITIONAL_LEFT = {
-    *(f"queue/{name}.py" for name in ("worker", "driver", "undo")),
+    *(f"queue/{name}.py" for name in ("worker", "driver")),
     "queue/claims.py",
-    *(f"approvals/{name}.py" for name in ("chain", "records", "service")),
 }
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, get_args
 
 from starlette.responses import Response
 
@@ -14,22 +14,13 @@ from backend.api.rights import require, require_read
 from backend.approvals import chain
 from backend.approvals.audit import AuditFilter, AuditRefused, export_csv, export_json, search
 from backend.approvals.chain_commands import export_document
-from backend.approvals.records import Approval
+from backend.approvals.records import Approval, Outcome
 from backend.approvals.service import COMMENT_MAX, ApprovalService, DecisionRefused
 from backend.i18n.zones import reader_zone
 from backend.people.accounts import has_right
 from backend.queue.sweep import approval_retention_from_env
 
-OUTCOMES = [
-    "approved",
-    "rejected",
-    "timed_out_approved",
-    "timed_out_rejected",
-    "skipped",
-    "cancelled",
-    "run_failed",
-    "branch_cancelled",
-]
+OUTCOMES: list[str] = list(get_args(Outcome))
 APPROVAL: dict[str, Any] = {
     "type": "object",
     "required": ["id", "run_id", "flow_id", "node", "title", "explanation", "approvers", "outcome"],

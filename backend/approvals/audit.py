@@ -16,7 +16,7 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
-from backend.approvals.records import Approval
+from backend.approvals.records import Approval, read_with_votes
 from backend.errors import CodedError
 from backend.i18n.catalogs import message
 from backend.i18n.names import timeout_rule_name
@@ -78,7 +78,8 @@ async def search(
     if not 1 <= limit <= MAX_PAGE:
         raise AuditRefused(code="audit_page_too_large")
     after_at, after_id = decode_cursor(cursor) if cursor else (None, None)
-    cur = await conn.execute(
+    rows = await read_with_votes(
+        conn,
         QUERIES["audit"],
         {
             "flow_id": where.flow_id,
@@ -92,9 +93,6 @@ async def search(
             "limit": limit + 1,
         },
     )
-    from backend.approvals.service import with_votes
-
-    rows = await with_votes(conn, [Approval.from_row(row) for row in await cur.fetchall()])
     more = len(rows) > limit
     rows = rows[:limit]
     last = rows[-1] if rows else None

@@ -30,13 +30,15 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from psycopg import AsyncConnection
 
-from backend.store.queries import load
+from backend.store.queries import every, load
 
 QUERIES = load("backend.approvals", "chain.sql")
+# What a record (and so a break) is of: a decision, a vote, or a change of rights.
+RecordKind = Literal["decision", "vote", "rights"]
 GENESIS = "0" * 64
 _PAGE = 5000
 
@@ -50,7 +52,7 @@ def link(prev_hash: str, content: str) -> str:
 class Record:
     chain: str
     seq: int
-    kind: str
+    kind: RecordKind
     ref_id: int
     content: str
     prev_hash: str
@@ -67,11 +69,38 @@ class Break:
     code: str
     chain: str
     seq: int | None = None
-    kind: str | None = None
+    kind: RecordKind | None = None
     ref_id: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class _Head:
+    chain: str
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Differing:
+    """A record whose row is no longer what it recorded (chain_rows_differing): changed, or gone."""
+
+    chain: str
+    seq: int
+    kind: RecordKind
+    ref_id: int
+    gone: bool
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class _Unrecorded:
+    """A row no record covers (chain_rows_unrecorded)."""
+
+    kind: RecordKind
+    ref_id: int
+    chain: str
 
 
 @dataclass(slots=True)
@@ -123,11 +152,12 @@ async def records(conn: AsyncConnection[Any], chain: str | None) -> list[Record]
     found: list[Record] = []
     after: tuple[str | None, int | None] = (None, None)
     while True:
-        cur = await conn.execute(
+        page = await every(
+            conn,
+            Record,
             QUERIES["chain_records"],
             {"chain": chain, "after_chain": after[0], "after_seq": after[1], "limit": _PAGE},
         )
-        page = [Record(*row) for row in await cur.fetchall()]
         found.extend(page)
         if len(page) < _PAGE:
             return found
@@ -135,8 +165,9 @@ async def records(conn: AsyncConnection[Any], chain: str | None) -> list[Record]
 
 
 async def heads(conn: AsyncConnection[Any], chain: str | None) -> dict[str, str]:
-    cur = await conn.execute(QUERIES["chain_heads"], {"chain": chain})
-    return {name: hash_ for name, _, hash_ in await cur.fetchall()}
+    return {
+        head.chain: head.hash for head in await every(conn, _Head, QUERIES["chain_heads"], {"chain": chain})
+    }
 
 
 async def verify(
@@ -153,22 +184,27 @@ async def verify(
     all_records = await records(conn, chain)
     verdict.records = len(all_records)
     verdict.breaks = check_links(all_records, verdict.heads)
-    cur = await conn.execute(QUERIES["chain_rows_differing"], {"chain": chain})
     now = datetime.now().astimezone()
-    for name, seq, kind, ref_id, gone, at in await cur.fetchall():
-        if gone and kind != "rights" and retention is not None and at < now - retention:
+    for row in await every(conn, _Differing, QUERIES["chain_rows_differing"], {"chain": chain}):
+        if row.gone and row.kind != "rights" and retention is not None and row.at < now - retention:
             verdict.swept += 1
             continue
         verdict.breaks.append(
             Break(
-                code="chain_row_removed" if gone else "chain_row_changed",
-                chain=name,
-                seq=seq,
-                kind=kind,
-                ref_id=ref_id,
+                code="chain_row_removed" if row.gone else "chain_row_changed",
+                chain=row.chain,
+                seq=row.seq,
+                kind=row.kind,
+                ref_id=row.ref_id,
             )
         )
-    cur = await conn.execute(QUERIES["chain_rows_unrecorded"], {"chain": chain})
-    for kind, ref_id, name in await cur.fetchall():
-        verdict.breaks.append(Break(code="chain_row_unrecorded", chain=name, kind=kind, ref_id=ref_id))
+    for unrecorded in await every(conn, _Unrecorded, QUERIES["chain_rows_unrecorded"], {"chain": chain}):
+        verdict.breaks.append(
+            Break(
+                code="chain_row_unrecorded",
+                chain=unrecorded.chain,
+                kind=unrecorded.kind,
+                ref_id=unrecorded.ref_id,
+            )
+        )
     return verdict

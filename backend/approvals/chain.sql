@@ -12,13 +12,13 @@ LIMIT %(limit)s
 
 -- name: chain_heads
 -- Each chain's last record as its head says it.
-SELECT chain, seq, hash FROM audit_chain_heads
+SELECT chain, hash FROM audit_chain_heads
 WHERE (%(chain)s::text IS NULL OR chain = %(chain)s::text)
 ORDER BY chain
 
 -- name: chain_rows_differing
 -- Records whose row is no longer what was recorded: changed (its content now differs) or gone.
-SELECT c.chain, c.seq, c.kind, c.ref_id, src.content IS NULL, c.at
+SELECT c.chain, c.seq, c.kind, c.ref_id, src.content IS NULL AS gone, c.at
 FROM audit_chain AS c
 LEFT JOIN LATERAL (
     SELECT audit_decision_content(a) AS content FROM approvals AS a

@@ -16,14 +16,16 @@ RETURNING id
 
 -- name: approval_of_visit
 -- The approval a run's pause is for, locked against a decision landing at the same moment.
-SELECT id, outcome, decided_by, decided_at, comment, deadline_at, deadline_at <= coalesce(%(now)s::timestamptz, now())
+SELECT id, outcome, decided_by, decided_at, comment,
+       deadline_at <= coalesce(%(now)s::timestamptz, now()) AS past_deadline
 FROM approvals WHERE run_id = %(run_id)s AND visit = %(visit)s
 FOR UPDATE
 
 -- name: approval_of_visit_read
 -- The approval a run's pause is for, read without a lock: an outcome, once there, never changes (the
 -- approvals_final trigger), and an undecided one is read again under its lock before anything is owed.
-SELECT id, outcome, decided_by, decided_at, comment, deadline_at, deadline_at <= coalesce(%(now)s::timestamptz, now())
+SELECT id, outcome, decided_by, decided_at, comment,
+       deadline_at <= coalesce(%(now)s::timestamptz, now()) AS past_deadline
 FROM approvals WHERE run_id = %(run_id)s AND visit = %(visit)s
 
 -- name: time_out
@@ -66,19 +68,6 @@ SET outcome = %(outcome)s, decided_by = %(by)s, on_behalf_of = %(on_behalf_of)s,
 WHERE id = %(id)s AND outcome IS NULL
   AND (deadline_at IS NULL OR deadline_at > coalesce(%(now)s::timestamptz, now()))
 RETURNING run_id, visit, outcome, decided_at
-
--- name: wake_for_decision
--- The run's wait is due now, and so is this approval's pause when the wait holds several (a parallel
--- open): the one way a decision resumes a run.
-UPDATE waits
-SET wake_at = coalesce(%(now)s::timestamptz, now()),
-    pauses = CASE WHEN pauses IS NULL THEN NULL
-                  ELSE jsonb_set(pauses, ARRAY[%(node)s || '@' || %(visit)s, 'due'],
-                                 to_jsonb(coalesce(%(now)s::timestamptz, now()))) END
-WHERE run_id = %(run_id)s
-  AND CASE WHEN pauses IS NULL THEN kind = 'approval' AND visit = %(visit)s
-           ELSE pauses ? (%(node)s || '@' || %(visit)s) END
-RETURNING id
 
 -- name: approval
 -- One approval, as the inbox and the audit show it.
@@ -230,15 +219,17 @@ WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND round = %(round
 
 -- name: approvals_of_run
 -- A run's approvals, decided or not, for its page: who may decide, the deadline, who decided what.
-SELECT id, visit, node, title, approvers, deadline_at, on_timeout, requested_at, outcome, decided_by,
-       decided_at, comment
+SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
+       requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
+       allow_self_approval, author, on_behalf_of
 FROM approvals WHERE run_id = %(run_id)s
 ORDER BY visit
 
 -- name: lock_open_approval
 -- An approval's row, locked (after its run's): votes on it take turns, so none is counted twice. Whether
 -- it is decided, and whether its deadline has passed.
-SELECT outcome, deadline_at IS NOT NULL AND deadline_at <= coalesce(%(now)s::timestamptz, now())
+SELECT outcome,
+       deadline_at IS NOT NULL AND deadline_at <= coalesce(%(now)s::timestamptz, now()) AS past_deadline
 FROM approvals WHERE id = %(id)s
 FOR UPDATE
 
@@ -251,11 +242,10 @@ ON CONFLICT DO NOTHING
 RETURNING id
 
 -- name: tally
--- An approval's votes so far, and how many seats could still approve: the users who may decide it (the
--- decide right on the flow; named, or in a named group, or anyone when nobody is named; not the run's
--- starter nor the version's author unless self-approval is allowed) who have not voted.
-SELECT count(*) FILTER (WHERE v.vote = 'approve'),
-       count(*) FILTER (WHERE v.vote = 'reject'),
+-- An approval's approving votes so far, and how many seats could still approve: the users who may decide
+-- it (the decide right on the flow; named, or in a named group, or anyone when nobody is named; not the
+-- run's starter nor the version's author unless self-approval is allowed) who have not voted.
+SELECT count(*) FILTER (WHERE v.vote = 'approve') AS approves,
        (SELECT count(*) FROM users AS u
         WHERE EXISTS (SELECT 1 FROM grants AS g
                       WHERE g.user_name = u.name AND g."right" = 'decide'
@@ -267,18 +257,13 @@ SELECT count(*) FILTER (WHERE v.vote = 'approve'),
           AND (a.allow_self_approval OR u.name IS DISTINCT FROM a.started_by)
           AND (a.allow_self_approval OR u.name IS DISTINCT FROM a.author)
           AND NOT EXISTS (SELECT 1 FROM approval_votes AS w WHERE w.approval_id = a.id AND w.seat = u.name))
+       AS could_still
 FROM approvals AS a LEFT JOIN approval_votes AS v ON v.approval_id = a.id
 WHERE a.id = %(id)s
 GROUP BY a.id
 
--- name: votes_of_approval
--- An approval's votes in the order they were cast, for the approval page, the run page and the audit.
-SELECT id, voter, on_behalf_of, vote, comment, cast_at
-FROM approval_votes WHERE approval_id = %(id)s
-ORDER BY id
-
 -- name: votes_of_approvals
--- The votes of several approvals (a page of the inbox or the audit), in the order they were cast.
+-- The votes of approvals (one, or a page of the inbox or the audit), in the order they were cast.
 SELECT approval_id, id, voter, on_behalf_of, vote, comment, cast_at
 FROM approval_votes WHERE approval_id = ANY(%(ids)s::bigint[])
 ORDER BY approval_id, id
@@ -318,7 +303,7 @@ SELECT status FROM runs WHERE id = %(run_id)s FOR UPDATE
 -- name: approval_schedule
 -- What a woken, undecided approval owes now: its reminders and escalation, from its request time.
 SELECT requested_at, remind_after, reminders_sent, escalate_after, escalate_to, escalated_at, deadline_at,
-       flow_id, node, visit
+       node, visit
 FROM approvals WHERE id = %(id)s
 
 -- name: queue_reminder_mails
@@ -350,7 +335,7 @@ UPDATE approvals
 SET approvers = ARRAY(SELECT DISTINCT p FROM unnest(approvers || escalate_to) AS p ORDER BY p),
     escalated_at = coalesce(%(now)s::timestamptz, now())
 WHERE id = %(id)s AND escalated_at IS NULL AND outcome IS NULL
-RETURNING escalate_to
+RETURNING id
 
 -- name: insert_approvals
 -- The requests of a batch of paused runs, and the mails each calls for, in one statement (the outcome
@@ -399,27 +384,14 @@ ON CONFLICT DO NOTHING
 -- wait rule cancelled their branch. No one can decide them any more; their mails are skipped.
 UPDATE approvals SET outcome = %(outcome)s, decided_at = coalesce(%(now)s::timestamptz, now())
 WHERE run_id = %(run_id)s AND outcome IS NULL AND visit <> ALL(%(keep)s::integer[])
-RETURNING id, node, visit
+RETURNING id
 
--- name: wake_decided_pauses
--- Waits with several pauses, just parked: an approval pause whose approval was decided while the wait was
--- claimed (its decision's wake-up was written over by the park) is due now, and so is the wait.
-WITH decided AS (
-    SELECT w.id, p.key
-    FROM waits AS w
-         CROSS JOIN LATERAL jsonb_each(w.pauses) AS p (key, value)
-         JOIN approvals AS a ON a.run_id = w.run_id AND a.visit = (p.value ->> 'visit')::integer
-    WHERE w.id = ANY(%(ids)s::bigint[]) AND p.value ->> 'kind' = 'approval' AND a.outcome IS NOT NULL
-      AND (p.value ->> 'due')::timestamptz > coalesce(%(now)s::timestamptz, now())
-), merged AS (
-    SELECT d.id,
-           jsonb_object_agg(d.key, jsonb_set(w.pauses -> d.key, '{due}',
-                                             to_jsonb(coalesce(%(now)s::timestamptz, now())))) AS due
-    FROM decided AS d JOIN waits AS w ON w.id = d.id
-    GROUP BY d.id
-)
-UPDATE waits AS w
-SET pauses = w.pauses || m.due, wake_at = coalesce(%(now)s::timestamptz, now())
-FROM merged AS m
-WHERE w.id = m.id
-RETURNING w.id
+-- name: decided_pauses
+-- Of waits with several pauses, just parked, the approval pauses whose approval is decided: the queue's
+-- wake_pauses makes those not due yet due now (a decision that landed while the wait was claimed had its
+-- wake-up written over by the park).
+SELECT w.id AS wait_id, p.key
+FROM waits AS w
+     CROSS JOIN LATERAL jsonb_each(w.pauses) AS p (key, value)
+     JOIN approvals AS a ON a.run_id = w.run_id AND a.visit = (p.value ->> 'visit')::integer
+WHERE w.id = ANY(%(ids)s::bigint[]) AND p.value ->> 'kind' = 'approval' AND a.outcome IS NOT NULL

@@ -1,10 +1,11 @@
-"""An approval row as the inbox, the run page and the audit show it, with its votes."""
+"""An approval row as the inbox, the run page and the audit show it, with its votes; read by name (the
+statements' columns are the fields), one reader for every list of them."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, LiteralString
 
 from psycopg import AsyncConnection
 
@@ -12,20 +13,38 @@ from backend.store.queries import every, load
 
 QUERIES = load("backend.approvals", "queries.sql")
 
+# What an approval ended as (the table's CHECK): a decision, a deadline's, or closed with its run or branch.
+Outcome = Literal[
+    "approved",
+    "rejected",
+    "timed_out_approved",
+    "timed_out_rejected",
+    "skipped",
+    "cancelled",
+    "run_failed",
+    "branch_cancelled",
+]
+VoteKind = Literal["approve", "reject"]
+OnTimeout = Literal["approve", "reject", "skip"]
+RejectRule = Literal["any", "quorum"]
+
 
 @dataclass(frozen=True, slots=True)
 class Vote:
     """One person's vote on an approval; `on_behalf_of` is the approver a delegate stood in for."""
 
+    approval_id: int
     id: int
     voter: str
     on_behalf_of: str | None
-    vote: str
+    vote: VoteKind
     comment: str | None
     cast_at: datetime
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "cast_at": self.cast_at.isoformat()}
+        data = asdict(self)
+        del data["approval_id"]  # the vote is shown inside its approval
+        return {**data, "cast_at": self.cast_at.isoformat()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,26 +59,19 @@ class Approval:
     explanation: str
     approvers: list[str]
     deadline_at: datetime | None
-    on_timeout: str | None
+    on_timeout: OnTimeout | None
     requested_at: datetime
-    outcome: str | None
+    outcome: Outcome | None
     decided_by: str | None
     decided_at: datetime | None
     comment: str | None
-    started_by: str | None = None
-    quorum: int = 1
-    reject_rule: str = "any"
-    allow_self_approval: bool = False
-    author: str | None = None
-    on_behalf_of: str | None = None
+    started_by: str | None
+    quorum: int
+    reject_rule: RejectRule
+    allow_self_approval: bool
+    author: str | None
+    on_behalf_of: str | None
     votes: tuple[Vote, ...] = field(default=())
-
-    @classmethod
-    def from_row(cls, row: tuple[Any, ...]) -> Approval:
-        return cls(*row)
-
-    def with_votes(self, votes: tuple[Vote, ...]) -> Approval:
-        return replace(self, votes=votes)
 
     def to_json(self) -> dict[str, Any]:
         """JSON with times in UTC, ISO 8601."""
@@ -71,24 +83,20 @@ class Approval:
         return data
 
 
-@dataclass(frozen=True, slots=True)
-class RunApproval:
-    """An approval as the run page lists it: who may decide, the deadline, who decided what."""
-
-    id: int
-    visit: int
-    node: str
-    title: str
-    approvers: list[str]
-    deadline_at: datetime | None
-    on_timeout: str | None
-    requested_at: datetime
-    outcome: str | None
-    decided_by: str | None
-    decided_at: datetime | None
-    comment: str | None
+async def read_with_votes(
+    conn: AsyncConnection[Any], query: LiteralString, params: dict[str, Any]
+) -> list[Approval]:
+    """The approvals `query` lists (its columns those of `Approval`), each with its votes in the order
+    they were cast: two statements, whatever the number of approvals."""
+    approvals = await every(conn, Approval, query, params)
+    if not approvals:
+        return approvals
+    votes: dict[int, list[Vote]] = {}
+    for vote in await every(conn, Vote, QUERIES["votes_of_approvals"], {"ids": [a.id for a in approvals]}):
+        votes.setdefault(vote.approval_id, []).append(vote)
+    return [replace(a, votes=tuple(votes.get(a.id, ()))) for a in approvals]
 
 
-async def approvals_of_run(conn: AsyncConnection[Any], run_id: int) -> list[RunApproval]:
-    """A run's approvals, decided or not, by visit."""
-    return await every(conn, RunApproval, QUERIES["approvals_of_run"], {"run_id": run_id})
+async def approvals_of_run(conn: AsyncConnection[Any], run_id: int) -> list[Approval]:
+    """A run's approvals, decided or not, by visit, without their votes (the run page shows none)."""
+    return await every(conn, Approval, QUERIES["approvals_of_run"], {"run_id": run_id})

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, LiteralString
 
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
-from backend.approvals.records import Approval, Vote
+from backend.approvals.records import Approval, Outcome, VoteKind, read_with_votes
 from backend.approvals.retention import sweep_decided_approvals
 from backend.errors import CodedError
 from backend.graph.durations import parse_duration
@@ -26,8 +26,9 @@ from backend.people.accounts import has_right, principals_of
 from backend.queue import journal
 from backend.queue.claims import Claim, ClaimLost, Clock, database_clock
 from backend.queue.driver import Run, Undecided, WaitFailed
+from backend.queue.pauses import wake_for_decision, wake_pauses
 from backend.queue.runs import StandingDecision, WaitApproval, wake_workers
-from backend.store.queries import load, one
+from backend.store.queries import every, load, one, scalar, scalars
 from backend.walker import ApprovalRequest, JournalLine, Resume
 
 QUERIES = load("backend.approvals", "queries.sql")
@@ -35,7 +36,7 @@ QUERIES = load("backend.approvals", "queries.sql")
 # The longest comment a decision keeps, from the API and the terminal alike.
 COMMENT_MAX = 2000
 # What a decision resumes the walk with, by the outcome recorded.
-_RESUMES = {"approved": "approve", "rejected": "reject"}
+_RESUMES: dict[Outcome, str] = {"approved": "approve", "rejected": "reject"}
 
 
 def _microseconds(duration: timedelta | None) -> int | None:
@@ -47,9 +48,74 @@ class Decision:
     """A decision that stands on an approval."""
 
     approval_id: int
-    outcome: str | None  # None: a vote was counted and the approval still waits for more
+    outcome: Outcome | None  # None: a vote was counted and the approval still waits for more
     decided_at: datetime
     decided_by: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalOfVisit:
+    """The approval a woken wait is for (approval_of_visit): its outcome if any, whether it is too late."""
+
+    id: int
+    outcome: Outcome | None
+    decided_by: str | None
+    decided_at: datetime | None
+    comment: str | None
+    past_deadline: bool | None  # None: no deadline
+
+
+@dataclass(frozen=True, slots=True)
+class _TimedOut:
+    outcome: Outcome
+    decided_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class _Schedule:
+    """What an undecided approval may owe (approval_schedule): reminders and escalation, from its request."""
+
+    requested_at: datetime
+    remind_after: list[timedelta]
+    reminders_sent: int
+    escalate_after: timedelta | None
+    escalate_to: list[str]
+    escalated_at: datetime | None
+    deadline_at: datetime | None
+    node: str
+    visit: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Open:
+    """An approval's row under its lock (lock_open_approval): decided or not, too late or not."""
+
+    outcome: Outcome | None
+    past_deadline: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Decided:
+    """What the deciding UPDATE wrote (decide)."""
+
+    run_id: int
+    visit: int
+    outcome: Outcome
+    decided_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    approves: int
+    could_still: int  # seats that may decide and have not voted
+
+
+@dataclass(frozen=True, slots=True)
+class _DecidedPause:
+    """An approval pause of a wait with several, whose approval is decided (decided_pauses)."""
+
+    wait_id: int
+    key: str
 
 
 class DecisionRefused(CodedError):
@@ -60,17 +126,6 @@ class DecisionRefused(CodedError):
         self.standing = standing
 
 
-async def with_votes(conn: AsyncConnection[Any], approvals: list[Approval]) -> list[Approval]:
-    """The approvals with their votes, read in one query."""
-    if not approvals:
-        return approvals
-    cur = await conn.execute(QUERIES["votes_of_approvals"], {"ids": [a.id for a in approvals]})
-    votes: dict[int, list[Vote]] = {}
-    for approval_id, *vote in await cur.fetchall():
-        votes.setdefault(approval_id, []).append(Vote(*vote))
-    return [a.with_votes(tuple(votes.get(a.id, ()))) for a in approvals]
-
-
 class ApprovalService:
     def __init__(self, clock: Clock = database_clock) -> None:
         self.clock = clock
@@ -78,7 +133,8 @@ class ApprovalService:
     async def create(
         self, conn: AsyncConnection[Any], run: Run, request: ApprovalRequest, deadline: timedelta | None
     ) -> None:
-        cur = await conn.execute(
+        approval_id = await scalar(
+            conn,
             QUERIES["insert_approval"],
             {
                 "run_id": run.id,
@@ -100,14 +156,13 @@ class ApprovalService:
                 "escalate_to": list(request.escalate_to),
             },
         )
-        row = await cur.fetchone()
-        assert row is not None, "one approval per visit, and the claim makes this visit ours"
+        assert approval_id is not None, "one approval per visit, and the claim makes this visit ours"
         # Written with the approval, before anything leaves: the mailer sends them after this commits.
         principals = [p.partition(":") for p in request.approvers]
         await conn.execute(
             QUERIES["queue_approval_mails"],
             {
-                "approval_id": row[0],
+                "approval_id": approval_id,
                 "flow_id": run.flow_id,
                 "user_names": [name for kind, _, name in principals if kind == "user"],
                 "group_names": [name for kind, _, name in principals if kind == "group"],
@@ -154,33 +209,32 @@ class ApprovalService:
         (`time_out`), guarded by `outcome IS NULL`, so a decision or a cancel that landed in between wins
         and is read again. Only an undecided one before its deadline is read under the run's and its own
         lock (pipelined), as reminders and escalation write what is owed in that transaction."""
-        row = await self._read(conn, claim, "approval_of_visit_read")
-        approval_id, outcome, decided_by, decided_at, comment, _, past_deadline = row
-        if outcome is None and not past_deadline:
+        approval = await self._read(conn, claim, QUERIES["approval_of_visit_read"])
+        if approval.outcome is None and not approval.past_deadline:
             async with conn.pipeline(), conn.transaction():
                 # The run before the approval (runs < approvals < waits): an escalation writes its journal.
                 await conn.execute(QUERIES["lock_run"], {"run_id": claim.run_id})
-                row = await self._locked(conn, claim)
-                approval_id, outcome, decided_by, decided_at, comment, _, past_deadline = row
-                if outcome is None and not past_deadline:
-                    return Undecided(await self._remind_and_escalate(conn, claim, approval_id))
+                approval = await self._locked(conn, claim)
+                if approval.outcome is None and not approval.past_deadline:
+                    return Undecided(await self._remind_and_escalate(conn, claim, approval.id))
+        outcome, decided_at = approval.outcome, approval.decided_at
         if outcome == "cancelled":
             # The run was cancelled while this wait was being claimed: it goes no further.
             raise ClaimLost(claim.wait_id)
         if outcome is None:
-            cur = await conn.execute(QUERIES["time_out"], {"id": approval_id, "now": self.clock()})
-            timed_out = await cur.fetchone()
+            where = {"id": approval.id, "now": self.clock()}
+            timed_out = await one(conn, _TimedOut, QUERIES["time_out"], where)
             if timed_out is None:  # decided or cancelled since it was read: that outcome stands
                 return await self.resolution(conn, claim)
-            outcome, decided_at = timed_out
-            events.approval_decided(approval_id, claim.run_id, outcome)
-        assert claim.node is not None and claim.visit is not None
+            outcome, decided_at = timed_out.outcome, timed_out.decided_at
+            events.approval_decided(approval.id, claim.run_id, outcome)
+        assert claim.node is not None and claim.visit is not None and decided_at is not None
         output = {
-            "approval": approval_id,
+            "approval": approval.id,
             "outcome": outcome,
-            "decided_by": decided_by,
+            "decided_by": approval.decided_by,
             "decided_at": decided_at.isoformat(),
-            "comment": comment,
+            "comment": approval.comment,
         }
         return Resume(
             node=claim.node, visit=claim.visit, outcome=_RESUMES.get(outcome, "timeout"), output=output
@@ -192,52 +246,48 @@ class ApprovalService:
         """What an undecided approval owes now (its latest due reminder, its escalation), written in the
         woken wait's transaction and keyed, so a retried walk writes nothing twice; and when it is next
         owed something, or its deadline (None: never by time)."""
-        cur = await conn.execute(QUERIES["approval_schedule"], {"id": approval_id})
-        row = await cur.fetchone()
-        assert row is not None
-        requested_at, remind_after, sent, escalate_after, escalate_to, escalated_at, deadline_at, *_ = row
-        node, visit = row[8], row[9]
+        schedule = await one(conn, _Schedule, QUERIES["approval_schedule"], {"id": approval_id})
+        assert schedule is not None
+        requested_at, remind_after = schedule.requested_at, schedule.remind_after
+        escalate_after, escalated_at = schedule.escalate_after, schedule.escalated_at
         now = self.clock() or await self._now(conn)
         elapsed = now - requested_at
         due = sum(1 for after in remind_after if after <= elapsed)
-        if due > sent:
+        if due > schedule.reminders_sent:
             # Only the latest reminder that fell due: a worker that was down does not send a burst.
             await conn.execute(QUERIES["queue_reminder_mails"], {"id": approval_id, "round": due})
             await conn.execute(QUERIES["reminders_sent"], {"id": approval_id, "sent": due})
-        if escalate_after is not None and escalated_at is None and escalate_after <= elapsed:
-            cur = await conn.execute(QUERIES["escalate"], {"id": approval_id, "now": self.clock()})
-            if await cur.fetchone() is not None:
-                await conn.execute(QUERIES["queue_reminder_mails"], {"id": approval_id, "round": 0})
-                line = JournalLine(
-                    code="approval_escalated",
-                    node=node,
-                    visit=visit,
-                    data={"approval": approval_id, "to": ", ".join(escalate_to)},
-                )
-                await journal.append(conn, claim.run_id, [line])
-                escalated_at = now
+        escalation_due = escalate_after is not None and escalated_at is None and escalate_after <= elapsed
+        escalate = {"id": approval_id, "now": self.clock()}
+        if escalation_due and await scalar(conn, QUERIES["escalate"], escalate) is not None:
+            await conn.execute(QUERIES["queue_reminder_mails"], {"id": approval_id, "round": 0})
+            line = JournalLine(
+                code="approval_escalated",
+                node=schedule.node,
+                visit=schedule.visit,
+                data={"approval": approval_id, "to": ", ".join(schedule.escalate_to)},
+            )
+            await journal.append(conn, claim.run_id, [line])
+            escalated_at = now
         owed = [requested_at + after for after in remind_after if after > elapsed]
         if escalate_after is not None and escalated_at is None:
             owed.append(requested_at + escalate_after)
-        if deadline_at is not None:
-            owed.append(deadline_at)
+        if schedule.deadline_at is not None:
+            owed.append(schedule.deadline_at)
         return min(owed) if owed else None
 
     async def decided(self, conn: AsyncConnection[Any], claim: Claim) -> bool:
-        row = await self._locked(conn, claim)
-        return row[1] is not None
+        return (await self._locked(conn, claim)).outcome is not None
 
     async def close(self, conn: AsyncConnection[Any], run_id: int, keep: list[int], outcome: str) -> None:
-        cur = await conn.execute(
-            QUERIES["close_other_approvals"],
-            {"run_id": run_id, "keep": keep, "outcome": outcome, "now": self.clock()},
-        )
-        for approval_id, _node, _visit in await cur.fetchall():
+        closing = {"run_id": run_id, "keep": keep, "outcome": outcome, "now": self.clock()}
+        for approval_id in await scalars(conn, QUERIES["close_other_approvals"], closing):
             events.approval_decided(approval_id, run_id, outcome)
 
     async def wake_decided(self, conn: AsyncConnection[Any], wait_ids: list[int]) -> list[int]:
-        cur = await conn.execute(QUERIES["wake_decided_pauses"], {"ids": wait_ids, "now": self.clock()})
-        return [int(row[0]) for row in await cur.fetchall()]
+        """Make due now the approval pauses of these waits decided while the wait was claimed."""
+        decided = await every(conn, _DecidedPause, QUERIES["decided_pauses"], {"ids": wait_ids})
+        return await wake_pauses(conn, decided, self.clock())
 
     async def standing_decision(self, conn: AsyncConnection[Any], run_id: int) -> StandingDecision | None:
         """A decision the run has yet to go on with (with several pauses pending, any of them)."""
@@ -256,17 +306,15 @@ class ApprovalService:
     async def sweep(self, conn: AsyncConnection[Any], now: datetime | None, retention: timedelta) -> int:
         return await sweep_decided_approvals(conn, now, retention)
 
-    async def _locked(self, conn: AsyncConnection[Any], claim: Claim) -> tuple[Any, ...]:
-        return await self._read(conn, claim, "approval_of_visit")
+    async def _locked(self, conn: AsyncConnection[Any], claim: Claim) -> ApprovalOfVisit:
+        return await self._read(conn, claim, QUERIES["approval_of_visit"])
 
-    async def _read(self, conn: AsyncConnection[Any], claim: Claim, query: str) -> tuple[Any, ...]:
-        cur = await conn.execute(
-            QUERIES[query], {"run_id": claim.run_id, "visit": claim.visit, "now": self.clock()}
-        )
-        row = await cur.fetchone()
-        if row is None:
+    async def _read(self, conn: AsyncConnection[Any], claim: Claim, query: LiteralString) -> ApprovalOfVisit:
+        where = {"run_id": claim.run_id, "visit": claim.visit, "now": self.clock()}
+        approval = await one(conn, ApprovalOfVisit, query, where)
+        if approval is None:
             raise WaitFailed(code="approval_missing", run=claim.run_id, visit=claim.visit)
-        return tuple(row)
+        return approval
 
     async def decide(
         self, conn: AsyncConnection[Any], approval_id: int, outcome: str, *, by: str, comment: str | None
@@ -296,15 +344,15 @@ class ApprovalService:
                 if person in selves:
                     raise DecisionRefused(code="self_approval_refused", user=person)
         now = self.clock()
-        vote = "approve" if outcome == "approved" else "reject"
+        vote: VoteKind = "approve" if outcome == "approved" else "reject"
         async with conn.transaction():
             # The run first, as a cancel takes it: one of the two lands first, and the other sees it.
             await conn.execute(QUERIES["lock_run_of_approval"], {"id": approval_id})
-            cur = await conn.execute(QUERIES["lock_open_approval"], {"id": approval_id, "now": now})
-            state = await cur.fetchone()
+            state = await one(conn, _Open, QUERIES["lock_open_approval"], {"id": approval_id, "now": now})
             assert state is not None, "approvals are never deleted while open"
-            if state[0] is None and not state[1]:
-                cur = await conn.execute(
+            if state.outcome is None and not state.past_deadline:
+                cast = await scalar(
+                    conn,
                     QUERIES["cast_vote"],
                     {
                         "id": approval_id,
@@ -315,7 +363,7 @@ class ApprovalService:
                         "now": now,
                     },
                 )
-                if await cur.fetchone() is None:
+                if cast is None:
                     raise DecisionRefused(code="approval_vote_already_cast", approval=approval_id, user=by)
                 settled, approves = await self._settled(conn, approval, vote)
                 line = JournalLine(
@@ -333,7 +381,9 @@ class ApprovalService:
                 await journal.append(conn, approval.run_id, [line])
                 if settled is None:
                     return Decision(approval_id, None, now or await self._now(conn), by)
-                cur = await conn.execute(
+                decided = await one(
+                    conn,
+                    _Decided,
                     QUERIES["decide"],
                     {
                         "id": approval_id,
@@ -344,16 +394,11 @@ class ApprovalService:
                         "now": now,
                     },
                 )
-                row = await cur.fetchone()
-                assert row is not None, "the row is locked, open and before its deadline"
-                run_id, visit, settled, decided_at = row
-                await conn.execute(
-                    QUERIES["wake_for_decision"],
-                    {"run_id": run_id, "node": approval.node, "visit": visit, "now": now},
-                )
-                await wake_workers(conn, run_id)
-                events.approval_decided(approval_id, run_id, settled)
-                return Decision(approval_id, settled, decided_at, by)
+                assert decided is not None, "the row is locked, open and before its deadline"
+                await wake_for_decision(conn, decided.run_id, approval.node, decided.visit, now)
+                await wake_workers(conn, decided.run_id)
+                events.approval_decided(approval_id, decided.run_id, decided.outcome)
+                return Decision(approval_id, decided.outcome, decided.decided_at, by)
         standing = await self.get(conn, approval_id)
         assert standing is not None
         if standing.outcome is None:
@@ -372,8 +417,7 @@ class ApprovalService:
         """
         if not approval.approvers or (await principals_of(conn, by)) & set(approval.approvers):
             return None
-        cur = await conn.execute(QUERIES["delegators_of"], {"name": by, "now": self.clock()})
-        for (delegator,) in await cur.fetchall():
+        for delegator in await scalars(conn, QUERIES["delegators_of"], {"name": by, "now": self.clock()}):
             if (await principals_of(conn, delegator)) & set(approval.approvers) and await has_right(
                 conn, delegator, "decide", approval.flow_id
             ):
@@ -381,36 +425,28 @@ class ApprovalService:
         raise DecisionRefused(code="approver_not_named", user=by)
 
     async def _settled(
-        self, conn: AsyncConnection[Any], approval: Approval, vote: str
-    ) -> tuple[str | None, int]:
+        self, conn: AsyncConnection[Any], approval: Approval, vote: VoteKind
+    ) -> tuple[Outcome | None, int]:
         """The outcome the votes now decide (None while the approval can still go either way), and the
         approvals counted so far."""
-        cur = await conn.execute(QUERIES["tally"], {"id": approval.id})
-        row = await cur.fetchone()
-        assert row is not None
-        approves, _rejects, could_still = row
+        tally = await one(conn, _Tally, QUERIES["tally"], {"id": approval.id})
+        assert tally is not None
+        approves = tally.approves
         if approves >= approval.quorum:
             return "approved", approves
         if vote == "reject" and approval.reject_rule == "any":
             return "rejected", approves
-        if approves + could_still < approval.quorum:
+        if approves + tally.could_still < approval.quorum:
             return "rejected", approves  # the quorum can no longer be reached
         return None, approves
 
     async def _now(self, conn: AsyncConnection[Any]) -> datetime:
-        cur = await conn.execute("SELECT now()")
-        row = await cur.fetchone()
-        assert row is not None
-        return row[0]  # type: ignore[no-any-return]
+        now: datetime = await scalar(conn, "SELECT now()")
+        return now
 
     async def get(self, conn: AsyncConnection[Any], approval_id: int) -> Approval | None:
-        cur = await conn.execute(QUERIES["approval"], {"id": approval_id})
-        row = await cur.fetchone()
-        if row is None:
-            return None
-        cur = await conn.execute(QUERIES["votes_of_approval"], {"id": approval_id})
-        votes = tuple(Vote(*vote) for vote in await cur.fetchall())
-        return Approval.from_row(row).with_votes(votes)
+        found = await read_with_votes(conn, QUERIES["approval"], {"id": approval_id})
+        return found[0] if found else None
 
     async def inbox(
         self, conn: AsyncConnection[Any], user: str | None, *, limit: int = 100, cursor: str | None = None
@@ -424,17 +460,15 @@ class ApprovalService:
         after_at, after_id = decode_cursor(cursor) if cursor else (None, None)
         page_params = {"limit": limit + 1, "after_at": after_at, "after_id": after_id}
         if user is None:
-            cur = await conn.execute(QUERIES["open_approvals"], page_params)
+            rows = await read_with_votes(conn, QUERIES["open_approvals"], page_params)
         else:
             mine = await principals_of(conn, user)
-            cur = await conn.execute(QUERIES["delegators_of"], {"name": user, "now": self.clock()})
-            for (delegator,) in await cur.fetchall():
+            for delegator in await scalars(
+                conn, QUERIES["delegators_of"], {"name": user, "now": self.clock()}
+            ):
                 mine |= await principals_of(conn, delegator)
-            principals = sorted(mine)
-            cur = await conn.execute(
-                QUERIES["inbox"], {"name": user, "principals": principals, **page_params}
-            )
-        rows = await with_votes(conn, [Approval.from_row(row) for row in await cur.fetchall()])
+            mine_page = {"name": user, "principals": sorted(mine), **page_params}
+            rows = await read_with_votes(conn, QUERIES["inbox"], mine_page)
         page = rows[:limit]
         more = len(rows) > limit
         return page, encode_cursor(page[-1].requested_at, page[-1].id) if more else None

@@ -89,6 +89,7 @@ WITH early AS (
     WHERE p.run_id = %(run_id)s AND p.visit = %(visit)s
     RETURNING p.run_id, p.visit, p.node
 ), woken AS (
+    -- deliver's `woken` again: a CTE is its statement's alone, and a shared function needs a migration.
     UPDATE waits AS w
     SET wake_at = least(w.wake_at, coalesce(%(now)s::timestamptz, now())),
         -- With several pauses pending (a parallel open), this pause is the one due now.
@@ -138,30 +139,16 @@ SELECT digest FROM event_secrets WHERE name = %(name)s
 INSERT INTO event_secrets (name, digest, created_by) VALUES (%(name)s, %(digest)s, %(by)s)
 ON CONFLICT (name) DO UPDATE SET digest = excluded.digest, created_at = now(), created_by = excluded.created_by
 
--- name: wake_answered_pauses
--- Waits with several pauses, just parked: an event pause answered while the wait was claimed (the
--- delivery could not make a claimed wait due, and the park wrote its timeout as its due time) is due now,
--- and so is the wait. The event side of the approvals' wake_decided_pauses.
-WITH answered AS (
-    SELECT w.id, p.key
-    FROM waits AS w
-         CROSS JOIN LATERAL jsonb_each(w.pauses) AS p (key, value)
-         JOIN event_waits AS e ON e.run_id = w.run_id AND e.visit = (p.value ->> 'visit')::integer
-    WHERE w.id = ANY(%(ids)s::bigint[]) AND p.value ->> 'kind' = 'event'
-      AND (e.event_name IS NOT NULL OR e.timed_out)
-      AND (p.value ->> 'due')::timestamptz > coalesce(%(now)s::timestamptz, now())
-), merged AS (
-    SELECT a.id,
-           jsonb_object_agg(a.key, jsonb_set(w.pauses -> a.key, '{due}',
-                                             to_jsonb(coalesce(%(now)s::timestamptz, now())))) AS due
-    FROM answered AS a JOIN waits AS w ON w.id = a.id
-    GROUP BY a.id
-)
-UPDATE waits AS w
-SET pauses = w.pauses || m.due, wake_at = coalesce(%(now)s::timestamptz, now())
-FROM merged AS m
-WHERE w.id = m.id
-RETURNING w.id
+-- name: answered_pauses
+-- Of waits with several pauses, just parked, the event pauses answered (an event, or the timeout): the
+-- queue's wake_pauses makes those not due yet due now (the delivery could not make a claimed wait due,
+-- and the park wrote the pause's timeout as its due time). The event side of the approvals' decided_pauses.
+SELECT w.id AS wait_id, p.key
+FROM waits AS w
+     CROSS JOIN LATERAL jsonb_each(w.pauses) AS p (key, value)
+     JOIN event_waits AS e ON e.run_id = w.run_id AND e.visit = (p.value ->> 'visit')::integer
+WHERE w.id = ANY(%(ids)s::bigint[]) AND p.value ->> 'kind' = 'event'
+  AND (e.event_name IS NOT NULL OR e.timed_out)
 
 -- name: close_pauses
 -- A run's open event pauses other than those still pending (the `keep` visits), closed with the walk that

@@ -8,6 +8,8 @@
   event arriving at that moment either answered first or finds the pause closed.
 - Woken early (`answered_now`): under the locks, a kept event is taken if one is there; whether the pause
   has an answer now.
+- Answered while claimed (`answered_pauses`): of a wait just parked with several pauses, the event
+  pauses already answered, for the queue to make due now.
 - Sweeping (`sweep`): events past their keep and the pauses of ended runs.
 
 This package imports nothing of the queue (the queue imports it): backend/queue/events.py adapts these
@@ -22,11 +24,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
-from psycopg.rows import scalar_row
 
 from backend.events.store import QUERIES, WAKE_CHANNEL, EventRefused, keep_from_env, lock_keys, pair
 from backend.graph.durations import parse_duration
-from backend.store.queries import one, scalar
+from backend.store.queries import every, one, scalar
 from backend.walker import EventRequest
 
 Clock = Callable[[], datetime | None]
@@ -56,6 +57,14 @@ class _Taken:
 class _Swept:
     events: int
     pauses: int
+
+
+@dataclass(frozen=True, slots=True)
+class AnsweredPause:
+    """An answered event pause of a wait with several: the wait's id and the pause's key (`node@visit`)."""
+
+    wait_id: int
+    key: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,12 +161,10 @@ async def sweep(conn: AsyncConnection[Any], now: datetime | None) -> tuple[int, 
     return swept.events, swept.pauses
 
 
-async def wake_answered(conn: AsyncConnection[Any], wait_ids: list[int], now: datetime | None) -> list[int]:
-    """Of these waits with several pauses, just parked, make due now the event pauses answered while the
-    wait was claimed; the ids of the waits now due."""
-    cur = conn.cursor(row_factory=scalar_row)
-    await cur.execute(QUERIES["wake_answered_pauses"], {"ids": wait_ids, "now": now})
-    return [int(wait_id) for wait_id in await cur.fetchall()]
+async def answered_pauses(conn: AsyncConnection[Any], wait_ids: list[int]) -> list[AnsweredPause]:
+    """Of these waits with several pauses, just parked, the event pauses answered (the queue makes those
+    not due yet due now: backend/queue/pauses.py)."""
+    return await every(conn, AnsweredPause, QUERIES["answered_pauses"], {"ids": wait_ids})
 
 
 async def close(conn: AsyncConnection[Any], run_id: int, keep: list[int]) -> None:

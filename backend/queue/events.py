@@ -1,17 +1,22 @@
 """The worker's approvals port, answering wait_event's waits itself (backend/events/wake.py) and passing
-every other wait on to the approvals it wraps. `Worker` wraps whatever approvals it is given."""
+every other wait on to the approvals it wraps. `Worker` wraps whatever approvals it is given.
+
+Every method of the port is written out (none is forwarded by name): what this wraps is what `Approvals`
+says, and a method added to the port fails the type check here until it is wrapped."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
 
 from backend.errors import CodedError
-from backend.events.wake import Answer, answer, answered_now, close, wake_answered
+from backend.events.wake import Answer, answer, answered_now, answered_pauses, close
 from backend.queue.claims import Claim, Clock
 from backend.queue.driver import Approvals, Run, Undecided, WaitFailed
+from backend.queue.pauses import wake_pauses
 from backend.walker import ApprovalRequest, Resume
 
 
@@ -24,6 +29,11 @@ class WithEvents:
         self, conn: AsyncConnection[Any], run: Run, request: ApprovalRequest, deadline: timedelta | None
     ) -> None:
         await self.approvals.create(conn, run, request, deadline)
+
+    async def create_many(
+        self, conn: AsyncConnection[Any], asks: Sequence[tuple[Run, ApprovalRequest, timedelta | None]]
+    ) -> None:
+        await self.approvals.create_many(conn, asks)
 
     async def resolution(self, conn: AsyncConnection[Any], claim: Claim) -> Resume | Undecided:
         if claim.kind != "event":
@@ -52,15 +62,11 @@ class WithEvents:
 
     async def wake_decided(self, conn: AsyncConnection[Any], wait_ids: list[int]) -> list[int]:
         decided = await self.approvals.wake_decided(conn, wait_ids)
-        answered = await wake_answered(conn, wait_ids, self.clock())
+        answered = await wake_pauses(conn, await answered_pauses(conn, wait_ids), self.clock())
         return sorted(set(decided) | set(answered))
 
     async def sweep(self, conn: AsyncConnection[Any], now: datetime | None, retention: timedelta) -> int:
         return await self.approvals.sweep(conn, now, retention)
-
-    def __getattr__(self, name: str) -> Any:
-        # Whatever else the product's approvals offer is still theirs.
-        return getattr(self.approvals, name)
 
 
 def with_events(approvals: Approvals, clock: Clock) -> Approvals:

@@ -419,7 +419,7 @@ ORDER BY e.visit DESC
 -- name: undos_done_unjournaled
 -- A run's undos that succeeded but have no `undo_done` line yet, newest first: a walk that sent them died
 -- (or failed at an older undo) before its lines were written; the next walk writes them.
-SELECT -u.visit, u.node FROM effects AS u
+SELECT -u.visit AS visit, u.node FROM effects AS u
 WHERE u.run_id = %(run_id)s AND u.visit < 0 AND u.outcome = 'out'
   AND NOT EXISTS (SELECT 1 FROM journal AS j
                   WHERE j.run_id = u.run_id AND j.code = 'undo_done' AND j.visit = -u.visit)
@@ -517,3 +517,35 @@ RETURNING id
 -- name: undoing_wait_of_run
 -- The wait of a run already cancelled (or ended) that is running its undos, not stopped in them.
 SELECT id FROM waits WHERE run_id = %(run_id)s AND kind = 'undo' AND status <> 'stopped'
+
+-- name: wake_pauses
+-- Pauses of waits just parked with several, each named by (wait id, pause key), that were answered while
+-- the wait was claimed (an approval decided, an event delivered or timed out: their own wake-up was
+-- written over by the park): each one not due yet is due now, and so is its wait. The waits made due.
+WITH answered AS (
+    SELECT w.id,
+           jsonb_object_agg(p.key, jsonb_set(w.pauses -> p.key, '{due}',
+                                             to_jsonb(coalesce(%(now)s::timestamptz, now())))) AS due
+    FROM unnest(%(wait_ids)s::bigint[], %(keys)s::text[]) AS p (wait_id, key)
+         JOIN waits AS w ON w.id = p.wait_id
+    WHERE (w.pauses -> p.key ->> 'due')::timestamptz > coalesce(%(now)s::timestamptz, now())
+    GROUP BY w.id
+)
+UPDATE waits AS w
+SET pauses = w.pauses || a.due, wake_at = coalesce(%(now)s::timestamptz, now())
+FROM answered AS a
+WHERE w.id = a.id
+RETURNING w.id
+
+-- name: wake_for_decision
+-- A decided approval's run: its wait is due now, and so is the approval's pause when the wait holds
+-- several (a parallel open): the one way a decision resumes a run, in the decision's transaction.
+UPDATE waits
+SET wake_at = coalesce(%(now)s::timestamptz, now()),
+    pauses = CASE WHEN pauses IS NULL THEN NULL
+                  ELSE jsonb_set(pauses, ARRAY[%(node)s || '@' || %(visit)s, 'due'],
+                                 to_jsonb(coalesce(%(now)s::timestamptz, now()))) END
+WHERE run_id = %(run_id)s
+  AND CASE WHEN pauses IS NULL THEN kind = 'approval' AND visit = %(visit)s
+           ELSE pauses ? (%(node)s || '@' || %(visit)s) END
+RETURNING id

@@ -11,7 +11,8 @@ resume: retried with backoff, then the run stops with the undos still to run lis
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from psycopg import AsyncConnection
 
@@ -21,21 +22,34 @@ from backend.queue import journal
 from backend.queue.claims import Claim, ClaimLost
 from backend.queue.driver import Actions, Ended, Run, StillOurs, WaitFailed
 from backend.queue.queries import QUERIES
+from backend.store.queries import every, scalar
 from backend.walker import JournalLine, Step
 from backend.walker.errors import WalkFailure
 from backend.walker.requests import action_request
 
+# Why a run undoes: a person cancelled it, or ended it while it was stopped.
+UndoFor = Literal["cancel", "end"]
 
-async def start_undoing(conn: AsyncConnection[Any], run_id: int, *, by: str | None, undo_for: str) -> int:
+
+@dataclass(frozen=True, slots=True)
+class _Undo:
+    """A succeeded action whose undo is still to run (undos_of_run, with its output); or, read back by its
+    action's visit, an undo that succeeded with no `undo_done` line yet (undos_done_unjournaled)."""
+
+    visit: int
+    node: str
+    output: Any = None
+
+
+async def start_undoing(conn: AsyncConnection[Any], run_id: int, *, by: str | None, undo_for: UndoFor) -> int:
     """In the caller's transaction (the run's row locked): when the run has undos to run, turn its wait
     into them and return how many; 0 changes nothing."""
-    cur = await conn.execute(QUERIES["undos_of_run"], {"run_id": run_id})
-    nodes = [str(row[1]) for row in await cur.fetchall()]
+    nodes = [undo.node for undo in await every(conn, _Undo, QUERIES["undos_of_run"], {"run_id": run_id})]
     if not nodes:
         return 0
     params = {"run_id": run_id, "by": by, "undo_for": undo_for}
     await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": "waiting", "error": None})
-    turned = await (await conn.execute(QUERIES["wait_to_undo"], params)).fetchone()
+    turned = await scalar(conn, QUERIES["wait_to_undo"], params)
     assert turned is not None, "a run that has not ended has its wait"
     data = {"by": by, "undos": ", ".join(nodes)}
     await journal.append(conn, run_id, [JournalLine(code="run_undoing", node=None, visit=None, data=data)])
@@ -48,9 +62,9 @@ async def undo_walk(conn_pool: Any, claim: Claim, run: Run, actions: Actions, st
     state = claim.continuation or {}
     variables = dict(state.get("vars") or {})
     async with conn_pool.connection() as conn:
-        rows = await (await conn.execute(QUERIES["undos_of_run"], {"run_id": run.id})).fetchall()
-        done = await (await conn.execute(QUERIES["undos_done_unjournaled"], {"run_id": run.id})).fetchall()
-    pending = [(int(visit), str(node), output) for visit, node, output in rows if node in run.flow.nodes]
+        undos = await every(conn, _Undo, QUERIES["undos_of_run"], {"run_id": run.id})
+        done = await every(conn, _Undo, QUERIES["undos_done_unjournaled"], {"run_id": run.id})
+    pending = [undo for undo in undos if undo.node in run.flow.nodes]
     lines = [
         JournalLine(
             code="wait_claimed", node=None, visit=None, data={"kind": "undo", "attempt": claim.attempts}
@@ -58,16 +72,17 @@ async def undo_walk(conn_pool: Any, claim: Claim, run: Run, actions: Actions, st
     ]
     # Undos an earlier walk sent and saw succeed, whose lines died with it: journaled now, not sent again.
     lines += [
-        JournalLine(code="undo_done", node=str(node), visit=int(visit), data={"undo_visit": -int(visit)})
-        for visit, node in done
+        JournalLine(code="undo_done", node=undo.node, visit=undo.visit, data={"undo_visit": -undo.visit})
+        for undo in done
     ]
     limit = settings().max_value_bytes
-    for index, (visit, node_id, output) in enumerate(pending):
+    for index, undone in enumerate(pending):
+        visit, node_id = undone.visit, undone.node
         node = run.flow.nodes[node_id]
-        remaining = ", ".join(name for _, name, _ in pending[index:])
+        remaining = ", ".join(later.node for later in pending[index:])
         undo = Node(id=node.id, type=node.type, config=dict(node.config.get("undo") or {}))
         try:
-            request = action_request(undo, -visit, {**variables, "result": output}, limit)
+            request = action_request(undo, -visit, {**variables, "result": undone.output}, limit)
         except WalkFailure as failure:
             raise WaitFailed(
                 code="undo_failed", node=node_id, visit=visit, error=failure.code, remaining=remaining

@@ -1,6 +1,6 @@
 """SQL kept in `queries.sql` files, one per package that owns tables, each statement under `-- name: x`;
-and the three ways a row is read: a scalar, or one or every row as a dataclass (psycopg's `class_row`,
-the columns aliased to the fields), never by position.
+and the ways a row is read: a scalar (or the first column of every row), or one or every row as a
+dataclass (psycopg's `class_row`, the columns aliased to the fields), never by position.
 
 Examples:
     >>> "FOR UPDATE SKIP LOCKED" in load("backend.queue", "queries.sql")["claim"]
@@ -47,6 +47,15 @@ async def scalar(
     cur = conn.cursor(row_factory=scalar_row)
     await cur.execute(query, params)
     return await cur.fetchone()
+
+
+async def scalars(
+    conn: AsyncConnection[Any], query: LiteralString, params: Mapping[str, Any] | None = None
+) -> list[Any]:
+    """The first column of each of the statement's rows."""
+    cur = conn.cursor(row_factory=scalar_row)
+    await cur.execute(query, params)
+    return await cur.fetchall()
 
 
 async def one(

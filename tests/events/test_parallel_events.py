@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from tests.events.support import drain, logged, post
+from tests.events.support import KEEP, LIMIT, drain, logged, post
 from tests.support import Queue, flow
 
 
@@ -65,3 +65,58 @@ def test_a_branch_cancelled_by_wait_first_takes_no_event_afterwards(queue: Queue
     late = post(queue, "paid", "P-2", {"amount": 1})
     assert not late.delivered  # kept for a run that may still ask, not given to the cancelled branch
     assert queue.one("SELECT consumed_run FROM events WHERE id = %s", late.event_id) == (None,)
+
+
+def test_an_event_posted_while_the_other_branch_is_walked_is_not_lost_when_the_walk_parks(
+    queue: Queue,
+) -> None:
+    """The delivery answers the pause of a claimed wait but cannot make the wait due; the walk's park
+    writes the pauses over it, and then makes the answered pause due now (backend/queue/pauses.py)."""
+    from backend.approvals.service import ApprovalService
+    from backend.events.service import deliver
+    from backend.queue.commands import open_pool
+    from backend.queue.driver import FlowCache, NoActions, load_run, walk_claim
+    from backend.queue.events import with_events
+    from backend.queue.outcome import write_outcome
+    from tests.queue.test_runs import _always_ours, _claim
+
+    run_id = queue.start(queue.save(_parallel("all")), input={"order": "P-3"})
+    drain(queue)
+    queue.clock.advance(timedelta(hours=1, minutes=1))  # the hour is due; no event yet
+    approvals = with_events(ApprovalService(queue.clock), queue.clock)
+
+    async def go() -> bool:
+        pool = open_pool(queue.url, size=4)
+        await pool.open()
+        try:
+            claim = await _claim(pool, "w", queue.clock(), timedelta(seconds=30))
+            run = await load_run(pool, claim, FlowCache())
+            walked = await walk_claim(
+                pool, claim, run, NoActions(), approvals, _always_ours, now=queue.clock()
+            )
+            async with pool.connection() as conn:
+                paid = {"amount": 9}
+                delivery = await deliver(
+                    conn,
+                    "paid",
+                    "P-3",
+                    paid,
+                    keep=KEEP,
+                    max_payload_bytes=LIMIT,
+                    sent_by="t",
+                    now=queue.clock(),
+                )
+                await write_outcome(conn, "w", queue.clock(), claim, run, walked, approvals)
+            return delivery.delivered
+        finally:
+            await pool.close()
+
+    assert queue.run(go), "the event answers the claimed run's pause"
+    row = queue.one("SELECT pauses, wake_at <= %s FROM waits WHERE run_id = %s", queue.clock.now, run_id)
+    assert row is not None
+    pending, due_now = row
+    assert [pause["node"] for pause in pending.values()] == ["wait"]
+    assert due_now, "the answered pause is due now, not at its timeout"
+    drain(queue)
+    assert queue.status(run_id) == ("succeeded", None)
+    assert logged(queue, run_id) == ["an hour", "paid 9", "done"]

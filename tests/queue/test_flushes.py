@@ -4,10 +4,11 @@ wins."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
-from typing import Any
+from typing import Any, LiteralString
 
-from backend.approvals.service import ApprovalService
+from backend.approvals.service import ApprovalOfVisit, ApprovalService
 from backend.walker import Resume
 from tests.approvals.test_decisions import approval_flow
 from tests.queue.test_runs import _claim
@@ -88,16 +89,18 @@ class _DecidedMeanwhile(ApprovalService):
 
     stale = True
 
-    async def _read(self, conn: Any, claim: Any, query: str) -> tuple[Any, ...]:
+    async def _read(self, conn: Any, claim: Any, query: LiteralString) -> ApprovalOfVisit:
         row = await super()._read(conn, claim, query)
         if self.stale:
             self.stale = False
             await conn.execute(
                 "UPDATE approvals SET outcome = 'approved', decided_by = 'ann', decided_at = now()"
                 " WHERE id = %s",
-                (row[0],),
+                (row.id,),
             )
-            return (row[0], None, None, None, None, row[5], True)
+            return replace(
+                row, outcome=None, decided_by=None, decided_at=None, comment=None, past_deadline=True
+            )
         return row
 
 

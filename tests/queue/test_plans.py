@@ -58,6 +58,7 @@ PARAMS: dict[str, Any] = {
     "retention": "30 days",
     "run_ids": [1, 2],
     "wait_ids": [1, 2],
+    "keys": ["n@1", "n@2"],
     "claim_attempts": [1, 1],
     "walks": None,
     "after_at": None,
