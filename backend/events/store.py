@@ -46,12 +46,13 @@ def check_name(name: str) -> str:
     return name
 
 
-def keep_from_env() -> timedelta:
-    """How long an event nobody waits for is kept (`FLOWYARD_EVENTS_KEEP`, ISO 8601, default a day).
+def keep_from_env(text: str | None = None) -> timedelta:
+    """How long an event nobody waits for is kept (`FLOWYARD_EVENTS_KEEP`, ISO 8601, default a day), or
+    what `text` would make it.
 
     It is also the longest a node's `keep_early` can reach back: an event is gone once it expires.
     """
-    text = os.environ.get("FLOWYARD_EVENTS_KEEP") or DEFAULT_KEEP
+    text = text or os.environ.get("FLOWYARD_EVENTS_KEEP") or DEFAULT_KEEP
     try:
         keep = parse_duration(text)
     except ValueError:

@@ -1,0 +1,50 @@
+"""A setting with a value its reader refuses stops `serve` and `worker` before they start, named."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from backend.processes import SETTING_CHECKS, check_settings
+from backend.store.errors import StoreError
+
+
+@pytest.mark.parametrize("name", sorted(SETTING_CHECKS))
+def test_every_checked_setting_refuses_what_is_not_of_its_form(name: str) -> None:
+    with pytest.raises(StoreError) as refused:
+        check_settings({name: "not a value"})
+    assert (refused.value.code, refused.value.params) == (
+        "setting_invalid",
+        {"name": name, "given": "not a value"},
+    )
+
+
+def test_the_defaults_and_usual_values_pass() -> None:
+    check_settings({})
+    check_settings(
+        {"FLOWYARD_EVENTS_KEEP": "P7D", "FLOWYARD_RUN_RETENTION_DAYS": "0", "FLOWYARD_SMTP_PORT": "587"}
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "setting", "value"),
+    [
+        (["serve", "--port", "1"], "FLOWYARD_EVENTS_KEEP", "a day"),
+        (["worker"], "FLOWYARD_RUN_RETENTION_DAYS", "-1"),
+    ],
+)
+def test_a_process_with_a_bad_setting_says_which_and_exits_2(
+    database_url: str, command: list[str], setting: str, value: str
+) -> None:
+    env = {**os.environ, "DATABASE_URL": database_url, setting: value}
+    done = subprocess.run(
+        [sys.executable, "-m", "backend.cli", *command], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        f"flowyard: The setting {setting} cannot be “{value}”: see the settings table in the README"
+        " for what it takes. (setting_invalid)\n"
+    )
