@@ -50,11 +50,12 @@ def resume_written(step: Step | None, started: float) -> None:
 
 
 def resume_failed(code: str, final: bool) -> None:
-    """A resume failed with reason `code`; `final`: it was the last attempt and the run failed."""
+    """A resume failed with reason `code`; `final`: it was the last attempt and the run stopped (it has not
+    ended: a person resumes or ends it)."""
     metrics.RESUMES.labels("failed").inc()
     metrics.RESUME_FAILURES.labels(code).inc()
     if final:
-        metrics.RUNS_ENDED.labels("failed", "resume_attempts_exhausted").inc()
+        metrics.RUNS_STOPPED.labels(code).inc()
     log.warning("resume failed", extra={"code": code, "final": final})
 
 

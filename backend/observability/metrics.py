@@ -31,6 +31,11 @@ WALK_SECONDS = Histogram(
 )
 RESUME_FAILURES = Counter("flowyard_resume_failures", "Resumes that failed, by reason code", ["code"])
 RUNS_ENDED = Counter("flowyard_runs_ended", "Runs that ended, by status and reason code", ["status", "code"])
+RUNS_STOPPED = Counter(
+    "flowyard_runs_stopped",
+    "Runs stopped for a person after their last attempt failed, by reason code",
+    ["code"],
+)
 ACTION_SECONDS = Histogram(
     "flowyard_action_seconds",
     "Actions sent, by kind and outcome (out or error)",

@@ -9,7 +9,9 @@ from typing import Any
 
 import httpx
 import pytest
+from prometheus_client import REGISTRY
 
+from backend.observability import events
 from tests.actions.servers import RecordingServer, recording_server
 from tests.api.support import make_user
 from tests.observability.live import Live, free_port, scrape, started, value, wait_for
@@ -144,3 +146,21 @@ def test_made_up_methods_and_non_ascii_tokens_add_no_series_and_no_error(
     ).text
     assert 'method="BREW"' not in text and 'method="X1"' not in text
     assert 'method="other"' in text
+
+
+def test_a_run_stopped_after_its_last_attempt_is_counted_as_stopped_not_ended() -> None:
+    def counted() -> tuple[float, float]:
+        stopped = REGISTRY.get_sample_value("flowyard_runs_stopped_total", {"code": "action_failed"}) or 0.0
+        ended = sum(
+            sample.value
+            for family in REGISTRY.collect()
+            if family.name == "flowyard_runs_ended"
+            for sample in family.samples
+            if sample.name == "flowyard_runs_ended_total"
+        )
+        return stopped, ended
+
+    before = counted()
+    events.resume_failed("action_failed", final=False)
+    events.resume_failed("action_failed", final=True)
+    assert counted() == (before[0] + 1, before[1])
