@@ -28,6 +28,10 @@ def start(pgdata: Path) -> str:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         server = _pgserver().get_server(pgdata, cleanup_mode=None)
+        if running_pid(pgdata) is None:
+            # pgserver hands back the handle of a server this process started before, as it was, even
+            # after stop(): starting it again is ours to ask.
+            server.start()
         return str(server.get_uri())
 
 

@@ -14,6 +14,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from backend.store import embedded
@@ -94,3 +95,15 @@ def test_serve_starts_the_embedded_server_and_a_killed_process_leaves_it_reusabl
 def _get_json(url: str) -> dict[str, object]:
     with urllib.request.urlopen(url, timeout=30) as response:
         return dict(json.load(response))
+
+
+def test_a_server_stopped_by_this_process_is_started_again_by_it(data_dir: Path) -> None:
+    pgdata = data_dir / "pgdata"
+    first = embedded.start(pgdata)
+    assert embedded.stop(pgdata) is True
+    assert embedded.running_pid(pgdata) is None
+    again = embedded.start(pgdata)
+    assert embedded.running_pid(pgdata) is not None
+    with psycopg.connect(again) as conn:
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+    assert again == first
