@@ -309,7 +309,7 @@ class Soak:
         with psycopg.connect(self.url) as conn:
 
             def one(sql: str, *params: Any) -> Any:
-                row = conn.execute(sql, params).fetchone()  # type: ignore[arg-type]
+                row = conn.execute(sql, params).fetchone()
                 return row[0] if row else None
 
             ids = list(self.started)
@@ -317,7 +317,7 @@ class Soak:
                 "SELECT id, status, extract(epoch FROM ended_at - created_at) FROM runs WHERE id = ANY(%s)",
                 (ids,),
             ).fetchall()
-            succeeded_lines = dict(
+            succeeded_lines: dict[int, int] = dict(
                 conn.execute(
                     "SELECT run_id, count(*) FROM journal WHERE code = 'run_succeeded' AND run_id = ANY(%s)"
                     " GROUP BY run_id",

@@ -88,16 +88,20 @@ def visits_per_second(flow: Flow) -> float:
 @contextmanager
 def sizes_not_counted() -> Iterator[None]:
     """Every size counts as 0: the walk as it was before the limits, for the side-by-side figure."""
-    saved = sizes.measure, templates.measure
+    # templates imported its own name for sizes.measure: both are replaced (vars(): it is not re-exported).
+    modules = (vars(sizes), vars(templates))
+    saved = [module["measure"] for module in modules]
 
     def nothing(value: Any, limit: int) -> int:
         return 0
 
-    sizes.measure = templates.measure = nothing
+    for module in modules:
+        module["measure"] = nothing
     try:
         yield
     finally:
-        sizes.measure, templates.measure = saved
+        for module, measure in zip(modules, saved, strict=True):
+            module["measure"] = measure
 
 
 def serialize_every_visit_ms(flow: Flow) -> float:
