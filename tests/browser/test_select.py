@@ -27,7 +27,8 @@ def _flow() -> dict[str, Any]:
     ]
     ids = [n["id"] for n in nodes]
     wires: list[dict[str, str]] = [{"from": "start", "to": "note"}, {"from": "note", "to": "check"}]
-    wires += [{"from": "check", "port": "true", "to": "ask"}, {"from": "ask", "port": "approve", "to": "both"}]
+    wires += [{"from": "check", "port": "true", "to": "ask"}]
+    wires += [{"from": "ask", "port": "approve", "to": "both"}]
     wires += [{"from": "both", "port": "branches", "to": "pay"}]
     assert {w["to"] for w in wires} | {"start"} == set(ids)
     return {"format": "flowyard.flow/1", "name": "Select me", "nodes": nodes, "wires": wires}

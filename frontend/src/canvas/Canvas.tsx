@@ -29,7 +29,7 @@ import { FlowNodeCard, type CardData, type CardNode } from './FlowNodeCard';
 import { RegionNode, type RegionNodeType } from './RegionNode';
 import { regionBoxes } from './regions';
 import { cardHandles } from './handles';
-import { NODE_HEIGHT, NODE_WIDTH } from './layout';
+import { NODE_HEIGHT, NODE_WIDTH } from './cardSize';
 import { lanesNodes, LanesNode } from './LanesNode';
 import { DoneEdge, doneRoutes } from './DoneEdge';
 import { portLabel } from './ports';
@@ -48,9 +48,9 @@ const isRegion = (id: string) => id.startsWith('region:') || id.startsWith('lane
 interface Props {
   findings: Finding[];
   walked: Set<string>;
-  /** A sample walk's visit numbers by node, and the approval it paused at (walk/). */
+  /** A sample walk's visit numbers by node, and the approvals it waits at (walk/). */
   order?: Map<string, number[]>;
-  paused?: string | null;
+  paused: Set<string>;
   /** The nodes added or changed since the version compared with (flows/compare.ts). */
   diff?: Map<string, 'added' | 'changed'>;
   readOnly: boolean;
@@ -115,7 +115,7 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
         findings: count.get(node.id) ?? 0,
         walked: walked.has(node.id),
         order: order?.get(node.id),
-        paused: paused === node.id,
+        paused: paused.has(node.id),
         diff: diff?.get(node.id),
       };
       const isSelected = selected.includes(node.id);

@@ -48,6 +48,7 @@ export function EditorPage() {
   const marks = useMemo(() => (diff ? diffMarks(diff) : undefined), [diff]);
   useEffect(() => () => useCompare.getState().stop(), [flowId]);
   const order = useMemo(() => (sample ? visitsByNode(sample.visits) : undefined), [sample]);
+  const paused = useMemo(() => (sample ? new Set(sample.pending.map((p) => p.node)) : NOT_WALKED), [sample]);
   useUndoKeys();
   useCopyPasteKeys(editor.viewing !== null);
   useLeaveGuard(editor.doc !== editor.savedDoc && editor.viewing === null, t('ui_leave_confirm'));
@@ -126,7 +127,7 @@ export function EditorPage() {
             findings={findings}
             walked={walked}
             order={order}
-            paused={sample?.waiting_at}
+            paused={paused}
             diff={marks}
             readOnly={readOnly}
             flow={flow}
