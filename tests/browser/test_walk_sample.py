@@ -65,8 +65,8 @@ def test_walk_a_flow_with_sample_input_and_answer_its_approval(browser: Browser,
 
 
 def test_a_walk_answers_the_approvals_a_parallel_waits_at_together(browser: Browser, server: Server) -> None:
-    server.user("pia", "edit")
-    page = log_in(browser, server, "pia")
+    server.user("parvati", "edit")
+    page = log_in(browser, server, "parvati")
     csrf = page.request.get("/api/me").json()["csrf_token"]
     headers = {"X-CSRF-Token": csrf, "Content-Type": "application/json"}
     document = {**parallel_approvals(), "name": "Two signatures, walked"}
