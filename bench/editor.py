@@ -12,7 +12,9 @@ Vite into .flowyard/bench-editor/REV/ (once; its node_modules are this tree's wh
 same, else `npm ci`). Both builds are served at once by two `flowyard serve` on one database and measured
 in turns (before, after, before, ...), so the load of the machine weighs on both alike.
 
-"Open" is from the navigation to the moment the canvas shows its first cards and the toolbar answers.
+"Open" is from the navigation to the moment the canvas shows its first cards and the toolbar answers, as
+Playwright sees it (it includes the load event its goto waits for and its own polling), and "in the page"
+the same moment from the navigation's start by the page's clock, once a task queued then has run.
 "Findings" is from the click that adds a node (from the palette) until the findings' heading changes,
 the debounce included.
 """
@@ -93,13 +95,34 @@ def build_of(revision: str) -> Path:
     return dist
 
 
-def open_once(page: Page, flow_id: int) -> float:
+# In the page, from the navigation's start: the first card and the toolbar's Undo are in the document, and
+# a task queued then has run (the main thread is free to answer a click). Playwright's own round trips
+# (the load event goto waits for, each wait_for's polling) are not in this figure; they are in the other.
+WATCH_OPEN = """
+(() => {
+  const seen = () => document.querySelector('.react-flow__node') &&
+    [...document.querySelectorAll('.toolbar button')].some((b) => b.textContent === 'Undo');
+  const observer = new MutationObserver(() => {
+    if (!seen()) return;
+    observer.disconnect();
+    setTimeout(() => { window.__flowyardOpen = performance.now(); }, 0);
+  });
+  observer.observe(document, { childList: true, subtree: true });
+})();
+"""
+
+
+def open_once(page: Page, flow_id: int) -> tuple[float, float]:
+    """Seconds to open the flow: as Playwright sees it (navigation to cards and toolbar found), and as
+    the page does (WATCH_OPEN)."""
     page.goto("/flows")
     started = time.perf_counter()
     page.goto(f"/flows/{flow_id}")
     page.locator(".react-flow__node").first.wait_for()
     page.get_by_role("button", name="Undo").wait_for()
-    return time.perf_counter() - started
+    seen = time.perf_counter() - started
+    page.wait_for_function("() => window.__flowyardOpen !== undefined")
+    return seen, page.evaluate("window.__flowyardOpen") / 1000
 
 
 def findings_once(page: Page) -> float:
@@ -139,6 +162,8 @@ def main() -> None:
         old.user("bench", "edit", "run")
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
         pages = dict(zip(builds, (log_in(browser, old, "bench"), log_in(browser, new, "bench")), strict=True))
+        for page in pages.values():
+            page.add_init_script(WATCH_OPEN)
         first = next(iter(pages.values()))
         made = first.request.post(
             "/api/flows", data=json.dumps(big_flow(NODES)), headers=_csrf(first, "application/json")
@@ -146,11 +171,14 @@ def main() -> None:
         flow_id = made.json()["id"]
 
         opens: dict[str, list[float]] = {name: [] for name in builds}
+        in_page: dict[str, list[float]] = {name: [] for name in builds}
         edits: dict[str, list[float]] = {name: [] for name in builds}
         mounted: dict[str, int] = {}
         for _ in range(arguments.rounds):
             for name, page in pages.items():
-                opens[name].append(open_once(page, flow_id))
+                seen, inside = open_once(page, flow_id)
+                opens[name].append(seen)
+                in_page[name].append(inside)
                 mounted[name] = page.locator(".react-flow__node").count()
         for _ in range(arguments.rounds):
             for name, page in pages.items():
@@ -159,16 +187,24 @@ def main() -> None:
 
     width = max(len(name) for name in builds)
     print(f"\nmedians of {arguments.rounds}, measured in turns; load average {os.getloadavg()[0]:.1f}")
-    print(f"{'':{width}}  {'open a ' + str(NODES) + '-node flow':>26}  {'findings after an edit':>24}")
+    print(
+        f"{'':{width}}  {'open a ' + str(NODES) + '-node flow':>26}  {'(in the page)':>13}"
+        f"  {'findings after an edit':>24}"
+    )
     for name in builds:
         open_s = statistics.median(opens[name])
+        inside_s = statistics.median(in_page[name])
         edit_ms = statistics.median(edits[name]) * 1000
-        print(f"{name:{width}}  {open_s:>8.2f} s ({mounted[name]:>3} cards)      {edit_ms:>16.0f} ms")
-    print(f"{'target':{width}}  {'under 1.00 s':>26}  {'within 300 ms':>24}")
+        print(
+            f"{name:{width}}  {open_s:>8.2f} s ({mounted[name]:>3} cards)      {inside_s:>11.2f} s"
+            f"  {edit_ms:>21.0f} ms"
+        )
+    print(f"{'target':{width}}  {'under 1.00 s':>26}  {'':>13}  {'within 300 ms':>24}")
     old_name, new_name = builds
     ratio_open = statistics.median(opens[old_name]) / statistics.median(opens[new_name])
+    ratio_inside = statistics.median(in_page[old_name]) / statistics.median(in_page[new_name])
     ratio_edit = statistics.median(edits[old_name]) / statistics.median(edits[new_name])
-    print(f"{'before / after':{width}}  {ratio_open:>24.1f}x  {ratio_edit:>22.1f}x")
+    print(f"{'before / after':{width}}  {ratio_open:>24.1f}x  {ratio_inside:>12.1f}x  {ratio_edit:>22.1f}x")
     print("\nbundle (gzip -9 of dist/assets), and what every page loads (the entry chunk and its preloads):")
     for name, dist in builds.items():
         print(

@@ -9,7 +9,6 @@ limiter as a large validation, so a walk never holds the event loop.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping
 from functools import partial
 from typing import Any, cast
@@ -23,7 +22,7 @@ from backend.api.errors import ApiError
 from backend.config import settings
 from backend.graph.model import Flow
 from backend.i18n.catalogs import message
-from backend.walker.cli import walk_through
+from backend.walker.cli import walk_answering
 from backend.walker.sizes import Limits
 from backend.walker.step import JournalLine
 
@@ -55,12 +54,21 @@ BODY: dict[str, Any] = {
 }
 WALKED: dict[str, Any] = {
     "type": "object",
-    "required": ["status", "visits", "error", "waiting_at", "journal"],
+    "required": ["status", "visits", "error", "waiting_at", "pending", "journal"],
     "properties": {
         "status": {"enum": ["succeeded", "failed", "waiting"]},
         "visits": {"type": "array", "items": {"type": "string"}, "description": "node ids, in order"},
         "error": {"type": ["string", "null"], "description": "the reason code of a failed walk"},
-        "waiting_at": {"type": ["string", "null"], "description": "the approval no answer is left for"},
+        "waiting_at": {"type": ["string", "null"], "description": "the first of the pauses pending"},
+        "pending": {
+            "type": "array",
+            "description": "the approvals the walk waits at, in branch order (several inside a parallel)",
+            "items": {
+                "type": "object",
+                "required": ["node", "visit"],
+                "properties": {"node": {"type": "string"}, "visit": {"type": "integer"}},
+            },
+        },
         "journal": {
             "type": "array",
             "items": {
@@ -79,9 +87,10 @@ WALKED: dict[str, Any] = {
 }
 
 
-def _answers(given: list[dict[str, str]], flow: Flow) -> dict[str, deque[str]]:
-    """The answers by approval node, in the order given; each must name an approval that can take it."""
-    queued: dict[str, deque[str]] = {}
+def _answers(given: list[dict[str, str]], flow: Flow) -> list[tuple[str, str]]:
+    """The answers in the order given (which decides the order pauses of a parallel resume); each must
+    name an approval that can take it."""
+    queued: list[tuple[str, str]] = []
     for answer in given:
         node_id, outcome = answer["node"], answer["outcome"]
         node = flow.nodes.get(node_id)
@@ -89,7 +98,7 @@ def _answers(given: list[dict[str, str]], flow: Flow) -> dict[str, deque[str]]:
             raise ApiError(422, code="walk_sample_not_approval", detail={"node": node_id}, node=node_id)
         if outcome == "timeout" and node.config.get("on_timeout") not in ("approve", "reject", "skip"):
             raise ApiError(422, code="walk_sample_cannot_time_out", detail={"node": node_id}, node=node_id)
-        queued.setdefault(node_id, deque()).append(outcome)
+        queued.append((node_id, outcome))
     return queued
 
 
@@ -98,13 +107,14 @@ def _walk(
 ) -> dict[str, Any]:
     """The answer's body: the walk and its journal with each line's sentence (up to 500 visits' worth)."""
     flow = Flow.load(cast(Mapping[str, Any], document))  # validated: it is a flow document
-    status, error, visits, journal, waiting_at = walk_through(flow, trigger, _answers(answers, flow), limits)
+    walked = walk_answering(flow, trigger, _answers(answers, flow), limits)
     return {
-        "status": status,
-        "visits": visits,
-        "error": error,
-        "waiting_at": waiting_at,
-        "journal": [_line(line, locale) for line in journal],
+        "status": walked.status,
+        "visits": walked.visits,
+        "error": walked.error,
+        "waiting_at": walked.pending[0][0] if walked.pending else None,
+        "pending": [{"node": node, "visit": visit} for node, visit in walked.pending],
+        "journal": [_line(line, locale) for line in walked.journal],
     }
 
 

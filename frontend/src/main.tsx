@@ -7,6 +7,7 @@ import './shell/app.css';
 import { browserLocale, switchLocale } from './i18n/i18n';
 import { App } from './shell/App';
 import { flowQuery } from './flows/queries';
+import { meQuery } from './shell/me';
 
 // Server state is refetched on focus but not retried on 4xx: a refusal is an answer, not a glitch.
 const queries = new QueryClient({
@@ -18,15 +19,21 @@ const queries = new QueryClient({
 // the <Routes> of App.tsx, under one catch-all route.
 const router = createBrowserRouter([{ path: '*', element: <App /> }]);
 
-// Opened at a flow's address: the flow and the editor's code load now, beside the catalog and /api/me,
-// not one after the other (a failure is forgotten: the editor asks again once someone is logged in).
-const opened = /^\/flows\/(\d+)$/.exec(window.location.pathname);
-if (opened) {
-  const query = flowQuery(Number(opened[1]));
+// Asked for now, beside the catalog, not once it has loaded and the page has drawn (a failure is forgotten:
+// the page asks again when it needs the answer, and a 401 then sends it to the login page).
+function prefetch(query: { queryKey: readonly unknown[]; queryFn: () => Promise<unknown> }) {
   void queries.prefetchQuery(query).then(() => {
     if (queries.getQueryState(query.queryKey)?.status === 'error')
       queries.removeQueries({ queryKey: query.queryKey });
   });
+}
+
+// Who is logged in (shell/Layout.tsx), on every page but the login.
+if (window.location.pathname !== '/login') prefetch(meQuery);
+// Opened at a flow's address: the flow and the editor's code load now too.
+const opened = /^\/flows\/(\d+)$/.exec(window.location.pathname);
+if (opened) {
+  prefetch(flowQuery(Number(opened[1])));
   void import('./flows/EditorPage');
 }
 

@@ -110,3 +110,45 @@ def test_bad_walks_are_refused_with_a_reason_and_change_nothing(queue: Queue) ->
             assert answer.json()["error"]["message"] != code
         assert api.post("/api/flows/walk", json={"document": approval_and_delay_flow()}).status_code == 401
         assert _rows(queue.url) == before
+
+
+def parallel_approvals() -> dict[str, Any]:
+    approval = {"title": "Sign?", "approvers": ["group:legal"]}
+    return {
+        "format": "flowyard.flow/1",
+        "name": "two signatures",
+        "nodes": [
+            {"id": "start", "type": "trigger", "config": {"kind": "manual"}},
+            {"id": "both", "type": "parallel", "config": {"wait": "all"}},
+            {"id": "legal", "type": "approval", "config": approval},
+            {"id": "finance", "type": "approval", "config": approval},
+            {"id": "pay", "type": "log", "config": {"message": "paid"}},
+        ],
+        "wires": [
+            {"from": "start", "to": "both"},
+            {"from": "both", "port": "branches", "to": "legal"},
+            {"from": "both", "port": "branches", "to": "finance"},
+            {"from": "both", "port": "done", "to": "pay"},
+        ],
+    }
+
+
+def test_a_parallel_walk_lists_every_pending_pause_and_takes_answers_in_the_order_given(queue: Queue) -> None:
+    token = make_user(queue.url, "wes")
+    with app_client(queue.url) as api:
+
+        def walk(*answers: tuple[str, str]) -> dict[str, Any]:
+            given = [{"node": node, "outcome": outcome} for node, outcome in answers]
+            body = {"document": parallel_approvals(), "answers": given}
+            answered = api.post("/api/flows/walk", json=body, headers=auth(token))
+            assert answered.status_code == 200, answered.text
+            result: dict[str, Any] = answered.json()
+            return result
+
+        waiting = walk()
+        assert (waiting["status"], waiting["waiting_at"]) == ("waiting", "legal")
+        assert waiting["pending"] == [{"node": "legal", "visit": 3}, {"node": "finance", "visit": 4}]
+        assert walk(("finance", "approve"))["pending"] == [{"node": "legal", "visit": 3}]
+        both = walk(("finance", "approve"), ("legal", "reject"))
+        resumed = [line["node"] for line in both["journal"] if line["code"] == "run_resumed"]
+        assert (both["status"], both["pending"], resumed) == ("succeeded", [], ["finance", "legal"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 
 def node(page: Page, node_id: str) -> Locator:
@@ -24,3 +24,11 @@ def wire(page: Page, source: str, port: str, target: str) -> None:
     assert box is not None, f"{target} has no input handle on screen"
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
     page.mouse.up()
+
+
+def arrange(page: Page, name: str = "Arrange") -> None:
+    """Press Arrange (`name` in the page's language) and wait for the layout: dagre runs in a worker, and
+    the button is busy until the nodes have moved."""
+    button = page.get_by_role("button", name=name)
+    button.click()
+    expect(button).to_be_enabled()

@@ -8,7 +8,7 @@ import re
 import psycopg
 from playwright.sync_api import Browser, expect
 
-from tests.browser.canvas import add, node, wire
+from tests.browser.canvas import add, arrange, node, wire
 from tests.browser.support import Server, log_in, screenshot
 
 
@@ -21,7 +21,7 @@ def test_the_panel_writes_the_rules_and_the_validator_finds_an_unreachable_quoru
     page.wait_for_url(re.compile(r".*/flows/\d+$"))
     flow_id = int(page.url.rsplit("/", 1)[1])
     add(page, "Approval")
-    page.get_by_role("button", name="Arrange").click()
+    arrange(page)
     page.get_by_role("button", name="Zoom to fit").click()
     wire(page, "start", "out", "approval1")
     node(page, "approval1").click()

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.canvas import add, node, wire
+from tests.browser.canvas import add, arrange, node, wire
 from tests.browser.support import Server, log_in, screenshot
 
 
@@ -33,11 +33,11 @@ def test_draw_the_invoice_flow_with_the_mouse_fix_a_finding_save_and_run(
     add(page, "Approval")
     add(page, "HTTP request")
     add(page, "Log")
-    page.get_by_role("button", name="Arrange").click()
+    arrange(page)
     page.get_by_role("button", name="Zoom to fit").click()
     wire(page, "start", "out", "approval1")
     wire(page, "approval1", "approve", "http1")
-    page.get_by_role("button", name="Arrange").click()
+    arrange(page)
     page.get_by_role("button", name="Zoom to fit").click()
     wire(page, "approval1", "reject", "log1")
     expect(page.locator(".react-flow__edge")).to_have_count(3)
@@ -48,7 +48,7 @@ def test_draw_the_invoice_flow_with_the_mouse_fix_a_finding_save_and_run(
     expect(page.locator(".react-flow__edge")).to_have_count(3)
 
     # The approval's empty title is a finding shown on the node; the panel fixes it.
-    page.get_by_role("button", name="Arrange").click()
+    arrange(page)
     expect(node(page, "approval1").locator(".card-findings")).to_be_visible()
     node(page, "approval1").click()
     panel = page.locator(".config")

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from playwright.sync_api import Browser, Dialog, expect
 
 from tests.api.support import approval_and_delay_flow
+from tests.browser.canvas import arrange
 from tests.browser.support import Server, log_in, screenshot
 
 QUESTION = "This flow has unsaved changes. Leave it and lose them?"
@@ -47,7 +48,7 @@ def test_back_button_asks_before_unsaved_changes_are_lost(browser: Browser, serv
 
     page.go_forward()
     page.wait_for_url(f"**/flows/{flow_id}")
-    page.get_by_role("button", name="Arrange").click()
+    arrange(page)
     expect(page.get_by_text("unsaved changes")).to_be_visible()
 
     # Back, and stay: the question in the catalog's words; the editor, its address and the edit remain.

@@ -10,6 +10,7 @@ from typing import Any
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.browser.canvas import add, node, wire
+from tests.browser.canvas import arrange as arrange_nodes
 from tests.browser.support import Server, log_in, screenshot
 
 
@@ -30,7 +31,7 @@ def saved_document(page: Page) -> dict[str, Any]:
 
 
 def arrange(page: Page) -> None:
-    page.get_by_role("button", name="Arrange").click()
+    arrange_nodes(page)
     page.get_by_role("button", name="Zoom to fit").click()
 
 

@@ -8,6 +8,7 @@ import json
 from playwright.sync_api import Browser, expect
 
 from tests.api.support import approval_and_delay_flow
+from tests.browser.canvas import arrange
 from tests.browser.support import Server, log_in
 
 
@@ -38,7 +39,7 @@ def test_open_an_old_version_read_only_and_restore_it(browser: Browser, server: 
     # Someone else saves meanwhile: this author's save names the version it started from and is refused.
     document["name"] = "Saved elsewhere"
     page.request.put(f"/api/flows/{flow_id}", data=json.dumps(document), headers=headers)
-    page.get_by_role("button", name="Arrange").click()
+    arrange(page)
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("status")).to_contain_text("vera saved version 4")
     assert page.request.get(f"/api/flows/{flow_id}").json()["version"] == 4

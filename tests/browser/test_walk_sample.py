@@ -1,5 +1,6 @@
-"""Walk with sample input: the author types the trigger's input, answers the approval the walk pauses at,
-and sees the path on the canvas and each visit in the panel; no run is started."""
+"""Walk with sample input: the author types the trigger's input, answers the approval the walk pauses at
+(or the several a parallel waits at together), and sees the path on the canvas and each visit in the
+panel; no run is started."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import psycopg
 from playwright.sync_api import Browser, expect
 
 from tests.api.support import approval_and_delay_flow
-from tests.browser.canvas import node
+from tests.api.test_walk_sample import parallel_approvals
+from tests.browser.canvas import arrange, node
 from tests.browser.support import Server, log_in, screenshot, serious_violations
 
 
@@ -55,8 +57,40 @@ def test_walk_a_flow_with_sample_input_and_answer_its_approval(browser: Browser,
     screenshot(page, "editor-walk")
 
     # An edit clears the walk: it showed the flow as it was.
-    page.get_by_role("button", name="Arrange").click()
+    arrange(page)
     expect(visits).to_have_count(0)
     expect(node(page, "start").locator(".card")).not_to_have_class(re.compile(r"\bwalked\b"))
     assert _runs(server) == runs_before
+    page.context.close()
+
+
+def test_a_walk_answers_the_approvals_a_parallel_waits_at_together(browser: Browser, server: Server) -> None:
+    server.user("parvati", "edit")
+    page = log_in(browser, server, "parvati")
+    csrf = page.request.get("/api/me").json()["csrf_token"]
+    headers = {"X-CSRF-Token": csrf, "Content-Type": "application/json"}
+    document = {**parallel_approvals(), "name": "Two signatures, walked"}
+    flow_id = page.request.post("/api/flows", data=json.dumps(document), headers=headers).json()["id"]
+
+    page.goto(f"/flows/{flow_id}")
+    walk = page.get_by_role("region", name="Walk with sample input")
+    walk.get_by_role("button", name="Walk", exact=True).click()
+    expect(walk.locator(".walk-result")).to_contain_text("The walk waits at 2 approvals at once")
+    legal = walk.get_by_role("group", name="Approval legal")
+    finance = walk.get_by_role("group", name="Approval finance")
+    for waiting in ("legal", "finance"):
+        expect(node(page, waiting).locator(".card")).to_have_class(re.compile(r"\bpaused\b"))
+
+    # One answer chosen, the walk goes on with it alone: legal is still waited for.
+    finance.get_by_role("button", name="Reject").click()
+    expect(finance.get_by_role("button", name="Reject")).to_have_attribute("aria-pressed", "true")
+    walk.get_by_role("button", name="Walk on with the answers chosen").click()
+    expect(finance).to_have_count(0)
+    expect(legal).to_contain_text("The walk waits at approval legal")
+    expect(node(page, "finance").locator(".card")).not_to_have_class(re.compile(r"\bpaused\b"))
+
+    legal.get_by_role("button", name="Approve").click()
+    expect(walk.locator(".walk-result")).to_contain_text("The walk reached its end (visits: 5)")
+    visits = walk.get_by_role("list", name="Visits of the walk, in order")
+    expect(visits.locator('li[data-node="pay"]')).to_have_count(1)
     page.context.close()

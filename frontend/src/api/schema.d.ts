@@ -2179,11 +2179,16 @@ export interface operations {
                             node: string | null;
                             visit: number | null;
                         }[];
+                        /** @description the approvals the walk waits at, in branch order (several inside a parallel) */
+                        pending: {
+                            node: string;
+                            visit: number;
+                        }[];
                         /** @enum {unknown} */
                         status: "succeeded" | "failed" | "waiting";
                         /** @description node ids, in order */
                         visits: string[];
-                        /** @description the approval no answer is left for */
+                        /** @description the first of the pauses pending */
                         waiting_at: string | null;
                     };
                 };

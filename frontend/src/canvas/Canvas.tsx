@@ -29,7 +29,7 @@ import { FlowNodeCard, type CardData, type CardNode } from './FlowNodeCard';
 import { RegionNode, type RegionNodeType } from './RegionNode';
 import { regionBoxes } from './regions';
 import { cardHandles } from './handles';
-import { NODE_HEIGHT, NODE_WIDTH } from './layout';
+import { NODE_HEIGHT, NODE_WIDTH } from './cardSize';
 import { lanesNodes, LanesNode } from './LanesNode';
 import { DoneEdge, doneRoutes } from './DoneEdge';
 import { portLabel } from './ports';
@@ -48,9 +48,9 @@ const isRegion = (id: string) => id.startsWith('region:') || id.startsWith('lane
 interface Props {
   findings: Finding[];
   walked: Set<string>;
-  /** A sample walk's visit numbers by node, and the approval it paused at (walk/). */
+  /** A sample walk's visit numbers by node, and the approvals it waits at (walk/). */
   order?: Map<string, number[]>;
-  paused?: string | null;
+  paused: Set<string>;
   /** The nodes added or changed since the version compared with (flows/compare.ts). */
   diff?: Map<string, 'added' | 'changed'>;
   readOnly: boolean;
@@ -115,7 +115,7 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
         findings: count.get(node.id) ?? 0,
         walked: walked.has(node.id),
         order: order?.get(node.id),
-        paused: paused === node.id,
+        paused: paused.has(node.id),
         diff: diff?.get(node.id),
       };
       const isSelected = selected.includes(node.id);
@@ -152,28 +152,54 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
   }, [doc, findings, selected, walked, order, paused, diff, readOnly, labelOf]);
 
   const warned = useWarnings((s) => s.byNode);
+  // As with the cards, a wire whose drawing did not change is the same object as before: an edit or new
+  // findings redraw the wires they touch, not all 500 (React Flow redraws every edge object that is new).
+  const edgeCache = useRef(new Map<string, Edge>());
   const edges = useMemo<Edge[]>(() => {
     const bad = new Set(findings.filter((f) => f.wire !== null).map((f) => f.wire));
     const byId = new Map(doc.nodes.map((n) => [n.id, n]));
     const routes = doneRoutes(doc);
-    return doc.wires.map((wire, i) => ({
-      ...(portOf(wire) === 'done' && routes.has(wire.from)
-        ? { type: 'done', data: routes.get(wire.from) }
-        : {}),
-      id: `wire:${i}`,
-      source: wire.from,
-      sourceHandle: portOf(wire),
-      target: wire.to,
-      targetHandle: 'in',
+    const previous = edgeCache.current;
+    const next = new Map<string, Edge>();
+    const drawn = doc.wires.map((wire, i) => {
+      const id = `wire:${i}`;
+      const port = portOf(wire);
+      const route = port === 'done' ? routes.get(wire.from) : undefined;
       // A branches wire needs no name: the lane it leads into says "Branch 1", "Branch 2".
-      label:
-        portOf(wire) === 'out' || portOf(wire) === 'branches'
-          ? undefined
-          : portLabel(t, byId.get(wire.from), portOf(wire)),
-      className: bad.has(i) ? 'wire-finding' : warned[wire.to] ? 'wire-warning' : undefined,
-      deletable: !readOnly,
-      selected: selectedWires.has(`wire:${i}`),
-    }));
+      const label =
+        port === 'out' || port === 'branches' ? undefined : portLabel(t, byId.get(wire.from), port);
+      const className = bad.has(i) ? 'wire-finding' : warned[wire.to] ? 'wire-warning' : undefined;
+      const selected = selectedWires.has(id);
+      const old = previous.get(id);
+      const edge: Edge =
+        old &&
+        !route &&
+        !old.data &&
+        old.source === wire.from &&
+        old.target === wire.to &&
+        old.sourceHandle === port &&
+        old.label === label &&
+        old.className === className &&
+        old.deletable === !readOnly &&
+        old.selected === selected
+          ? old
+          : {
+              ...(route ? { type: 'done', data: route } : {}),
+              id,
+              source: wire.from,
+              sourceHandle: port,
+              target: wire.to,
+              targetHandle: 'in',
+              label,
+              className,
+              deletable: !readOnly,
+              selected,
+            };
+      next.set(id, edge);
+      return edge;
+    });
+    edgeCache.current = next;
+    return drawn;
   }, [doc, findings, readOnly, selectedWires, t, warned]);
 
   const onEdgesChange = useCallback((changes: EdgeChange[]) => {

@@ -6,7 +6,7 @@
 // declared handles with the drawn ones.
 import { Position, type NodeHandle } from '@xyflow/react';
 import { PORTS } from '../flows/document';
-import { NODE_HEIGHT, NODE_WIDTH } from './layout';
+import { NODE_HEIGHT, NODE_WIDTH } from './cardSize';
 
 const BORDER = 2; // .card's border: its handles are placed inside it (.card is their containing block)
 const IN_SIZE = 8; // React Flow's handle, 6 px and a 1 px border

@@ -4,7 +4,8 @@
 // other or with nodes outside, and what follows `done` comes below the whole block. Deepest first, so a
 // parallel inside a lane is a block inside that lane.
 import { parallelRegions, regions, type FlowDocument, type FlowNode, type Position } from '../flows/document';
-import { NODE_HEIGHT, NODE_WIDTH, place, type Size } from './layout';
+import { NODE_HEIGHT, NODE_WIDTH, type Size } from './cardSize';
+import { place } from './layout';
 import { regionPad } from './lanes';
 
 const RANK_GAP = 70;

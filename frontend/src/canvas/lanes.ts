@@ -1,7 +1,7 @@
 // A parallel's region on the canvas: a tinted box around the parallel node and its branches, one lane per
 // wire of `branches` side by side inside it, and `done` leaving below (laneLayout.ts places them so).
 import { parallelRegions, portOf, regions, type FlowDocument, type Position } from '../flows/document';
-import { NODE_HEIGHT, NODE_WIDTH } from './layout';
+import { NODE_HEIGHT, NODE_WIDTH } from './cardSize';
 
 export interface LaneBox {
   /** The target of the lane's `branches` wire. */

@@ -2,14 +2,9 @@
 import dagre from '@dagrejs/dagre';
 import { layoutLanes } from './laneLayout';
 import { portOf, portsOf, type FlowDocument, type Position, type Wire } from '../flows/document';
+import { NODE_HEIGHT, NODE_WIDTH, type Size } from './cardSize';
 
-export const NODE_WIDTH = 220;
-export const NODE_HEIGHT = 84;
-
-export interface Size {
-  width: number;
-  height: number;
-}
+export { NODE_HEIGHT, NODE_WIDTH, type Size } from './cardSize';
 
 /** Where every node goes. A flow with a parallel is laid out lane by lane (laneLayout.ts). */
 export function layout(doc: FlowDocument): Map<string, Position> {
@@ -25,7 +20,9 @@ export function place(doc: FlowDocument, sizes?: Map<string, Size>): Map<string,
   // Siblings are placed in port order (approve left of reject, true left of false), so wires leave their
   // ports without crossing: nodes go in by port order, wires in reverse (dagre's first-seen order puts
   // the last edge added leftmost; the unit test holds this for both orders of the document's wires).
-  const rank = (wire: Wire) => portsOf(doc.nodes.find((n) => n.id === wire.from)).indexOf(portOf(wire));
+  const byId = new Map(doc.nodes.map((n) => [n.id, n]));
+  const ranks = new Map(doc.wires.map((w) => [w, portsOf(byId.get(w.from)).indexOf(portOf(w))]));
+  const rank = (wire: Wire) => ranks.get(wire) ?? 0;
   const wires = [...doc.wires].sort((a, b) => rank(a) - rank(b));
   const order = [
     ...new Set([

@@ -2,7 +2,7 @@
 // outer loops so nested regions sit inside each other.
 import type { FlowDocument, Position } from '../flows/document';
 import { loopRegions, regions as allRegions } from '../flows/document';
-import { NODE_HEIGHT, NODE_WIDTH } from './layout';
+import { NODE_HEIGHT, NODE_WIDTH } from './cardSize';
 
 export interface RegionBox {
   loop: string;

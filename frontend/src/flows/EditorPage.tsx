@@ -16,6 +16,7 @@ import { useEditor } from './store';
 import { flowQuery } from './queries';
 import { quickLayout } from './quickLayout';
 import { layoutInWorker } from './layoutWorker';
+import { afterPaint } from './afterPaint';
 import { Toolbar } from './Toolbar';
 import { useCopyPasteKeys, useLeaveGuard, useUndoKeys } from './keys';
 import { VersionsPanel } from './VersionsPanel';
@@ -31,6 +32,7 @@ const ConfigPanel = lazy(() => import('../panel/ConfigPanel').then((m) => ({ def
 
 // Stable: a new set each render would redraw every node, which drops a wire being dragged.
 const NOT_WALKED = new Set<string>();
+const NOT_DRAWN: FlowDocument = { format: 'flowyard.flow/1', name: '', nodes: [], wires: [] };
 
 export function EditorPage() {
   const { t } = useTranslation();
@@ -39,7 +41,12 @@ export function EditorPage() {
   const [view, setView] = useState<'canvas' | 'list'>('canvas');
   const editor = useEditor();
   const loaded = useQuery(flowQuery(flowId));
-  const { findings, warnings } = useFindings(editor.doc);
+  // The flow as opened is checked once the canvas has drawn (a saved version has no findings, only
+  // perhaps warnings); every edit after that at once (flows/findings.ts).
+  const [drawn, setDrawn] = useState<number | null>(null);
+  const opened = editor.flowId === flowId;
+  useEffect(() => (opened ? afterPaint(() => setDrawn(flowId)) : undefined), [opened, flowId]);
+  const { findings, warnings } = useFindings(drawn === flowId ? editor.doc : NOT_DRAWN);
   useEffect(() => useWarnings.getState().show(warnings), [warnings]);
   const sample = useWalk((s) => s.result);
   const walked = useMemo(() => (sample ? new Set(sample.visits) : NOT_WALKED), [sample]);
@@ -48,6 +55,7 @@ export function EditorPage() {
   const marks = useMemo(() => (diff ? diffMarks(diff) : undefined), [diff]);
   useEffect(() => () => useCompare.getState().stop(), [flowId]);
   const order = useMemo(() => (sample ? visitsByNode(sample.visits) : undefined), [sample]);
+  const paused = useMemo(() => (sample ? new Set(sample.pending.map((p) => p.node)) : NOT_WALKED), [sample]);
   useUndoKeys();
   useCopyPasteKeys(editor.viewing !== null);
   useLeaveGuard(editor.doc !== editor.savedDoc && editor.viewing === null, t('ui_leave_confirm'));
@@ -64,11 +72,14 @@ export function EditorPage() {
     const quick = moveNodes(doc, quickLayout(doc));
     useEditor.getState().load(flowId, loaded.data.version, quick);
     let current = true;
-    layoutInWorker(doc)
-      .then((placed) => current && useEditor.getState().relaid(quick, moveNodes(quick, placed)))
-      .catch(() => undefined); // the quick layout stays, and Arrange is there
+    const cancel = afterPaint(() => {
+      layoutInWorker(doc)
+        .then((placed) => current && useEditor.getState().relaid(quick, moveNodes(quick, placed)))
+        .catch(() => undefined); // the quick layout stays, and Arrange is there
+    });
     return () => {
       current = false;
+      cancel();
     };
   }, [loaded.data, flowId]);
 
@@ -126,7 +137,7 @@ export function EditorPage() {
             findings={findings}
             walked={walked}
             order={order}
-            paused={sample?.waiting_at}
+            paused={paused}
             diff={marks}
             readOnly={readOnly}
             flow={flow}

@@ -5,8 +5,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, unwrap } from '../api/client';
-import { layout } from '../canvas/layout';
 import { moveNodes } from './document';
+import { layoutInWorker } from './layoutWorker';
 import type { Finding } from './findings';
 import { useEditor } from './store';
 
@@ -20,11 +20,26 @@ interface Props {
 export function Toolbar({ findings, flow, view, onView }: Props) {
   const { t } = useTranslation();
   const queries = useQueryClient();
-  const { doc, savedDoc, past, future, flowId, version, viewing, apply, undo, redo } = useEditor();
+  const { doc, savedDoc, past, future, flowId, version, viewing, undo, redo } = useEditor();
   const [message, setMessage] = useState<string | null>(null);
   const [run, setRun] = useState<number | null>(null);
   const [stale, setStale] = useState(false);
+  const [arranging, setArranging] = useState(false);
   const dirty = doc !== savedDoc;
+
+  // dagre in a worker: a second on 500 nodes, during which the page keeps answering. An edit made
+  // meanwhile stays; the layout moves the nodes it knew (one undo step), if the same flow is still open.
+  function arrange() {
+    const opened = flowId;
+    setArranging(true);
+    layoutInWorker(useEditor.getState().doc)
+      .then((placed) => {
+        const now = useEditor.getState();
+        if (now.flowId === opened && now.viewing === null) now.apply(moveNodes(now.doc, placed));
+      })
+      .catch(() => undefined) // nothing moved; Arrange can be pressed again
+      .finally(() => setArranging(false));
+  }
 
   async function save(base: number | null) {
     setRun(null);
@@ -87,7 +102,7 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
       <button type="button" onClick={redo} disabled={!future.length}>
         {t('ui_toolbar_redo')}
       </button>
-      <button type="button" onClick={() => apply(moveNodes(doc, layout(doc)))} disabled={viewing !== null}>
+      <button type="button" onClick={arrange} disabled={viewing !== null || arranging} aria-busy={arranging}>
         {t('ui_toolbar_layout')}
       </button>
       <button type="button" onClick={() => void flow?.fitView()} disabled={view !== 'canvas'}>

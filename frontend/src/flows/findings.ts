@@ -56,13 +56,35 @@ function documentId(doc: object): number {
 
 const NONE: Finding[] = [];
 
+/** Whether two documents differ at most in their nodes' positions, which no rule reads: a drag, Arrange
+ * or the layout made on opening is not checked again (on 500 nodes, a validation of the whole flow). */
+export function sameMeaning(a: FlowDocument, b: FlowDocument): boolean {
+  if (a === b) return true;
+  if (a.nodes.length !== b.nodes.length) return false;
+  if (!sameFields(a as object, b as object, 'nodes')) return false;
+  return a.nodes.every(
+    (node, i) => node === b.nodes[i] || sameFields(node, b.nodes[i] as object, 'position'),
+  );
+}
+
+function sameFields(a: object, b: object, except: string): boolean {
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
+  keys.delete(except);
+  return [...keys].every((key) => left[key] === right[key]);
+}
+
 export function useFindings(doc: FlowDocument): {
   findings: Finding[];
   warnings: Finding[];
   checking: boolean;
 } {
   const { i18n } = useTranslation();
-  const checked = useSettled(doc, FINDINGS_DELAY_MS);
+  // The last document whose meaning changed: one moved about is the same question to the server.
+  const meaning = useRef(doc);
+  if (!sameMeaning(meaning.current, doc)) meaning.current = doc;
+  const checked = useSettled(meaning.current, FINDINGS_DELAY_MS);
   const query = useQuery({
     queryKey: ['findings', i18n.language, checked],
     queryKeyHashFn: ([, language, document]) =>
@@ -78,9 +100,9 @@ export function useFindings(doc: FlowDocument): {
     enabled: checked.nodes.length > 0,
   });
   return {
-    findings: (query.data?.findings ?? []) as Finding[],
+    findings: (query.data?.findings ?? NONE) as Finding[],
     // Warnings never make a flow invalid (a join missing where branches meet): shown, never blocking.
     warnings: ((query.data as { warnings?: Finding[] } | undefined)?.warnings ?? NONE) as Finding[],
-    checking: checked !== doc || query.isFetching,
+    checking: checked !== meaning.current || query.isFetching,
   };
 }

@@ -1,7 +1,7 @@
-// dagre's layout (canvas/layout.ts) in a worker, so a large document opened without positions shows at
-// once with the quick layout (flows/quickLayout.ts) and the page answers while dagre works. Where a
-// worker cannot start, the layout runs here, after the page has drawn.
-import { layout } from '../canvas/layout';
+// dagre's layout (canvas/layout.ts) in a worker: Arrange, and a large document opened without positions
+// (shown at once with the quick layout, flows/quickLayout.ts), while the page keeps answering. dagre takes
+// a second or more on 500 nodes. The page itself never loads dagre unless a worker cannot start; then the
+// layout is imported and run here, after the page has drawn.
 import type { FlowDocument, Position } from './document';
 
 export function layoutInWorker(doc: FlowDocument): Promise<Map<string, Position>> {
@@ -10,7 +10,9 @@ export function layoutInWorker(doc: FlowDocument): Promise<Map<string, Position>
     try {
       worker = new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
     } catch {
-      window.setTimeout(() => resolve(layout(doc)), 0);
+      window.setTimeout(() => {
+        import('../canvas/layout').then((m) => resolve(m.layout(doc)), reject);
+      }, 0);
       return;
     }
     worker.onmessage = (event: MessageEvent<[string, Position][]>) => {

@@ -2,7 +2,7 @@
 // each row in the order a walk in port order meets its nodes (approve left of reject, as dagre places
 // them). Linear in nodes and wires; dagre's layout (canvas/layout.ts) of a 500-node flow takes a second
 // or more, so it runs in a worker (flows/layoutWorker.ts) and replaces this one if nothing was edited.
-import { NODE_HEIGHT, NODE_WIDTH } from '../canvas/layout';
+import { NODE_HEIGHT, NODE_WIDTH } from '../canvas/cardSize';
 import { PORTS, portOf, type FlowDocument, type Position, type Wire } from './document';
 
 const NODE_GAP = 60;

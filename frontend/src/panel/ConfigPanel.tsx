@@ -27,6 +27,8 @@ const FORM_STRINGS: Partial<Record<TranslatableString, string>> = {
   [TranslatableString.NewStringDefault]: 'ui_form_new_value',
 };
 
+const NO_CONST_DEFAULTS = { constAsDefaults: 'never' } as const;
+
 export function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -72,6 +74,9 @@ export function ConfigPanel({ node, readOnly }: { node: FlowNode; readOnly: bool
             validator={validator}
             disabled={readOnly}
             noHtml5Validate
+            // A select's choices are consts in a oneOf (schemaForm.ts), which rjsf would otherwise take as
+            // defaults and write into the config the moment the form opens: selecting a node edited it.
+            experimental_defaultFormStateBehavior={NO_CONST_DEFAULTS}
             showErrorList={false}
             idPrefix={`config-${node.id}`}
             formContext={{ nodeId: node.id }}

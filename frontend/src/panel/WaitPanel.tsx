@@ -6,9 +6,6 @@ import { useEditor } from '../flows/store';
 import { TemplateInput } from './TemplateInput';
 import { WaitRuleField } from './WaitRuleField';
 
-// With `items` the number of branches is known only when the run gets there: the rule's N is not capped.
-const UNKNOWN_BRANCHES = 100;
-
 function change(node: FlowNode, patch: Record<string, unknown>) {
   // An emptied field leaves the config: a parallel without `items` branches by its wires again.
   const config = Object.fromEntries(
@@ -26,10 +23,17 @@ export function WaitPanel({ node, readOnly }: { node: FlowNode; readOnly: boolea
   );
   const items = typeof node.config.items === 'string' ? node.config.items : '';
   const name = typeof node.config.as === 'string' ? node.config.as : '';
-  const total = node.type === 'parallel' && items ? UNKNOWN_BRANCHES : wired;
+  // Over items, the number of branches is known only when a run gets there: the rule's N is not capped.
+  const total = node.type === 'parallel' && items ? null : wired;
   return (
     <div className="wait-panel">
-      <p className="hint">{node.type === 'join' ? t('ui_wait_help_join') : t('ui_wait_help_parallel')}</p>
+      <p className="hint">
+        {node.type === 'join'
+          ? t('ui_wait_help_join')
+          : items
+            ? t('ui_wait_help_parallel_items')
+            : t('ui_wait_help_parallel')}
+      </p>
       <WaitRuleField
         config={node.config}
         total={total}

@@ -7,8 +7,8 @@ import { waitRule, type WaitRule } from '../canvas/waitRule';
 
 interface Props {
   config: Record<string, unknown>;
-  /** How many can arrive: a parallel's branches, a join's incoming wires. */
-  total: number;
+  /** How many can arrive: a parallel's branches, a join's incoming wires; null over items (one each). */
+  total: number | null;
   disabled: boolean;
   onChange: (wait: WaitRule) => void;
 }
@@ -17,7 +17,7 @@ export function WaitRuleField({ config, total, disabled, onChange }: Props) {
   const { t } = useTranslation();
   const name = useId();
   const rule = waitRule(config);
-  const count = typeof rule === 'number' ? rule : Math.min(2, Math.max(1, total));
+  const count = typeof rule === 'number' ? rule : Math.min(2, Math.max(1, total ?? 2));
   return (
     <fieldset className="wait-rule">
       <legend>{t('ui_wait_title')}</legend>
@@ -67,7 +67,9 @@ export function WaitRuleField({ config, total, disabled, onChange }: Props) {
           />
         </label>
       )}
-      <p className="hint">{t('ui_wait_total', { branches: total })}</p>
+      <p className="hint">
+        {total === null ? t('ui_wait_total_items') : t('ui_wait_total', { branches: total })}
+      </p>
     </fieldset>
   );
 }

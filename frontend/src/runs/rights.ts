@@ -1,7 +1,7 @@
 // What the signed-in user may do, from /api/me: buttons a user has no right to press are not shown (the
 // server refuses them anyway).
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
+import { meQuery } from '../shell/me';
 
 interface Grant {
   right: string;
@@ -9,7 +9,7 @@ interface Grant {
 }
 
 export function useRights(): (right: string, flow?: number | null) => boolean {
-  const me = useQuery({ queryKey: ['me'], queryFn: async () => unwrap(await api.GET('/api/me')) });
+  const me = useQuery(meQuery);
   const grants = (me.data?.rights ?? []) as Grant[];
   return (right, flow = null) =>
     grants.some((g) => g.right === right && (g.flow === null || (flow !== null && g.flow === flow)));

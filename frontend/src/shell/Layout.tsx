@@ -5,7 +5,8 @@ import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, unwrap } from '../api/client';
+import { api, ApiError } from '../api/client';
+import { meQuery } from './me';
 import { useSession } from '../api/session';
 import { isReadable, setReaderZone, switchLocale } from '../i18n/i18n';
 import { Header } from './Header';
@@ -13,7 +14,7 @@ import { Header } from './Header';
 export function Layout() {
   const { t } = useTranslation();
   const location = useLocation();
-  const me = useQuery({ queryKey: ['me'], queryFn: async () => unwrap(await api.GET('/api/me')) });
+  const me = useQuery(meQuery);
   const setSession = useSession((s) => s.set);
 
   useEffect(() => {

@@ -1,11 +1,12 @@
 // The side panel's "Walk with sample input": the author types the trigger's input as JSON and sees the
-// path the walker would take, each visit with what it did, and the end; a pause at an approval asks for
-// its answer and walks again with it. An edit of the flow clears the walk, which showed the old one.
+// path the walker would take, each visit with what it did, and the end; the approvals it waits at (several
+// in a parallel) ask for their answers, and it walks again from the start with them. An edit of the flow clears the walk, which showed the old one.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { useEditor } from '../flows/store';
-import { endLines, parseInput, visitRows, walkSample, type Answer, type Outcome } from './walk';
+import { endLines, parseInput, visitRows, walkSample, type Answer } from './walk';
+import { Pauses } from './Pauses';
 import { useWalk } from './store';
 
 export function WalkPanel() {
@@ -14,6 +15,7 @@ export function WalkPanel() {
   const { result, answers, show, clear, sample: text, setSample: setText } = useWalk();
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [walks, setWalks] = useState(0); // each walk's pauses are answered afresh
 
   useEffect(() => clear(), [doc, clear]);
 
@@ -27,6 +29,7 @@ export function WalkPanel() {
     setBusy(true);
     try {
       show(await walkSample(doc, parsed.input, given, i18n.language), given);
+      setWalks((n) => n + 1);
     } catch (failure) {
       clear();
       setProblem(failure instanceof ApiError ? failure.message : t('ui_error_network'));
@@ -35,11 +38,7 @@ export function WalkPanel() {
     }
   }
 
-  const waiting = result?.status === 'waiting' ? result.waiting_at : null;
-  const waitingNode = doc.nodes.find((n) => n.id === waiting);
-  const outcomes: Outcome[] = waitingNode?.config.on_timeout
-    ? ['approve', 'reject', 'timeout']
-    : ['approve', 'reject'];
+  const pending = result?.status === 'waiting' ? result.pending : [];
   const label = (id: string) => doc.nodes.find((n) => n.id === id)?.label ?? id;
 
   return (
@@ -70,22 +69,14 @@ export function WalkPanel() {
           endLines(result.journal).map((line, i) => (
             <p key={i}>{t('ui_walk_failed', { reason: line.message })}</p>
           ))}
-        {waiting && (
-          <div className="walk-pause">
-            <p>{t('ui_walk_paused', { node: label(waiting) })}</p>
-            <div className="row">
-              {outcomes.map((outcome) => (
-                <button
-                  key={outcome}
-                  type="button"
-                  disabled={busy}
-                  onClick={() => void walk([...answers, { node: waiting, outcome }])}
-                >
-                  {t(ANSWER_KEYS[outcome])}
-                </button>
-              ))}
-            </div>
-          </div>
+        {pending.length > 0 && (
+          <Pauses
+            key={walks}
+            pending={pending}
+            doc={doc}
+            busy={busy}
+            onAnswer={(given) => void walk([...answers, ...given])}
+          />
         )}
       </div>
       {result && (
@@ -109,9 +100,3 @@ export function WalkPanel() {
     </section>
   );
 }
-
-const ANSWER_KEYS: Record<Outcome, string> = {
-  approve: 'ui_walk_answer_approve',
-  reject: 'ui_walk_answer_reject',
-  timeout: 'ui_walk_answer_timeout',
-};

@@ -1,5 +1,5 @@
 // "Walk with sample input": the server's pure walker (POST /api/flows/walk) run on the open document.
-// Nothing is saved, started or sent; the answers to approvals are chosen by the author one pause at a time.
+// Nothing is saved, started or sent; the answers to approvals are chosen by the author as the walk pauses.
 import { api, unwrap } from '../api/client';
 import type { paths } from '../api/schema';
 import type { FlowDocument } from '../flows/document';
@@ -7,6 +7,8 @@ import type { FlowDocument } from '../flows/document';
 export type WalkResult = paths['/api/flows/walk']['post']['responses'][200]['content']['application/json'];
 export type JournalEntry = WalkResult['journal'][number];
 export type Outcome = 'approve' | 'reject' | 'timeout';
+/** An approval the walk waits at: its node and visit (several at once in a parallel's branches). */
+export type Pause = WalkResult['pending'][number];
 export interface Answer {
   node: string;
   outcome: Outcome;
