@@ -12,7 +12,10 @@ run: setup
 	$(BIN)/flowyard migrate
 	$(BIN)/flowyard serve
 
-test: setup lint typecheck frontend-check pytest
+# The checks run beside the tests (pytest mostly waits, the checks mostly compute), and uv sync beside
+# npm ci; a failure of any fails `make test`.
+test:
+	@$(MAKE) --no-print-directory -j4 lint typecheck frontend-check pytest
 
 setup: $(VENV)/.synced frontend
 
