@@ -101,7 +101,8 @@ class _Parser(argparse.ArgumentParser):
     locale = DEFAULT_LOCALE
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, add_help=False, **kwargs)
+        kwargs["add_help"] = False
+        super().__init__(*args, **kwargs)
         self._positionals.title = terminal.message("cli_heading_arguments", self.locale)
         self._optionals.title = terminal.message("cli_heading_options", self.locale)
         self.add_argument(
@@ -138,18 +139,25 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """argparse's other refusals, told apart by its own (gettext) templates: an argument missing, one
         not known, an option without its value; anything else with argparse's words as the detail."""
-        missing = argparse._("the following arguments are required: %s").partition("%s")[0]
+        missing = _argparse_text("the following arguments are required: %s").partition("%s")[0]
         if message.startswith(missing):
             raise ArgumentsRefused(self, code="cli_argument_missing", arguments=message[len(missing) :])
-        unknown = argparse._("unrecognized arguments: %s").partition("%s")[0]
+        unknown = _argparse_text("unrecognized arguments: %s").partition("%s")[0]
         if message.startswith(unknown):
             raise ArgumentsRefused(self, code="cli_argument_unknown", arguments=message[len(unknown) :])
         in_flight = sys.exc_info()[1]
-        expected = (argparse._("expected one argument"), argparse._("expected at least one argument"))
+        expected = (_argparse_text("expected one argument"), _argparse_text("expected at least one argument"))
         if isinstance(in_flight, argparse.ArgumentError) and in_flight.message in expected:
             name = in_flight.argument_name or ""
             raise ArgumentsRefused(self, code="cli_argument_value_missing", option=name)
         raise ArgumentsRefused(self, code="cli_arguments_refused", detail=message)
+
+
+def _argparse_text(template: str) -> str:
+    """argparse's own sentence `template` as argparse says it (it calls `gettext.gettext`)."""
+    from gettext import gettext
+
+    return gettext(template)
 
 
 def _argument_name(action: argparse.Action) -> str:
@@ -167,7 +175,7 @@ def _parser(locale: str = DEFAULT_LOCALE) -> argparse.ArgumentParser:
     def message(code: str) -> str:
         return terminal.message(code, locale)
 
-    parser_class = type("_Parser", (_Parser,), {"locale": locale})
+    parser_class: type[_Parser] = type("_Parser", (_Parser,), {"locale": locale})
     parser = parser_class(prog="flowyard", description=message("cli_description"))
     sub = parser.add_subparsers(dest="command", required=True, metavar=message("cli_metavar_command"))
 

@@ -102,7 +102,8 @@ def read_po_sentences(text: str) -> dict[str, str]:
         {'b': 'B "q"'}
     """
     found: dict[str, str] = {}
-    fuzzy, plural, field, parts = False, False, "", {"msgid": [], "msgstr": []}  # type: dict[str, list[str]]
+    fuzzy, plural, field = False, False, ""
+    parts: dict[str, list[str]] = {"msgid": [], "msgstr": []}
 
     def close() -> None:
         msgid, msgstr = "".join(parts["msgid"]), "".join(parts["msgstr"])
