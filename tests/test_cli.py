@@ -11,7 +11,7 @@ import pytest
 
 from backend.cli import _parser, main
 from backend.i18n import terminal
-from backend.i18n.catalogs import LOCALES, message
+from backend.i18n.catalogs import LOCALES, message, po_file
 
 
 def _refusal(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str]:
@@ -28,6 +28,23 @@ def _english(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_terminal_locales_are_the_catalogs_locales() -> None:
     assert set(terminal.LOCALES) == set(LOCALES) and terminal.DEFAULT_LOCALE == "en"
+
+
+def test_the_light_reader_reads_what_babel_reads_in_every_catalog() -> None:
+    for locale in LOCALES:
+        po = po_file(locale)
+        assert po is not None
+        expected = {m.id: m.string for m in po if isinstance(m.id, str) and m.id and m.string and not m.fuzzy}
+        assert terminal._sentences(locale) == expected, locale
+
+
+def test_the_terminal_asks_for_its_locale_as_gettext_does() -> None:
+    assert terminal.terminal_locale({"LC_ALL": "fr_FR.UTF-8", "LANG": "de_DE.UTF-8"}) == "fr"
+    assert terminal.terminal_locale({"LC_MESSAGES": "nl_BE", "LANG": "de_DE"}) == "nl"
+    assert terminal.terminal_locale({"LANGUAGE": "pl:de", "LANG": "de_DE.UTF-8"}) == "pl"
+    assert terminal.terminal_locale({"LANGUAGE": "pl", "LANG": "POSIX"}) == "en"
+    assert terminal.terminal_locale({"LANG": "zh_TW.UTF-8"}) == "en"
+    assert terminal.terminal_locale({"LANG": "en_XA"}) == "en_XA"
 
 
 def test_help_in_german_shows_the_german_catalogs_text(

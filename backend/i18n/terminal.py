@@ -27,10 +27,9 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from collections.abc import Iterable, Mapping
 from functools import cache
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from backend.i18n.placeholders import fill
@@ -73,12 +72,11 @@ def message(code: str, locale: str = DEFAULT_LOCALE, /) -> str:
     return code if template is None else fill(template, {})  # `{{` reads `{`
 
 
-def _locales_dir() -> Traversable:
-    """As backend/i18n/catalogs.py finds them: the installed package's, else the checkout's."""
-    shipped = resources.files("backend").joinpath("locales")
-    if shipped.is_dir():
-        return shipped
-    return Path(__file__).resolve().parents[2] / "locales"
+def _locales_dir() -> Path:
+    """As backend/i18n/catalogs.py finds them: the installed package's (a wheel carries them as
+    `backend/locales`), else the checkout's; a plain path, since importlib.resources costs `--help` time."""
+    shipped = Path(__file__).resolve().parents[1] / "locales"
+    return shipped if shipped.is_dir() else Path(__file__).resolve().parents[2] / "locales"
 
 
 @cache
@@ -86,10 +84,15 @@ def _sentences(locale: str) -> dict[str, str]:
     """The confirmed singular entries of one locale's `.po` file, by msgid; empty for no such file."""
     if locale not in LOCALES:
         return {}
-    path = _locales_dir().joinpath(locale, "LC_MESSAGES", "messages.po")
+    path = _locales_dir() / locale / "LC_MESSAGES" / "messages.po"
     if not path.is_file():
         return {}
     return read_po_sentences(path.read_text(encoding="utf-8"))
+
+
+# An entry's flags (the line right above its msgid, as Babel writes it), its msgid and its msgstr, each
+# string one or more quoted lines. A plural entry has `msgid_plural` between the two, so never matches.
+_ENTRY = re.compile(r'^(#,[^\n]*\n)?msgid ("[^\n]*"(?:\n"[^\n]*")*)\nmsgstr ("[^\n]*"(?:\n"[^\n]*")*)$', re.M)
 
 
 def read_po_sentences(text: str) -> dict[str, str]:
@@ -102,38 +105,14 @@ def read_po_sentences(text: str) -> dict[str, str]:
         {'b': 'B "q"'}
     """
     found: dict[str, str] = {}
-    fuzzy, plural, field = False, False, ""
-    parts: dict[str, list[str]] = {"msgid": [], "msgstr": []}
-
-    def close() -> None:
-        msgid, msgstr = "".join(parts["msgid"]), "".join(parts["msgstr"])
-        if msgid and msgstr and not fuzzy and not plural:
-            found[msgid] = msgstr
-
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
+    for entry in _ENTRY.finditer(text):
+        flags, msgid, msgstr = entry.groups()
+        if flags is not None and "fuzzy" in flags:
             continue
-        if line.startswith("#"):
-            if field == "msgstr":
-                close()
-                fuzzy, plural, field, parts = False, False, "", {"msgid": [], "msgstr": []}
-            if line.startswith("#,") and "fuzzy" in line:
-                fuzzy = True
-            continue
-        keyword, _, rest = line.partition(" ")
-        if line.startswith('"'):
-            parts.setdefault(field, []).append(_unquote(line))
-            continue
-        if keyword == "msgid" and field == "msgstr":
-            close()
-            fuzzy, plural, parts = False, False, {"msgid": [], "msgstr": []}
-        if keyword == "msgid_plural" or keyword.startswith("msgstr["):
-            plural = True
-        field = keyword
-        parts.setdefault(field, []).append(_unquote(rest))
-    if field == "msgstr":
-        close()
+        key = "".join(map(_unquote, msgid.split("\n")))
+        sentence = "".join(map(_unquote, msgstr.split("\n")))
+        if key and sentence:
+            found[key] = sentence
     return found
 
 
