@@ -132,9 +132,7 @@ class _Parser(argparse.ArgumentParser):
         allowed = ", ".join(map(str, action.choices))
         if isinstance(action, argparse._SubParsersAction):
             raise ArgumentsRefused(self, code="cli_command_unknown", given=str(value), commands=allowed)
-        raise ArgumentsRefused(
-            self, code="cli_argument_choice", option=_argument_name(action), given=str(value), allowed=allowed
-        )
+        raise ArgumentsRefused(self, code="cli_argument_choice", given=str(value), allowed=allowed)
 
     def error(self, message: str) -> NoReturn:
         """argparse's other refusals, told apart by its own (gettext) templates: an argument missing, one
@@ -151,6 +149,12 @@ class _Parser(argparse.ArgumentParser):
             name = in_flight.argument_name or ""
             raise ArgumentsRefused(self, code="cli_argument_value_missing", option=name)
         raise ArgumentsRefused(self, code="cli_arguments_refused", detail=message)
+
+
+def _one_of(*values: str) -> dict[str, Any]:
+    """A positional argument's fixed values, named in usage, help and refusals as argparse shows them in
+    usage (`{status,stop,url}`), never by its English `dest`."""
+    return {"choices": values, "metavar": "{" + ",".join(values) + "}"}
 
 
 def _argparse_text(template: str) -> str:
@@ -237,7 +241,7 @@ def _parser(locale: str = DEFAULT_LOCALE) -> argparse.ArgumentParser:
 
     flow = command("flow", message("cli_help_flow"))
     flow.set_defaults(func=_command("backend.flows.commands:flow_command"))
-    flow.add_argument("action", choices=("save",))
+    flow.add_argument("action", **_one_of("save"))
     flow.add_argument("file", metavar=message("cli_metavar_flow_file"))
     flow.add_argument(
         "--flow",
@@ -249,11 +253,11 @@ def _parser(locale: str = DEFAULT_LOCALE) -> argparse.ArgumentParser:
 
     db = command("db", message("cli_help_db"))
     db.set_defaults(func=_command("backend.store.commands:db_command", database=False))
-    db.add_argument("action", choices=("status", "stop", "url"), help=message("cli_help_db_action"))
+    db.add_argument("action", **_one_of("status", "stop", "url"), help=message("cli_help_db_action"))
 
     runs = command("runs", message("cli_help_runs"))
     runs.set_defaults(func=_command("backend.processes:runs_command"))
-    runs.add_argument("action", choices=("show", "resume", "end"))
+    runs.add_argument("action", **_one_of("show", "resume", "end"))
     runs.add_argument("run", type=int, metavar=message("cli_metavar_run_id"))
     runs.add_argument(
         "--wait",
@@ -386,7 +390,7 @@ def _add_approvals_parsers(command: Command, message: Text) -> None:
     text = message("cli_help_approvals_decide")
     decide = actions.add_parser("decide", help=text, description=text)
     decide.add_argument("id", type=int, metavar="ID")
-    decide.add_argument("outcome", choices=("approve", "reject"))
+    decide.add_argument("outcome", **_one_of("approve", "reject"))
     decide.add_argument(
         "--comment",
         default=None,

@@ -110,7 +110,7 @@ def test_a_value_missing_and_a_choice_refused_are_coded_too(capsys: pytest.Captu
     )
     assert _refusal(capsys, ["db", "nope"]) == (
         2,
-        "flowyard: action takes one of status, stop, url, not nope. (cli_argument_choice)",
+        "flowyard: nope is not one of status, stop, url. (cli_argument_choice)",
     )
 
 

@@ -158,6 +158,23 @@ _SHOWN: tuple[tuple[str, str], ...] = (
     ("backend/api", "in an error or answer of the API, which the pages show"),
     ("backend/", "in a message of the server, its logs or its API"),
 )
+# What a translator must know about a kind of key, by the key's prefix (first match wins).
+_KEY_NOTES: tuple[tuple[str, str], ...] = (
+    (
+        "cli_metavar_",
+        "Note: a word standing for a value in flowyard --help (FLOW_ID in: flowyard run FLOW_ID);"
+        " capitals where the language has them, no spaces",
+    ),
+    ("cli_help_", "Note: a line of flowyard --help; lower case, no full stop, as the English"),
+    ("cli_heading_", "Note: a heading of flowyard --help, followed by a colon"),
+)
+
+
+def key_notes(key: str) -> list[str]:
+    """What a translator must know about `key` beyond the sentence and where it is shown."""
+    return [note for prefix, note in _KEY_NOTES if key.startswith(prefix)][:1]
+
+
 NODE_TYPE_SHOWN = "as the name of a node type or port: palette, canvas, lists and sentences about a run"
 
 
