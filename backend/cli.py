@@ -4,6 +4,11 @@ Each command is registered once, with `set_defaults(func=...)`: a handler named 
 imported only when its command runs, so that `flowyard check` never loads the database driver and
 `flowyard --help` is instant. A handler that needs the database gets its URL, the schema migrated first;
 `serve`, `worker` and `migrate` are built in backend/processes.py, the one place that wires a process.
+
+Every word of the command line's own is a catalog key in the terminal's language (`terminal_locale`,
+docs/i18n.md "The command line"): help texts, headings, word metavars. A command line argparse cannot
+read is refused as every refusal is, one coded line on stderr (exit code 2): `cli_argument_invalid`
+says "takes a number", so every `type=` here is `int` or `float` (tests/test_cli.py holds it so).
 """
 
 from __future__ import annotations

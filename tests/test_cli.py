@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -76,6 +77,20 @@ def test_every_help_text_is_a_catalog_sentence() -> None:
     assert len(seen) > 80 and not [text for text in seen if text not in english]
 
 
+def test_every_typed_argument_is_a_number_as_cli_argument_invalid_says() -> None:
+    types: set[object] = set()
+
+    def walk(parser: argparse.ArgumentParser) -> None:
+        for action in parser._actions:
+            types.add(action.type)
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    walk(sub)
+
+    walk(_parser("en"))
+    assert types == {None, int, float}
+
+
 def test_an_invalid_number_is_cli_argument_invalid(capsys: pytest.CaptureFixture[str]) -> None:
     assert _refusal(capsys, ["serve", "--port", "abc"]) == (
         2,
@@ -114,11 +129,12 @@ def test_a_value_missing_and_a_choice_refused_are_coded_too(capsys: pytest.Captu
     )
 
 
-def test_the_installed_command_refuses_in_german_with_exit_code_2() -> None:
+def test_the_command_in_its_own_process_refuses_in_german_with_exit_code_2() -> None:
     env = {"LANG": "de_DE.UTF-8", "PATH": "/usr/bin:/bin"}
     done = subprocess.run(
         [sys.executable, "-m", "backend.cli", "serve", "--port", "abc"],
         env=env,
+        cwd=Path(__file__).resolve().parents[1],
         capture_output=True,
         text=True,
     )
