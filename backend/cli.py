@@ -4,6 +4,11 @@ Each command is registered once, with `set_defaults(func=...)`: a handler named 
 imported only when its command runs, so that `flowyard check` never loads the database driver and
 `flowyard --help` is instant. A handler that needs the database gets its URL, the schema migrated first;
 `serve`, `worker` and `migrate` are built in backend/processes.py, the one place that wires a process.
+
+Every word of the command line's own is a catalog key in the terminal's language (`terminal_locale`,
+docs/i18n.md "The command line"): help texts, headings, word metavars. A command line argparse cannot
+read is refused as every refusal is, one coded line on stderr (exit code 2): `cli_argument_invalid`
+says "takes a number", so every `type=` here is `int` or `float` (tests/test_cli.py holds it so).
 """
 
 from __future__ import annotations
@@ -12,8 +17,12 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NoReturn
+
+from backend.errors import CodedError
+from backend.i18n import terminal
+from backend.i18n.terminal import DEFAULT_LOCALE
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -62,180 +71,353 @@ def _migrated_url() -> str:
     return url
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="flowyard",
-        description="Graph-based automation with durable approvals, delays and loops.",
-    )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+class ArgumentsRefused(CodedError):
+    """A command line argparse cannot read, with the parser that read it (for its usage line)."""
 
-    serve = sub.add_parser("serve", help="serve the API (and run a worker in-process)")
+    def __init__(self, parser: argparse.ArgumentParser, *, code: str, **params: Any) -> None:
+        super().__init__(code=code, **params)
+        self.parser = parser
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout, with the catalog's "usage:" and each help text as the catalog wrote it
+    (never `%`-formatted: a translation may hold a `%`)."""
+
+    usage_prefix = "usage: "
+
+    def add_usage(
+        self,
+        usage: str | None,
+        actions: Iterable[argparse.Action],
+        groups: Iterable[argparse._MutuallyExclusiveGroup],
+        prefix: str | None = None,
+    ) -> None:
+        super().add_usage(usage, actions, groups, self.usage_prefix if prefix is None else prefix)
+
+    def _expand_help(self, action: argparse.Action) -> str:
+        return self._get_help_string(action) or ""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that speaks `locale` (a subclass per locale, so that every subparser, which
+    argparse makes of the parser's own class, speaks it too) and refuses a command line with a reason
+    code (`ArgumentsRefused`) rather than argparse's English."""
+
+    locale = DEFAULT_LOCALE
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["add_help"] = False
+        super().__init__(*args, **kwargs)
+        self._positionals.title = terminal.message("cli_heading_arguments", self.locale)
+        self._optionals.title = terminal.message("cli_heading_options", self.locale)
+        self.add_argument(
+            "-h",
+            "--help",
+            action="help",
+            default=argparse.SUPPRESS,
+            help=terminal.message("cli_help_help", self.locale),
+        )
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        formatter = _Formatter(prog=self.prog)
+        formatter.usage_prefix = terminal.message("cli_usage", self.locale) + " "
+        return formatter
+
+    def _get_value(self, action: argparse.Action, arg_string: str) -> Any:
+        try:
+            return super()._get_value(action, arg_string)
+        except argparse.ArgumentError:
+            raise ArgumentsRefused(
+                self, code="cli_argument_invalid", option=_argument_name(action), given=arg_string
+            ) from None
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if action.choices is None or value in action.choices:
+            return
+        allowed = ", ".join(map(str, action.choices))
+        if isinstance(action, argparse._SubParsersAction):
+            raise ArgumentsRefused(self, code="cli_command_unknown", given=str(value), commands=allowed)
+        raise ArgumentsRefused(self, code="cli_argument_choice", given=str(value), allowed=allowed)
+
+    def error(self, message: str) -> NoReturn:
+        """argparse's other refusals, told apart by its own (gettext) templates: an argument missing, one
+        not known, an option without its value; anything else with argparse's words as the detail."""
+        missing = _argparse_text("the following arguments are required: %s").partition("%s")[0]
+        if message.startswith(missing):
+            raise ArgumentsRefused(self, code="cli_argument_missing", arguments=message[len(missing) :])
+        unknown = _argparse_text("unrecognized arguments: %s").partition("%s")[0]
+        if message.startswith(unknown):
+            raise ArgumentsRefused(self, code="cli_argument_unknown", arguments=message[len(unknown) :])
+        in_flight = sys.exc_info()[1]
+        expected = (_argparse_text("expected one argument"), _argparse_text("expected at least one argument"))
+        if isinstance(in_flight, argparse.ArgumentError) and in_flight.message in expected:
+            name = in_flight.argument_name or ""
+            raise ArgumentsRefused(self, code="cli_argument_value_missing", option=name)
+        raise ArgumentsRefused(self, code="cli_arguments_refused", detail=message)
+
+
+def _one_of(*values: str) -> dict[str, Any]:
+    """A positional argument's fixed values, named in usage, help and refusals as argparse shows them in
+    usage (`{status,stop,url}`), never by its English `dest`."""
+    return {"choices": values, "metavar": "{" + ",".join(values) + "}"}
+
+
+def _argparse_text(template: str) -> str:
+    """argparse's own sentence `template` as argparse says it (it calls `gettext.gettext`)."""
+    from gettext import gettext
+
+    return gettext(template)
+
+
+def _argument_name(action: argparse.Action) -> str:
+    """How the command line names an argument: its options, else its metavar, else its name."""
+    if action.option_strings:
+        return "/".join(action.option_strings)
+    if isinstance(action.metavar, str):
+        return action.metavar
+    return action.dest
+
+
+def _parser(locale: str = DEFAULT_LOCALE) -> argparse.ArgumentParser:
+    """The whole command line, its help texts, headings and metavars in `locale` (from the catalogs)."""
+
+    def message(code: str) -> str:
+        return terminal.message(code, locale)
+
+    parser_class: type[_Parser] = type("_Parser", (_Parser,), {"locale": locale})
+    parser = parser_class(prog="flowyard", description=message("cli_description"))
+    sub = parser.add_subparsers(dest="command", required=True, metavar=message("cli_metavar_command"))
+
+    def command(name: str, text: str) -> Any:
+        return sub.add_parser(name, help=text, description=text)
+
+    serve = command("serve", message("cli_help_serve"))
     serve.set_defaults(func=_command("backend.processes:serve_command", database=False))
-    serve.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=None, help="port to listen on (default 8000)")
-    serve.add_argument("--no-worker", action="store_true", help="do not run a worker in this process")
     serve.add_argument(
-        "--workers", type=int, default=1, metavar="N", help="API processes on one port (default 1)"
+        "--host", default=None, metavar=message("cli_metavar_host"), help=message("cli_help_serve_host")
     )
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        metavar=message("cli_metavar_port"),
+        help=message("cli_help_serve_port"),
+    )
+    serve.add_argument("--no-worker", action="store_true", help=message("cli_help_serve_no_worker"))
+    serve.add_argument("--workers", type=int, default=1, metavar="N", help=message("cli_help_serve_workers"))
 
-    migrate = sub.add_parser("migrate", help="apply the database migrations that are not applied yet")
+    migrate = command("migrate", message("cli_help_migrate"))
     migrate.set_defaults(func=_command("backend.processes:migrate_command", database=False))
 
-    worker = sub.add_parser("worker", help="serve due waits: start, resume and finish runs")
+    worker = command("worker", message("cli_help_worker"))
     worker.set_defaults(func=_command("backend.processes:worker_command"))
-    worker.add_argument("--concurrency", type=int, default=10, help="walks in hand at once (default 10)")
+    worker.add_argument(
+        "--concurrency", type=int, default=10, metavar="N", help=message("cli_help_worker_concurrency")
+    )
     worker.add_argument(
         "--lease",
         type=float,
         default=30.0,
-        metavar="SECONDS",
-        help="how long a claim holds without renewal before another worker may take it (default 30)",
+        metavar=message("cli_metavar_seconds"),
+        help=message("cli_help_worker_lease"),
     )
     worker.add_argument(
-        "--metrics-port", type=int, default=None, metavar="PORT", help="serve this worker's /metrics on PORT"
+        "--metrics-port",
+        type=int,
+        default=None,
+        metavar=message("cli_metavar_port"),
+        help=message("cli_help_worker_metrics_port"),
     )
     worker.add_argument(
         "--metrics-host",
         default="127.0.0.1",
-        metavar="HOST",
-        help="address of --metrics-port (default 127.0.0.1)",
+        metavar=message("cli_metavar_host"),
+        help=message("cli_help_worker_metrics_host"),
     )
     worker.add_argument("--fault-point", default=None, help=argparse.SUPPRESS)  # fault tests only
 
-    workers = sub.add_parser("workers", help="list the workers that have reported, with their last heartbeat")
+    workers = command("workers", message("cli_help_workers"))
     workers.set_defaults(func=_command("backend.queue.commands:workers_command"))
 
-    run = sub.add_parser("run", help="start a run of a saved flow")
+    run = command("run", message("cli_help_run"))
     run.set_defaults(func=_command("backend.queue.commands:run_command"))
-    run.add_argument("flow", type=int, metavar="FLOW_ID")
-    run.add_argument("--input", default=None, metavar="JSON", help="the trigger's payload")
+    run.add_argument("flow", type=int, metavar=message("cli_metavar_flow_id"))
+    run.add_argument("--input", default=None, metavar="JSON", help=message("cli_help_input"))
 
-    flow = sub.add_parser("flow", help="save a flow file as a new flow, or as a new version of one")
+    flow = command("flow", message("cli_help_flow"))
     flow.set_defaults(func=_command("backend.flows.commands:flow_command"))
-    flow.add_argument("action", choices=("save",))
-    flow.add_argument("file", metavar="FLOW.json")
-    flow.add_argument("--flow", type=int, default=None, metavar="FLOW_ID", help="save as its next version")
+    flow.add_argument("action", **_one_of("save"))
+    flow.add_argument("file", metavar=message("cli_metavar_flow_file"))
+    flow.add_argument(
+        "--flow",
+        type=int,
+        default=None,
+        metavar=message("cli_metavar_flow_id"),
+        help=message("cli_help_flow_flow"),
+    )
 
-    db = sub.add_parser("db", help="the embedded PostgreSQL server")
+    db = command("db", message("cli_help_db"))
     db.set_defaults(func=_command("backend.store.commands:db_command", database=False))
-    db.add_argument("action", choices=("status", "stop", "url"), help="report, stop, or print its URL")
+    db.add_argument("action", **_one_of("status", "stop", "url"), help=message("cli_help_db_action"))
 
-    runs = sub.add_parser("runs", help="where a run stands; resume or end a stopped run")
+    runs = command("runs", message("cli_help_runs"))
     runs.set_defaults(func=_command("backend.processes:runs_command"))
-    runs.add_argument("action", choices=("show", "resume", "end"))
-    runs.add_argument("run", type=int, metavar="RUN_ID")
+    runs.add_argument("action", **_one_of("show", "resume", "end"))
+    runs.add_argument("run", type=int, metavar=message("cli_metavar_run_id"))
     runs.add_argument(
         "--wait",
         type=float,
         default=None,
-        metavar="SECONDS",
-        help="wait up to SECONDS until the run has ended or waits for a person or a time",
+        metavar=message("cli_metavar_seconds"),
+        help=message("cli_help_runs_wait"),
     )
-    runs.add_argument(
-        "--version", type=int, default=None, metavar="N", help="resume on version N of the run's flow"
-    )
+    runs.add_argument("--version", type=int, default=None, metavar="N", help=message("cli_help_runs_version"))
 
-    _add_people_parsers(sub)
-    _add_approvals_parsers(sub)
-    _add_audit_parsers(sub)
-    _add_action_parsers(sub)
+    _add_people_parsers(command, message)
+    _add_approvals_parsers(command, message)
+    _add_audit_parsers(command, message)
+    _add_action_parsers(command, message)
 
-    check = sub.add_parser("check", help="validate a flow file (no database needed)")
+    check = command("check", message("cli_help_check"))
     check.set_defaults(func=_offline("backend.graph.cli:check_command"))
-    check.add_argument("flow", metavar="FLOW.json")
-    check.add_argument("--json", action="store_true", help="print the findings as JSON")
+    check.add_argument("flow", metavar=message("cli_metavar_flow_file"))
+    check.add_argument("--json", action="store_true", help=message("cli_help_check_json"))
 
-    walk = sub.add_parser("walk", help="walk a flow file in memory (no database, no side effects)")
+    walk = command("walk", message("cli_help_walk"))
     walk.set_defaults(func=_offline("backend.walker.cli:walk_command"))
-    walk.add_argument("flow", metavar="FLOW.json")
-    walk.add_argument("--input", default=None, metavar="JSON", help="the trigger's payload")
+    walk.add_argument("flow", metavar=message("cli_metavar_flow_file"))
+    walk.add_argument("--input", default=None, metavar="JSON", help=message("cli_help_input"))
     walk.add_argument(
         "--answer",
         action="append",
         default=[],
-        metavar="NODE=approve|reject|timeout",
-        help="the answer to the next pause at an approval node; repeat for several",
+        metavar=message("cli_metavar_answer"),
+        help=message("cli_help_walk_answer"),
     )
-    walk.add_argument("--json", action="store_true", help="print the result as JSON")
+    walk.add_argument("--json", action="store_true", help=message("cli_help_walk_json"))
     return parser
 
 
-def _add_people_parsers(sub: Any) -> None:
+Text = Callable[[str], str]
+Command = Callable[[str, str], Any]
+
+
+def _actions(parser: Any, message: Text) -> Any:
+    """The subcommands (ACTION) of a command."""
+    return parser.add_subparsers(dest="action", required=True, metavar=message("cli_metavar_action"))
+
+
+def _add_people_parsers(command: Command, message: Text) -> None:
     """`user` and `token`: the admin's tools at the database, before and beside the API."""
-    user = sub.add_parser("user", help="users, their rights and groups")
+    name = message("cli_metavar_name")
+    rights = message("cli_metavar_rights")
+    user = command("user", message("cli_help_user"))
     user.set_defaults(func=_command("backend.people.commands:run_people_command"))
-    user_actions = user.add_subparsers(dest="action", required=True, metavar="ACTION")
-    add = user_actions.add_parser("add", help="add a user with rights and groups")
-    add.add_argument("name")
+    user_actions = _actions(user, message)
+    add = user_actions.add_parser(
+        "add", help=message("cli_help_user_add"), description=message("cli_help_user_add")
+    )
+    add.add_argument("name", metavar=name)
     add.add_argument(
-        "--grant",
+        "--grant", action="append", default=[], metavar=rights, help=message("cli_help_user_grant_option")
+    )
+    add.add_argument(
+        "--group",
         action="append",
         default=[],
-        metavar="RIGHT[:FLOW_ID]",
-        help="edit, run, decide, audit or admin, everywhere or on one flow, or use_server:SERVER; repeat",
+        metavar=message("cli_metavar_group"),
+        help=message("cli_help_user_group"),
     )
-    add.add_argument("--group", action="append", default=[], metavar="GROUP", help="a group to join")
-    add.add_argument(
-        "--admin",
-        action="store_true",
-        help="an administrator: admin, edit, run and audit everywhere (never decide: grant it apart)",
-    )
+    add.add_argument("--admin", action="store_true", help=message("cli_help_user_admin"))
     add.add_argument(
         "--password-env",
         default=None,
-        metavar="VAR",
-        help="read the password for the editor's login from this environment variable (never an argument)",
+        metavar=message("cli_metavar_var"),
+        help=message("cli_help_user_password_env"),
     )
     add.add_argument(
-        "--email", default=None, metavar="ADDRESS", help="where mails about approvals that wait reach them"
+        "--email", default=None, metavar=message("cli_metavar_address"), help=message("cli_help_user_email")
     )
-    user_actions.add_parser("list", help="list the users with their rights and groups")
-    for action, text in (("grant", "give a user rights"), ("revoke", "take rights away from a user")):
-        change = user_actions.add_parser(action, help=text)
-        change.add_argument("name")
-        change.add_argument("rights", nargs="+", metavar="RIGHT[:FLOW_ID]")
-    remove = user_actions.add_parser("remove", help="remove a user with its rights, groups and tokens")
-    remove.add_argument("name")
+    user_actions.add_parser(
+        "list", help=message("cli_help_user_list"), description=message("cli_help_user_list")
+    )
+    for action, text in (
+        ("grant", message("cli_help_user_grant")),
+        ("revoke", message("cli_help_user_revoke")),
+    ):
+        change = user_actions.add_parser(action, help=text, description=text)
+        change.add_argument("name", metavar=name)
+        change.add_argument("rights", nargs="+", metavar=rights)
+    text = message("cli_help_user_remove")
+    remove = user_actions.add_parser("remove", help=text, description=text)
+    remove.add_argument("name", metavar=name)
 
-    token = sub.add_parser("token", help="tokens for programs (Authorization: Bearer)")
+    token = command("token", message("cli_help_token"))
     token.set_defaults(func=_command("backend.people.commands:run_people_command"))
-    token_actions = token.add_subparsers(dest="action", required=True, metavar="ACTION")
-    create = token_actions.add_parser("create", help="a new token, shown once")
-    create.add_argument("name", help="the user the token acts as")
+    token_actions = _actions(token, message)
+    text = message("cli_help_token_create")
+    create = token_actions.add_parser("create", help=text, description=text)
+    create.add_argument("name", metavar=name, help=message("cli_help_token_user"))
     create.add_argument(
-        "--expires-in", type=int, default=None, metavar="DAYS", help="the token stops working after this"
+        "--expires-in",
+        type=int,
+        default=None,
+        metavar=message("cli_metavar_days"),
+        help=message("cli_help_token_expires"),
     )
-    listing = token_actions.add_parser("list", help="list tokens (never the tokens themselves)")
-    listing.add_argument("name", nargs="?", default=None, help="of this user only")
-    revoke = token_actions.add_parser("revoke", help="revoke a token by its id")
-    revoke.add_argument("id", type=int)
+    text = message("cli_help_token_list")
+    listing = token_actions.add_parser("list", help=text, description=text)
+    listing.add_argument(
+        "name", nargs="?", default=None, metavar=name, help=message("cli_help_token_list_user")
+    )
+    text = message("cli_help_token_revoke")
+    revoke = token_actions.add_parser("revoke", help=text, description=text)
+    revoke.add_argument("id", type=int, metavar="ID")
 
 
-def _add_approvals_parsers(subparsers: Any) -> None:
+def _add_approvals_parsers(command: Command, message: Text) -> None:
     """`approvals list|decide`: the approver without a browser, under the API's rules."""
-    approvals = subparsers.add_parser("approvals", help="open approvals, and decisions from the terminal")
+    name = message("cli_metavar_name")
+    approvals = command("approvals", message("cli_help_approvals"))
     approvals.set_defaults(func=_command("backend.approvals.commands:run_approvals_command"))
-    actions = approvals.add_subparsers(dest="action", required=True, metavar="ACTION")
-    listing = actions.add_parser("list", help="the open approvals, oldest first; --as: those NAME may decide")
-    listing.add_argument("--as", dest="as_user", default=None, metavar="NAME", help="whose inbox")
-    listing.add_argument("--after", default=None, metavar="CURSOR", help="the next page, as printed")
-    decide = actions.add_parser("decide", help="approve or reject; the first decision wins")
+    actions = _actions(approvals, message)
+    text = message("cli_help_approvals_list")
+    listing = actions.add_parser("list", help=text, description=text)
+    listing.add_argument(
+        "--as", dest="as_user", default=None, metavar=name, help=message("cli_help_approvals_list_as")
+    )
+    listing.add_argument(
+        "--after",
+        default=None,
+        metavar=message("cli_metavar_cursor"),
+        help=message("cli_help_approvals_after"),
+    )
+    text = message("cli_help_approvals_decide")
+    decide = actions.add_parser("decide", help=text, description=text)
     decide.add_argument("id", type=int, metavar="ID")
-    decide.add_argument("outcome", choices=("approve", "reject"))
-    decide.add_argument("--comment", default=None, help="why, kept with the decision")
+    decide.add_argument("outcome", **_one_of("approve", "reject"))
     decide.add_argument(
-        "--as", dest="as_user", required=True, metavar="NAME", help="who decides, with their rights"
+        "--comment",
+        default=None,
+        metavar=message("cli_metavar_text"),
+        help=message("cli_help_approvals_comment"),
+    )
+    decide.add_argument(
+        "--as", dest="as_user", required=True, metavar=name, help=message("cli_help_approvals_decide_as")
     )
 
 
-def _add_audit_parsers(subparsers: Any) -> None:
+def _add_audit_parsers(command: Command, message: Text) -> None:
     """`audit verify`: the chained trail, checked in the database or in an export (docs/approvals.md)."""
-    audit = subparsers.add_parser("audit", help="the chained trail of decisions, votes and rights changes")
-    actions = audit.add_subparsers(dest="action", required=True, metavar="ACTION")
-    check = actions.add_parser("verify", help="prove nothing was changed, removed or inserted")
-    check.add_argument("--flow", type=int, default=None, metavar="ID", help="only this flow's chain")
-    check.add_argument("--file", default=None, metavar="EXPORT", help="an export of the chain, offline")
-    check.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    audit = command("audit", message("cli_help_audit"))
+    actions = _actions(audit, message)
+    text = message("cli_help_audit_verify")
+    check = actions.add_parser("verify", help=text, description=text)
+    check.add_argument("--flow", type=int, default=None, metavar="ID", help=message("cli_help_audit_flow"))
+    check.add_argument(
+        "--file", default=None, metavar=message("cli_metavar_export"), help=message("cli_help_audit_file")
+    )
+    check.add_argument("--json", action="store_true", help=message("cli_help_audit_json"))
     check.set_defaults(func=_audit)
 
 
@@ -246,53 +428,60 @@ def _audit(args: argparse.Namespace) -> int:
     return _command("backend.approvals.chain_commands:run_audit_command")(args)
 
 
-def _add_action_parsers(subparsers: Any) -> None:
+def _add_action_parsers(command: Command, message: Text) -> None:
     """`server`, `template` and `secret`: the agents command nodes talk to, and the secret store."""
-    server = subparsers.add_parser("server", help="the servers whose agents command nodes send to")
+    name, server_name, var = (
+        message("cli_metavar_name"),
+        message("cli_metavar_server"),
+        message("cli_metavar_var"),
+    )
+    server = command("server", message("cli_help_server"))
     server.set_defaults(func=_command("backend.actions.commands:run"))
-    server_actions = server.add_subparsers(dest="action", required=True, metavar="ACTION")
-    add = server_actions.add_parser("add", help="register a server, or give one a new URL and token")
-    add.add_argument("name", metavar="NAME")
-    add.add_argument("--url", required=True, help="the agent's URL, which commands are POSTed to")
-    add.add_argument("--token-env", required=True, metavar="VAR", help="the variable holding its token")
-    server_actions.add_parser("list", help="list the servers (never their tokens)")
-    remove = server_actions.add_parser("remove", help="forget a server")
-    remove.add_argument("name", metavar="NAME")
+    server_actions = _actions(server, message)
+    text = message("cli_help_server_add")
+    add = server_actions.add_parser("add", help=text, description=text)
+    add.add_argument("name", metavar=name)
+    add.add_argument("--url", required=True, metavar="URL", help=message("cli_help_server_url"))
+    add.add_argument("--token-env", required=True, metavar=var, help=message("cli_help_server_token_env"))
+    text = message("cli_help_server_list")
+    server_actions.add_parser("list", help=text, description=text)
+    text = message("cli_help_server_remove")
+    remove = server_actions.add_parser("remove", help=text, description=text)
+    remove.add_argument("name", metavar=name)
 
-    template = subparsers.add_parser("template", help="the argv templates admins registered per server")
+    template = command("template", message("cli_help_template"))
     template.set_defaults(func=_command("backend.actions.commands:run"))
-    template_actions = template.add_subparsers(dest="action", required=True, metavar="ACTION")
-    add = template_actions.add_parser("add", help="register a server's template, or replace one")
-    add.add_argument("server", metavar="SERVER")
-    add.add_argument("name", metavar="NAME")
-    add.add_argument(
-        "--argv",
-        required=True,
-        metavar="JSON",
-        help='the argument vector, {param} where an argument goes: \'["systemctl", "restart", "{unit}"]\'',
+    template_actions = _actions(template, message)
+    text = message("cli_help_template_add")
+    add = template_actions.add_parser("add", help=text, description=text)
+    add.add_argument("server", metavar=server_name)
+    add.add_argument("name", metavar=name)
+    add.add_argument("--argv", required=True, metavar="JSON", help=message("cli_help_template_argv"))
+    add.add_argument("--params", default="{}", metavar="JSON", help=message("cli_help_template_params"))
+    text = message("cli_help_template_list")
+    listing = template_actions.add_parser("list", help=text, description=text)
+    listing.add_argument(
+        "--server", default=None, metavar=server_name, help=message("cli_help_template_server")
     )
-    add.add_argument(
-        "--params",
-        default="{}",
-        metavar="JSON",
-        help='each parameter\'s type: \'{"unit": {"type": "string", "pattern": "^[a-z.-]+$"}}\'',
-    )
-    listing = template_actions.add_parser("list", help="list the templates")
-    listing.add_argument("--server", default=None, metavar="SERVER", help="of this server only")
-    remove = template_actions.add_parser("remove", help="forget a server's template")
-    remove.add_argument("server", metavar="SERVER")
-    remove.add_argument("name", metavar="NAME")
+    text = message("cli_help_template_remove")
+    remove = template_actions.add_parser("remove", help=text, description=text)
+    remove.add_argument("server", metavar=server_name)
+    remove.add_argument("name", metavar=name)
 
-    secret = subparsers.add_parser("secret", help="the secret store: {{secrets.NAME}} in action configs")
+    secret = command("secret", message("cli_help_secret"))
     secret.set_defaults(func=_command("backend.actions.commands:run"))
-    secret_actions = secret.add_subparsers(dest="action", required=True, metavar="ACTION")
-    put = secret_actions.add_parser("set", help="store a secret (the value from stdin), or replace one")
-    put.add_argument("name", metavar="NAME")
-    put.add_argument("--from-env", default=None, metavar="VAR", help="read the value from this variable")
-    secret_actions.add_parser("list", help="list the secrets' names (never a value)")
-    remove = secret_actions.add_parser("remove", help="forget a secret")
-    remove.add_argument("name", metavar="NAME")
-    secret_actions.add_parser("rotate", help="seal every secret again under the first key")
+    secret_actions = _actions(secret, message)
+    text = message("cli_help_secret_set")
+    put = secret_actions.add_parser("set", help=text, description=text)
+    put.add_argument("name", metavar=name)
+    put.add_argument("--from-env", default=None, metavar=var, help=message("cli_help_secret_from_env"))
+    text = message("cli_help_secret_list")
+    secret_actions.add_parser("list", help=text, description=text)
+    text = message("cli_help_secret_remove")
+    remove = secret_actions.add_parser("remove", help=text, description=text)
+    remove.add_argument("name", metavar=name)
+    text = message("cli_help_secret_rotate")
+    secret_actions.add_parser("rotate", help=text, description=text)
 
 
 # The crash tests' commit counter (backend/store/commits.py): armed only when the environment asks.
@@ -300,7 +489,15 @@ _CRASH_SETTINGS = {"FLOWYARD_CRASH_AFTER_COMMIT", "FLOWYARD_CRASH_BEFORE_COMMIT"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    """Run the command `argv` names (`sys.argv` by default) and return its exit code: 2 for a command
+    line that cannot be read, after argparse's usage line, one coded line as every refusal is."""
+    try:
+        args = _parser(terminal.terminal_locale()).parse_args(argv)
+    except ArgumentsRefused as refused:
+        from backend.console import refuse
+
+        refused.parser.print_usage(sys.stderr)
+        return refuse(refused, exit_code=2)
     handler: Handler = args.func
     if _CRASH_SETTINGS & os.environ.keys():
         from backend.console import refuse

@@ -7,6 +7,7 @@ from typing import Any
 
 from backend.errors import CodedError
 from backend.i18n.catalogs import message
+from backend.i18n.terminal import terminal_locale
 from backend.strict_json import JsonRefused, read_json
 
 
@@ -30,7 +31,7 @@ def refuse(error: CodedError | None = None, /, *, code: str = "", exit_code: int
     """
     if error is not None:
         code, params = error.code, {**error.params, **params}
-    print(f"flowyard: {message(code, **params)} ({code})", file=sys.stderr)
+    print(f"flowyard: {message(code, terminal_locale(), **params)} ({code})", file=sys.stderr)
     return exit_code
 
 

@@ -27,12 +27,14 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "allowed": ("the values a setting may take, listed", "debug, info, warning"),
     "answer": ("what was given on the command line after --answer", "approve_invoice=maybe"),
     "approval": ("the number of an approval", "42"),
+    "arguments": ("command-line arguments, listed as they were given or named", "FLOW_ID, --as"),
     "approvers": ("the users and groups who may decide, listed", "anna, finance"),
     "at": ("a date and time, in the reader's zone", "01.03.2026, 15:05:00 CET"),
     "attempt": ("which attempt this was, a number", "2"),
     "attempts": ("a count of attempts", "3"),
     "base": ("a version number of a flow", "4"),
     "by": ("the name of a user", "anna"),
+    "commands": ("the commands of flowyard (or of one of its commands), listed", "serve, migrate, worker"),
     "count": ("a count of things the sentence names", "3"),
     "cursor": ("an opaque position in a list, to paste back", "2026-03-01T14:05:00+00:00/17"),
     "days": ("a count of days", "2"),
@@ -156,6 +158,23 @@ _SHOWN: tuple[tuple[str, str], ...] = (
     ("backend/api", "in an error or answer of the API, which the pages show"),
     ("backend/", "in a message of the server, its logs or its API"),
 )
+# What a translator must know about a kind of key, by the key's prefix (first match wins).
+_KEY_NOTES: tuple[tuple[str, str], ...] = (
+    (
+        "cli_metavar_",
+        "Note: a word standing for a value in flowyard --help (FLOW_ID in: flowyard run FLOW_ID);"
+        " capitals where the language has them, no spaces",
+    ),
+    ("cli_help_", "Note: a line of flowyard --help; lower case, no full stop, as the English"),
+    ("cli_heading_", "Note: a heading of flowyard --help, followed by a colon"),
+)
+
+
+def key_notes(key: str) -> list[str]:
+    """What a translator must know about `key` beyond the sentence and where it is shown."""
+    return [note for prefix, note in _KEY_NOTES if key.startswith(prefix)][:1]
+
+
 NODE_TYPE_SHOWN = "as the name of a node type or port: palette, canvas, lists and sentences about a run"
 
 

@@ -27,7 +27,7 @@ from typing import IO, Any
 
 from backend.i18n.catalogs import DEFAULT_LOCALE, catalog
 from backend.i18n.codes import codes_in, node_type_keys
-from backend.i18n.context import NODE_TYPE_SHOWN, translator_comments
+from backend.i18n.context import NODE_TYPE_SHOWN, key_notes, translator_comments
 from backend.i18n.plurals import PLURALS
 from backend.i18n.ui_keys import keys_in
 
@@ -62,7 +62,7 @@ def comments(key: str, path: str | None) -> list[str]:
     lines = [f"English: {english}"] if english is not None else []
     if path is None:
         return [*lines, f"Shown: {NODE_TYPE_SHOWN}"]
-    return lines + translator_comments(path, english)
+    return lines + translator_comments(path, english) + key_notes(key)
 
 
 def _keyed(line: int, key: str, notes: list[str]) -> Extracted:
