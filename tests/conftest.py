@@ -28,6 +28,12 @@ _numbers = itertools.count(1)
 # its next line. Those tests want the warnings and errors; tests/observability asks for more itself.
 os.environ.setdefault("FLOWYARD_LOG_LEVEL", "WARNING")
 
+# The command line speaks the terminal's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG); the tests read its
+# English sentences, whatever the developer's terminal speaks. Tests of other languages set their own.
+for _name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
+
 
 @pytest.fixture(scope="session", autouse=True)
 def no_secret_in_server_logs() -> Iterator[None]:
