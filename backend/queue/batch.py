@@ -4,9 +4,12 @@
 A worker's walks finish close together; each writing its own transaction would wait for its own flush to
 disk, and the flush and the round trips are most of an outcome's cost. Every walk that got somewhere goes
 into the set-based write (`settle.write_walks`): a claim lost there writes nothing of its run and the
-rest of the batch still lands. Should that transaction fail as a whole (a bad value, a deadlock), its
-outcomes are written again one by one, each in a savepoint of its own, so one bad outcome fails alone and
-its writer hears about it; approvals woken early are always written that way.
+rest of the batch still lands. Should that transaction fail as a whole for a reason one outcome may own (a
+value PostgreSQL refuses, a deadlock: `one_may_own`), its outcomes are written again one by one, each in a
+savepoint of its own, so one bad outcome fails alone and its writer hears about it; approvals woken early
+are always written that way. Any other failure (a statement that does not compile, a column that does not
+exist, a bug on this side, the database gone) is every outcome's: each writer hears it, and it is logged as
+an error, not hidden behind a fallback that would write the batch the slow way.
 
 A crash before the commit loses the whole batch's outcomes, and loses nothing else: their waits are still
 claimed, the leases expire, and any worker walks them again (the effect keys keep their side effects
@@ -19,6 +22,7 @@ import asyncio
 import logging
 from typing import Any
 
+import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from backend.queue.claims import ClaimLost
@@ -29,6 +33,25 @@ from backend.queue.settle import Outcome, settles, write_walks
 log = logging.getLogger("flowyard.worker")
 
 Pending = tuple[Outcome, asyncio.Future[None]]
+
+# The SQLSTATE classes and codes of a failure one outcome of a batch may own, so that writing each alone
+# lets the others land: a value PostgreSQL refuses (22 data exception, 23 integrity constraint, P0 a
+# trigger's refusal), a deadlock or serialization failure (40), a lock or statement timeout.
+_ONE_MAY_OWN = ("22", "23", "40", "P0", "55P03", "57014")
+
+
+def one_may_own(failure: BaseException) -> bool:
+    """Whether the set-based write's `failure` may be one outcome's, and so is worth writing one by one.
+
+    Examples:
+        >>> from psycopg import errors
+        >>> one_may_own(errors.InvalidTextRepresentation()), one_may_own(errors.DeadlockDetected())
+        (True, True)
+        >>> one_may_own(errors.UndefinedColumn()), one_may_own(errors.SyntaxError()), one_may_own(KeyError())
+        (False, False, False)
+    """
+    state = failure.sqlstate if isinstance(failure, psycopg.Error) else None
+    return state is not None and (state[:2] in _ONE_MAY_OWN or state in _ONE_MAY_OWN)
 
 
 class OutcomeBatch:
@@ -61,14 +84,20 @@ class OutcomeBatch:
                 await self._one_by_one(alone)
 
     async def _together(self, batch: list[Pending]) -> bool:
-        """The set-based write; False when its transaction failed and nothing of it stands."""
+        """The set-based write; False when its transaction failed for a reason one outcome may own (nothing
+        of it stands, and the batch is to be written one by one). Any other failure is every outcome's."""
         try:
             # Pipelined: the statements go out without waiting for each answer.
             async with self.pool.connection() as conn, conn.pipeline(), conn.transaction():
                 written = await write_walks(conn, self.me, [outcome for outcome, _ in batch], self.approvals)
-        except Exception:
-            log.warning("a batch of %d outcomes failed; writing them one by one", len(batch), exc_info=True)
-            return False
+        except Exception as failure:
+            if one_may_own(failure):
+                log.warning("a batch of %d outcomes failed; writing them one by one", len(batch), exc_info=True)
+                return False
+            log.error("a batch of %d outcomes failed; none was written", len(batch), exc_info=True)
+            for _, done in batch:
+                done.set_exception(failure)
+            return True
         for outcome, done in batch:
             if outcome.claim.wait_id in written:
                 done.set_result(None)
