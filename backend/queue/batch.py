@@ -92,7 +92,9 @@ class OutcomeBatch:
                 written = await write_walks(conn, self.me, [outcome for outcome, _ in batch], self.approvals)
         except Exception as failure:
             if one_may_own(failure):
-                log.warning("a batch of %d outcomes failed; writing them one by one", len(batch), exc_info=True)
+                log.warning(
+                    "a batch of %d outcomes failed; writing them one by one", len(batch), exc_info=True
+                )
                 return False
             log.error("a batch of %d outcomes failed; none was written", len(batch), exc_info=True)
             for _, done in batch:
