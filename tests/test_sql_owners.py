@@ -23,8 +23,7 @@ BACKEND = Path(__file__).resolve().parent.parent / "backend"
 
 # Modules that still read rows by position: the queue's worker side and the approvals.
 POSITIONAL_LEFT = {
-    *(f"queue/{name}.py" for name in ("worker", "driver", "undo")),
-    "queue/claims.py",
+    *(f"queue/{name}.py" for name in ("undo",)),
     *(f"approvals/{name}.py" for name in ("chain", "records", "service")),
 }
 

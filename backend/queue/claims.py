@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -11,6 +11,7 @@ from psycopg import AsyncConnection
 
 from backend.observability import events
 from backend.queue.queries import QUERIES
+from backend.store.queries import every
 
 # A resume that throws is tried again 1, 2, 4 and 8 minutes on; the fifth failure fails the run.
 MAX_ATTEMPTS = 5
@@ -56,21 +57,33 @@ class Claim:
     input: Any
 
     @classmethod
-    def from_row(cls, row: tuple[Any, ...]) -> Claim:
-        wait_id, run_id, kind, continuation, node, visit, attempts, wake_at, flow_id, version, input_ = row
-        return cls(
-            int(wait_id),
-            int(run_id),
-            kind,
-            continuation,
-            node,
-            visit,
-            int(attempts),
-            wake_at,
-            int(flow_id),
-            int(version),
-            input_,
-        )
+    def from_row(cls, row: Sequence[Any]) -> Claim:
+        """A claim from a row read without a row factory, its columns in the claim statement's order (a
+        test claiming by hand); the worker reads its claims as `Claim`s (`claim_due`)."""
+        values = dict(zip(_COLUMNS, row, strict=False))
+        for name in ("wait_id", "run_id", "attempts", "flow_id", "version"):
+            values[name] = int(values[name])
+        return cls(**values)
+
+
+_COLUMNS = [field.name for field in fields(Claim)]
+
+
+async def claim_due(
+    conn: AsyncConnection[Any], me: str, limit: int, now: datetime | None, lease: timedelta
+) -> list[Claim]:
+    """Claim up to `limit` due waits for `me`, each a `Claim` (the statement's columns are its fields)."""
+    params = {"me": me, "limit": limit, "now": now, "lease": lease}
+    return await every(conn, Claim, QUERIES["claim"], params)
+
+
+@dataclass(frozen=True, slots=True)
+class _TimedOut:
+    """An approval a claim round timed out (time_out_claimed_approvals)."""
+
+    approval_id: int
+    run_id: int
+    outcome: str
 
 
 class ClaimLost(Exception):
@@ -89,6 +102,5 @@ async def time_out_claimed(
     if not waits:
         return
     params = {"wait_ids": waits, "me": me, "now": now}
-    cur = await conn.execute(QUERIES["time_out_claimed_approvals"], params)
-    for approval_id, run_id, outcome in await cur.fetchall():
-        events.approval_decided(approval_id, run_id, outcome)
+    for timed_out in await every(conn, _TimedOut, QUERIES["time_out_claimed_approvals"], params):
+        events.approval_decided(timed_out.approval_id, timed_out.run_id, timed_out.outcome)

@@ -21,7 +21,7 @@ WITH due AS (
     WHERE w.id = due.id
     RETURNING w.id, w.run_id, w.kind, w.continuation, w.node, w.visit, w.attempts, w.wake_at
 )
-SELECT c.id, c.run_id, c.kind, c.continuation, c.node, c.visit, c.attempts, c.wake_at,
+SELECT c.id AS wait_id, c.run_id, c.kind, c.continuation, c.node, c.visit, c.attempts, c.wake_at,
        r.flow_id, r.version, r.input
 FROM claimed AS c JOIN runs AS r ON r.id = c.run_id
 
@@ -47,7 +47,7 @@ RETURNING id
 
 -- name: next_wake
 -- When the earliest waiting wait falls due, and the database's now, to sleep until then and no longer.
-SELECT min(wake_at), now() FROM waits WHERE status = 'waiting' AND wake_at < 'infinity'
+SELECT min(wake_at) AS wake_at, now() AS now FROM waits WHERE status = 'waiting' AND wake_at < 'infinity'
 
 -- name: park
 -- Write the run's next pause over its claimed wait; nothing when the claim is no longer ours.
@@ -460,7 +460,7 @@ WHERE a.id IN (
         FOR UPDATE OF o SKIP LOCKED)
   AND a.outcome IS NULL
   AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
-RETURNING a.id, a.run_id, a.outcome
+RETURNING a.id AS approval_id, a.run_id, a.outcome
 
 -- Issue 24 (h24rt): a wait with several pauses pending at once (a parallel open). Appended, not edited:
 -- the statements above are h18's.
@@ -469,9 +469,9 @@ RETURNING a.id, a.run_id, a.outcome
 -- The pending pauses of a claimed wait with several, earliest due first (then by visit), each with its
 -- due time (NULL: never by time) and whether it is due now; nothing when the claim was taken over since
 -- (a later claiming counts its attempts on).
-SELECT p.value ->> 'node', (p.value ->> 'visit')::integer, p.value ->> 'kind',
-       nullif((p.value ->> 'due')::timestamptz, 'infinity'),
-       (p.value ->> 'due')::timestamptz <= coalesce(%(now)s::timestamptz, now())
+SELECT p.value ->> 'node' AS node, (p.value ->> 'visit')::integer AS visit, p.value ->> 'kind' AS kind,
+       nullif((p.value ->> 'due')::timestamptz, 'infinity') AS due,
+       (p.value ->> 'due')::timestamptz <= coalesce(%(now)s::timestamptz, now()) AS is_due
 FROM waits AS w CROSS JOIN LATERAL jsonb_each(w.pauses) AS p (key, value)
 WHERE w.id = %(id)s AND w.status = 'claimed' AND w.attempts = %(attempts)s
 ORDER BY (p.value ->> 'due')::timestamptz, (p.value ->> 'visit')::integer

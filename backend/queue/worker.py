@@ -19,7 +19,8 @@ import os
 import socket
 import time
 import uuid
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from psycopg import AsyncConnection
@@ -28,7 +29,15 @@ from psycopg_pool import AsyncConnectionPool
 from backend.events.wake import sweep as sweep_events
 from backend.observability import events
 from backend.queue.batch import OutcomeBatch
-from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, Clock, database_clock, time_out_claimed
+from backend.queue.claims import (
+    MAX_ATTEMPTS,
+    Claim,
+    ClaimLost,
+    Clock,
+    claim_due,
+    database_clock,
+    time_out_claimed,
+)
 from backend.queue.driver import (
     Actions,
     Approvals,
@@ -51,6 +60,7 @@ from backend.queue.schedules import fire_due
 from backend.queue.settle import Outcome
 from backend.queue.sweep import DEFAULT_RETENTION, sweep_ended_runs
 from backend.store.errors import database_gone
+from backend.store.queries import one
 
 log = logging.getLogger("flowyard.worker")
 
@@ -78,6 +88,22 @@ class Outbox(Protocol):
     wake: asyncio.Event
 
     async def run(self, stop: asyncio.Event) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """Where a run's walk died (open_effect_of_run): the node and visit of that action."""
+
+    node: str
+    visit: int
+
+
+@dataclass(frozen=True, slots=True)
+class _NextWake:
+    """The earliest finite wake_at of a waiting wait (None: none), and the database's now (next_wake)."""
+
+    wake_at: datetime | None
+    now: datetime
 
 
 def worker_name() -> str:
@@ -179,10 +205,7 @@ class Worker:
             if self._housekeeping_due(now):
                 await fire_due(conn, now)
                 await conn.execute(QUERIES["release_expired_claims"], {"now": now})
-            cur = await conn.execute(
-                QUERIES["claim"], {"me": self.name, "limit": free, "now": now, "lease": self.lease}
-            )
-            claims = [Claim.from_row(row) for row in await cur.fetchall()]
+            claims = await claim_due(conn, self.name, free, now, self.lease)
             await time_out_claimed(conn, self.name, claims, now)  # h18: the round's time-outs, set-based
         events.claimed(len(claims))
         for claim in claims:
@@ -228,11 +251,9 @@ class Worker:
                 # action when its last try failed: the walk died before writing that failure), else at
                 # its wait.
                 async with self.pool.connection() as conn:
-                    cur = await conn.execute(
-                        QUERIES["open_effect_of_run"], {"run_id": claim.run_id, "visit": claim.visit}
-                    )
-                    died_in = await cur.fetchone()
-                where = {"node": died_in[0], "visit": died_in[1]} if died_in else {}
+                    params = {"run_id": claim.run_id, "visit": claim.visit}
+                    died_in = await one(conn, _Place, QUERIES["open_effect_of_run"], params)
+                where = {"node": died_in.node, "visit": died_in.visit} if died_in else {}
                 abandoned = WaitFailed(code="claim_abandoned", attempts=claim.attempts - 1, **where)
                 await self._fail(claim, abandoned)
                 return
@@ -322,9 +343,10 @@ class Worker:
         timeout = BUSY_SLEEP_S if self._inflight else MAX_SLEEP_S
         if not self._inflight:
             async with self.pool.connection() as conn:
-                row = await (await conn.execute(QUERIES["next_wake"])).fetchone()
-            if row and row[0] is not None:
-                timeout = min(MAX_SLEEP_S, max(0.0, (row[0] - (self.clock() or row[1])).total_seconds()))
+                earliest = await one(conn, _NextWake, QUERIES["next_wake"])
+            if earliest is not None and earliest.wake_at is not None:
+                until = earliest.wake_at - (self.clock() or earliest.now)
+                timeout = min(MAX_SLEEP_S, max(0.0, until.total_seconds()))
         waiters = [asyncio.create_task(self._wake.wait()), asyncio.create_task(stop.wait())]
         await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         for waiter in waiters:
