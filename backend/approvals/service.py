@@ -154,7 +154,12 @@ class ApprovalService:
         (`time_out`), guarded by `outcome IS NULL`, so a decision or a cancel that landed in between wins
         and is read again. Only an undecided one before its deadline is read under the run's and its own
         lock (pipelined), as reminders and escalation write what is owed in that transaction."""
-        row = await self._read(conn, claim, "approval_of_visit_read")
+        known = claim.approval  # final, read by the claim round (queue/claims.py): no read of its own
+        row = (
+            (known.id, known.outcome, known.decided_by, known.decided_at, known.comment, None, True)
+            if known is not None
+            else await self._read(conn, claim, "approval_of_visit_read")
+        )
         approval_id, outcome, decided_by, decided_at, comment, _, past_deadline = row
         if outcome is None and not past_deadline:
             async with conn.pipeline(), conn.transaction():

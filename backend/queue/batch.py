@@ -3,7 +3,7 @@
 
 A worker's walks finish close together; each writing its own transaction would wait for its own flush to
 disk, and the flush and the round trips are most of an outcome's cost. Every walk that got somewhere goes
-into the set-based write (`settle.write_walks`): a claim lost there writes nothing of its run and the
+into the set-based write (`settle.settle`): a claim lost there writes nothing of its run and the
 rest of the batch still lands. Should that transaction fail as a whole for a reason one outcome may own (a
 value PostgreSQL refuses, a deadlock: `one_may_own`), its outcomes are written again one by one, each in a
 savepoint of its own, so one bad outcome fails alone and its writer hears about it; approvals woken early
@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import psycopg
@@ -28,11 +30,15 @@ from psycopg_pool import AsyncConnectionPool
 from backend.queue.claims import ClaimLost
 from backend.queue.driver import Approvals
 from backend.queue.outcome import write_outcome
-from backend.queue.settle import Outcome, settles, write_walks
+from backend.queue.settle import Outcome, settle, settles
 
 log = logging.getLogger("flowyard.worker")
 
 Pending = tuple[Outcome, asyncio.Future[None]]
+
+# Batches in flight at once. One: tried with two (their runs are disjoint, so they never wait for each
+# other), the invoice drain was no faster; each batch only took longer (docs/runs.md, fourth pass).
+WRITERS = 1
 
 # The SQLSTATE classes and codes of a failure one outcome of a batch may own, so that writing each alone
 # lets the others land: a value PostgreSQL refuses (22 data exception, 23 integrity constraint, P0 a
@@ -55,27 +61,42 @@ def one_may_own(failure: BaseException) -> bool:
 
 
 class OutcomeBatch:
-    def __init__(self, pool: AsyncConnectionPool[Any], me: str, approvals: Approvals, size: int = 50) -> None:
+    def __init__(
+        self,
+        pool: AsyncConnectionPool[Any],
+        me: str,
+        approvals: Approvals,
+        size: int = 50,
+        due_in: Callable[[timedelta], None] | None = None,
+        writers: int = WRITERS,
+    ) -> None:
         self.pool = pool
         self.me = me
         self.approvals = approvals
         self.size = size
+        # Told, after each commit, how long until the soonest wait it parked falls due by time.
+        self.due_in = due_in
+        self.writers = writers
         self._pending: list[Pending] = []
-        self._flusher: asyncio.Task[None] | None = None
+        self._flushers: set[asyncio.Task[None]] = set()
 
     async def write(self, outcome: Outcome) -> None:
         """Write `outcome` in the next batch; returns once it has committed, raises ClaimLost when the
         claim no longer held (nothing of it was written)."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((outcome, done))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush())
+        if len(self._flushers) < self.writers:
+            flusher = asyncio.create_task(self._flush())
+            self._flushers.add(flusher)
+            flusher.add_done_callback(self._flushers.discard)
         await done
 
     async def _flush(self) -> None:
         while self._pending:
             await asyncio.sleep(0)  # the walks finishing in this same tick join the batch
             batch, self._pending = self._pending[: self.size], self._pending[self.size :]
+            if not batch:
+                break  # another writer took them
             together = [pending for pending in batch if settles(pending[0])]
             alone = [pending for pending in batch if not settles(pending[0])]
             if together and not await self._together(together):
@@ -89,7 +110,7 @@ class OutcomeBatch:
         try:
             # Pipelined: the statements go out without waiting for each answer.
             async with self.pool.connection() as conn, conn.pipeline(), conn.transaction():
-                written = await write_walks(conn, self.me, [outcome for outcome, _ in batch], self.approvals)
+                settled = await settle(conn, self.me, [outcome for outcome, _ in batch], self.approvals)
         except Exception as failure:
             if one_may_own(failure):
                 log.warning(
@@ -100,8 +121,10 @@ class OutcomeBatch:
             for _, done in batch:
                 done.set_exception(failure)
             return True
+        if settled.soonest is not None and self.due_in is not None:
+            self.due_in(settled.soonest)
         for outcome, done in batch:
-            if outcome.claim.wait_id in written:
+            if outcome.claim.wait_id in settled.waits:
                 done.set_result(None)
             else:
                 done.set_exception(ClaimLost(outcome.claim.wait_id))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,6 +37,20 @@ def backoff(attempts: int) -> timedelta:
 
 
 @dataclass(frozen=True, slots=True)
+class ApprovalRead:
+    """An approval wait's approval, final (decided, timed out or cancelled), as its claim round read it.
+
+    Its fields are those of the approvals' own read of a woken wait's approval (ApprovalService)."""
+
+    id: int
+    outcome: str
+    decided_by: str | None
+    decided_at: datetime
+    comment: str | None
+    past_deadline: bool = True  # not asked: a final outcome is resumed from, whatever its deadline
+
+
+@dataclass(frozen=True, slots=True)
 class Claim:
     """One row the claim statement returned: this worker's until it writes the outcome or its lease ends.
 
@@ -55,6 +69,9 @@ class Claim:
     flow_id: int
     version: int
     input: Any
+    # An approval wait's approval when the claim round found it decided or timed out (`time_out_claimed`):
+    # the wait resumes from it with no read of its own. None: not read, or still undecided.
+    approval: ApprovalRead | None = None
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> Claim:
@@ -78,12 +95,18 @@ async def claim_due(
 
 
 @dataclass(frozen=True, slots=True)
-class _TimedOut:
-    """An approval a claim round timed out (time_out_claimed_approvals)."""
+class _Read:
+    """An approval wait of a claim round with its approval after the round's time-outs
+    (time_out_claimed_approvals)."""
 
-    approval_id: int
+    wait_id: int
+    id: int
     run_id: int
-    outcome: str
+    outcome: str | None
+    decided_by: str | None
+    decided_at: datetime | None
+    comment: str | None
+    timed_out: bool
 
 
 class ClaimLost(Exception):
@@ -92,15 +115,25 @@ class ClaimLost(Exception):
 
 async def time_out_claimed(
     conn: AsyncConnection[Any], me: str, claims: list[Claim], now: datetime | None
-) -> None:
+) -> list[Claim]:
     """Time out, in one statement, the approvals of `claims`' approval waits whose deadline passed
-    undecided (`conn` in autocommit): a claim round of N such waits costs one statement, not N; each
-    woken wait's resolution then reads the outcome and resumes from it (queue/queries.sql). Only waits
-    that will be walked: one claimed past its last attempt stops its run with the approval still open."""
+    undecided (`conn` in autocommit), and read every such wait's approval in the same statement: a claim
+    round of N approval waits costs one statement, not N time-outs and N reads. The claims come back with
+    the approvals found final (`Claim.approval`), from which their walks resume with no read of their own;
+    a wait whose approval is still undecided (woken for a reminder, or its approval held by a decision
+    under way) reads it again when walked, as before. Only waits that will be walked: one claimed past its
+    last attempt stops its run with the approval still open."""
     # Not a claim past its last attempt: it is not walked but stops its run, its approval left open.
     waits = [claim.wait_id for claim in claims if claim.kind == "approval" and claim.attempts <= MAX_ATTEMPTS]
     if not waits:
-        return
+        return claims
     params = {"wait_ids": waits, "me": me, "now": now}
-    for timed_out in await every(conn, _TimedOut, QUERIES["time_out_claimed_approvals"], params):
-        events.approval_decided(timed_out.approval_id, timed_out.run_id, timed_out.outcome)
+    final: dict[int, ApprovalRead] = {}
+    for read in await every(conn, _Read, QUERIES["time_out_claimed_approvals"], params):
+        if read.timed_out and read.outcome is not None:
+            events.approval_decided(read.id, read.run_id, read.outcome)
+        if read.outcome is not None and read.decided_at is not None:
+            final[read.wait_id] = ApprovalRead(
+                read.id, read.outcome, read.decided_by, read.decided_at, read.comment
+            )
+    return [replace(claim, approval=final.get(claim.wait_id)) for claim in claims]

@@ -435,9 +435,9 @@ async def _answer(
         return Resume(node=pause.node, visit=pause.visit, outcome="passed")
     if pause.kind in ("approval", "event"):  # an event pause's answer: backend/events/wake.py
         async with pool.connection() as conn:
-            return await approvals.resolution(
-                conn, replace(claim, kind=pause.kind, node=pause.node, visit=pause.visit)
-            )
+            # The claim round's read is of the wait's own visit, not necessarily this pause's.
+            pause_claim = replace(claim, kind=pause.kind, node=pause.node, visit=pause.visit, approval=None)
+            return await approvals.resolution(conn, pause_claim)
     raise WaitFailed(code="wait_corrupt", wait=claim.wait_id, kind=pause.kind)
 
 

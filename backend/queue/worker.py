@@ -142,7 +142,7 @@ class Worker:
         # Run records outlive the runs; their own retention is off unless the environment sets it.
         self.record_retention = record_retention or record_retention_from_env()
         self.flows = FlowCache()
-        self.outcomes = OutcomeBatch(pool, self.name, self.approvals)
+        self.outcomes = OutcomeBatch(pool, self.name, self.approvals, due_in=self._parked)
         # Claims come in batches: a new claim round waits until this many slots are free (or none is busy).
         self.claim_at_free = max(1, concurrency // 2)
         # Every claim in hand, until its outcome is written; `_walking` are those not yet handed to the
@@ -153,6 +153,10 @@ class Worker:
         self._wake = asyncio.Event()
         self._claimed_at = 0.0  # monotonic time of the last claim round
         self._kept: tuple[float, Any] | None = None  # (monotonic time, clock) of the last housekeeping
+        # The monotonic time the soonest wait this worker parked falls due (None: none known), and the
+        # event that tells a sleeping loop it came closer: no NOTIFY can announce a wait due in 10 ms.
+        self._due_at: float | None = None
+        self._sooner = asyncio.Event()
 
     async def run(self, stop: asyncio.Event) -> None:
         """Serve due waits until `stop` is set; then finish the walks in hand and return.
@@ -206,11 +210,16 @@ class Worker:
                 await fire_due(conn, now)
                 await conn.execute(QUERIES["release_expired_claims"], {"now": now})
             claims = await claim_due(conn, self.name, free, now, self.lease)
-            await time_out_claimed(conn, self.name, claims, now)  # h18: the round's time-outs, set-based
         events.claimed(len(claims))
+        # The round's time-outs, set-based, with its approval waits' approvals read in the same statement,
+        # on a connection of their own: the loop claims on meanwhile, and only the approval waits' walks
+        # wait for them (they write the flow's hash chain, whose head every time-out of the flow takes).
+        reading: asyncio.Task[dict[int, Claim]] | None = None
+        if any(claim.kind == "approval" for claim in claims):
+            reading = asyncio.create_task(self._time_out(claims, now))
         for claim in claims:
             key = (claim.wait_id, claim.attempts)
-            task = asyncio.create_task(self._serve(claim))
+            task = asyncio.create_task(self._serve(claim, reading if claim.kind == "approval" else None))
             self._inflight[key] = task
             self._walking.add(key)
             task.add_done_callback(functools.partial(self._done, key))
@@ -240,8 +249,24 @@ class Worker:
         if self.outbox is not None:
             self.outbox.wake.set()  # the walk may have parked at an approval whose mails now wait
 
-    async def _serve(self, claim: Claim) -> None:
-        """Walk one claim and write what it came to; a failure anywhere is a resume failure (backoff)."""
+    async def _time_out(self, claims: list[Claim], now: Any) -> dict[int, Claim]:
+        """A claim round's time-outs and approval reads (`time_out_claimed`): its claims by wait, each with
+        its approval when found final. Should the statement fail, none is read, and each approval wait's
+        walk reads (and times out) its own approval, as every wait did before this statement existed."""
+        try:
+            async with self.pool.connection() as conn:
+                return {
+                    claim.wait_id: claim for claim in await time_out_claimed(conn, self.name, claims, now)
+                }
+        except Exception:
+            log.warning("the time-outs of a claim round failed; each wait reads its own", exc_info=True)
+            return {}
+
+    async def _serve(self, claim: Claim, reading: asyncio.Task[dict[int, Claim]] | None = None) -> None:
+        """Walk one claim and write what it came to; a failure anywhere is a resume failure (backoff).
+        `reading`: the claim round's time-outs and approval reads, for an approval wait."""
+        if reading is not None:
+            claim = (await reading).get(claim.wait_id, claim)  # before anything else, as it always was
         started = events.claim_started(claim.run_id, claim.visit, claim.kind, claim.attempts, self.name)
         try:
             await self.faults.reach("after_claim")
@@ -339,7 +364,16 @@ class Worker:
             except Exception:
                 log.warning("renewing %d claims failed; trying again", len(held), exc_info=True)
 
+    def _parked(self, due_in: timedelta) -> None:
+        """An outcome batch committed a wait that falls due `due_in` from now: look again then."""
+        due_at = time.monotonic() + due_in.total_seconds()
+        if self._due_at is None or due_at < self._due_at:
+            self._due_at = due_at
+            self._sooner.set()
+
     async def _sleep(self, stop: asyncio.Event) -> None:
+        """Until a NOTIFY or a walk's end wakes us, the soonest wait this worker parked falls due, or the
+        timeout: a quarter of a second with walks in hand, else until the earliest wake_at (at most 1 s)."""
         timeout = BUSY_SLEEP_S if self._inflight else MAX_SLEEP_S
         if not self._inflight:
             async with self.pool.connection() as conn:
@@ -347,10 +381,19 @@ class Worker:
             if earliest is not None and earliest.wake_at is not None:
                 until = earliest.wake_at - (self.clock() or earliest.now)
                 timeout = min(MAX_SLEEP_S, max(0.0, until.total_seconds()))
-        waiters = [asyncio.create_task(self._wake.wait()), asyncio.create_task(stop.wait())]
-        await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        for waiter in waiters:
-            waiter.cancel()
+        deadline = time.monotonic() + timeout
+        if self._due_at is not None and self._due_at <= time.monotonic():
+            self._due_at = None  # looked at since: a claim round came after it
+        while not (self._wake.is_set() or stop.is_set()):
+            self._sooner.clear()
+            end = deadline if self._due_at is None else min(deadline, self._due_at)
+            remaining = end - time.monotonic()
+            if remaining <= 0:
+                break
+            waiters = [asyncio.create_task(event.wait()) for event in (self._wake, stop, self._sooner)]
+            await asyncio.wait(waiters, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
+            for waiter in waiters:
+                waiter.cancel()
 
     async def _listen(self, stop: asyncio.Event) -> None:
         conninfo = self.pool.conninfo

@@ -157,7 +157,7 @@ def test_a_broken_statement_fails_every_outcome_loudly_and_is_not_written_one_by
     from backend.queue.queries import QUERIES
 
     runs = [queue.start(queue.save(LOG_FLOW), input={"who": name}) for name in ("ann", "bob")]
-    broken = QUERIES["write_walks"].replace("SELECT id AS wait_id", "SELECT no_such_column AS wait_id")
+    broken = QUERIES["write_walks"].replace("SELECT id AS wait_id,", "SELECT no_such_column AS wait_id,")
     assert broken != QUERIES["write_walks"]
     monkeypatch.setitem(QUERIES, "write_walks", broken)
 
