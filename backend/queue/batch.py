@@ -85,6 +85,9 @@ class OutcomeBatch:
         claim no longer held (nothing of it was written)."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((outcome, done))
+        # Only writers still running: a finished one leaves the set in a callback that runs later, and
+        # counting it meanwhile would leave this outcome pending with no writer to take it.
+        self._flushers = {flusher for flusher in self._flushers if not flusher.done()}
         if len(self._flushers) < self.writers:
             flusher = asyncio.create_task(self._flush())
             self._flushers.add(flusher)
