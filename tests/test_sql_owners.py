@@ -7,8 +7,6 @@ owns each").
 - No row is read by position: not `row[0]`, not `a, b, c = row`, not `Cls(*row)`, not `len(row)`. Rows
   are dataclasses (psycopg's `class_row`, the columns aliased to the fields) or scalars (`scalar_row`);
   `backend/store/queries.py` has `scalar`, `one` and `every` for the common cases.
-
-The modules still listed below are being rewritten elsewhere; each entry is to be struck when it holds.
 """
 
 from __future__ import annotations
@@ -17,16 +15,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 BACKEND = Path(__file__).resolve().parent.parent / "backend"
-
-# Modules that still read rows by position: the queue's worker side.
-POSITIONAL_LEFT = {
-    *(f"queue/{name}.py" for name in ("worker", "driver")),
-    "queue/claims.py",
-}
-
 
 def _modules() -> Iterator[tuple[str, str, ast.Module]]:
     for path in sorted(BACKEND.rglob("*.py")):
@@ -129,14 +118,9 @@ def test_no_row_is_read_by_position() -> None:
     reads = {
         name: found
         for name, _, tree in _modules()
-        if name not in POSITIONAL_LEFT and (found := positional_reads(tree))
+        if (found := positional_reads(tree))
     }
     assert reads == {}
-
-
-@pytest.mark.parametrize("name", sorted(POSITIONAL_LEFT))
-def test_the_lists_name_modules_that_exist(name: str) -> None:
-    assert (BACKEND / name).is_file()
 
 
 def test_the_api_keeps_no_sql_of_its_own() -> None:

@@ -36,7 +36,7 @@ QUERIES = load("backend.approvals", "queries.sql")
 # The longest comment a decision keeps, from the API and the terminal alike.
 COMMENT_MAX = 2000
 # What a decision resumes the walk with, by the outcome recorded.
-_RESUMES: dict[Outcome, str] = {"approved": "approve", "rejected": "reject"}
+_RESUMES: dict[str, str] = {"approved": "approve", "rejected": "reject"}
 
 
 def _microseconds(duration: timedelta | None) -> int | None:
@@ -209,7 +209,8 @@ class ApprovalService:
         (`time_out`), guarded by `outcome IS NULL`, so a decision or a cancel that landed in between wins
         and is read again. Only an undecided one before its deadline is read under the run's and its own
         lock (pipelined), as reminders and escalation write what is owed in that transaction."""
-        approval = await self._read(conn, claim, QUERIES["approval_of_visit_read"])
+        # A final approval read by the claim round (queue/claims.py) needs no read of its own.
+        approval = claim.approval or await self._read(conn, claim, QUERIES["approval_of_visit_read"])
         if approval.outcome is None and not approval.past_deadline:
             async with conn.pipeline(), conn.transaction():
                 # The run before the approval (runs < approvals < waits): an escalation writes its journal.

@@ -3,10 +3,13 @@
 
 A worker's walks finish close together; each writing its own transaction would wait for its own flush to
 disk, and the flush and the round trips are most of an outcome's cost. Every walk that got somewhere goes
-into the set-based write (`settle.write_walks`): a claim lost there writes nothing of its run and the
-rest of the batch still lands. Should that transaction fail as a whole (a bad value, a deadlock), its
-outcomes are written again one by one, each in a savepoint of its own, so one bad outcome fails alone and
-its writer hears about it; approvals woken early are always written that way.
+into the set-based write (`settle.settle`): a claim lost there writes nothing of its run and the
+rest of the batch still lands. Should that transaction fail as a whole for a reason one outcome may own (a
+value PostgreSQL refuses, a deadlock: `one_may_own`), its outcomes are written again one by one, each in a
+savepoint of its own, so one bad outcome fails alone and its writer hears about it; approvals woken early
+are always written that way. Any other failure (a statement that does not compile, a column that does not
+exist, a bug on this side, the database gone) is every outcome's: each writer hears it, and it is logged as
+an error, not hidden behind a fallback that would write the batch the slow way.
 
 A crash before the commit loses the whole batch's outcomes, and loses nothing else: their waits are still
 claimed, the leases expire, and any worker walks them again (the effect keys keep their side effects
@@ -17,42 +20,86 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
+import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from backend.queue.claims import ClaimLost
 from backend.queue.driver import Approvals
 from backend.queue.outcome import write_outcome
-from backend.queue.settle import Outcome, settles, write_walks
+from backend.queue.settle import Outcome, settle, settles
 
 log = logging.getLogger("flowyard.worker")
 
 Pending = tuple[Outcome, asyncio.Future[None]]
 
+# Batches in flight at once. One: tried with two (their runs are disjoint, so they never wait for each
+# other), the invoice drain was no faster; each batch only took longer (docs/runs.md, fourth pass).
+WRITERS = 1
+
+# The SQLSTATE classes and codes of a failure one outcome of a batch may own, so that writing each alone
+# lets the others land: a value PostgreSQL refuses (22 data exception, 23 integrity constraint, P0 a
+# trigger's refusal), a deadlock or serialization failure (40), a lock or statement timeout.
+_ONE_MAY_OWN = ("22", "23", "40", "P0", "55P03", "57014")
+
+
+def one_may_own(failure: BaseException) -> bool:
+    """Whether the set-based write's `failure` may be one outcome's, and so is worth writing one by one.
+
+    Examples:
+        >>> from psycopg import errors
+        >>> one_may_own(errors.InvalidTextRepresentation()), one_may_own(errors.DeadlockDetected())
+        (True, True)
+        >>> one_may_own(errors.UndefinedColumn()), one_may_own(errors.SyntaxError()), one_may_own(KeyError())
+        (False, False, False)
+    """
+    state = failure.sqlstate if isinstance(failure, psycopg.Error) else None
+    return state is not None and (state[:2] in _ONE_MAY_OWN or state in _ONE_MAY_OWN)
+
 
 class OutcomeBatch:
-    def __init__(self, pool: AsyncConnectionPool[Any], me: str, approvals: Approvals, size: int = 50) -> None:
+    def __init__(
+        self,
+        pool: AsyncConnectionPool[Any],
+        me: str,
+        approvals: Approvals,
+        size: int = 50,
+        due_in: Callable[[timedelta], None] | None = None,
+        writers: int = WRITERS,
+    ) -> None:
         self.pool = pool
         self.me = me
         self.approvals = approvals
         self.size = size
+        # Told, after each commit, how long until the soonest wait it parked falls due by time.
+        self.due_in = due_in
+        self.writers = writers
         self._pending: list[Pending] = []
-        self._flusher: asyncio.Task[None] | None = None
+        self._flushers: set[asyncio.Task[None]] = set()
 
     async def write(self, outcome: Outcome) -> None:
         """Write `outcome` in the next batch; returns once it has committed, raises ClaimLost when the
         claim no longer held (nothing of it was written)."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((outcome, done))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush())
+        # Only writers still running: a finished one leaves the set in a callback that runs later, and
+        # counting it meanwhile would leave this outcome pending with no writer to take it.
+        self._flushers = {flusher for flusher in self._flushers if not flusher.done()}
+        if len(self._flushers) < self.writers:
+            flusher = asyncio.create_task(self._flush())
+            self._flushers.add(flusher)
+            flusher.add_done_callback(self._flushers.discard)
         await done
 
     async def _flush(self) -> None:
         while self._pending:
             await asyncio.sleep(0)  # the walks finishing in this same tick join the batch
             batch, self._pending = self._pending[: self.size], self._pending[self.size :]
+            if not batch:
+                break  # another writer took them
             together = [pending for pending in batch if settles(pending[0])]
             alone = [pending for pending in batch if not settles(pending[0])]
             if together and not await self._together(together):
@@ -61,16 +108,26 @@ class OutcomeBatch:
                 await self._one_by_one(alone)
 
     async def _together(self, batch: list[Pending]) -> bool:
-        """The set-based write; False when its transaction failed and nothing of it stands."""
+        """The set-based write; False when its transaction failed for a reason one outcome may own (nothing
+        of it stands, and the batch is to be written one by one). Any other failure is every outcome's."""
         try:
             # Pipelined: the statements go out without waiting for each answer.
             async with self.pool.connection() as conn, conn.pipeline(), conn.transaction():
-                written = await write_walks(conn, self.me, [outcome for outcome, _ in batch], self.approvals)
-        except Exception:
-            log.warning("a batch of %d outcomes failed; writing them one by one", len(batch), exc_info=True)
-            return False
+                settled = await settle(conn, self.me, [outcome for outcome, _ in batch], self.approvals)
+        except Exception as failure:
+            if one_may_own(failure):
+                log.warning(
+                    "a batch of %d outcomes failed; writing them one by one", len(batch), exc_info=True
+                )
+                return False
+            log.error("a batch of %d outcomes failed; none was written", len(batch), exc_info=True)
+            for _, done in batch:
+                done.set_exception(failure)
+            return True
+        if settled.soonest is not None and self.due_in is not None:
+            self.due_in(settled.soonest)
         for outcome, done in batch:
-            if outcome.claim.wait_id in written:
+            if outcome.claim.wait_id in settled.waits:
                 done.set_result(None)
             else:
                 done.set_exception(ClaimLost(outcome.claim.wait_id))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -11,6 +11,7 @@ from psycopg import AsyncConnection
 
 from backend.observability import events
 from backend.queue.queries import QUERIES
+from backend.store.queries import every
 
 # A resume that throws is tried again 1, 2, 4 and 8 minutes on; the fifth failure fails the run.
 MAX_ATTEMPTS = 5
@@ -36,6 +37,20 @@ def backoff(attempts: int) -> timedelta:
 
 
 @dataclass(frozen=True, slots=True)
+class ApprovalRead:
+    """An approval wait's approval, final (decided, timed out or cancelled), as its claim round read it.
+
+    Its fields are those of the approvals' own read of a woken wait's approval (ApprovalService)."""
+
+    id: int
+    outcome: str
+    decided_by: str | None
+    decided_at: datetime
+    comment: str | None
+    past_deadline: bool = True  # not asked: a final outcome is resumed from, whatever its deadline
+
+
+@dataclass(frozen=True, slots=True)
 class Claim:
     """One row the claim statement returned: this worker's until it writes the outcome or its lease ends.
 
@@ -54,23 +69,44 @@ class Claim:
     flow_id: int
     version: int
     input: Any
+    # An approval wait's approval when the claim round found it decided or timed out (`time_out_claimed`):
+    # the wait resumes from it with no read of its own. None: not read, or still undecided.
+    approval: ApprovalRead | None = None
 
     @classmethod
-    def from_row(cls, row: tuple[Any, ...]) -> Claim:
-        wait_id, run_id, kind, continuation, node, visit, attempts, wake_at, flow_id, version, input_ = row
-        return cls(
-            int(wait_id),
-            int(run_id),
-            kind,
-            continuation,
-            node,
-            visit,
-            int(attempts),
-            wake_at,
-            int(flow_id),
-            int(version),
-            input_,
-        )
+    def from_row(cls, row: Sequence[Any]) -> Claim:
+        """A claim from a row read without a row factory, its columns in the claim statement's order (a
+        test claiming by hand); the worker reads its claims as `Claim`s (`claim_due`)."""
+        values = dict(zip(_COLUMNS, row, strict=False))
+        for name in ("wait_id", "run_id", "attempts", "flow_id", "version"):
+            values[name] = int(values[name])
+        return cls(**values)
+
+
+_COLUMNS = [field.name for field in fields(Claim)]
+
+
+async def claim_due(
+    conn: AsyncConnection[Any], me: str, limit: int, now: datetime | None, lease: timedelta
+) -> list[Claim]:
+    """Claim up to `limit` due waits for `me`, each a `Claim` (the statement's columns are its fields)."""
+    params = {"me": me, "limit": limit, "now": now, "lease": lease}
+    return await every(conn, Claim, QUERIES["claim"], params)
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """An approval wait of a claim round with its approval after the round's time-outs
+    (time_out_claimed_approvals)."""
+
+    wait_id: int
+    id: int
+    run_id: int
+    outcome: str | None
+    decided_by: str | None
+    decided_at: datetime | None
+    comment: str | None
+    timed_out: bool
 
 
 class ClaimLost(Exception):
@@ -79,16 +115,25 @@ class ClaimLost(Exception):
 
 async def time_out_claimed(
     conn: AsyncConnection[Any], me: str, claims: list[Claim], now: datetime | None
-) -> None:
+) -> list[Claim]:
     """Time out, in one statement, the approvals of `claims`' approval waits whose deadline passed
-    undecided (`conn` in autocommit): a claim round of N such waits costs one statement, not N; each
-    woken wait's resolution then reads the outcome and resumes from it (queue/queries.sql). Only waits
-    that will be walked: one claimed past its last attempt stops its run with the approval still open."""
+    undecided (`conn` in autocommit), and read every such wait's approval in the same statement: a claim
+    round of N approval waits costs one statement, not N time-outs and N reads. The claims come back with
+    the approvals found final (`Claim.approval`), from which their walks resume with no read of their own;
+    a wait whose approval is still undecided (woken for a reminder, or its approval held by a decision
+    under way) reads it again when walked, as before. Only waits that will be walked: one claimed past its
+    last attempt stops its run with the approval still open."""
     # Not a claim past its last attempt: it is not walked but stops its run, its approval left open.
     waits = [claim.wait_id for claim in claims if claim.kind == "approval" and claim.attempts <= MAX_ATTEMPTS]
     if not waits:
-        return
+        return claims
     params = {"wait_ids": waits, "me": me, "now": now}
-    cur = await conn.execute(QUERIES["time_out_claimed_approvals"], params)
-    for approval_id, run_id, outcome in await cur.fetchall():
-        events.approval_decided(approval_id, run_id, outcome)
+    final: dict[int, ApprovalRead] = {}
+    for read in await every(conn, _Read, QUERIES["time_out_claimed_approvals"], params):
+        if read.timed_out and read.outcome is not None:
+            events.approval_decided(read.id, read.run_id, read.outcome)
+        if read.outcome is not None and read.decided_at is not None:
+            final[read.wait_id] = ApprovalRead(
+                read.id, read.outcome, read.decided_by, read.decided_at, read.comment
+            )
+    return [replace(claim, approval=final.get(claim.wait_id)) for claim in claims]

@@ -23,7 +23,7 @@ from backend.graph.durations import check_moment, parse_duration, parse_moment
 from backend.graph.model import Flow
 from backend.queue.claims import Claim, ClaimLost
 from backend.queue.queries import QUERIES
-from backend.store.queries import scalar
+from backend.store.queries import every, scalar
 from backend.walker import (
     ActionRequest,
     ApprovalRequest,
@@ -372,6 +372,18 @@ class _Walking:
         return Parked(step, self.journal, wake, first.node, first.visit, rows, None, closes)
 
 
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    """A pending pause of a claimed wait with several (pauses_of_wait): its due time (None: never by
+    time) and whether it is due now."""
+
+    node: str
+    visit: int
+    kind: str
+    due: datetime | None
+    is_due: bool
+
+
 async def _walk_due_pauses(
     pool: AsyncConnectionPool[Any], walking: _Walking, approvals: Approvals, now: datetime | None
 ) -> Walked:
@@ -386,27 +398,27 @@ async def _walk_due_pauses(
     claim, run = walking.claim, walking.run
     params = {"id": claim.wait_id, "attempts": claim.attempts, "now": now}
     async with pool.connection() as conn:
-        cur = await conn.execute(QUERIES["pauses_of_wait"], params)
-        rows = await cur.fetchall()
-    if not rows:
+        pending = await every(conn, _Pending, QUERIES["pauses_of_wait"], params)
+    if not pending:
         if not await walking.still_ours():
             raise ClaimLost(claim.wait_id)
         raise WaitFailed(code="wait_corrupt", wait=claim.wait_id)
-    carried = {(node, visit): Pause(node, visit, kind, due) for node, visit, kind, due, _ in rows}
+    carried = {(p.node, p.visit): Pause(p.node, p.visit, p.kind, p.due) for p in pending}
     step: Step | None = None
     continuation = claim.continuation
-    for node, visit, kind, _due, is_due in rows:
-        if not is_due or (step is not None and step.status != "waiting"):
+    for each in pending:
+        key = (each.node, each.visit)
+        if not each.is_due or (step is not None and step.status != "waiting"):
             break
-        if step is not None and (node, visit) not in step.pending:
+        if step is not None and key not in step.pending:
             continue  # its branch was cancelled by a resume before it
-        pause = carried[(node, visit)]
+        pause = carried[key]
         resume = await _answer(pool, claim, pause, approvals)
         if isinstance(resume, Undecided):
-            carried[(node, visit)] = replace(pause, at=resume.wake_at)
+            carried[key] = replace(pause, at=resume.wake_at)
             break
-        del carried[(node, visit)]
-        walking.claimed(node, visit, kind)
+        del carried[key]
+        walking.claimed(each.node, each.visit, each.kind)
         step = walking.took(walk(run.flow, continuation, resume=resume, limits=walking.limits))
         step = await walking.act(step)
         continuation = step.continuation
@@ -423,9 +435,9 @@ async def _answer(
         return Resume(node=pause.node, visit=pause.visit, outcome="passed")
     if pause.kind in ("approval", "event"):  # an event pause's answer: backend/events/wake.py
         async with pool.connection() as conn:
-            return await approvals.resolution(
-                conn, replace(claim, kind=pause.kind, node=pause.node, visit=pause.visit)
-            )
+            # The claim round's read is of the wait's own visit, not necessarily this pause's.
+            pause_claim = replace(claim, kind=pause.kind, node=pause.node, visit=pause.visit, approval=None)
+            return await approvals.resolution(conn, pause_claim)
     raise WaitFailed(code="wait_corrupt", wait=claim.wait_id, kind=pause.kind)
 
 

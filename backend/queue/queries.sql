@@ -21,7 +21,7 @@ WITH due AS (
     WHERE w.id = due.id
     RETURNING w.id, w.run_id, w.kind, w.continuation, w.node, w.visit, w.attempts, w.wake_at
 )
-SELECT c.id, c.run_id, c.kind, c.continuation, c.node, c.visit, c.attempts, c.wake_at,
+SELECT c.id AS wait_id, c.run_id, c.kind, c.continuation, c.node, c.visit, c.attempts, c.wake_at,
        r.flow_id, r.version, r.input
 FROM claimed AS c JOIN runs AS r ON r.id = c.run_id
 
@@ -47,7 +47,7 @@ RETURNING id
 
 -- name: next_wake
 -- When the earliest waiting wait falls due, and the database's now, to sleep until then and no longer.
-SELECT min(wake_at), now() FROM waits WHERE status = 'waiting' AND wake_at < 'infinity'
+SELECT min(wake_at) AS wake_at, now() AS now FROM waits WHERE status = 'waiting' AND wake_at < 'infinity'
 
 -- name: park
 -- Write the run's next pause over its claimed wait; nothing when the claim is no longer ours.
@@ -69,7 +69,8 @@ SELECT id FROM runs WHERE id = ANY(%(run_ids)s::bigint[]) ORDER BY id FOR UPDATE
 -- name: write_walks
 -- Many walks' outcomes at once, from one JSON array with an object per claim: each wait is finished
 -- (deleted) or parked again only where the claim (worker and attempt) still holds; only those runs get
--- their status and journal lines. Returns the waits written, and whether each is due at once.
+-- their status and journal lines. Returns the waits written, whether each is due at once, and how long
+-- until a parked one falls due (NULL: finished, or never by time).
 WITH walked AS (
     SELECT *
     FROM jsonb_to_recordset(%(walks)s::jsonb)
@@ -80,7 +81,7 @@ WITH walked AS (
     DELETE FROM waits AS w
     USING walked AS o
     WHERE o.finish AND w.id = o.wait_id AND w.claimed_by = %(me)s AND w.attempts = o.attempts
-    RETURNING w.id, false AS due_now
+    RETURNING w.id, false AS due_now, NULL::interval AS due_in
 ), parked AS (
     UPDATE waits AS w
     SET kind = o.kind, continuation = o.continuation, node = o.node, visit = o.visit,
@@ -90,11 +91,12 @@ WITH walked AS (
         status = 'waiting', claimed_by = NULL, claim_expires_at = NULL, attempts = 0, last_error = NULL
     FROM walked AS o
     WHERE NOT o.finish AND w.id = o.wait_id AND w.claimed_by = %(me)s AND w.attempts = o.attempts
-    RETURNING w.id, w.wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
+    RETURNING w.id, w.wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now,
+              CASE WHEN w.wake_at < 'infinity' THEN w.wake_at - coalesce(%(now)s::timestamptz, now()) END AS due_in
 ), held AS (
-    SELECT id, due_now FROM finished
+    SELECT id, due_now, due_in FROM finished
     UNION ALL
-    SELECT id, due_now FROM parked
+    SELECT id, due_now, due_in FROM parked
 ), moved AS (
     UPDATE runs AS r
     SET status = o.status, error = o.error, updated_at = now(),
@@ -109,7 +111,7 @@ WITH walked AS (
            (line.value ->> 'visit')::integer, line.value -> 'data'
     FROM moved CROSS JOIN LATERAL jsonb_array_elements(moved.journal) WITH ORDINALITY AS line (value, ord)
 )
-SELECT id AS wait_id, due_now FROM held
+SELECT id AS wait_id, due_now, due_in FROM held
 
 -- name: finish
 -- Delete a served wait; nothing when the claim is no longer ours.
@@ -440,27 +442,36 @@ RETURNING w.id
 
 -- name: time_out_claimed_approvals
 -- The approvals of the approval waits a claim round just took whose deadline passed undecided, timed out
--- in one statement for the round (each woken wait's resolution then reads its outcome and writes nothing).
--- The same outcome and guard as the approvals' time_out (outcome IS NULL: a decision or a cancel that
--- landed first stands), and like it a statement of its own in autocommit whose commit does not wait for
--- its WAL flush, holding the flow's chain head for no round trip. It takes no wait's or run's lock, and an
--- approval another transaction holds (a decision, a cancel) is skipped, not waited for: the resolution
--- times that one out alone, as before.
-UPDATE approvals AS a
-SET outcome = CASE a.on_timeout WHEN 'approve' THEN 'timed_out_approved'
-                                WHEN 'reject' THEN 'timed_out_rejected'
-                                ELSE 'skipped' END,
-    decided_at = coalesce(%(now)s::timestamptz, now())
-WHERE a.id IN (
-        SELECT o.id
-        FROM waits AS w JOIN approvals AS o ON o.run_id = w.run_id AND o.visit = w.visit
-        WHERE w.id = ANY(%(wait_ids)s::bigint[]) AND w.claimed_by = %(me)s AND w.kind = 'approval'
-          AND o.outcome IS NULL AND o.deadline_at <= coalesce(%(now)s::timestamptz, now())
-        ORDER BY o.id
-        FOR UPDATE OF o SKIP LOCKED)
-  AND a.outcome IS NULL
-  AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
-RETURNING a.id, a.run_id, a.outcome
+-- in one statement for the round; and every such wait's approval as it stands after that, so a woken wait
+-- whose approval is decided or timed out resumes from this answer with no read of its own. The same
+-- outcome and guard as the approvals' time_out (outcome IS NULL: a decision or a cancel that landed first
+-- stands), and like it a statement of its own in autocommit whose commit does not wait for its WAL flush,
+-- holding the flow's chain head for no round trip. It takes no wait's or run's lock, and an approval
+-- another transaction holds (a decision, a cancel) is skipped, not waited for: it is answered undecided
+-- here, and its wait's resolution reads it again (and times it out alone, as before). An outcome, once
+-- written, never changes (approvals_final), so one read here is the one the resolution would read.
+WITH timed AS (
+    UPDATE approvals AS a
+    SET outcome = CASE a.on_timeout WHEN 'approve' THEN 'timed_out_approved'
+                                    WHEN 'reject' THEN 'timed_out_rejected'
+                                    ELSE 'skipped' END,
+        decided_at = coalesce(%(now)s::timestamptz, now())
+    WHERE a.id IN (
+            SELECT o.id
+            FROM waits AS w JOIN approvals AS o ON o.run_id = w.run_id AND o.visit = w.visit
+            WHERE w.id = ANY(%(wait_ids)s::bigint[]) AND w.claimed_by = %(me)s AND w.kind = 'approval'
+              AND o.outcome IS NULL AND o.deadline_at <= coalesce(%(now)s::timestamptz, now())
+            ORDER BY o.id
+            FOR UPDATE OF o SKIP LOCKED)
+      AND a.outcome IS NULL
+      AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
+    RETURNING a.id, a.outcome, a.decided_at
+)
+SELECT w.id AS wait_id, o.id, o.run_id, coalesce(t.outcome, o.outcome) AS outcome, o.decided_by,
+       coalesce(t.decided_at, o.decided_at) AS decided_at, o.comment, t.id IS NOT NULL AS timed_out
+FROM waits AS w JOIN approvals AS o ON o.run_id = w.run_id AND o.visit = w.visit
+     LEFT JOIN timed AS t ON t.id = o.id
+WHERE w.id = ANY(%(wait_ids)s::bigint[]) AND w.claimed_by = %(me)s AND w.kind = 'approval'
 
 -- Issue 24 (h24rt): a wait with several pauses pending at once (a parallel open). Appended, not edited:
 -- the statements above are h18's.
@@ -469,9 +480,9 @@ RETURNING a.id, a.run_id, a.outcome
 -- The pending pauses of a claimed wait with several, earliest due first (then by visit), each with its
 -- due time (NULL: never by time) and whether it is due now; nothing when the claim was taken over since
 -- (a later claiming counts its attempts on).
-SELECT p.value ->> 'node', (p.value ->> 'visit')::integer, p.value ->> 'kind',
-       nullif((p.value ->> 'due')::timestamptz, 'infinity'),
-       (p.value ->> 'due')::timestamptz <= coalesce(%(now)s::timestamptz, now())
+SELECT p.value ->> 'node' AS node, (p.value ->> 'visit')::integer AS visit, p.value ->> 'kind' AS kind,
+       nullif((p.value ->> 'due')::timestamptz, 'infinity') AS due,
+       (p.value ->> 'due')::timestamptz <= coalesce(%(now)s::timestamptz, now()) AS is_due
 FROM waits AS w CROSS JOIN LATERAL jsonb_each(w.pauses) AS p (key, value)
 WHERE w.id = %(id)s AND w.status = 'claimed' AND w.attempts = %(attempts)s
 ORDER BY (p.value ->> 'due')::timestamptz, (p.value ->> 'visit')::integer

@@ -22,7 +22,7 @@ from psycopg.types.json import Jsonb
 from backend.events.wake import parked
 from backend.queue.claims import Claim
 from backend.queue.driver import Approvals, Ended, Parked, Pause, Reparked, Run, Walked
-from backend.queue.outcome import DueWait, new_events, park_pauses
+from backend.queue.outcome import new_events, park_pauses
 from backend.queue.queries import QUERIES
 from backend.store.queries import every
 from backend.walker import ApprovalRequest, EventRequest, JournalLine
@@ -44,10 +44,38 @@ def settles(outcome: Outcome) -> bool:
     return not isinstance(outcome.walked, Reparked)
 
 
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """A wait `write_walks` wrote: whether it is due at once, and how long until a parked one falls due
+    (None: finished, or never by time)."""
+
+    wait_id: int
+    due_now: bool
+    due_in: timedelta | None
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """What a batch's write came to: the waits whose claim held, and how long until the soonest wait it
+    parked falls due by time (None: none does; one due at once is announced by NOTIFY instead)."""
+
+    waits: set[int]
+    soonest: timedelta | None
+
+
 async def write_walks(
     conn: AsyncConnection[Any], me: str, outcomes: Sequence[Outcome], approvals: Approvals
 ) -> set[int]:
-    """Write `outcomes` (each `settles`) in the caller's transaction; the wait ids whose claim held.
+    """Write `outcomes` (each `settles`) in the caller's transaction; the wait ids whose claim held."""
+    return (await settle(conn, me, outcomes, approvals)).waits
+
+
+async def settle(
+    conn: AsyncConnection[Any], me: str, outcomes: Sequence[Outcome], approvals: Approvals
+) -> Settled:
+    """Write `outcomes` (each `settles`) in the caller's transaction: `write_walks`, and when the soonest
+    wait parked falls due, so that the worker that wrote it looks again then (no NOTIFY can announce a
+    wait due 10 ms from now).
 
     The batch goes as one JSON document, encoded once, not as a dozen arrays dumped element by element.
     """
@@ -55,7 +83,9 @@ async def write_walks(
     run_ids = sorted({outcome.claim.run_id for outcome in outcomes})
     await conn.execute(QUERIES["lock_runs"], {"run_ids": run_ids})
     params = {"walks": Jsonb(walks), "me": me, "now": outcomes[0].now}
-    written = {row.wait_id: row.due_now for row in await every(conn, DueWait, QUERIES["write_walks"], params)}
+    held = await every(conn, _Held, QUERIES["write_walks"], params)
+    written = {row.wait_id: row.due_now for row in held}
+    soonest = min((row.due_in for row in held if row.due_in is not None and not row.due_now), default=None)
     asks: list[tuple[Run, ApprovalRequest, timedelta | None]] = []
     events: list[tuple[int, EventRequest]] = []
     several: dict[int, list[Pause] | None] = {}
@@ -87,7 +117,7 @@ async def write_walks(
     await parked(conn, events, outcomes[0].now)
     if due:  # one NOTIFY wakes every sleeping worker; the payload is only for people reading the log
         await conn.execute(QUERIES["notify"], {"payload": str(due[0])})
-    return set(written)
+    return Settled(set(written), soonest)
 
 
 def _walk_of(outcome: Outcome) -> dict[str, Any]:

@@ -19,7 +19,8 @@ import os
 import socket
 import time
 import uuid
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from psycopg import AsyncConnection
@@ -28,7 +29,15 @@ from psycopg_pool import AsyncConnectionPool
 from backend.events.wake import sweep as sweep_events
 from backend.observability import events
 from backend.queue.batch import OutcomeBatch
-from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, Clock, database_clock, time_out_claimed
+from backend.queue.claims import (
+    MAX_ATTEMPTS,
+    Claim,
+    ClaimLost,
+    Clock,
+    claim_due,
+    database_clock,
+    time_out_claimed,
+)
 from backend.queue.driver import (
     Actions,
     Approvals,
@@ -51,6 +60,7 @@ from backend.queue.schedules import fire_due
 from backend.queue.settle import Outcome
 from backend.queue.sweep import DEFAULT_RETENTION, sweep_ended_runs
 from backend.store.errors import database_gone
+from backend.store.queries import one
 
 log = logging.getLogger("flowyard.worker")
 
@@ -78,6 +88,22 @@ class Outbox(Protocol):
     wake: asyncio.Event
 
     async def run(self, stop: asyncio.Event) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """Where a run's walk died (open_effect_of_run): the node and visit of that action."""
+
+    node: str
+    visit: int
+
+
+@dataclass(frozen=True, slots=True)
+class _NextWake:
+    """The earliest finite wake_at of a waiting wait (None: none), and the database's now (next_wake)."""
+
+    wake_at: datetime | None
+    now: datetime
 
 
 def worker_name() -> str:
@@ -116,7 +142,7 @@ class Worker:
         # Run records outlive the runs; their own retention is off unless the environment sets it.
         self.record_retention = record_retention or record_retention_from_env()
         self.flows = FlowCache()
-        self.outcomes = OutcomeBatch(pool, self.name, self.approvals)
+        self.outcomes = OutcomeBatch(pool, self.name, self.approvals, due_in=self._parked)
         # Claims come in batches: a new claim round waits until this many slots are free (or none is busy).
         self.claim_at_free = max(1, concurrency // 2)
         # Every claim in hand, until its outcome is written; `_walking` are those not yet handed to the
@@ -127,6 +153,10 @@ class Worker:
         self._wake = asyncio.Event()
         self._claimed_at = 0.0  # monotonic time of the last claim round
         self._kept: tuple[float, Any] | None = None  # (monotonic time, clock) of the last housekeeping
+        # The monotonic time the soonest wait this worker parked falls due (None: none known), and the
+        # event that tells a sleeping loop it came closer: no NOTIFY can announce a wait due in 10 ms.
+        self._due_at: float | None = None
+        self._sooner = asyncio.Event()
 
     async def run(self, stop: asyncio.Event) -> None:
         """Serve due waits until `stop` is set; then finish the walks in hand and return.
@@ -179,15 +209,17 @@ class Worker:
             if self._housekeeping_due(now):
                 await fire_due(conn, now)
                 await conn.execute(QUERIES["release_expired_claims"], {"now": now})
-            cur = await conn.execute(
-                QUERIES["claim"], {"me": self.name, "limit": free, "now": now, "lease": self.lease}
-            )
-            claims = [Claim.from_row(row) for row in await cur.fetchall()]
-            await time_out_claimed(conn, self.name, claims, now)  # h18: the round's time-outs, set-based
+            claims = await claim_due(conn, self.name, free, now, self.lease)
         events.claimed(len(claims))
+        # The round's time-outs, set-based, with its approval waits' approvals read in the same statement,
+        # on a connection of their own: the loop claims on meanwhile, and only the approval waits' walks
+        # wait for them (they write the flow's hash chain, whose head every time-out of the flow takes).
+        reading: asyncio.Task[dict[int, Claim]] | None = None
+        if any(claim.kind == "approval" for claim in claims):
+            reading = asyncio.create_task(self._time_out(claims, now))
         for claim in claims:
             key = (claim.wait_id, claim.attempts)
-            task = asyncio.create_task(self._serve(claim))
+            task = asyncio.create_task(self._serve(claim, reading if claim.kind == "approval" else None))
             self._inflight[key] = task
             self._walking.add(key)
             task.add_done_callback(functools.partial(self._done, key))
@@ -217,8 +249,24 @@ class Worker:
         if self.outbox is not None:
             self.outbox.wake.set()  # the walk may have parked at an approval whose mails now wait
 
-    async def _serve(self, claim: Claim) -> None:
-        """Walk one claim and write what it came to; a failure anywhere is a resume failure (backoff)."""
+    async def _time_out(self, claims: list[Claim], now: Any) -> dict[int, Claim]:
+        """A claim round's time-outs and approval reads (`time_out_claimed`): its claims by wait, each with
+        its approval when found final. Should the statement fail, none is read, and each approval wait's
+        walk reads (and times out) its own approval, as every wait did before this statement existed."""
+        try:
+            async with self.pool.connection() as conn:
+                return {
+                    claim.wait_id: claim for claim in await time_out_claimed(conn, self.name, claims, now)
+                }
+        except Exception:
+            log.warning("the time-outs of a claim round failed; each wait reads its own", exc_info=True)
+            return {}
+
+    async def _serve(self, claim: Claim, reading: asyncio.Task[dict[int, Claim]] | None = None) -> None:
+        """Walk one claim and write what it came to; a failure anywhere is a resume failure (backoff).
+        `reading`: the claim round's time-outs and approval reads, for an approval wait."""
+        if reading is not None:
+            claim = (await reading).get(claim.wait_id, claim)  # before anything else, as it always was
         started = events.claim_started(claim.run_id, claim.visit, claim.kind, claim.attempts, self.name)
         try:
             await self.faults.reach("after_claim")
@@ -228,11 +276,9 @@ class Worker:
                 # action when its last try failed: the walk died before writing that failure), else at
                 # its wait.
                 async with self.pool.connection() as conn:
-                    cur = await conn.execute(
-                        QUERIES["open_effect_of_run"], {"run_id": claim.run_id, "visit": claim.visit}
-                    )
-                    died_in = await cur.fetchone()
-                where = {"node": died_in[0], "visit": died_in[1]} if died_in else {}
+                    params = {"run_id": claim.run_id, "visit": claim.visit}
+                    died_in = await one(conn, _Place, QUERIES["open_effect_of_run"], params)
+                where = {"node": died_in.node, "visit": died_in.visit} if died_in else {}
                 abandoned = WaitFailed(code="claim_abandoned", attempts=claim.attempts - 1, **where)
                 await self._fail(claim, abandoned)
                 return
@@ -318,17 +364,36 @@ class Worker:
             except Exception:
                 log.warning("renewing %d claims failed; trying again", len(held), exc_info=True)
 
+    def _parked(self, due_in: timedelta) -> None:
+        """An outcome batch committed a wait that falls due `due_in` from now: look again then."""
+        due_at = time.monotonic() + due_in.total_seconds()
+        if self._due_at is None or due_at < self._due_at:
+            self._due_at = due_at
+            self._sooner.set()
+
     async def _sleep(self, stop: asyncio.Event) -> None:
+        """Until a NOTIFY or a walk's end wakes us, the soonest wait this worker parked falls due, or the
+        timeout: a quarter of a second with walks in hand, else until the earliest wake_at (at most 1 s)."""
         timeout = BUSY_SLEEP_S if self._inflight else MAX_SLEEP_S
         if not self._inflight:
             async with self.pool.connection() as conn:
-                row = await (await conn.execute(QUERIES["next_wake"])).fetchone()
-            if row and row[0] is not None:
-                timeout = min(MAX_SLEEP_S, max(0.0, (row[0] - (self.clock() or row[1])).total_seconds()))
-        waiters = [asyncio.create_task(self._wake.wait()), asyncio.create_task(stop.wait())]
-        await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        for waiter in waiters:
-            waiter.cancel()
+                earliest = await one(conn, _NextWake, QUERIES["next_wake"])
+            if earliest is not None and earliest.wake_at is not None:
+                until = earliest.wake_at - (self.clock() or earliest.now)
+                timeout = min(MAX_SLEEP_S, max(0.0, until.total_seconds()))
+        deadline = time.monotonic() + timeout
+        if self._due_at is not None and self._due_at <= time.monotonic():
+            self._due_at = None  # looked at since: a claim round came after it
+        while not (self._wake.is_set() or stop.is_set()):
+            self._sooner.clear()
+            end = deadline if self._due_at is None else min(deadline, self._due_at)
+            remaining = end - time.monotonic()
+            if remaining <= 0:
+                break
+            waiters = [asyncio.create_task(event.wait()) for event in (self._wake, stop, self._sooner)]
+            await asyncio.wait(waiters, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
+            for waiter in waiters:
+                waiter.cancel()
 
     async def _listen(self, stop: asyncio.Event) -> None:
         conninfo = self.pool.conninfo

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
@@ -143,3 +144,28 @@ def test_workers_drain_many_runs_with_a_journal_each(queue: Queue, count: int) -
     for run_id in runs:
         assert queue.status(run_id) == ("succeeded", None)
         assert queue.codes(run_id)[-1] == "run_succeeded"
+
+
+def test_a_broken_statement_fails_every_outcome_loudly_and_is_not_written_one_by_one(
+    queue: Queue, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The one-by-one fallback is for a failure one outcome may own (a refused value, a deadlock): a
+    statement that names a column that does not exist fails the same for every outcome, and must not be
+    hidden behind the slower path that happens not to use it."""
+    import psycopg
+
+    from backend.queue.queries import QUERIES
+
+    runs = [queue.start(queue.save(LOG_FLOW), input={"who": name}) for name in ("ann", "bob")]
+    broken = QUERIES["write_walks"].replace("SELECT id AS wait_id,", "SELECT no_such_column AS wait_id,")
+    assert broken != QUERIES["write_walks"]
+    monkeypatch.setitem(QUERIES, "write_walks", broken)
+
+    with caplog.at_level(logging.WARNING, logger="flowyard.worker"):
+        results = _walk_all(queue, 2)
+
+    assert [type(result) for result in results] == [psycopg.errors.UndefinedColumn] * 2
+    assert not [r for r in caplog.records if "one by one" in r.getMessage()]
+    assert [r.levelno for r in caplog.records] == [logging.ERROR]
+    for run_id in runs:
+        assert queue.status(run_id) == ("waiting", None) and queue.codes(run_id) == ["run_created"]
