@@ -40,9 +40,16 @@ ROOT = Path(__file__).resolve().parents[2]
 WORK = ROOT / ".mutation"
 EQUIVALENT = Path(__file__).with_name("equivalent.toml")
 TARGET = 95.0
-KILLED = {1, 3, 24, -24, 152, 255, 36, 37, -9, -11}  # a failing test, a timeout, a crash: the mutant is seen
+KILLED = {1, 3, 255, 36, 37, -11}  # a failing test, a crash: the mutant is seen
+# mutmut's time limits (SIGXCPU; SIGKILL one second later) are wall-clock ones too, and on a loaded machine
+# a mutant can pass them only because it waited for a core: a timeout is not a kill until a fresh process,
+# with FRESH_TIMEOUT for all of its tests, says so.
+TIMED_OUT = {24, -24, 152, -9}
 FRESH_TIMEOUT = 300  # seconds; a mutant that makes a walk loop forever is killed by it
-LINKED = ("backend", "tests", "locales", "examples", "bench", "frontend", "babel.cfg", "uv.lock")
+# mutmut's own pass runs every property test with at most this many examples (tests/mutation/plugin.py),
+# and without the package's `slow` tests; a survivor of it is run again in full in a fresh process.
+FIRST_PASS_EXAMPLES = "10"
+LINKED = ("backend", "tests", "locales", "examples", "bench", "frontend", "docs", "babel.cfg", "uv.lock")
 
 
 @dataclass(frozen=True)
@@ -51,13 +58,20 @@ class Package:
     counted: list[str]  # which mutants the score counts, by name
     tests: list[str]  # the tests that may kill them
     deselect: list[str] = field(default_factory=list)
+    slow: list[str] = field(default_factory=list)  # left out of mutmut's pass only, run in the fresh one
 
 
 # The queue is measured on its pure parts only: the rest of it talks to PostgreSQL, and its tests
 # (tests/queue) need a database. The i18n guards that run pybabel and scan the whole source for a minute
 # are left out of i18n's measurement: every mutant of `message` would run them.
 PACKAGES: dict[str, Package] = {
-    "walker": Package(["backend/walker/*"], ["backend.walker.*"], ["tests/walker", "backend/walker"]),
+    "walker": Package(
+        ["backend/walker/*"],
+        ["backend.walker.*"],
+        ["tests/walker", "backend/walker"],
+        # Eleven seconds of fresh interpreters: in mutmut's pass it would run for every surviving mutant.
+        slow=["tests/walker/test_continuation.py::test_freezing_gives_the_same_text_in_every_process"],
+    ),
     "graph": Package(["backend/graph/*"], ["backend.graph.*"], ["tests/graph", "backend/graph"]),
     "queue": Package(
         ["backend/queue/claims.py", "backend/queue/driver.py"],
@@ -91,13 +105,20 @@ def _pyproject_for(package: Package) -> str:
     head, _, rest = text.partition("[tool.mutmut]")
     tail = rest[rest.index("\n[") :] if "\n[" in rest else ""
     config["only_mutate"] = package.files
+    # tests/walker/test_patterns.py reads docs/patterns.md: the mutants' copy of the tree needs it too.
+    config["also_copy"] = [*(c for c in config.get("also_copy", []) if c != "docs"), "docs"]
     config["pytest_add_cli_args_test_selection"] = package.tests
     config["pytest_add_cli_args"] = [
         *config.get("pytest_add_cli_args", []),
         "-p",
         "tests.mutation.plugin",
         *(f"--deselect={t}" for t in package.deselect),
+        *(f"--deselect={t}" for t in package.slow),
     ]
+    # Its time limits are (estimate + constant) * multiplier seconds of wall clock, twice that of CPU:
+    # wide enough that a mutant waiting for a core on a shared machine is not cut off (TIMED_OUT above).
+    config["timeout_multiplier"] = 30.0
+    config["timeout_constant"] = 2.0
     section = "".join(f"{key} = {json.dumps(value)}\n" for key, value in config.items())
     return f"{head}[tool.mutmut]\n{section}{tail}"
 
@@ -123,6 +144,7 @@ class Tally:
     equivalent: int = 0
     killed: int = 0
     fresh_kills: int = 0
+    timed_out: int = 0  # of the survivors sent to the fresh re-run, how many mutmut had stopped for time
     unchecked: int = 0
     survivors: list[str] = field(default_factory=list)
 
@@ -136,6 +158,7 @@ class Tally:
         self.equivalent += other.equivalent
         self.killed += other.killed
         self.fresh_kills += other.fresh_kills
+        self.timed_out += other.timed_out
         self.unchecked += other.unchecked
         self.survivors += other.survivors
 
@@ -182,15 +205,17 @@ def _tests_for(work: Path, name: str, package: Package) -> list[str]:
     stats = json.loads((work / "mutants" / "mutmut-stats.json").read_text("utf-8"))
     by_function: dict[str, list[str]] = stats["tests_by_mangled_function_name"]
     tests = by_function.get(_function_of(name), [])
-    if not tests:
-        return package.tests
-    # Whole files, not mutmut's test ids: a test added to a file since mutmut's stats runs too.
+    # Whole files, not mutmut's test ids: a test added to a file since mutmut's stats runs too. The files
+    # written since come first: they were written for the survivors, and `-x` stops at the first failure.
     seen = {test.split("::")[0] for known in by_function.values() for test in known}
     own = [ROOT / t for t in package.tests if t.startswith("tests/")]
     files = [
         str(f.relative_to(ROOT)) for d in own for f in (sorted(d.rglob("test_*.py")) if d.is_dir() else [d])
     ]
-    return sorted({test.split("::")[0] for test in tests} | {f for f in files if f not in seen})
+    new = [f for f in files if f not in seen]
+    if not tests:
+        return [*new, *package.tests]
+    return [*new, *sorted({test.split("::")[0] for test in tests} - set(new))]
 
 
 def _verdict_key(name: str, tests: list[str], changed: str) -> str:
@@ -204,9 +229,11 @@ def _verdict_key(name: str, tests: list[str], changed: str) -> str:
 
 def _killed_in_fresh_process(work: Path, name: str, tests: list[str]) -> bool:
     config = tomllib.loads((work / "pyproject.toml").read_text("utf-8"))["tool"]["mutmut"]
-    options = config.get("pytest_add_cli_args", [])
+    slow = {f"--deselect={t}" for t in PACKAGES[work.name].slow}
+    options = [o for o in config.get("pytest_add_cli_args", []) if o not in slow]
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *options, *tests]
     env = {**os.environ, "MUTANT_UNDER_TEST": name, "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("FLOWYARD_MUTATION_EXAMPLES", None)  # every example of every property test
     try:
         done = subprocess.run(
             command, cwd=work / "mutants", env=env, capture_output=True, timeout=FRESH_TIMEOUT
@@ -275,6 +302,8 @@ def _tally(
             if code in KILLED:
                 tally.killed += 1
                 continue
+            if code in TIMED_OUT:
+                tally.timed_out += 1
             entry = equivalents.get(name)
             if code is None and entry is None:
                 tally.unchecked += 1
@@ -394,7 +423,9 @@ def main(argv: list[str] | None = None) -> int:
         patterns = [_module(f) + "*" for f in own] if own else PACKAGES[key].counted
         print(f"== {key}: mutmut run {' '.join(patterns)}", flush=True)
         run = subprocess.run(
-            [str(mutmut), "run", "--max-children", str(args.max_children), *patterns], cwd=work
+            [str(mutmut), "run", "--max-children", str(args.max_children), *patterns],
+            cwd=work,
+            env={**os.environ, "FLOWYARD_MUTATION_EXAMPLES": FIRST_PASS_EXAMPLES},
         )
         if run.returncode != 0:
             return run.returncode
