@@ -24,7 +24,6 @@ moved) no longer excludes anything and is printed as stale.
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import hashlib
 import json
 import os
@@ -33,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -227,23 +227,36 @@ def _verdict_key(name: str, tests: list[str], changed: str) -> str:
     return digest.hexdigest()
 
 
-def _killed_in_fresh_process(work: Path, name: str, tests: list[str]) -> bool:
+def _fresh_options(work: Path) -> list[str]:
+    """pytest's options for the fresh re-run: mutmut's, with the `slow` tests back in."""
     config = tomllib.loads((work / "pyproject.toml").read_text("utf-8"))["tool"]["mutmut"]
     slow = {f"--deselect={t}" for t in PACKAGES[work.name].slow}
-    options = [o for o in config.get("pytest_add_cli_args", []) if o not in slow]
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *options, *tests]
-    env = {**os.environ, "MUTANT_UNDER_TEST": name, "PYTHONDONTWRITEBYTECODE": "1"}
-    env.pop("FLOWYARD_MUTATION_EXAMPLES", None)  # every example of every property test
-    try:
-        done = subprocess.run(
-            command, cwd=work / "mutants", env=env, capture_output=True, timeout=FRESH_TIMEOUT
-        )
-    except subprocess.TimeoutExpired:
-        return True
-    if done.returncode not in (0, 1):
-        # 2 to 5: pytest could not run the tests (a missing file, a usage error): that kills nothing.
-        raise RuntimeError(f"{name}: pytest exited {done.returncode}:\n{done.stdout.decode()[-2000:]}")
-    return done.returncode == 1
+    return [o for o in config.get("pytest_add_cli_args", []) if o not in slow]
+
+
+def _run_fresh(work: Path, jobs: dict[str, list[str]], workers: int) -> Iterator[tuple[str, bool]]:
+    """(mutant, killed) for each job, as they finish: each in a child of tests/mutation/fresh.py, which
+    imports the libraries once and never our code, so every child imports the mutated package anew."""
+    options = _fresh_options(work)
+    lines = "".join(json.dumps({"name": n, "tests": t, "options": options}) + "\n" for n, t in jobs.items())
+    server = [sys.executable, str(Path(__file__).with_name("fresh.py")), str(work / "mutants")]
+    with subprocess.Popen(
+        [*server, str(workers), str(FRESH_TIMEOUT)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    ) as process:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(lines)
+        process.stdin.close()
+        for line in process.stdout:
+            result = json.loads(line)
+            code = result["code"]
+            if code not in (0, 1, "timeout"):
+                # 2 to 5: pytest could not run the tests (a missing file, a usage error): that kills nothing.
+                print(f"  {result['name']}: pytest exited {code}, counted as a survivor", flush=True)
+            yield result["name"], code in (1, "timeout")
 
 
 def _recheck(
@@ -266,15 +279,9 @@ def _recheck(
         # mutmut copied tests/ when its run began; the re-run must see the tests as they are now.
         shutil.copytree(ROOT / "tests", work / "mutants" / "tests", dirs_exist_ok=True)
         print(f"re-running {len(todo)} survivor(s) in fresh processes ...", flush=True)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {
-            pool.submit(_killed_in_fresh_process, work, name, tests): name
-            for name, (tests, _) in todo.items()
-        }
-        for future in concurrent.futures.as_completed(futures):
-            name = futures[future]
-            verdicts[name] = {"key": todo[name][1], "killed": future.result()}
-            store.write_text(json.dumps(verdicts, indent=1, sort_keys=True), "utf-8")
+    for name, killed in _run_fresh(work, {n: tests for n, (tests, _) in todo.items()}, workers):
+        verdicts[name] = {"key": todo[name][1], "killed": killed}
+        store.write_text(json.dumps(verdicts, indent=1, sort_keys=True), "utf-8")
     return {name for name, _ in names if verdicts.get(name, {}).get("killed")}
 
 
