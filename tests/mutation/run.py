@@ -196,6 +196,18 @@ def _equivalents() -> dict[str, dict[str, str]]:
     return {entry["mutant"]: entry for entry in entries}
 
 
+def _new_files(work: Path, package: Package) -> set[str]:
+    """The package's test files that mutmut's stats did not see: written since its run began."""
+    stats = json.loads((work / "mutants" / "mutmut-stats.json").read_text("utf-8"))
+    by_function: dict[str, list[str]] = stats["tests_by_mangled_function_name"]
+    seen = {test.split("::")[0] for known in by_function.values() for test in known}
+    own = [ROOT / t for t in package.tests if t.startswith("tests/")]
+    files = [
+        str(f.relative_to(ROOT)) for d in own for f in (sorted(d.rglob("test_*.py")) if d.is_dir() else [d])
+    ]
+    return {f for f in files if f not in seen}
+
+
 def _tests_for(work: Path, name: str, package: Package) -> list[str]:
     """The files of the tests mutmut saw calling the mutant's function, and test files written since;
     every test of its package when it saw none.
@@ -279,9 +291,21 @@ def _recheck(
         # mutmut copied tests/ when its run began; the re-run must see the tests as they are now.
         shutil.copytree(ROOT / "tests", work / "mutants" / "tests", dirs_exist_ok=True)
         print(f"re-running {len(todo)} survivor(s) in fresh processes ...", flush=True)
-    for name, killed in _run_fresh(work, {n: tests for n, (tests, _) in todo.items()}, workers):
-        verdicts[name] = {"key": todo[name][1], "killed": killed}
-        store.write_text(json.dumps(verdicts, indent=1, sort_keys=True), "utf-8")
+    # First the test files written since mutmut's stats alone (a second or two each, and most survivors
+    # fall to them), then the whole of each survivor's test files for what is left. A kill by some of a
+    # mutant's tests is a kill by all of them: both stages keep the verdict under the full key.
+    new = _new_files(work, package)
+    first = {n: [t for t in tests if t in new] for n, (tests, _) in todo.items()}
+    stages = [{n: t for n, t in first.items() if t}, {n: tests for n, (tests, _) in todo.items()}]
+    for number, jobs in enumerate(stages):
+        jobs = {n: t for n, t in jobs.items() if not verdicts.get(n, {}).get("killed")}
+        if not jobs:
+            continue
+        print(f"  stage {number + 1}: {len(jobs)} mutant(s)", flush=True)
+        for name, killed in _run_fresh(work, jobs, workers):
+            if killed or number == len(stages) - 1:
+                verdicts[name] = {"key": todo[name][1], "killed": killed}
+                store.write_text(json.dumps(verdicts, indent=1, sort_keys=True), "utf-8")
     return {name for name, _ in names if verdicts.get(name, {}).get("killed")}
 
 
