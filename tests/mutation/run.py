@@ -24,7 +24,6 @@ moved) no longer excludes anything and is printed as stale.
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import hashlib
 import json
 import os
@@ -33,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,9 +40,16 @@ ROOT = Path(__file__).resolve().parents[2]
 WORK = ROOT / ".mutation"
 EQUIVALENT = Path(__file__).with_name("equivalent.toml")
 TARGET = 95.0
-KILLED = {1, 3, 24, -24, 152, 255, 36, 37, -9, -11}  # a failing test, a timeout, a crash: the mutant is seen
+KILLED = {1, 3, 255, 36, 37, -11}  # a failing test, a crash: the mutant is seen
+# mutmut's time limits (SIGXCPU; SIGKILL one second later) are wall-clock ones too, and on a loaded machine
+# a mutant can pass them only because it waited for a core: a timeout is not a kill until a fresh process,
+# with FRESH_TIMEOUT for all of its tests, says so.
+TIMED_OUT = {24, -24, 152, -9}
 FRESH_TIMEOUT = 300  # seconds; a mutant that makes a walk loop forever is killed by it
-LINKED = ("backend", "tests", "locales", "examples", "bench", "frontend", "babel.cfg", "uv.lock")
+# mutmut's own pass runs every property test with at most this many examples (tests/mutation/plugin.py),
+# and without the package's `slow` tests; a survivor of it is run again in full in a fresh process.
+FIRST_PASS_EXAMPLES = "10"
+LINKED = ("backend", "tests", "locales", "examples", "bench", "frontend", "docs", "babel.cfg", "uv.lock")
 
 
 @dataclass(frozen=True)
@@ -51,13 +58,20 @@ class Package:
     counted: list[str]  # which mutants the score counts, by name
     tests: list[str]  # the tests that may kill them
     deselect: list[str] = field(default_factory=list)
+    slow: list[str] = field(default_factory=list)  # left out of mutmut's pass only, run in the fresh one
 
 
 # The queue is measured on its pure parts only: the rest of it talks to PostgreSQL, and its tests
 # (tests/queue) need a database. The i18n guards that run pybabel and scan the whole source for a minute
 # are left out of i18n's measurement: every mutant of `message` would run them.
 PACKAGES: dict[str, Package] = {
-    "walker": Package(["backend/walker/*"], ["backend.walker.*"], ["tests/walker", "backend/walker"]),
+    "walker": Package(
+        ["backend/walker/*"],
+        ["backend.walker.*"],
+        ["tests/walker", "backend/walker"],
+        # Eleven seconds of fresh interpreters: in mutmut's pass it would run for every surviving mutant.
+        slow=["tests/walker/test_continuation.py::test_freezing_gives_the_same_text_in_every_process"],
+    ),
     "graph": Package(["backend/graph/*"], ["backend.graph.*"], ["tests/graph", "backend/graph"]),
     "queue": Package(
         ["backend/queue/claims.py", "backend/queue/driver.py"],
@@ -91,13 +105,20 @@ def _pyproject_for(package: Package) -> str:
     head, _, rest = text.partition("[tool.mutmut]")
     tail = rest[rest.index("\n[") :] if "\n[" in rest else ""
     config["only_mutate"] = package.files
+    # tests/walker/test_patterns.py reads docs/patterns.md: the mutants' copy of the tree needs it too.
+    config["also_copy"] = [*(c for c in config.get("also_copy", []) if c != "docs"), "docs"]
     config["pytest_add_cli_args_test_selection"] = package.tests
     config["pytest_add_cli_args"] = [
         *config.get("pytest_add_cli_args", []),
         "-p",
         "tests.mutation.plugin",
         *(f"--deselect={t}" for t in package.deselect),
+        *(f"--deselect={t}" for t in package.slow),
     ]
+    # Its time limits are (estimate + constant) * multiplier seconds of wall clock, twice that of CPU:
+    # wide enough that a mutant waiting for a core on a shared machine is not cut off (TIMED_OUT above).
+    config["timeout_multiplier"] = 30.0
+    config["timeout_constant"] = 2.0
     section = "".join(f"{key} = {json.dumps(value)}\n" for key, value in config.items())
     return f"{head}[tool.mutmut]\n{section}{tail}"
 
@@ -123,6 +144,7 @@ class Tally:
     equivalent: int = 0
     killed: int = 0
     fresh_kills: int = 0
+    timed_out: int = 0  # of the survivors sent to the fresh re-run, how many mutmut had stopped for time
     unchecked: int = 0
     survivors: list[str] = field(default_factory=list)
 
@@ -136,6 +158,7 @@ class Tally:
         self.equivalent += other.equivalent
         self.killed += other.killed
         self.fresh_kills += other.fresh_kills
+        self.timed_out += other.timed_out
         self.unchecked += other.unchecked
         self.survivors += other.survivors
 
@@ -173,6 +196,18 @@ def _equivalents() -> dict[str, dict[str, str]]:
     return {entry["mutant"]: entry for entry in entries}
 
 
+def _new_files(work: Path, package: Package) -> set[str]:
+    """The package's test files that mutmut's stats did not see: written since its run began."""
+    stats = json.loads((work / "mutants" / "mutmut-stats.json").read_text("utf-8"))
+    by_function: dict[str, list[str]] = stats["tests_by_mangled_function_name"]
+    seen = {test.split("::")[0] for known in by_function.values() for test in known}
+    own = [ROOT / t for t in package.tests if t.startswith("tests/")]
+    files = [
+        str(f.relative_to(ROOT)) for d in own for f in (sorted(d.rglob("test_*.py")) if d.is_dir() else [d])
+    ]
+    return {f for f in files if f not in seen}
+
+
 def _tests_for(work: Path, name: str, package: Package) -> list[str]:
     """The files of the tests mutmut saw calling the mutant's function, and test files written since;
     every test of its package when it saw none.
@@ -182,15 +217,17 @@ def _tests_for(work: Path, name: str, package: Package) -> list[str]:
     stats = json.loads((work / "mutants" / "mutmut-stats.json").read_text("utf-8"))
     by_function: dict[str, list[str]] = stats["tests_by_mangled_function_name"]
     tests = by_function.get(_function_of(name), [])
-    if not tests:
-        return package.tests
-    # Whole files, not mutmut's test ids: a test added to a file since mutmut's stats runs too.
+    # Whole files, not mutmut's test ids: a test added to a file since mutmut's stats runs too. The files
+    # written since come first: they were written for the survivors, and `-x` stops at the first failure.
     seen = {test.split("::")[0] for known in by_function.values() for test in known}
     own = [ROOT / t for t in package.tests if t.startswith("tests/")]
     files = [
         str(f.relative_to(ROOT)) for d in own for f in (sorted(d.rglob("test_*.py")) if d.is_dir() else [d])
     ]
-    return sorted({test.split("::")[0] for test in tests} | {f for f in files if f not in seen})
+    new = [f for f in files if f not in seen]
+    if not tests:
+        return [*new, *package.tests]
+    return [*new, *sorted({test.split("::")[0] for test in tests} - set(new))]
 
 
 def _verdict_key(name: str, tests: list[str], changed: str) -> str:
@@ -202,21 +239,36 @@ def _verdict_key(name: str, tests: list[str], changed: str) -> str:
     return digest.hexdigest()
 
 
-def _killed_in_fresh_process(work: Path, name: str, tests: list[str]) -> bool:
+def _fresh_options(work: Path) -> list[str]:
+    """pytest's options for the fresh re-run: mutmut's, with the `slow` tests back in."""
     config = tomllib.loads((work / "pyproject.toml").read_text("utf-8"))["tool"]["mutmut"]
-    options = config.get("pytest_add_cli_args", [])
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *options, *tests]
-    env = {**os.environ, "MUTANT_UNDER_TEST": name, "PYTHONDONTWRITEBYTECODE": "1"}
-    try:
-        done = subprocess.run(
-            command, cwd=work / "mutants", env=env, capture_output=True, timeout=FRESH_TIMEOUT
-        )
-    except subprocess.TimeoutExpired:
-        return True
-    if done.returncode not in (0, 1):
-        # 2 to 5: pytest could not run the tests (a missing file, a usage error): that kills nothing.
-        raise RuntimeError(f"{name}: pytest exited {done.returncode}:\n{done.stdout.decode()[-2000:]}")
-    return done.returncode == 1
+    slow = {f"--deselect={t}" for t in PACKAGES[work.name].slow}
+    return [o for o in config.get("pytest_add_cli_args", []) if o not in slow]
+
+
+def _run_fresh(work: Path, jobs: dict[str, list[str]], workers: int) -> Iterator[tuple[str, bool]]:
+    """(mutant, killed) for each job, as they finish: each in a child of tests/mutation/fresh.py, which
+    imports the libraries once and never our code, so every child imports the mutated package anew."""
+    options = _fresh_options(work)
+    lines = "".join(json.dumps({"name": n, "tests": t, "options": options}) + "\n" for n, t in jobs.items())
+    server = [sys.executable, str(Path(__file__).with_name("fresh.py")), str(work / "mutants")]
+    with subprocess.Popen(
+        [*server, str(workers), str(FRESH_TIMEOUT)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    ) as process:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(lines)
+        process.stdin.close()
+        for line in process.stdout:
+            result = json.loads(line)
+            code = result["code"]
+            if code not in (0, 1, "timeout"):
+                # 2 to 5: pytest could not run the tests (a missing file, a usage error): that kills nothing.
+                print(f"  {result['name']}: pytest exited {code}, counted as a survivor", flush=True)
+            yield result["name"], code in (1, "timeout")
 
 
 def _recheck(
@@ -239,15 +291,21 @@ def _recheck(
         # mutmut copied tests/ when its run began; the re-run must see the tests as they are now.
         shutil.copytree(ROOT / "tests", work / "mutants" / "tests", dirs_exist_ok=True)
         print(f"re-running {len(todo)} survivor(s) in fresh processes ...", flush=True)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {
-            pool.submit(_killed_in_fresh_process, work, name, tests): name
-            for name, (tests, _) in todo.items()
-        }
-        for future in concurrent.futures.as_completed(futures):
-            name = futures[future]
-            verdicts[name] = {"key": todo[name][1], "killed": future.result()}
-            store.write_text(json.dumps(verdicts, indent=1, sort_keys=True), "utf-8")
+    # First the test files written since mutmut's stats alone (a second or two each, and most survivors
+    # fall to them), then the whole of each survivor's test files for what is left. A kill by some of a
+    # mutant's tests is a kill by all of them: both stages keep the verdict under the full key.
+    new = _new_files(work, package)
+    first = {n: [t for t in tests if t in new] for n, (tests, _) in todo.items()}
+    stages = [{n: t for n, t in first.items() if t}, {n: tests for n, (tests, _) in todo.items()}]
+    for number, jobs in enumerate(stages):
+        jobs = {n: t for n, t in jobs.items() if not verdicts.get(n, {}).get("killed")}
+        if not jobs:
+            continue
+        print(f"  stage {number + 1}: {len(jobs)} mutant(s)", flush=True)
+        for name, killed in _run_fresh(work, jobs, workers):
+            if killed or number == len(stages) - 1:
+                verdicts[name] = {"key": todo[name][1], "killed": killed}
+                store.write_text(json.dumps(verdicts, indent=1, sort_keys=True), "utf-8")
     return {name for name, _ in names if verdicts.get(name, {}).get("killed")}
 
 
@@ -275,6 +333,8 @@ def _tally(
             if code in KILLED:
                 tally.killed += 1
                 continue
+            if code in TIMED_OUT:
+                tally.timed_out += 1
             entry = equivalents.get(name)
             if code is None and entry is None:
                 tally.unchecked += 1
@@ -394,7 +454,9 @@ def main(argv: list[str] | None = None) -> int:
         patterns = [_module(f) + "*" for f in own] if own else PACKAGES[key].counted
         print(f"== {key}: mutmut run {' '.join(patterns)}", flush=True)
         run = subprocess.run(
-            [str(mutmut), "run", "--max-children", str(args.max_children), *patterns], cwd=work
+            [str(mutmut), "run", "--max-children", str(args.max_children), *patterns],
+            cwd=work,
+            env={**os.environ, "FLOWYARD_MUTATION_EXAMPLES": FIRST_PASS_EXAMPLES},
         )
         if run.returncode != 0:
             return run.returncode
