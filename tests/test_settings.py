@@ -22,10 +22,34 @@ def test_every_checked_setting_refuses_what_is_not_of_its_form(name: str) -> Non
     )
 
 
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("FLOWYARD_RUN_RECORD_RETENTION_DAYS", "-1"),  # read as is, it would sweep every ended run's record
+        ("FLOWYARD_KEY_RETENTION_DAYS", "a week"),
+        ("FLOWYARD_BODY_TIMEOUT_S", "0"),
+        ("FLOWYARD_API_POOL_SIZE", "ten"),
+        ("FLOWYARD_LOGIN_HASHERS", "0"),
+    ],
+)
+def test_the_retentions_and_the_api_settings_of_the_readme_table_are_checked_too(
+    name: str, value: str
+) -> None:
+    with pytest.raises(StoreError) as refused:
+        check_settings({name: value})
+    assert refused.value.params == {"name": name, "given": value}
+
+
 def test_the_defaults_and_usual_values_pass() -> None:
     check_settings({})
     check_settings(
-        {"FLOWYARD_EVENTS_KEEP": "P7D", "FLOWYARD_RUN_RETENTION_DAYS": "0", "FLOWYARD_SMTP_PORT": "587"}
+        {
+            "FLOWYARD_EVENTS_KEEP": "P7D",
+            "FLOWYARD_RUN_RETENTION_DAYS": "0",
+            "FLOWYARD_SMTP_PORT": "587",
+            "FLOWYARD_KEY_RETENTION_DAYS": "90",
+            "FLOWYARD_API_POOL_SIZE": "20",
+        }
     )
 
 
