@@ -40,6 +40,21 @@ def test_the_retentions_and_the_api_settings_of_the_readme_table_are_checked_too
     assert refused.value.params == {"name": name, "given": value}
 
 
+def test_an_empty_retention_reads_as_unset_as_check_settings_passes_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from datetime import timedelta
+
+    from backend.queue.sweep import DEFAULT_RETENTION, key_retention_from_env, retention_from_env
+
+    empty = {"FLOWYARD_RUN_RETENTION_DAYS": "", "FLOWYARD_KEY_RETENTION_DAYS": ""}
+    check_settings(empty)
+    for name, value in empty.items():
+        monkeypatch.setenv(name, value)
+    assert retention_from_env() == DEFAULT_RETENTION
+    assert key_retention_from_env(timedelta(days=30)) == timedelta(days=90)
+
+
 def test_the_defaults_and_usual_values_pass() -> None:
     check_settings({})
     check_settings(
