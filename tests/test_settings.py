@@ -87,3 +87,21 @@ def test_a_process_with_a_bad_setting_says_which_and_exits_2(
         f"flowyard: The setting {setting} cannot be “{value}”: see the settings table in the README"
         " for what it takes. (setting_invalid)\n"
     )
+
+
+def test_a_worker_with_a_bad_setting_refuses_before_it_reads_settings_or_migrates(
+    empty_database_url: str,
+) -> None:
+    """`flowyard worker` migrates its database before its handler runs: the check comes first, so a
+    misread FLOWYARD_MAX_FINDINGS is a coded line, not a traceback, and the schema is left as it was."""
+    import psycopg
+
+    env = {**os.environ, "DATABASE_URL": empty_database_url, "FLOWYARD_MAX_FINDINGS": "many"}
+    done = subprocess.run(
+        [sys.executable, "-m", "backend.cli", "worker"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.endswith("(setting_invalid)\n") and "FLOWYARD_MAX_FINDINGS" in done.stderr
+    with psycopg.connect(empty_database_url) as conn:
+        tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()
+    assert tables == (0,)
