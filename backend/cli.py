@@ -27,9 +27,11 @@ from backend.i18n.terminal import DEFAULT_LOCALE
 Handler = Callable[[argparse.Namespace], int]
 
 
-def _command(target: str, *, database: bool = True) -> Handler:
+def _command(target: str, *, database: bool = True, settings_first: bool = False) -> Handler:
     """The handler `module:function` of one command, imported when it runs; with `database`, it is
-    called as `function(args, url)` once the schema is migrated, else as `function(args)`."""
+    called as `function(args, url)` once the schema is migrated, else as `function(args)`. With
+    `settings_first` (`serve`, `worker`), the settings are checked before anything reads one or touches
+    the database (`processes.check_settings`)."""
 
     def handle(args: argparse.Namespace) -> int:
         from backend.actions.failures import ActionFailure
@@ -39,6 +41,10 @@ def _command(target: str, *, database: bool = True) -> Handler:
         module, _, name = target.partition(":")
         function = getattr(importlib.import_module(module), name)
         try:
+            if settings_first:
+                from backend.processes import check_settings
+
+                check_settings()
             if not database:
                 return int(function(args))
             return int(function(args, _migrated_url()))
@@ -192,7 +198,7 @@ def _parser(locale: str = DEFAULT_LOCALE) -> argparse.ArgumentParser:
         return sub.add_parser(name, help=text, description=text)
 
     serve = command("serve", message("cli_help_serve"))
-    serve.set_defaults(func=_command("backend.processes:serve_command", database=False))
+    serve.set_defaults(func=_command("backend.processes:serve_command", database=False, settings_first=True))
     serve.add_argument(
         "--host", default=None, metavar=message("cli_metavar_host"), help=message("cli_help_serve_host")
     )
@@ -210,7 +216,7 @@ def _parser(locale: str = DEFAULT_LOCALE) -> argparse.ArgumentParser:
     migrate.set_defaults(func=_command("backend.processes:migrate_command", database=False))
 
     worker = command("worker", message("cli_help_worker"))
-    worker.set_defaults(func=_command("backend.processes:worker_command"))
+    worker.set_defaults(func=_command("backend.processes:worker_command", settings_first=True))
     worker.add_argument(
         "--concurrency", type=int, default=10, metavar="N", help=message("cli_help_worker_concurrency")
     )

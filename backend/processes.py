@@ -21,6 +21,7 @@ from psycopg import AsyncConnection
 
 from backend.actions import ActionSender, ActionSettings
 from backend.actions.secret_store import SecretStore
+from backend.api.settings import ApiSettings
 from backend.api.worker_port import bind, metrics_port
 from backend.approvals.mail import approval_mailer
 from backend.approvals.service import ApprovalService
@@ -64,6 +65,7 @@ _ACTION_SETTINGS = (
     "FLOWYARD_HTTP_MAX_RESPONSE_BYTES",
     "FLOWYARD_HTTP_MAX_REDIRECTS",
 )
+_API_SETTINGS = ("FLOWYARD_BODY_TIMEOUT_S", "FLOWYARD_API_POOL_SIZE", "FLOWYARD_LOGIN_HASHERS")
 SETTING_CHECKS: dict[str, Callable[[str], object]] = {
     "FLOWYARD_PORT": lambda text: _whole(text, 1, 65_535),
     "FLOWYARD_MAX_FINDINGS": _whole,
@@ -71,10 +73,16 @@ SETTING_CHECKS: dict[str, Callable[[str], object]] = {
     "FLOWYARD_MAX_VARIABLES_BYTES": _whole,
     "FLOWYARD_RUN_RETENTION_DAYS": _days,
     "FLOWYARD_APPROVAL_RETENTION_DAYS": _days,
+    "FLOWYARD_RUN_RECORD_RETENTION_DAYS": _days,
+    "FLOWYARD_KEY_RETENTION_DAYS": _days,
     "FLOWYARD_EVENTS_KEEP": keep_from_env,
     **{
         name: lambda text, name=name: ActionSettings.from_env({name: text})  # type: ignore[misc]
         for name in _ACTION_SETTINGS
+    },
+    **{
+        name: lambda text, name=name: ApiSettings.from_env({name: text})  # type: ignore[misc]
+        for name in _API_SETTINGS
     },
 }
 

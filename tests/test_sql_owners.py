@@ -17,6 +17,7 @@ from pathlib import Path
 
 BACKEND = Path(__file__).resolve().parent.parent / "backend"
 
+
 def _modules() -> Iterator[tuple[str, str, ast.Module]]:
     for path in sorted(BACKEND.rglob("*.py")):
         relative = path.relative_to(BACKEND).as_posix()
@@ -115,11 +116,7 @@ def test_the_api_reads_no_other_package_statements() -> None:
 
 
 def test_no_row_is_read_by_position() -> None:
-    reads = {
-        name: found
-        for name, _, tree in _modules()
-        if (found := positional_reads(tree))
-    }
+    reads = {name: found for name, _, tree in _modules() if (found := positional_reads(tree))}
     assert reads == {}
 
 

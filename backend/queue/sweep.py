@@ -33,7 +33,7 @@ def key_retention_from_env(run_retention: timedelta) -> timedelta:
         datetime.timedelta(days=400)
     """
     text = os.environ.get("FLOWYARD_KEY_RETENTION_DAYS")
-    days = DEFAULT_KEY_RETENTION if text is None else timedelta(days=float(text))
+    days = DEFAULT_KEY_RETENTION if not text else timedelta(days=float(text))  # empty reads as unset
     return max(days, run_retention)
 
 
@@ -59,7 +59,7 @@ def retention_from_env() -> timedelta | None:
         >>> del os.environ["FLOWYARD_RUN_RETENTION_DAYS"]
     """
     text = os.environ.get("FLOWYARD_RUN_RETENTION_DAYS")
-    if text is None:
+    if not text:  # empty reads as unset, as check_settings reads it
         return DEFAULT_RETENTION
     days = float(text)
     return None if days == 0 else timedelta(days=days)

@@ -89,7 +89,10 @@ def test_an_event_posted_while_a_run_parks_waits_for_the_park_and_is_delivered_t
             async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as watch:
                 while not post.done():  # until the post is seen waiting for the park's lock (or is done)
                     cur = await watch.execute(
+                        # This database's only: another test process's lock on the same server
+                        # (pytest-xdist) would pass for the post's, and the test would prove nothing.
                         "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                        " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
                     )
                     row = await cur.fetchone()
                     if row is not None and row[0]:
