@@ -27,11 +27,11 @@ from backend.i18n.terminal import DEFAULT_LOCALE
 Handler = Callable[[argparse.Namespace], int]
 
 
-def _command(target: str, *, database: bool = True, settings_first: bool = False) -> Handler:
+def _command(target: str, *, database: bool = True) -> Handler:
     """The handler `module:function` of one command, imported when it runs; with `database`, it is
-    called as `function(args, url)` once the schema is migrated, else as `function(args)`. With
-    `settings_first` (`serve`, `worker`), the settings are checked before anything reads one or touches
-    the database (`processes.check_settings`)."""
+    called as `function(args, url)` once the schema is migrated, else as `function(args)`. The settings
+    are checked first, before anything reads one or touches the database (`processes.check_settings`):
+    a bad one is one coded line, never a traceback."""
 
     def handle(args: argparse.Namespace) -> int:
         from backend.actions.failures import ActionFailure
@@ -41,10 +41,9 @@ def _command(target: str, *, database: bool = True, settings_first: bool = False
         module, _, name = target.partition(":")
         function = getattr(importlib.import_module(module), name)
         try:
-            if settings_first:
-                from backend.processes import check_settings
+            from backend.processes import check_settings
 
-                check_settings()
+            check_settings()
             if not database:
                 return int(function(args))
             return int(function(args, _migrated_url()))
@@ -198,7 +197,7 @@ def _parser(locale: str = DEFAULT_LOCALE) -> argparse.ArgumentParser:
         return sub.add_parser(name, help=text, description=text)
 
     serve = command("serve", message("cli_help_serve"))
-    serve.set_defaults(func=_command("backend.processes:serve_command", database=False, settings_first=True))
+    serve.set_defaults(func=_command("backend.processes:serve_command", database=False))
     serve.add_argument(
         "--host", default=None, metavar=message("cli_metavar_host"), help=message("cli_help_serve_host")
     )
@@ -216,7 +215,7 @@ def _parser(locale: str = DEFAULT_LOCALE) -> argparse.ArgumentParser:
     migrate.set_defaults(func=_command("backend.processes:migrate_command", database=False))
 
     worker = command("worker", message("cli_help_worker"))
-    worker.set_defaults(func=_command("backend.processes:worker_command", settings_first=True))
+    worker.set_defaults(func=_command("backend.processes:worker_command"))
     worker.add_argument(
         "--concurrency", type=int, default=10, metavar="N", help=message("cli_help_worker_concurrency")
     )

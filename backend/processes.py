@@ -84,6 +84,8 @@ SETTING_CHECKS: dict[str, Callable[[str], object]] = {
         name: lambda text, name=name: ApiSettings.from_env({name: text})  # type: ignore[misc]
         for name in _API_SETTINGS
     },
+    # After the actions' own reading, which takes any whole number from 0: a port is one of 1 to 65535.
+    "FLOWYARD_SMTP_PORT": lambda text: _whole(text, 1, 65_535),
 }
 
 

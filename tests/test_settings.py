@@ -105,3 +105,22 @@ def test_a_worker_with_a_bad_setting_refuses_before_it_reads_settings_or_migrate
     with psycopg.connect(empty_database_url) as conn:
         tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()
     assert tables == (0,)
+
+
+def test_a_command_of_the_database_refuses_a_bad_setting_before_it_reads_one(database_url: str) -> None:
+    env = {**os.environ, "DATABASE_URL": database_url, "FLOWYARD_MAX_FINDINGS": "many"}
+    done = subprocess.run(
+        [sys.executable, "-m", "backend.cli", "runs", "show", "1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stderr.rstrip().rsplit(" ", 1)[-1]) == (2, "(setting_invalid)"), done.stderr
+
+
+@pytest.mark.parametrize("port", ["0", "65536"])
+def test_an_smtp_port_is_one_of_1_to_65535(port: str) -> None:
+    with pytest.raises(StoreError) as refused:
+        check_settings({"FLOWYARD_SMTP_PORT": port})
+    assert refused.value.params == {"name": "FLOWYARD_SMTP_PORT", "given": port}
