@@ -30,6 +30,7 @@ from backend.console import refuse
 from backend.events.store import keep_from_env
 from backend.faults import Faults
 from backend.i18n.catalogs import message
+from backend.i18n.terminal import terminal_locale
 from backend.observability.logs import configure as configure_logging
 from backend.people.accounts import anyone
 from backend.queue import commands as queue_commands
@@ -146,7 +147,7 @@ def serve_command(args: argparse.Namespace) -> int:
     _migrate_and_seal(url)
     if not asyncio.run(_anyone(url)):
         # Nobody can log in or hold a token yet; the terminal is the only way in, and this says how.
-        print(message("first_admin_missing"), flush=True)
+        print(message("first_admin_missing", terminal_locale()), flush=True)
     host = args.host or config.host
     port = args.port or config.port
     # Bound before the banner: whoever reads "serving" can connect at once (the kernel queues it).

@@ -15,6 +15,7 @@ from psycopg import AsyncConnection
 from backend.approvals.chain import Break, Record, Verdict, check_links, verify
 from backend.console import refuse
 from backend.i18n.catalogs import message
+from backend.i18n.terminal import terminal_locale
 
 EXPORT_FORMAT = "flowyard.audit-chain/1"
 
@@ -51,11 +52,15 @@ def _say(verdict: Verdict, as_json: bool) -> int:
         )
         return 0 if verdict.intact else 1
     for name, head in sorted(verdict.heads.items()):
-        print(message("audit_chain_head", chain=name, hash=head))
+        print(message("audit_chain_head", terminal_locale(), chain=name, hash=head))
     for found in verdict.breaks:
         print(_break_line(found), file=sys.stderr)
     if verdict.intact:
-        print(message("audit_chain_intact", records=verdict.records, chains=len(verdict.heads)))
+        print(
+            message(
+                "audit_chain_intact", terminal_locale(), records=verdict.records, chains=len(verdict.heads)
+            )
+        )
         return 0
     return refuse(code="audit_chain_broken", breaks=len(verdict.breaks), records=verdict.records)
 
@@ -63,7 +68,7 @@ def _say(verdict: Verdict, as_json: bool) -> int:
 def _break_line(found: Break) -> str:
     params = {"chain": found.chain, "seq": found.seq or "", "kind": found.kind or ""}
     params["ref"] = found.ref_id or ""
-    return f"{message(found.code, **params)} ({found.code})"
+    return f"{message(found.code, terminal_locale(), **params)} ({found.code})"
 
 
 async def _verify(url: str, flow_id: int | None) -> Verdict:

@@ -21,6 +21,7 @@ from backend.approvals.records import Approval
 from backend.approvals.service import ApprovalService, Decision, DecisionRefused
 from backend.console import refuse
 from backend.i18n.catalogs import message
+from backend.i18n.terminal import terminal_locale
 from backend.people.accounts import user_exists
 
 _OUTCOMES = {"approve": "approved", "reject": "rejected"}
@@ -53,11 +54,13 @@ def _line(approval: Approval) -> str:
         "run": approval.run_id,
         "flow": approval.flow_id,
         "node": approval.node,
-        "approvers": ", ".join(approval.approvers) or message("approvers_anyone"),
+        "approvers": ", ".join(approval.approvers) or message("approvers_anyone", terminal_locale()),
     }
     if approval.deadline_at is None:
-        return message("approval_line_no_deadline", **params)
-    return message("approval_line", deadline=approval.deadline_at.astimezone(UTC), **params)
+        return message("approval_line_no_deadline", terminal_locale(), **params)
+    return message(
+        "approval_line", terminal_locale(), deadline=approval.deadline_at.astimezone(UTC), **params
+    )
 
 
 async def _list(conn: AsyncConnection[Any], user: str | None, cursor: str | None) -> int:
@@ -67,10 +70,14 @@ async def _list(conn: AsyncConnection[Any], user: str | None, cursor: str | None
     for approval in found:
         print(_line(approval))
     if not found:
-        print(message("approvals_none") if user is None else message("approvals_none_for", user=user))
+        print(
+            message("approvals_none", terminal_locale())
+            if user is None
+            else message("approvals_none_for", terminal_locale(), user=user)
+        )
     if next_cursor is not None:
         # A page, never a silent cut: the rest is one command away.
-        print(message("approvals_more", cursor=next_cursor))
+        print(message("approvals_more", terminal_locale(), cursor=next_cursor))
     return 0
 
 
@@ -86,6 +93,7 @@ async def _decide(conn: AsyncConnection[Any], args: argparse.Namespace) -> int:
         print(
             message(
                 "approval_vote_counted",
+                terminal_locale(),
                 approval=approval.id,
                 user=args.as_user,
                 approves=approves,
@@ -94,7 +102,7 @@ async def _decide(conn: AsyncConnection[Any], args: argparse.Namespace) -> int:
         )
         return 0
     code = {"approved": "approval_decided_approved"}.get(decision.outcome, "approval_decided_rejected")
-    print(message(code, approval=approval.id, user=args.as_user, run=approval.run_id))
+    print(message(code, terminal_locale(), approval=approval.id, user=args.as_user, run=approval.run_id))
     return 0
 
 
@@ -126,4 +134,4 @@ def _standing(decision: Decision) -> str:
         decision.outcome or "", "approval_standing_closed"
     )
     at = decision.decided_at.astimezone(UTC)
-    return message(code, user=decision.decided_by or "", outcome=decision.outcome, at=at)
+    return message(code, terminal_locale(), user=decision.decided_by or "", outcome=decision.outcome, at=at)

@@ -24,6 +24,7 @@ from psycopg import AsyncConnection
 
 from backend.console import refuse
 from backend.i18n.catalogs import message
+from backend.i18n.terminal import terminal_locale
 from backend.people import rights
 from backend.people.accounts import MAX_TOKEN_LIFETIME, AccountRefused, Grant, add_user, create_token
 
@@ -48,7 +49,7 @@ async def _user(conn: AsyncConnection[object], args: argparse.Namespace) -> int:
             email=args.email,
         )
         shown = ", ".join(str(grant) for grant in grants) or "-"
-        print(message("cli_user_added", name=args.name, rights=shown))
+        print(message("cli_user_added", terminal_locale(), name=args.name, rights=shown))
         return 0
     if args.action == "list":
         after: str | None = None
@@ -60,17 +61,21 @@ async def _user(conn: AsyncConnection[object], args: argparse.Namespace) -> int:
     if args.action == "remove":
         if not await rights.remove_user(conn, args.name, ACTOR):
             raise AccountRefused(code="user_unknown", name=args.name)
-        print(message("cli_user_removed", name=args.name))
+        print(message("cli_user_removed", terminal_locale(), name=args.name))
         return 0
     grants = [Grant.parse(text) for text in args.rights]
     if args.action == "grant":
         await rights.grant(conn, args.name, grants, ACTOR)
-        print(message("cli_rights_granted", name=args.name, rights=", ".join(map(str, grants))))
+        print(
+            message(
+                "cli_rights_granted", terminal_locale(), name=args.name, rights=", ".join(map(str, grants))
+            )
+        )
         return 0
     for grant in grants:
         if not await rights.revoke(conn, args.name, grant, ACTOR):
             raise AccountRefused(code="grant_not_held", name=args.name, right=str(grant))
-        print(message("cli_right_revoked", name=args.name, right=str(grant)))
+        print(message("cli_right_revoked", terminal_locale(), name=args.name, right=str(grant)))
     return 0
 
 
@@ -81,7 +86,7 @@ async def _token(conn: AsyncConnection[object], args: argparse.Namespace) -> int
         expires_in = None if args.expires_in is None else timedelta(days=args.expires_in)
         token = await create_token(conn, args.name, expires_in=expires_in, actor=ACTOR)
         print(token)
-        print(message("cli_token_created", name=args.name), file=sys.stderr)
+        print(message("cli_token_created", terminal_locale(), name=args.name), file=sys.stderr)
         return 0
     if args.action == "list":
         after: int | None = None
@@ -96,7 +101,7 @@ async def _token(conn: AsyncConnection[object], args: argparse.Namespace) -> int
         return 0
     if not await rights.revoke_token(conn, args.id, ACTOR):
         raise AccountRefused(code="token_unknown", id=args.id)
-    print(message("cli_token_revoked", id=args.id))
+    print(message("cli_token_revoked", terminal_locale(), id=args.id))
     return 0
 
 

@@ -12,6 +12,7 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from backend.console import InputRefused, read_input, refuse
+from backend.i18n.terminal import terminal_locale
 from backend.queue.queries import QUERIES
 from backend.queue.runs import RunApprovals
 from backend.store.queries import every
@@ -86,10 +87,10 @@ async def stop_command(
         try:
             if action == "resume":
                 resumed_on = await resume_run(conn, run_id, by="cli", version=version)
-                print(message("run_resumed_on", run=run_id, version=resumed_on))
+                print(message("run_resumed_on", terminal_locale(), run=run_id, version=resumed_on))
             else:
                 await end_run(conn, run_id, by="cli", approvals=approvals)
-                print(message("run_ended_as_failed", run=run_id))
+                print(message("run_ended_as_failed", terminal_locale(), run=run_id))
         except StopRefused as refused:
             return refuse(code=refused.code, **refused.params)
     return 0

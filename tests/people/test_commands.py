@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from backend.cli import _parser
+from backend.i18n.catalogs import message
 from backend.people.accounts import user_of_token
 from backend.people.commands import run_people_command
 from tests.support import Connected, Queue
@@ -123,3 +124,16 @@ def test_no_user_may_be_named_as_the_terminal_is_in_the_trails(
     assert flowyard(queue.url, "user", "add", "cli", "--grant", "edit") == 1
     assert "(user_name_reserved)" in capsys.readouterr().err
     assert queue.one("SELECT count(*) FROM users WHERE name = 'cli'") == (0,)
+
+
+def test_a_command_answers_in_the_terminals_language(
+    queue: Queue, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    assert flowyard(queue.url, "user", "add", "dora", "--grant", "run") == 0
+    assert flowyard(queue.url, "user", "remove", "dora") == 0
+    assert capsys.readouterr().out.splitlines() == [
+        message("cli_user_added", "de", name="dora", rights="run"),
+        message("cli_user_removed", "de", name="dora"),
+    ]
+    assert message("cli_user_removed", "de", name="dora") != message("cli_user_removed", "en", name="dora")
