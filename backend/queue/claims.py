@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from psycopg import AsyncConnection
 
@@ -36,6 +36,21 @@ def backoff(attempts: int) -> timedelta:
     return FIRST_BACKOFF * int(2 ** (attempts - 1))
 
 
+# What a wait waits for (waits.kind), and the outcomes an approval keeps for good (approvals_final): the
+# approvals' own names, written here as the queue imports nothing of the approvals.
+WaitKind = Literal["start", "approval", "delay", "undo", "event"]
+FinalOutcome = Literal[
+    "approved",
+    "rejected",
+    "timed_out_approved",
+    "timed_out_rejected",
+    "skipped",
+    "cancelled",
+    "run_failed",
+    "branch_cancelled",
+]
+
+
 @dataclass(frozen=True, slots=True)
 class ApprovalRead:
     """An approval wait's approval, final (decided, timed out or cancelled), as its claim round read it.
@@ -43,7 +58,7 @@ class ApprovalRead:
     Its fields are those of the approvals' own read of a woken wait's approval (ApprovalService)."""
 
     id: int
-    outcome: str
+    outcome: FinalOutcome
     decided_by: str | None
     decided_at: datetime
     comment: str | None
@@ -60,7 +75,7 @@ class Claim:
 
     wait_id: int
     run_id: int
-    kind: str
+    kind: WaitKind
     continuation: dict[str, Any] | None
     node: str | None
     visit: int | None
@@ -102,7 +117,7 @@ class _Read:
     wait_id: int
     id: int
     run_id: int
-    outcome: str | None
+    outcome: FinalOutcome | None
     decided_by: str | None
     decided_at: datetime | None
     comment: str | None

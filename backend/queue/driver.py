@@ -21,7 +21,7 @@ from backend.config import settings
 from backend.errors import CodedError
 from backend.graph.durations import check_moment, parse_duration, parse_moment
 from backend.graph.model import Flow
-from backend.queue.claims import Claim, ClaimLost
+from backend.queue.claims import Claim, ClaimLost, WaitKind
 from backend.queue.queries import QUERIES
 from backend.store.queries import every, scalar
 from backend.walker import (
@@ -122,7 +122,7 @@ class Run:
 class Wake:
     """When a paused run's wait falls due: at `at`, or `after` from now, or (neither) never by time."""
 
-    kind: str  # "delay" or "approval"
+    kind: WaitKind  # "delay", "approval" or "event"
     at: datetime | None = None
     after: timedelta | None = None
     deadline: timedelta | None = None  # an approval's, for its product row
@@ -136,7 +136,7 @@ class Pause:
 
     node: str
     visit: int
-    kind: str  # "approval" or "delay"
+    kind: WaitKind  # "approval", "delay" or "event"
     at: datetime | None = None
     after: timedelta | None = None
 
@@ -379,7 +379,7 @@ class _Pending:
 
     node: str
     visit: int
-    kind: str
+    kind: WaitKind
     due: datetime | None
     is_due: bool
 

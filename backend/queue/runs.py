@@ -17,6 +17,7 @@ from psycopg.types.json import Jsonb
 
 from backend.errors import CodedError
 from backend.queue import journal
+from backend.queue.claims import WaitKind
 from backend.queue.queries import QUERIES
 from backend.walker import JournalLine
 
@@ -26,7 +27,6 @@ NOTIFY_CHANNEL = "flowyard_waits"
 # from the claim; the runs table never holds it for long).
 RunStatus = Literal["running", "waiting", "stopped", "succeeded", "failed", "cancelled"]
 TriggerKind = Literal["manual", "webhook", "schedule"]
-WaitKind = Literal["start", "approval", "delay", "undo"]
 WaitStatus = Literal["waiting", "claimed", "stopped"]
 RUN_STATUSES: tuple[RunStatus, ...] = ("running", "waiting", "stopped", "succeeded", "failed", "cancelled")
 TRIGGER_KINDS: tuple[TriggerKind, ...] = ("manual", "webhook", "schedule")
