@@ -140,7 +140,7 @@ def timed_drain(
 
 
 def _fetch(conn: psycopg.Connection[Any], sql: str) -> Any:
-    row = conn.execute(sql).fetchone()  # type: ignore[arg-type]
+    row = conn.execute(sql.encode()).fetchone()  # a query built at run time: bytes, not a LiteralString
     assert row is not None
     return row[0]
 
@@ -153,7 +153,7 @@ def _pgqueuer_worker(url: str, barrier: Any) -> None:
 
         manager = QueueManager(Queries(AsyncpgDriver(await asyncpg.connect(url))))
 
-        @manager.entrypoint("noop")
+        @manager.entrypoint("noop")  # type: ignore[untyped-decorator]
         async def noop(job: Any) -> None:
             return None
 
@@ -321,7 +321,7 @@ def peers_python() -> Path:
         venv.create(PEERS_HOME / "venv", with_pip=True)
     probe = subprocess.run([python, "-c", "import pgqueuer, procrastinate, asyncpg, psycopg"], check=False)
     if probe.returncode != 0:
-        pip = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *PEER_PACKAGES]
+        pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *PEER_PACKAGES]
         subprocess.run(pip, check=True)
     return python
 
