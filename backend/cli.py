@@ -30,7 +30,7 @@ Handler = Callable[[argparse.Namespace], int]
 def _command(target: str, *, database: bool = True) -> Handler:
     """The handler `module:function` of one command, imported when it runs; with `database`, it is
     called as `function(args, url)` once the schema is migrated, else as `function(args)`. The settings
-    are checked first, before anything reads one or touches the database (`processes.check_settings`):
+    are checked first, before anything reads one or touches the database (`settings_check.check_settings`):
     a bad one is one coded line, never a traceback."""
 
     def handle(args: argparse.Namespace) -> int:
@@ -41,7 +41,7 @@ def _command(target: str, *, database: bool = True) -> Handler:
         module, _, name = target.partition(":")
         function = getattr(importlib.import_module(module), name)
         try:
-            from backend.processes import check_settings
+            from backend.settings_check import check_settings
 
             check_settings()
             if not database:

@@ -14,20 +14,17 @@ import asyncio
 import os
 import signal
 import socket
-from collections.abc import Callable, Mapping
 from datetime import timedelta
 
 from psycopg import AsyncConnection
 
 from backend.actions import ActionSender, ActionSettings
 from backend.actions.secret_store import SecretStore
-from backend.api.settings import ApiSettings
 from backend.api.worker_port import bind, metrics_port
 from backend.approvals.mail import approval_mailer
 from backend.approvals.service import ApprovalService
 from backend.config import settings
 from backend.console import refuse
-from backend.events.store import keep_from_env
 from backend.faults import Faults
 from backend.i18n.catalogs import message
 from backend.i18n.terminal import terminal_locale
@@ -40,78 +37,6 @@ from backend.queue.worker import Worker
 from backend.store.database import connect, database_url
 from backend.store.errors import StoreError
 from backend.store.migrations import Migration, migrate
-
-
-def _whole(text: str, least: int = 1, most: int | None = None) -> None:
-    value = int(text)
-    if value < least or (most is not None and value > most):
-        raise ValueError(text)
-
-
-def _days(text: str) -> None:
-    if not 0 <= float(text) < 36_500:  # NaN and infinity compare false: refused too
-        raise ValueError(text)
-
-
-# Every setting `serve` and `worker` take from the environment with a form to keep, each with the check
-# of that form. They are all read before the process starts: a bad value stops it at once with the
-# setting's name, instead of failing the first request, walk or post that reads it. Secrets (the SMTP
-# password, the keys) are not here: no value of theirs is ever printed.
-_ACTION_SETTINGS = (
-    "FLOWYARD_SMTP_PORT",
-    "FLOWYARD_SMTP_SECURITY",
-    "FLOWYARD_ACTIONS_ALLOW",
-    "FLOWYARD_ACTIONS_TIMEOUT_S",
-    "FLOWYARD_ACTIONS_ATTEMPT_MARGIN_S",
-    "FLOWYARD_HTTP_MAX_RESPONSE_BYTES",
-    "FLOWYARD_HTTP_MAX_REDIRECTS",
-)
-_API_SETTINGS = ("FLOWYARD_BODY_TIMEOUT_S", "FLOWYARD_API_POOL_SIZE", "FLOWYARD_LOGIN_HASHERS")
-SETTING_CHECKS: dict[str, Callable[[str], object]] = {
-    "FLOWYARD_PORT": lambda text: _whole(text, 1, 65_535),
-    "FLOWYARD_MAX_FINDINGS": _whole,
-    "FLOWYARD_MAX_VALUE_BYTES": _whole,
-    "FLOWYARD_MAX_VARIABLES_BYTES": _whole,
-    "FLOWYARD_RUN_RETENTION_DAYS": _days,
-    "FLOWYARD_APPROVAL_RETENTION_DAYS": _days,
-    "FLOWYARD_RUN_RECORD_RETENTION_DAYS": _days,
-    "FLOWYARD_KEY_RETENTION_DAYS": _days,
-    "FLOWYARD_EVENTS_KEEP": keep_from_env,
-    **{
-        name: lambda text, name=name: ActionSettings.from_env({name: text})  # type: ignore[misc]
-        for name in _ACTION_SETTINGS
-    },
-    **{
-        name: lambda text, name=name: ApiSettings.from_env({name: text})  # type: ignore[misc]
-        for name in _API_SETTINGS
-    },
-    # After the actions' own reading, which takes any whole number from 0: a port is one of 1 to 65535.
-    "FLOWYARD_SMTP_PORT": lambda text: _whole(text, 1, 65_535),
-}
-
-
-def check_settings(environ: Mapping[str, str] = os.environ) -> None:
-    """Refuse the first setting in `environ` whose value its reader would refuse (`setting_invalid`).
-
-    Examples:
-        >>> check_settings({"FLOWYARD_EVENTS_KEEP": "PT1H", "FLOWYARD_PORT": "8080"})
-        >>> check_settings({"FLOWYARD_EVENTS_KEEP": "a day"})
-        Traceback (most recent call last):
-        ...
-        backend.store.errors.StoreError: setting_invalid
-        >>> check_settings({"FLOWYARD_RUN_RETENTION_DAYS": "-1"})
-        Traceback (most recent call last):
-        ...
-        backend.store.errors.StoreError: setting_invalid
-    """
-    for name, check in SETTING_CHECKS.items():
-        text = environ.get(name)
-        if not text:
-            continue
-        try:
-            check(text)
-        except ValueError:
-            raise StoreError(code="setting_invalid", name=name, given=text) from None
 
 
 def _migrate_and_seal(url: str) -> list[Migration]:
@@ -140,7 +65,6 @@ def serve_command(args: argparse.Namespace) -> int:
 
     if args.workers < 1:
         raise StoreError(code="serve_workers_invalid", given=args.workers)
-    check_settings()
     configure_logging()
     config = settings()
     url = database_url(config)
@@ -173,7 +97,6 @@ async def _anyone(url: str) -> bool:
 
 
 def worker_command(args: argparse.Namespace, url: str) -> int:
-    check_settings()
     lease = timedelta(seconds=args.lease)
     try:
         metrics = bind(args.metrics_host, args.metrics_port) if args.metrics_port else None

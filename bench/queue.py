@@ -101,8 +101,8 @@ def wait_for_all(url: str, count: int) -> None:
             conn.execute("SELECT pg_sleep(0.02)")
 
 
-def ours(url: str, flow_id: int, count: int, processes: int) -> float:
-    park_runs(url, flow_id, count)
+def start_workers(url: str, processes: int) -> list[subprocess.Popen[str]]:
+    """`processes` worker processes on `url`, returned once each has said it serves."""
     env = dict(os.environ, DATABASE_URL=url, FLOWYARD_RUN_RETENTION_DAYS="0")
     workers = [
         subprocess.Popen(
@@ -113,9 +113,15 @@ def ours(url: str, flow_id: int, count: int, processes: int) -> float:
         )
         for _ in range(processes)
     ]
-    for w in workers:
-        assert w.stdout is not None
-        w.stdout.readline()  # serving; the clock starts when all are up and the waits were due all along
+    for worker in workers:
+        assert worker.stdout is not None
+        worker.stdout.readline()
+    return workers
+
+
+def ours(url: str, flow_id: int, count: int, processes: int) -> float:
+    park_runs(url, flow_id, count)
+    workers = start_workers(url, processes)  # the clock starts when all are up; the waits were due all along
     started = time.perf_counter()
     wait_for_all(url, count)
     elapsed = time.perf_counter() - started
@@ -195,19 +201,7 @@ async def latency(
         await conn.execute("TRUNCATE waits, journal, runs, run_records RESTART IDENTITY CASCADE")
         with contextlib.suppress(AccountRefused):  # made by an earlier measurement in this database
             await add_user(conn, "bench", grants=[Grant("decide", None)])
-    env = dict(os.environ, DATABASE_URL=url, FLOWYARD_RUN_RETENTION_DAYS="0")
-    workers = [
-        subprocess.Popen(
-            [sys.executable, "-m", "backend.cli", "worker", "--concurrency", "10"],
-            env=env,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(processes)
-    ]
-    for worker in workers:
-        assert worker.stdout is not None
-        worker.stdout.readline()
+    workers = start_workers(url, processes)
     timings = []
     service = ApprovalService()
     stop = asyncio.Event()

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from backend.processes import SETTING_CHECKS, check_settings
+from backend.settings_check import SETTING_CHECKS, check_settings
 from backend.store.errors import StoreError
 
 

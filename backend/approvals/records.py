@@ -9,21 +9,14 @@ from typing import Any, Literal, LiteralString
 
 from psycopg import AsyncConnection
 
+from backend.queue.claims import FinalOutcome
 from backend.store.queries import every, load
 
 QUERIES = load("backend.approvals", "queries.sql")
 
 # What an approval ended as (the table's CHECK): a decision, a deadline's, or closed with its run or branch.
-Outcome = Literal[
-    "approved",
-    "rejected",
-    "timed_out_approved",
-    "timed_out_rejected",
-    "skipped",
-    "cancelled",
-    "run_failed",
-    "branch_cancelled",
-]
+# The queue names them (it resumes from them and imports nothing of the approvals); this is that list.
+Outcome = FinalOutcome
 VoteKind = Literal["approve", "reject"]
 OnTimeout = Literal["approve", "reject", "skip"]
 RejectRule = Literal["any", "quorum"]

@@ -10,6 +10,7 @@ import re
 import psycopg
 from playwright.sync_api import Browser, expect
 
+from backend.i18n.catalogs import message
 from tests.api.support import approval_and_delay_flow
 from tests.api.test_walk_sample import parallel_approvals
 from tests.browser.canvas import arrange, node
@@ -80,6 +81,7 @@ def test_a_walk_answers_the_approvals_a_parallel_waits_at_together(browser: Brow
     finance = walk.get_by_role("group", name="Approval finance")
     for waiting in ("legal", "finance"):
         expect(node(page, waiting).locator(".card")).to_have_class(re.compile(r"\bpaused\b"))
+    screenshot(page, "editor-walk-parallel")
 
     # One answer chosen, the walk goes on with it alone: legal is still waited for.
     finance.get_by_role("button", name="Reject").click()
@@ -94,3 +96,15 @@ def test_a_walk_answers_the_approvals_a_parallel_waits_at_together(browser: Brow
     visits = walk.get_by_role("list", name="Visits of the walk, in order")
     expect(visits.locator('li[data-node="pay"]')).to_have_count(1)
     page.context.close()
+
+    # The same two pending approvals in Japanese: one group of answers each, named from the catalog.
+    server.user("parvati-ja", "edit")
+    japanese = log_in(browser, server, "parvati-ja", locale="ja-JP")
+    japanese.goto(f"/flows/{flow_id}")
+    japanese.locator("section.walk .row button").first.click()
+    pauses = japanese.locator("section.walk .walk-pause [role=group]")
+    expect(pauses).to_have_count(2)
+    legal_ja = japanese.get_by_role("group", name=message("ui_walk_pause_node", "ja", node="legal"))
+    expect(legal_ja).to_be_visible()
+    screenshot(japanese, "editor-walk-parallel-ja")
+    japanese.context.close()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import selectors
 import signal
 import sys
 import time
@@ -43,10 +44,16 @@ def _child(directory: str, job: dict[str, object]) -> int:
 def main() -> None:
     directory, workers, timeout = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
     jobs = [json.loads(line) for line in sys.stdin if line.strip()]
-    running: dict[int, tuple[str, float]] = {}
+    running: dict[int, tuple[str, float]] = {}  # pid: (mutant, deadline)
+    pid_fds: dict[int, int] = {}
+    # Each child's pidfd becomes readable when it exits: the loop waits for an exit or the nearest deadline.
+    exits = selectors.DefaultSelector()
 
-    def report(pid: int, status: int) -> None:
+    def report(pid: int) -> None:
+        status = os.waitpid(pid, 0)[1]
         name, _ = running.pop(pid)
+        key = exits.unregister(pid_fds.pop(pid))
+        os.close(key.fd)
         code: object = "timeout" if os.WIFSIGNALED(status) else os.waitstatus_to_exitcode(status)
         print(json.dumps({"name": name, "code": code}), flush=True)
 
@@ -63,16 +70,16 @@ def main() -> None:
                     code = 3
                 os._exit(code)
             running[pid] = (str(job["name"]), time.monotonic() + timeout)
-        pid, status = os.waitpid(-1, os.WNOHANG)
-        if pid:
-            report(pid, status)
-            continue
+            pid_fds[pid] = os.pidfd_open(pid)
+            exits.register(pid_fds[pid], selectors.EVENT_READ, pid)
+        soonest = min(deadline for _, deadline in running.values())
+        for key, _ in exits.select(max(0.0, soonest - time.monotonic())):
+            report(key.data)
         now = time.monotonic()
         for child, (_, deadline) in list(running.items()):
             if now > deadline:
                 os.kill(child, signal.SIGKILL)
-                report(child, os.waitpid(child, 0)[1])
-        time.sleep(0.05)
+                report(child)
 
 
 if __name__ == "__main__":

@@ -9,12 +9,13 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 import psycopg
@@ -31,45 +32,82 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class LogPump:
+    """A process's stderr copied line by line into a file by a thread of its own (a drained pipe never
+    fills, however chatty the log), each line announced to whoever waits for one."""
+
+    def __init__(self, stream: IO[str], path: Path) -> None:
+        self.path = path
+        self.closed = False  # the process closed its stderr: no line comes any more
+        self.changed = threading.Condition()
+        self._file = path.open("w")
+        self._thread = threading.Thread(target=self._pump, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _pump(self, stream: IO[str]) -> None:
+        try:
+            for line in stream:
+                with self.changed:
+                    self._file.write(line)
+                    self._file.flush()
+                    self.changed.notify_all()
+        finally:
+            with self.changed:
+                self._file.close()
+                self.closed = True
+                self.changed.notify_all()
+
+    def until(self, done: Callable[[], bool], timeout_s: float) -> None:
+        """Return once `done()` holds, checked at each new line, or the log has ended, or `timeout_s`."""
+        with self.changed:
+            self.changed.wait_for(lambda: done() or self.closed, timeout_s)
+
+    def join(self) -> None:
+        self._thread.join()
+
+
 @dataclass
 class Live:
     process: subprocess.Popen[str]
-    log: Path
+    pump: LogPump
     port: int
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def log(self) -> Path:
+        return self.pump.path
+
     def lines(self) -> list[dict[str, Any]]:
-        """The JSON log lines so far (each handler record is flushed as it is written)."""
+        """The JSON log lines so far."""
         return [json.loads(line) for line in self.log.read_text().splitlines() if line.startswith("{")]
 
     def requests_served(self, *ids: str, timeout_s: float = 60) -> set[str]:
         """The request ids of the "request served" lines, once all of `ids` are among them: a line is written
         as the response's last byte leaves, which the client may read first."""
-        deadline = time.monotonic() + timeout_s
-        while True:
-            served = {str(line["request"]) for line in self.lines() if line.get("event") == "request served"}
-            if set(ids) <= served or time.monotonic() > deadline or self.process.poll() is not None:
-                return served
-            time.sleep(0.05)
+
+        def served() -> set[str]:
+            return {str(line["request"]) for line in self.lines() if line.get("event") == "request served"}
+
+        self.pump.until(lambda: set(ids) <= served(), timeout_s)
+        return served()
 
     def wait_for_events(self, prefix: str, count: int, timeout_s: float = 120) -> list[str]:
         """The log events starting with `prefix`, once `count` lines have them (children of `serve
-        --workers` each log the same sentence as they come up): the log re-read every twentieth of a
-        second, bounded in time, and given up on when the process has exited."""
-        deadline = time.monotonic() + timeout_s
-        while True:
-            events = [str(line["event"]) for line in self.lines() if str(line["event"]).startswith(prefix)]
-            if len(events) >= count or time.monotonic() > deadline or self.process.poll() is not None:
-                return events
-            time.sleep(0.05)
+        --workers` each log the same sentence as they come up), or the log ended, or `timeout_s` passed."""
+
+        def events() -> list[str]:
+            return [str(line["event"]) for line in self.lines() if str(line["event"]).startswith(prefix)]
+
+        self.pump.until(lambda: len(events()) >= count, timeout_s)
+        return events()
 
 
 @contextmanager
 def started(command: list[str], url: str, log: Path, port: int, **env: str) -> Iterator[Live]:
-    """A flowyard process whose stderr goes to `log` (a file, so a chatty log never fills a pipe)."""
+    """A flowyard process whose stderr is copied to `log` as it comes (LogPump)."""
     environment = dict(
         os.environ,
         DATABASE_URL=url,
@@ -79,28 +117,27 @@ def started(command: list[str], url: str, log: Path, port: int, **env: str) -> I
         FLOWYARD_ACTIONS_ALLOW="127.0.0.1",
         **env,
     )
-    with (
-        log.open("w") as err,
-        subprocess.Popen(
-            [sys.executable, "-m", "backend.cli", *command],
-            env=environment,
-            stdout=subprocess.PIPE,
-            stderr=err,
-            text=True,
-        ) as process,
-    ):
-        assert process.stdout is not None
+    with subprocess.Popen(
+        [sys.executable, "-m", "backend.cli", *command],
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        pump = LogPump(process.stderr, log)
         try:
             # An empty database first hears how to add its first administrator; then the banner.
             banner = process.stdout.readline()
             if "serving" not in banner and command[0] == "serve":
                 banner = process.stdout.readline()
             assert "serving" in banner, log.read_text()
-            yield Live(process, log, port)
+            yield Live(process, pump, port)
         finally:
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
             process.wait(timeout=60)
+            pump.join()  # every line the process wrote is in the file
             server_log(f"{command[0]} ({log.name})", log.read_text())
     assert "Traceback" not in log.read_text(), log.read_text()
 
