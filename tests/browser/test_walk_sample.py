@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, expect
 from backend.i18n.catalogs import message
 from tests.api.support import approval_and_delay_flow
 from tests.api.test_walk_sample import parallel_approvals
-from tests.browser.canvas import arrange, node
+from tests.browser.canvas import add, arrange, node
 from tests.browser.support import Server, log_in, screenshot, serious_violations
 
 
@@ -57,8 +57,11 @@ def test_walk_a_flow_with_sample_input_and_answer_its_approval(browser: Browser,
     assert serious_violations(page) == []
     screenshot(page, "editor-walk")
 
-    # An edit clears the walk: it showed the flow as it was.
+    # Moving the cards keeps the walk (its path does not depend on where they stand); an edit clears it:
+    # it showed the flow as it was.
     arrange(page)
+    expect(node(page, "paid").locator(".card-order")).to_have_text("4")
+    add(page, "Log")
     expect(visits).to_have_count(0)
     expect(node(page, "start").locator(".card")).not_to_have_class(re.compile(r"\bwalked\b"))
     assert _runs(server) == runs_before

@@ -1,11 +1,12 @@
 // The side panel's "Walk with sample input": the author types the trigger's input as JSON and sees the
 // path the walker would take, each visit with what it did, and the end; the approvals it waits at (several
-// in a parallel) ask for their answers, and it walks again from the start with them. An edit of the flow clears the walk, which showed the old one.
-import { useEffect, useState } from 'react';
+// in a parallel) ask for their answers, and it walks again from the start with them. An edit of the flow clears the walk, which showed the old
+// one; moving cards does not (walkShape).
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { useEditor } from '../flows/store';
-import { endLines, parseInput, visitRows, walkSample, type Answer } from './walk';
+import { endLines, parseInput, visitRows, walkSample, walkShape, type Answer } from './walk';
 import { Pauses } from './Pauses';
 import { useWalk } from './store';
 
@@ -17,7 +18,8 @@ export function WalkPanel() {
   const [busy, setBusy] = useState(false);
   const [walks, setWalks] = useState(0); // each walk's pauses are answered afresh
 
-  useEffect(() => clear(), [doc, clear]);
+  const shape = useMemo(() => walkShape(doc), [doc]);
+  useEffect(() => clear(), [shape, clear]);
 
   async function walk(given: Answer[]) {
     const parsed = parseInput(text);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { endLines, parseInput, visitRows, visitsByNode, type JournalEntry } from './walk';
+import type { FlowDocument } from '../flows/document';
+import { endLines, parseInput, visitRows, visitsByNode, walkShape, type JournalEntry } from './walk';
 
 const line = (code: string, node: string | null, visit: number | null, message = code): JournalEntry => ({
   code,
@@ -10,6 +11,21 @@ const line = (code: string, node: string | null, visit: number | null, message =
 });
 
 describe('the sample walk', () => {
+  it('outlives moved cards, not other edits', () => {
+    const start = { id: 'start', type: 'trigger', config: { kind: 'manual' } };
+    const doc: FlowDocument = {
+      format: 'flowyard.flow/1',
+      name: 'f',
+      nodes: [{ ...start, position: { x: 0, y: 0 } }],
+      wires: [],
+    };
+    const moved = { ...doc, nodes: [{ ...start, position: { x: 40, y: 90 } }] };
+    const edited = { ...doc, nodes: [{ ...start, label: 'Go', position: { x: 0, y: 0 } }] };
+    expect(walkShape(moved)).toBe(walkShape(doc));
+    expect(walkShape(edited)).not.toBe(walkShape(doc));
+    expect(walkShape({ ...doc, name: 'g' })).not.toBe(walkShape(doc));
+  });
+
   it('reads the sample input, and says why when it is not JSON', () => {
     expect(parseInput('')).toEqual({ input: null });
     expect(parseInput('{"amount": 12}')).toEqual({ input: { amount: 12 } });

@@ -22,6 +22,14 @@ export interface VisitRow {
 }
 
 /** The sample input as JSON, or the parser's reason; an empty text is no input (null). */
+/**
+ * What a walk of `doc` depends on: everything but where the cards stand. Moving cards (by hand, by Arrange,
+ * or the layout an unplaced flow gets once it has opened) keeps the walk on screen; any other edit clears it.
+ */
+export function walkShape(doc: FlowDocument): string {
+  return JSON.stringify({ ...doc, nodes: doc.nodes.map(({ position: _, ...node }) => node) });
+}
+
 export function parseInput(text: string): { input: unknown } | { reason: string } {
   if (!text.trim()) return { input: null };
   try {
