@@ -1,15 +1,22 @@
 """The API under load, on loopback: requests per second and latency percentiles, printed for the record.
 
-Run: `.venv/bin/python bench/api.py [--requests 2000] [--clients 16] [--pressure-only]` (DATABASE_URL,
-or the embedded server). It makes its own database (`flowyard_bench_api_<pid>`, dropped after), starts
-`flowyard serve --no-worker` on a free port, and drives it with 16 concurrent httpx clients:
+Run: `.venv/bin/python bench/api.py [--requests 2000] [--clients 16] [--rounds 1] [--before DIR]
+[--pressure-only]` (DATABASE_URL, or the embedded server). It makes its own database
+(`flowyard_bench_api_<pid>`, dropped after), starts `flowyard serve --no-worker` on a free port, and drives
+it with 16 concurrent keep-alive clients:
 
-- GET /api/runs/{id} of a run whose journal has 500 lines (each line's message translated);
-- POST /api/approvals/{id}/decision, each on an approval of its own (first decisions, the costly path);
+- GET /api/runs/{id} of a run whose journal has 500 lines (the default page of it, each line's message
+  translated);
+- POST /api/approvals/{id}/decision, each on an approval of its own, each of a run of its own (first
+  decisions, the costly path);
 - GET /healthz, as the floor of what one request costs here;
 - GET /healthz again, one request at a time, while 30 logins, 30 webhook senders that send a byte of
   their body and then nothing, and one validation of a 900-node flow are in flight: its percentiles
   (the target is p99 under 100 ms) say whether anything holds the event loop or the pool.
+
+With `--before DIR` (a checkout of another build, e.g. `git worktree add DIR main`), that build's server
+is measured beside this one, on a database its own migrations made, the rounds interleaved; the table at
+the end gives each build's medians as req/s and as ratios to its own /healthz floor.
 
 Nothing is asserted: the machine is shared and noisy.
 """
@@ -27,7 +34,10 @@ import itertools
 import json
 import os
 import statistics
+import subprocess
 import time
+from contextlib import ExitStack
+from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
@@ -50,6 +60,8 @@ FLOW = {
 
 
 async def prepare(url: str, approvals: int) -> tuple[str, int, list[int]]:
+    """A token, a run whose journal has 500 lines, and `approvals` open approvals, each of a run of its
+    own (as an inbox holds them), none of the first run's: its page shows none of them."""
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
         flow_id = await create_flow(conn, FLOW, by="bench")
         await add_user(conn, "bench", grants=[Grant(r, None) for r in ("edit", "run", "decide", "audit")])
@@ -69,12 +81,14 @@ async def prepare(url: str, approvals: int) -> tuple[str, int, list[int]]:
             (run_id,),
         )
         cur = await conn.execute(
-            "INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers,"
-            " requested_at) SELECT %s, %s, 1, 'ask', g, 'ok?', '', '{}', now()"
-            " FROM generate_series(1, %s) AS g RETURNING id",
-            (run_id, flow_id, approvals),
+            "WITH waiting AS (INSERT INTO runs (flow_id, version, status, trigger_kind)"
+            " SELECT %s, 1, 'waiting', 'manual' FROM generate_series(1, %s) RETURNING id)"
+            " INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers,"
+            " requested_at) SELECT id, %s, 1, 'ask', 1, 'ok?', '', '{}', now() FROM waiting"
+            " RETURNING id",
+            (flow_id, approvals, flow_id),
         )
-        ids = [r[0] for r in await cur.fetchall()]
+        ids = sorted(r[0] for r in await cur.fetchall())
     return token, run_id, ids
 
 
@@ -205,39 +219,100 @@ def _count(values: list[int]) -> dict[int, int]:
     return counts
 
 
+@dataclass
+class Build:
+    """A checkout whose server is measured: this one, or another (`--before`), on a database of its own."""
+
+    name: str
+    home: Path
+    database: str
+    rates: dict[str, list[float]] = field(default_factory=dict)
+
+
+def migrated(build: Build) -> str:
+    """The build's database, made afresh and migrated by the build's own migrations."""
+    url = fresh_database(build.database, migrate_it=False)
+    subprocess.run(
+        [sys.executable, "-m", "backend.cli", "migrate"],
+        cwd=build.home,
+        env={**os.environ, "DATABASE_URL": url, "FLOWYARD_LOG_LEVEL": "WARNING"},
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return url
+
+
+KINDS = (
+    "GET /healthz (the floor)",
+    "GET /api/runs/{id}, 500-line journal",
+    "POST /api/approvals/{id}/decision",
+)
+
+
+async def measure(build: Build, port: int, token: str, run_id: int, approvals: list[int], args: Any) -> None:
+    """One round of the three figures against one build's server."""
+    work: list[list[Request]] = [
+        [("GET", "/healthz", b"")] * args.requests,
+        [("GET", f"/api/runs/{run_id}", b"")] * args.requests,
+        [("POST", f"/api/approvals/{a}/decision", b'{"outcome": "approve"}') for a in approvals],
+    ]
+    for kind, requests in zip(KINDS, work, strict=True):
+        rate, latencies = await load(port, token, args.clients, requests)
+        build.rates.setdefault(kind, []).append(rate)
+        report(f"{build.name}: {kind}", rate, latencies)
+
+
+def table(builds: list[Build]) -> None:
+    """The medians of every build side by side, each as req/s and as a ratio to its own floor."""
+    print(f"\nmedians of {len(builds[0].rates[KINDS[0]])} rounds; load average {os.getloadavg()}")
+    print(f"{'':<44}" + "".join(f"{b.name:>22}" for b in builds))
+    for kind in KINDS:
+        cells = []
+        for build in builds:
+            rate = statistics.median(build.rates[kind])
+            floor = statistics.median(build.rates[KINDS[0]])
+            cells.append(f"{rate:>9.0f} req/s {rate / floor:>5.2f}x")
+        print(f"{kind:<44}" + "".join(f"{cell:>22}" for cell in cells))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="another checkout (a build of main): measured beside this one, interleaved",
+    )
     parser.add_argument("--pressure-only", action="store_true", help="only /healthz under the issue's load")
     args = parser.parse_args()
 
-    url = fresh_database(BENCH_DB)
-    token, run_id, approval_ids = asyncio.run(prepare(url, args.requests))
-
-    try:
-        with serving(url) as port:
+    here = Path(__file__).resolve().parents[1]
+    builds = [Build("after", here, BENCH_DB)]
+    if args.before:
+        builds.insert(0, Build("before", args.before.resolve(), f"{BENCH_DB}_before"))
+    with ExitStack() as stack:
+        servers = []
+        for build in builds:
+            stack.callback(drop_database, build.database)
+            url = migrated(build)
+            prepared = asyncio.run(prepare(url, args.requests * args.rounds))
+            servers.append((build, stack.enter_context(serving(url, cwd=build.home)), *prepared))
+        for build, port, token, _run, _approvals in servers:
+            print(f"{build.name} ({build.home}):")
             asyncio.run(under_pressure(port, token, logins=30, senders=30))
-            if args.pressure_only:
-                return
-            print(
-                f"{args.clients} concurrent clients, {args.requests} requests of each kind, "
-                "loopback, one server"
-            )
-            health: list[Request] = [("GET", "/healthz", b"")] * args.requests
-            report("GET /healthz (the floor)", *asyncio.run(load(port, token, args.clients, health)))
-            runs: list[Request] = [("GET", f"/api/runs/{run_id}", b"")] * args.requests
-            report(
-                "GET /api/runs/{id}, 500-line journal", *asyncio.run(load(port, token, args.clients, runs))
-            )
-            decisions: list[Request] = [
-                ("POST", f"/api/approvals/{a}/decision", b'{"outcome": "approve"}') for a in approval_ids
-            ]
-            report(
-                "POST /api/approvals/{id}/decision", *asyncio.run(load(port, token, args.clients, decisions))
-            )
-    finally:
-        drop_database(BENCH_DB)
+        if args.pressure_only:
+            return
+        print(
+            f"{args.clients} concurrent clients, {args.requests} requests of each kind, loopback, "
+            "one server a build"
+        )
+        for round_ in range(args.rounds):
+            for build, port, token, run_id, approvals in servers:
+                mine = approvals[round_ * args.requests : (round_ + 1) * args.requests]
+                asyncio.run(measure(build, port, token, run_id, mine, args))
+        table(builds)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import psycopg
 from psycopg import sql
@@ -17,15 +18,17 @@ from backend.store.database import database_url, with_database
 from backend.store.migrations import migrate
 
 
-def fresh_database(name: str) -> str:
-    """Drop and make `name` on the configured server (DATABASE_URL, or the embedded one), migrated."""
+def fresh_database(name: str, *, migrate_it: bool = True) -> str:
+    """Drop and make `name` on the configured server (DATABASE_URL, or the embedded one), migrated unless
+    the caller migrates it (with another checkout's migrations)."""
     server = database_url(settings())
     with psycopg.connect(server, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     url = with_database(server, name)
-    with psycopg.connect(url) as conn:
-        migrate(conn)
+    if migrate_it:
+        with psycopg.connect(url) as conn:
+            migrate(conn)
     return url
 
 
@@ -41,14 +44,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(url: str, *args: str) -> Iterator[int]:
-    """`flowyard serve --no-worker` on a free port of loopback, once it says it is serving; its port."""
+def serving(url: str, *args: str, cwd: Path | None = None) -> Iterator[int]:
+    """`flowyard serve --no-worker` on a free port of loopback, once it says it is serving; its port. With
+    `cwd`, the server of the checkout there (its `backend` package comes first on its path)."""
     port = free_port()
     serve = subprocess.Popen(
         [sys.executable, "-m", "backend.cli", "serve", "--port", str(port), "--no-worker", *args],
         env={"FLOWYARD_LOG_LEVEL": "WARNING", **os.environ, "DATABASE_URL": url},
         stdout=subprocess.PIPE,
         text=True,
+        cwd=cwd,
     )
     assert serve.stdout is not None
     try:

@@ -144,7 +144,12 @@ async def decide(call: Call) -> Response:
     outcome = "approved" if call.body["outcome"] == "approve" else "rejected"
     try:
         await ApprovalService().decide(
-            call.conn, approval.id, outcome, by=call.me.name, comment=call.body.get("comment")
+            call.conn,
+            approval.id,
+            outcome,
+            by=call.me.name,
+            comment=call.body.get("comment"),
+            approval=approval,
         )
     except DecisionRefused as refused:
         detail = None

@@ -1,7 +1,8 @@
 """What the run page shows beside the journal: the pinned version's flow, visit counts, what the wait
 waits for, the approvals, the actions' effects, and the variables with credentials masked.
 
-Each part is one indexed statement by run; the response body of an action is never shown (it can be
+The run's own parts come with it in one statement (queue/run_page.py); the approvals and the effects are
+one indexed statement each, by run. The response body of an action is never shown (it can be
 large and can hold anything), only its status or reason code.
 """
 
@@ -14,9 +15,8 @@ from psycopg import AsyncConnection
 from backend.actions.queries import effects_of_run
 from backend.approvals.records import approvals_of_run
 from backend.i18n.catalogs import explain
-from backend.queue import runs
 from backend.queue.claims import MAX_ATTEMPTS
-from backend.queue.runs import RunRow
+from backend.queue.run_page import RunPage
 from backend.walker.redact import redact_values
 
 DETAILS: dict[str, Any] = {
@@ -32,10 +32,7 @@ def _iso(moment: Any) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-async def run_details(conn: AsyncConnection[Any], run: RunRow, locale: str = "en") -> dict[str, Any]:
-    pinned = await runs.pinned_document(conn, run)
-    visits = await runs.visits_of_run(conn, run.id)
-    variables = await runs.variables_of_run(conn, run.id)
+async def run_details(conn: AsyncConnection[Any], run: RunPage, locale: str = "en") -> dict[str, Any]:
     approvals = [
         {
             "id": approval.id,
@@ -72,10 +69,10 @@ async def run_details(conn: AsyncConnection[Any], run: RunRow, locale: str = "en
         for effect in await effects_of_run(conn, run.id)
     ]
     return {
-        "flow": {"name": pinned.name, "document": pinned.document} if pinned else None,
-        "visits": visits,
+        "flow": {"name": run.flow_name, "document": run.document} if run.document is not None else None,
+        "visits": run.visits,
         "approvals": approvals,
         "effects": effects,
-        "variables": redact_values(variables) if variables else None,
+        "variables": redact_values(run.variables) if run.variables else None,
         "max_attempts": MAX_ATTEMPTS,
     }

@@ -14,9 +14,10 @@ from backend.api.run_details import DETAILS, run_details
 from backend.api.times import moment
 from backend.approvals.service import ApprovalService
 from backend.flows.store import webhook_of
-from backend.i18n.catalogs import explain, message
-from backend.queue import journal, runs
+from backend.i18n.catalogs import Sentences, explain
+from backend.queue import runs
 from backend.queue.records import record_of
+from backend.queue.run_page import RunPage, run_page
 from backend.queue.runs import (
     RUN_STATUSES,
     TRIGGER_KINDS,
@@ -52,7 +53,23 @@ STARTED: dict[str, Any] = {
     "required": ["run", "created"],
     "properties": {"run": {"type": "integer"}, "created": {"type": "boolean"}},
 }
-JOURNAL_PAGE = 1000
+# A journal page's lines by default, and at most: a run can journal many thousands of lines, and the page
+# shows the first ones, with a control for the next page (docs/api.md).
+JOURNAL_PAGE = 100
+JOURNAL_PAGE_MAX = 1000
+JOURNAL_LINE: dict[str, Any] = {
+    "type": "object",
+    "required": ["seq", "at", "code", "node", "visit", "data", "message"],
+    "properties": {
+        "seq": {"type": "integer"},
+        "at": {"type": "string"},
+        "code": {"type": "string"},
+        "node": {"type": ["string", "null"]},
+        "visit": {"type": ["integer", "null"]},
+        "data": {"type": "object"},
+        "message": {"type": "string", "description": "the line's sentence in the reader's language"},
+    },
+}
 MAX_KEY = 200
 
 
@@ -132,71 +149,77 @@ async def list_runs(call: Call) -> Response:
 @endpoint(
     "GET",
     "/api/runs/{run_id:int}",
-    summary="A run with its journal (a page of up to 1,000 lines), and what its page shows beside it",
+    summary="A run with a page of its journal (the first 100 lines, or `limit` of them after line `after`; "
+    "`next` is the `after` of the page that follows), and what its page shows beside it",
     tag="runs",
-    query={"after": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1}},
+    query={
+        "after": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
+        "limit": {"type": "integer", "minimum": 1, "maximum": JOURNAL_PAGE_MAX},
+    },
     responses={
         200: {
             "type": "object",
-            "required": ["run", "journal", "wait", *DETAILS],
+            "required": ["run", "journal", "wait", "next", *DETAILS],
             "properties": {
                 "run": RUN,
-                "journal": {"type": "array"},
+                "journal": {"type": "array", "items": JOURNAL_LINE},
                 "wait": {"type": ["object", "null"]},
-                "next": {"type": ["integer", "null"]},
+                "next": {
+                    "type": ["integer", "null"],
+                    "description": "the last line's number when more lines follow: the next page's `after`",
+                },
                 **DETAILS,
             },
         },
+        400: None,
         404: None,
     },
 )
 async def get_run(call: Call) -> Response:
-    run = await _readable_run(call)
-    lines = await journal.page(call.conn, run.id, after=call.query.get("after", 0), limit=JOURNAL_PAGE + 1)
-    shown = [
-        {
-            "seq": line.seq,
-            "at": line.at.isoformat(),
-            "code": line.code,
-            "node": line.node,
-            "visit": line.visit,
-            "data": line.data,
-            "message": message(
-                line.code, call.locale, **{"node": line.node, "visit": line.visit, **line.data}
-            ),
-        }
-        for line in lines[:JOURNAL_PAGE]
-    ]
-    wait = await runs.wait_of_run(call.conn, run.id)
-    wait_json = None
-    if wait:
-        wait_json = {
-            "kind": wait.kind,
-            "node": wait.node,
-            "visit": wait.visit,
-            "status": wait.status,
-            "attempts": wait.attempts,
-            "wake_at": wait.wake_at.isoformat() if wait.wake_at else None,
-            "last_error": wait.last_error,
-            "last_error_message": explain(wait.last_error, call.locale) if wait.last_error else None,
-        }
-    next_after = shown[-1]["seq"] if len(lines) > JOURNAL_PAGE else None
-    failed = next((line for line in reversed(shown) if line["code"] == "run_failed"), None)
-    data = failed["data"] if failed and isinstance(failed["data"], dict) else {}
-    error_params = {"node": failed["node"] if failed else None, **data}
-    error_params = {
-        name: value for name, value in error_params.items() if name != "error" and value is not None
-    }
-    error_message = explain(run.error, call.locale, **error_params) if run.error else None
+    limit = call.query.get("limit", JOURNAL_PAGE)
+    found = await run_page(
+        call.conn, call.path_id("run_id"), after=call.query.get("after", 0), limit=limit + 1
+    )
+    if found is None:
+        raise await _not_found(call)
+    await _may_read(call, found.flow_id)
+    page = found.journal[:limit]
+    say = Sentences(call.locale)
+    for line in page:
+        line["message"] = say(line["code"], **{"node": line["node"], "visit": line["visit"], **line["data"]})
+    run = found.run
     return reply(
         {
-            "run": {**_run_json(run), "input": redact_values(run.input), "error_message": error_message},
-            "journal": shown,
-            "wait": wait_json,
-            "next": next_after,
-            **await run_details(call.conn, run, call.locale),
+            "run": {
+                **_run_json(run),
+                "input": redact_values(run.input),
+                "error_message": _error_message(found, call.locale),
+            },
+            "journal": page,
+            "wait": _wait_json(found.wait, call.locale),
+            "next": page[-1]["seq"] if len(found.journal) > limit else None,
+            **await run_details(call.conn, found, call.locale),
         }
     )
+
+
+def _wait_json(wait: dict[str, Any] | None, locale: str) -> dict[str, Any] | None:
+    if wait is None:
+        return None
+    error = wait["last_error"]
+    return {**wait, "last_error_message": explain(error, locale) if error else None}
+
+
+def _error_message(found: RunPage, locale: str) -> str | None:
+    """The run's error as a sentence, filled from the line that says why it failed (wherever it is in
+    the journal: a failed run's first page seldom shows its last line)."""
+    if not found.error:
+        return None
+    failure = found.failure or {}
+    data = failure.get("data")
+    params = {"node": failure.get("node"), **(data if isinstance(data, dict) else {})}
+    given = {name: value for name, value in params.items() if name != "error" and value is not None}
+    return explain(found.error, locale, **given)
 
 
 @endpoint(
@@ -231,13 +254,22 @@ async def cancel(call: Call) -> Response:
 async def _readable_run(call: Call) -> RunRow:
     run = await runs.get_run(call.conn, call.path_id("run_id"))
     if run is None:
-        await _swept(call)
-        raise ApiError(404, code="run_not_found")
+        raise await _not_found(call)
+    await _may_read(call, run.flow_id)
+    return run
+
+
+async def _not_found(call: Call) -> ApiError:
+    await _swept(call)
+    return ApiError(404, code="run_not_found")
+
+
+async def _may_read(call: Call, flow_id: int) -> None:
+    """A run of a flow the caller may not read is answered as one that does not exist."""
     try:
-        await require_read(call, run.flow_id)
+        await require_read(call, flow_id)
     except ApiError:
         raise ApiError(404, code="run_not_found") from None
-    return run
 
 
 async def _swept(call: Call) -> None:

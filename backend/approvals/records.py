@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any, Literal, LiteralString
 
 from psycopg import AsyncConnection
+from psycopg.rows import class_row
 
 from backend.queue.claims import FinalOutcome
 from backend.store.queries import every, load
@@ -93,3 +94,18 @@ async def read_with_votes(
 async def approvals_of_run(conn: AsyncConnection[Any], run_id: int) -> list[Approval]:
     """A run's approvals, decided or not, by visit, without their votes (the run page shows none)."""
     return await every(conn, Approval, QUERIES["approvals_of_run"], {"run_id": run_id})
+
+
+async def read_one_with_votes(
+    conn: AsyncConnection[Any], query: LiteralString, approval_id: int
+) -> Approval | None:
+    """The approval `query` reads by `id`, with its votes: the two statements sent together, one round
+    trip (a decision reads its approval before and after)."""
+    async with conn.pipeline():
+        found = conn.cursor(row_factory=class_row(Approval))
+        await found.execute(query, {"id": approval_id})
+        cast = conn.cursor(row_factory=class_row(Vote))
+        await cast.execute(QUERIES["votes_of_approvals"], {"ids": [approval_id]})
+        approval = await found.fetchone()
+        votes = await cast.fetchall()
+    return None if approval is None else replace(approval, votes=tuple(votes))

@@ -15,9 +15,10 @@ from datetime import datetime, timedelta
 from typing import Any, LiteralString
 
 from psycopg import AsyncConnection
+from psycopg.rows import class_row, scalar_row
 from psycopg.types.json import Jsonb
 
-from backend.approvals.records import Approval, Outcome, VoteKind, read_with_votes
+from backend.approvals.records import Approval, Outcome, VoteKind, read_one_with_votes, read_with_votes
 from backend.approvals.retention import sweep_decided_approvals
 from backend.errors import CodedError
 from backend.graph.durations import parse_duration
@@ -116,6 +117,43 @@ class _DecidedPause:
 
     wait_id: int
     key: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Vote:
+    """A vote about to be cast: on what, which way, by whom, in whose seat, with what comment."""
+
+    approval: Approval
+    kind: VoteKind
+    by: str
+    on_behalf_of: str | None
+    comment: str | None
+
+    def line(self, approves: int) -> JournalLine:
+        """The vote's journal line, with the approvals counted so far."""
+        return JournalLine(
+            code="approval_vote_approve" if self.kind == "approve" else "approval_vote_reject",
+            node=self.approval.node,
+            visit=self.approval.visit,
+            data={
+                "approval": self.approval.id,
+                "voter": self.by,
+                "on_behalf_of": self.on_behalf_of,
+                "approves": approves,
+                "quorum": self.approval.quorum,
+            },
+        )
+
+
+def _settled(approval: Approval, vote: VoteKind, tally: _Tally) -> Outcome | None:
+    """The outcome the votes now decide (None while the approval can still go either way)."""
+    if tally.approves >= approval.quorum:
+        return "approved"
+    if vote == "reject" and approval.reject_rule == "any":
+        return "rejected"
+    if tally.approves + tally.could_still < approval.quorum:
+        return "rejected"  # the quorum can no longer be reached
+    return None
 
 
 class DecisionRefused(CodedError):
@@ -318,10 +356,17 @@ class ApprovalService:
         return approval
 
     async def decide(
-        self, conn: AsyncConnection[Any], approval_id: int, outcome: str, *, by: str, comment: str | None
+        self,
+        conn: AsyncConnection[Any],
+        approval_id: int,
+        outcome: str,
+        *,
+        by: str,
+        comment: str | None,
+        approval: Approval | None = None,
     ) -> Decision:
         """Cast `by`'s vote ("approved" or "rejected"); when it settles the approval, record the outcome
-        and wake the run.
+        and wake the run. `approval` is the approval as the caller read it already, if it has.
 
         `by` must hold the decide right on the flow and be among the approvers, or stand in for one of
         them by a delegation; unless the node allows it, neither may be the run's starter nor the flow
@@ -333,7 +378,7 @@ class ApprovalService:
             raise DecisionRefused(code="decision_outcome_invalid", outcome=outcome)
         if comment is not None and len(comment) > COMMENT_MAX:
             raise DecisionRefused(code="decision_comment_too_long", limit=COMMENT_MAX)
-        approval = await self.get(conn, approval_id)
+        approval = approval or await self.get(conn, approval_id)
         if approval is None:
             raise DecisionRefused(code="approval_not_found", approval=approval_id)
         if not await has_right(conn, by, "decide", approval.flow_id):
@@ -344,62 +389,10 @@ class ApprovalService:
             for person in (by, on_behalf_of):
                 if person in selves:
                     raise DecisionRefused(code="self_approval_refused", user=person)
-        now = self.clock()
-        vote: VoteKind = "approve" if outcome == "approved" else "reject"
-        async with conn.transaction():
-            # The run first, as a cancel takes it: one of the two lands first, and the other sees it.
-            await conn.execute(QUERIES["lock_run_of_approval"], {"id": approval_id})
-            state = await one(conn, _Open, QUERIES["lock_open_approval"], {"id": approval_id, "now": now})
-            assert state is not None, "approvals are never deleted while open"
-            if state.outcome is None and not state.past_deadline:
-                cast = await scalar(
-                    conn,
-                    QUERIES["cast_vote"],
-                    {
-                        "id": approval_id,
-                        "voter": by,
-                        "on_behalf_of": on_behalf_of,
-                        "vote": vote,
-                        "comment": comment,
-                        "now": now,
-                    },
-                )
-                if cast is None:
-                    raise DecisionRefused(code="approval_vote_already_cast", approval=approval_id, user=by)
-                settled, approves = await self._settled(conn, approval, vote)
-                line = JournalLine(
-                    code="approval_vote_approve" if vote == "approve" else "approval_vote_reject",
-                    node=approval.node,
-                    visit=approval.visit,
-                    data={
-                        "approval": approval_id,
-                        "voter": by,
-                        "on_behalf_of": on_behalf_of,
-                        "approves": approves,
-                        "quorum": approval.quorum,
-                    },
-                )
-                await journal.append(conn, approval.run_id, [line])
-                if settled is None:
-                    return Decision(approval_id, None, now or await self._now(conn), by)
-                decided = await one(
-                    conn,
-                    _Decided,
-                    QUERIES["decide"],
-                    {
-                        "id": approval_id,
-                        "outcome": settled,
-                        "by": by,
-                        "on_behalf_of": on_behalf_of,
-                        "comment": comment,
-                        "now": now,
-                    },
-                )
-                assert decided is not None, "the row is locked, open and before its deadline"
-                await wake_for_decision(conn, decided.run_id, approval.node, decided.visit, now)
-                await wake_workers(conn, decided.run_id)
-                events.approval_decided(approval_id, decided.run_id, decided.outcome)
-                return Decision(approval_id, decided.outcome, decided.decided_at, by)
+        vote = _Vote(approval, "approve" if outcome == "approved" else "reject", by, on_behalf_of, comment)
+        decision = await self._cast(conn, vote, self.clock())
+        if decision is not None:
+            return decision
         standing = await self.get(conn, approval_id)
         assert standing is not None
         if standing.outcome is None:
@@ -409,6 +402,64 @@ class ApprovalService:
         if standing.outcome == "cancelled":
             raise DecisionRefused(code="approval_cancelled", approval=approval_id, standing=stands)
         raise DecisionRefused(code="approval_already_decided", approval=approval_id, standing=stands)
+
+    async def _cast(self, conn: AsyncConnection[Any], vote: _Vote, now: datetime | None) -> Decision | None:
+        """The vote and, when it settles the approval, the decision, in one transaction of four round
+        trips (the statements that need no answer before the next are sent together); None when the
+        approval is decided already or past its deadline.
+
+        The locks are what every decision holds its turn by (the run's, then the approval's, then the
+        chain's head as the vote's record is appended): the fewer round trips under them, the sooner the
+        next decision of the same run or flow goes on (docs/approvals.md).
+        """
+        approval, by = vote.approval, vote.by
+        where = {"id": approval.id, "now": now}
+        async with conn.pipeline(), conn.transaction():
+            # The run first, as a cancel takes it: one of the two lands first, and the other sees it.
+            await conn.execute(QUERIES["lock_run_of_approval"], where)
+            state = await one(conn, _Open, QUERIES["lock_open_approval"], where)
+            assert state is not None, "approvals are never deleted while open"
+            if state.outcome is not None or state.past_deadline:
+                return None
+            cast = conn.cursor(row_factory=scalar_row)
+            await cast.execute(
+                QUERIES["cast_vote"],
+                {
+                    **where,
+                    "voter": by,
+                    "on_behalf_of": vote.on_behalf_of,
+                    "vote": vote.kind,
+                    "comment": vote.comment,
+                },
+            )
+            counted = conn.cursor(row_factory=class_row(_Tally))
+            await counted.execute(QUERIES["tally"], where)
+            if await cast.fetchone() is None:
+                raise DecisionRefused(code="approval_vote_already_cast", approval=approval.id, user=by)
+            tally = await counted.fetchone()
+            assert tally is not None
+            settled = _settled(approval, vote.kind, tally)
+            decided = conn.cursor(row_factory=class_row(_Decided))
+            if settled is not None:
+                await decided.execute(
+                    QUERIES["decide"],
+                    {
+                        **where,
+                        "outcome": settled,
+                        "by": by,
+                        "on_behalf_of": vote.on_behalf_of,
+                        "comment": vote.comment,
+                    },
+                )
+            await journal.append(conn, approval.run_id, [vote.line(tally.approves)])
+            if settled is None:
+                return Decision(approval.id, None, now or await self._now(conn), by)
+            done = await decided.fetchone()
+            assert done is not None, "the row is locked, open and before its deadline"
+            await wake_for_decision(conn, done.run_id, approval.node, done.visit, now)
+            await wake_workers(conn, done.run_id)
+        events.approval_decided(approval.id, done.run_id, done.outcome)
+        return Decision(approval.id, done.outcome, done.decided_at, by)
 
     async def _seat(self, conn: AsyncConnection[Any], approval: Approval, by: str) -> str | None:
         """None when `by` decides in their own seat; else the approver `by` stands in for by a delegation.
@@ -425,29 +476,12 @@ class ApprovalService:
                 return str(delegator)
         raise DecisionRefused(code="approver_not_named", user=by)
 
-    async def _settled(
-        self, conn: AsyncConnection[Any], approval: Approval, vote: VoteKind
-    ) -> tuple[Outcome | None, int]:
-        """The outcome the votes now decide (None while the approval can still go either way), and the
-        approvals counted so far."""
-        tally = await one(conn, _Tally, QUERIES["tally"], {"id": approval.id})
-        assert tally is not None
-        approves = tally.approves
-        if approves >= approval.quorum:
-            return "approved", approves
-        if vote == "reject" and approval.reject_rule == "any":
-            return "rejected", approves
-        if approves + tally.could_still < approval.quorum:
-            return "rejected", approves  # the quorum can no longer be reached
-        return None, approves
-
     async def _now(self, conn: AsyncConnection[Any]) -> datetime:
         now: datetime = await scalar(conn, "SELECT now()")
         return now
 
     async def get(self, conn: AsyncConnection[Any], approval_id: int) -> Approval | None:
-        found = await read_with_votes(conn, QUERIES["approval"], {"id": approval_id})
-        return found[0] if found else None
+        return await read_one_with_votes(conn, QUERIES["approval"], approval_id)
 
     async def inbox(
         self, conn: AsyncConnection[Any], user: str | None, *, limit: int = 100, cursor: str | None = None

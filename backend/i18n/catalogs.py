@@ -24,10 +24,10 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -48,6 +48,7 @@ __all__ = [
     "DEFAULT_LOCALE",
     "LOCALES",
     "LOCALES_DIR",
+    "Sentences",
     "catalog",
     "catalog_json",
     "cited_name",
@@ -132,16 +133,59 @@ def message(code: str, locale: str = DEFAULT_LOCALE, /, **params: Any) -> str:
     parameter of a known name (`type`, `port`, `error`, ...) is written as its own name or sentence
     (`cited_name`); a counting key (`plurals.PLURALS`) takes the plural form of its count.
     """
+    return _sentence(code, locale, params, cited_name)
+
+
+NameOf = Callable[[str, object, str, Mapping[str, Any]], "str | None"]
+
+
+def _sentence(code: str, locale: str, params: Mapping[str, Any], name_of: NameOf) -> str:
     template = (
         _counted(code, locale, params) or catalog(locale).get(code) or catalog(DEFAULT_LOCALE).get(code)
     )
     if template is None:
         return code
+    fields = _fields(template)
     shown = {
-        name: value if (named := cited_name(name, value, locale, params)) is None else named
+        name: value if (named := name_of(name, value, locale, params)) is None else named
         for name, value in params.items()
+        if name in fields
     }
     return fill(template, shown, lambda value: _render(value, locale))
+
+
+@lru_cache(maxsize=4096)
+def _fields(template: str) -> frozenset[str]:
+    """A sentence's placeholders, by its text: a page of a journal fills the same few hundreds of times."""
+    return placeholders(template)
+
+
+class Sentences:
+    """`message` for many lines in one language (a page of a run's journal): each identifier a line cites
+    by a name (`type`, `port`, ...) is looked up once, not once per line.
+
+    One per answer, never kept: it remembers what the catalogs said while it lives.
+
+    Examples:
+        >>> say, line = Sentences("de"), {"node": "a", "type": "approval", "visit": 1}
+        >>> say("node_visited", **line) == message("node_visited", "de", **line)
+        True
+    """
+
+    def __init__(self, locale: str) -> None:
+        self.locale = locale
+        self._names: dict[tuple[str, str], str | None] = {}
+
+    def __call__(self, code: str, /, **params: Any) -> str:
+        return _sentence(code, self.locale, params, self._name_of)
+
+    def _name_of(self, param: str, value: object, locale: str, params: Mapping[str, Any]) -> str | None:
+        if param in _SENTENCES or not isinstance(value, str):
+            return cited_name(param, value, locale, params)  # a cited sentence is filled from the others
+        key = (param, value)
+        if key not in self._names:
+            self._names[key] = cited_name(param, value, locale, params)
+        return self._names[key]
 
 
 def _counted(code: str, locale: str, params: Mapping[str, Any]) -> str | None:
@@ -196,6 +240,8 @@ _CITED: dict[str, tuple[str, ...]] = {
     "error": ("{}",),
     "reason": ("{}",),
 }
+# The parameters cited as a sentence of their own, filled from the other parameters.
+_SENTENCES = frozenset(param for param, patterns in _CITED.items() if "{}" in patterns)
 
 
 def cited_name(param: str, value: object, locale: str, params: Mapping[str, Any] | None = None) -> str | None:

@@ -35,10 +35,17 @@ VALUES (%(name)s, %(token_hash)s, now() + %(expires_in)s::interval)
 RETURNING id
 
 -- name: user_of_token
--- Who a token that is neither revoked nor expired belongs to; marks it used.
-UPDATE tokens SET last_used_at = now()
-WHERE token_hash = %(token_hash)s AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
-RETURNING user_name
+-- Who a token that is neither revoked nor expired belongs to; marks it used, to the minute: writing its
+-- row on every request made a program's concurrent requests queue on that row and each wait for a commit.
+WITH valid AS (
+    SELECT id, user_name FROM tokens
+    WHERE token_hash = %(token_hash)s AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+), used AS (
+    UPDATE tokens SET last_used_at = now()
+    WHERE id = (SELECT id FROM valid)
+      AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+)
+SELECT user_name FROM valid
 
 -- name: password_of
 -- A user's password hash, for a login.

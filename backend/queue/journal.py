@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from psycopg import AsyncConnection
-from psycopg.rows import class_row, scalar_row
+from psycopg.rows import scalar_row
 from psycopg.types.json import Jsonb
 
 from backend.queue.queries import QUERIES
@@ -35,22 +33,3 @@ async def append(conn: AsyncConnection[Any], run_id: int, lines: Sequence[Journa
             "datas": [Jsonb(line.data) for line in lines],
         },
     )
-
-
-@dataclass(frozen=True, slots=True)
-class JournalEntry:
-    """One written line of a run's journal."""
-
-    seq: int
-    at: datetime
-    code: str
-    node: str | None
-    visit: int | None
-    data: dict[str, Any]
-
-
-async def page(conn: AsyncConnection[Any], run_id: int, *, after: int, limit: int) -> list[JournalEntry]:
-    """Up to `limit` lines of the run's journal after line `after`, in order."""
-    cur = conn.cursor(row_factory=class_row(JournalEntry))
-    await cur.execute(QUERIES["journal_of_run"], {"run_id": run_id, "after": after, "limit": limit})
-    return await cur.fetchall()

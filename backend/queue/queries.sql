@@ -344,13 +344,6 @@ SELECT id, flow_id, version, status, trigger_kind, error, started_by, created_at
 FROM runs_now
 WHERE id = %(run_id)s
 
--- name: journal_of_run
--- A run's journal in order, a page after a line number.
-SELECT seq, at, code, node, visit, data FROM journal
-WHERE run_id = %(run_id)s AND seq > %(after)s
-ORDER BY seq
-LIMIT %(limit)s
-
 -- name: wait_of_run
 -- What a run waits for, for the run page.
 SELECT kind, node, visit, CASE WHEN wake_at < 'infinity' THEN wake_at END AS wake_at, status, attempts, last_error
@@ -360,21 +353,6 @@ FROM waits WHERE run_id = %(run_id)s
 -- Login sessions past their end, and failed logins older than a day.
 WITH gone AS (DELETE FROM login_failures WHERE at < now() - interval '1 day')
 DELETE FROM sessions WHERE expires_at < now()
-
--- name: visits_of_run
--- How many times each node of a run was visited, for the counts on the run page's canvas.
-SELECT node, count(*) AS visits FROM journal
-WHERE run_id = %(run_id)s AND code = 'node_visited'
-GROUP BY node
-
--- name: variables_of_run
--- A paused run's variables, from its continuation (an ended run has none left to show).
-SELECT continuation -> 'vars' FROM waits WHERE run_id = %(run_id)s
-
--- name: pinned_document
--- The flow version a run is pinned to, for its canvas.
-SELECT v.document, f.name FROM flow_versions AS v JOIN flows AS f ON f.id = v.flow_id
-WHERE v.flow_id = %(flow_id)s AND v.version = %(version)s
 
 -- name: run_record
 -- A run's record for auditors, kept after the run itself has been swept.

@@ -279,20 +279,6 @@ class WaitRow:
     last_error: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class Pinned:
-    """The flow version a run is pinned to, and the flow's name."""
-
-    document: dict[str, Any]
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class _Visits:
-    node: str
-    visits: int
-
-
 async def get_run(conn: AsyncConnection[Any], run_id: int) -> RunRow | None:
     """One run with its input; `running` while a worker holds its wait."""
     cur = conn.cursor(row_factory=class_row(RunRow))
@@ -331,24 +317,4 @@ async def list_runs(
 async def wait_of_run(conn: AsyncConnection[Any], run_id: int) -> WaitRow | None:
     cur = conn.cursor(row_factory=class_row(WaitRow))
     await cur.execute(QUERIES["wait_of_run"], {"run_id": run_id})
-    return await cur.fetchone()
-
-
-async def pinned_document(conn: AsyncConnection[Any], run: RunRow) -> Pinned | None:
-    cur = conn.cursor(row_factory=class_row(Pinned))
-    await cur.execute(QUERIES["pinned_document"], {"flow_id": run.flow_id, "version": run.version})
-    return await cur.fetchone()
-
-
-async def visits_of_run(conn: AsyncConnection[Any], run_id: int) -> dict[str, int]:
-    """How many times each node of the run was visited."""
-    cur = conn.cursor(row_factory=class_row(_Visits))
-    await cur.execute(QUERIES["visits_of_run"], {"run_id": run_id})
-    return {row.node: row.visits for row in await cur.fetchall()}
-
-
-async def variables_of_run(conn: AsyncConnection[Any], run_id: int) -> Any:
-    """A paused run's variables, from its continuation; None once it has ended (or has none)."""
-    cur = conn.cursor(row_factory=scalar_row)
-    await cur.execute(QUERIES["variables_of_run"], {"run_id": run_id})
     return await cur.fetchone()

@@ -1,0 +1,70 @@
+"""The run page's read (`GET /api/runs/{id}`): the run, a page of its journal, its wait, its variables,
+the pinned document and the visits, in one statement (run_page.sql). Read part by part, a statement each,
+the round trips cost more than the parts.
+
+The journal comes as the API answers it: each line a dict (seq, at as ISO 8601, code, node, visit, data),
+the page made by the database as one JSON value and decoded at once; read a row at a time, it cost more
+than the rest of the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from psycopg import AsyncConnection
+from psycopg.rows import class_row
+
+from backend.queue.runs import RunRow, RunStatus, TriggerKind
+from backend.store.queries import load
+
+QUERIES = load("backend.queue", "run_page.sql")
+
+
+@dataclass(frozen=True, slots=True)
+class RunPage:
+    """One run as its page shows it; `journal` the lines after the page's `after`, one more than its
+    `limit` when more follow."""
+
+    id: int
+    flow_id: int
+    version: int
+    status: RunStatus
+    trigger_kind: TriggerKind
+    error: str | None
+    started_by: str | None
+    created_at: datetime
+    updated_at: datetime
+    ended_at: datetime | None
+    input: Any
+    journal: list[dict[str, Any]]
+    wait: dict[str, Any] | None  # kind, node, visit, wake_at, status, attempts, last_error
+    variables: Any  # a paused run's, from its continuation; None once it has ended
+    flow_name: str | None
+    document: dict[str, Any] | None  # the pinned version's
+    visits: dict[str, int]
+    failure: dict[str, Any] | None  # node and data of its last run_failed line, for a run with an error
+
+    @property
+    def run(self) -> RunRow:
+        return RunRow(
+            self.id,
+            self.flow_id,
+            self.version,
+            self.status,
+            self.trigger_kind,
+            self.error,
+            self.started_by,
+            self.created_at,
+            self.updated_at,
+            self.ended_at,
+            self.input,
+        )
+
+
+async def run_page(conn: AsyncConnection[Any], run_id: int, *, after: int, limit: int) -> RunPage | None:
+    """The run with up to `limit` lines of its journal after line `after`; None when there is no such run."""
+    cur = conn.cursor(row_factory=class_row(RunPage))
+    await cur.execute(QUERIES["run_page"], {"run_id": run_id, "after": after, "limit": limit})
+    return await cur.fetchone()
