@@ -508,7 +508,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A run with its journal (a page of up to 1,000 lines), and what its page shows beside it */
+        /** A run with a page of its journal (the first 100 lines, or `limit` of them after line `after`; `next` is the `after` of the page that follows), and what its page shows beside it */
         get: operations["get_run"];
         put?: never;
         post?: never;
@@ -3635,6 +3635,7 @@ export interface operations {
         parameters: {
             query?: {
                 after?: number;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -3655,8 +3656,18 @@ export interface operations {
                         effects: Record<string, never>[];
                         /** @description the pinned version's document and the flow's name */
                         flow: Record<string, never> | null;
-                        journal: unknown[];
-                        next?: number | null;
+                        journal: {
+                            at: string;
+                            code: string;
+                            data: Record<string, never>;
+                            /** @description the line's sentence in the reader's language */
+                            message: string;
+                            node: string | null;
+                            seq: number;
+                            visit: number | null;
+                        }[];
+                        /** @description the last line's number when more lines follow: the next page's `after` */
+                        next: number | null;
                         run: {
                             created_at: string;
                             ended_at?: string | null;

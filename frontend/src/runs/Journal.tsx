@@ -1,17 +1,24 @@
 // The journal as a timeline: each line a sentence in the reader's language (the API translates), the
-// data behind it folded out on demand. User text is shown as text, never as markup.
+// data behind it folded out on demand. User text is shown as text, never as markup. A long journal comes
+// a page at a time: `more` (null once every line is shown) asks for the next page.
 import { useTranslation } from 'react-i18next';
 import { when } from './format';
 import type { JournalLine } from './types';
 
-export function Journal({ lines }: { lines: JournalLine[] }) {
+interface Props {
+  lines: JournalLine[];
+  more: (() => void) | null;
+  loading: boolean;
+}
+
+export function Journal({ lines, more, loading }: Props) {
   const { t } = useTranslation();
   return (
     <section aria-labelledby="journal-title">
       <h2 id="journal-title">{t('ui_run_journal')}</h2>
       <ol className="journal">
         {lines.map((line) => (
-          <li key={line.seq} data-code={line.code}>
+          <li key={line.seq} data-code={line.code} data-seq={line.seq}>
             <time dateTime={line.at}>{when(line.at)}</time> <span className="sentence">{line.message}</span>
             {Object.keys(line.data).length > 0 && (
               <details>
@@ -22,6 +29,19 @@ export function Journal({ lines }: { lines: JournalLine[] }) {
           </li>
         ))}
       </ol>
+      {more && (
+        // Never disabled while the page loads: a disabled button drops the keyboard's focus.
+        <button
+          type="button"
+          className="journal-more"
+          aria-busy={loading}
+          onClick={() => {
+            if (!loading) more();
+          }}
+        >
+          {t('ui_run_journal_more')}
+        </button>
+      )}
     </section>
   );
 }

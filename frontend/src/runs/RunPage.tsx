@@ -1,6 +1,6 @@
 // One run: its canvas with the path taken, what it waits for, the journal, its data and its actions.
 // Cancelling takes the run right on the flow; the button is shown only to those who hold it.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
@@ -18,13 +18,21 @@ export function RunPage() {
   const runId = Number(useParams().runId);
   const queries = useQueryClient();
   const may = useRights();
-  const page = useQuery({
+  // The journal a page at a time (the API's first 100 lines, then each next page after the last line
+  // shown); the run and all beside it come from the first page, refetched with the rest on a change.
+  const pages = useInfiniteQuery({
     queryKey: ['run', runId],
-    queryFn: async () =>
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (last: RunPageData) => last.next ?? undefined,
+    queryFn: async ({ pageParam }) =>
       unwrap(
-        await api.GET('/api/runs/{run_id}', { params: { path: { run_id: runId } } }),
+        await api.GET('/api/runs/{run_id}', {
+          params: { path: { run_id: runId }, query: { after: pageParam } },
+        }),
       ) as unknown as RunPageData,
   });
+  const page = { error: pages.error, data: pages.data?.pages[0] };
+  const lines = pages.data?.pages.flatMap((one) => one.journal) ?? [];
   const cancel = useMutation({
     mutationFn: async () =>
       unwrap(await api.POST('/api/runs/{run_id}/cancel', { params: { path: { run_id: runId } } })),
@@ -101,7 +109,11 @@ export function RunPage() {
           </>
         )}
       </section>
-      <Journal lines={page.data.journal} />
+      <Journal
+        lines={lines}
+        more={pages.hasNextPage ? () => void pages.fetchNextPage() : null}
+        loading={pages.isFetchingNextPage}
+      />
     </section>
   );
 }

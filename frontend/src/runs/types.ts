@@ -76,6 +76,8 @@ export interface FlowDocument {
 export interface RunPageData {
   run: Run;
   journal: JournalLine[];
+  /** The last line's number when more lines follow: the next page's `after`. */
+  next: number | null;
   wait: Wait | null;
   flow: { name: string; document: FlowDocument } | null;
   visits: Record<string, number>;
