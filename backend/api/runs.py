@@ -188,28 +188,25 @@ async def get_run(call: Call) -> Response:
     if limit > JOURNAL_PAGE_MAX:
         detail = {"parameter": "limit", "maximum": JOURNAL_PAGE_MAX}
         raise ApiError(400, code="run_journal_limit_exceeded", detail=detail, limit=JOURNAL_PAGE_MAX)
-    found = await run_page(
-        call.conn, call.path_id("run_id"), after=call.query.get("after", 0), limit=limit + 1
-    )
-    if found is None:
+    run = await run_page(call.conn, call.path_id("run_id"), after=call.query.get("after", 0), limit=limit + 1)
+    if run is None:
         raise await _not_found(call)
-    await _may_read(call, found.flow_id)
-    page = found.journal[:limit]
+    await _may_read(call, run.flow_id)
+    page = run.journal[:limit]
     say = Sentences(call.locale)
     for line in page:
         line["message"] = say(line["code"], **{"node": line["node"], "visit": line["visit"], **line["data"]})
-    run = found.run
     return reply(
         {
             "run": {
                 **_run_json(run),
                 "input": redact_values(run.input),
-                "error_message": _error_message(found, call.locale),
+                "error_message": _error_message(run, call.locale),
             },
             "journal": page,
-            "wait": _wait_json(found.wait, call.locale),
-            "next": page[-1]["seq"] if len(found.journal) > limit else None,
-            **await run_details(call.conn, found, call.locale),
+            "wait": _wait_json(run.wait, call.locale),
+            "next": page[-1]["seq"] if len(run.journal) > limit else None,
+            **await run_details(call.conn, run, call.locale),
         }
     )
 

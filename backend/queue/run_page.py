@@ -9,58 +9,30 @@ than the rest of the page.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
 from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg.rows import class_row
 
-from backend.queue.runs import RunRow, RunStatus, TriggerKind
+from backend.queue.runs import RunRow
 from backend.store.queries import load
 
 QUERIES = load("backend.queue", "run_page.sql")
 
 
 @dataclass(frozen=True, slots=True)
-class RunPage:
+class RunPage(RunRow):
     """One run as its page shows it; `journal` the lines after the page's `after`, one more than its
     `limit` when more follow."""
 
-    id: int
-    flow_id: int
-    version: int
-    status: RunStatus
-    trigger_kind: TriggerKind
-    error: str | None
-    started_by: str | None
-    created_at: datetime
-    updated_at: datetime
-    ended_at: datetime | None
-    input: Any
-    journal: list[dict[str, Any]]
-    wait: dict[str, Any] | None  # kind, node, visit, wake_at, status, attempts, last_error
-    variables: Any  # a paused run's, from its continuation; None once it has ended
-    flow_name: str | None
-    document: dict[str, Any] | None  # the pinned version's
-    visits: dict[str, int]
-    failure: dict[str, Any] | None  # node and data of its last run_failed line, for a run with an error
-
-    @property
-    def run(self) -> RunRow:
-        return RunRow(
-            self.id,
-            self.flow_id,
-            self.version,
-            self.status,
-            self.trigger_kind,
-            self.error,
-            self.started_by,
-            self.created_at,
-            self.updated_at,
-            self.ended_at,
-            self.input,
-        )
+    journal: list[dict[str, Any]] = field(default_factory=list)
+    wait: dict[str, Any] | None = None  # kind, node, visit, wake_at, status, attempts, last_error
+    variables: Any = None  # a paused run's, from its continuation; None once it has ended
+    flow_name: str | None = None
+    document: dict[str, Any] | None = None  # the pinned version's
+    visits: dict[str, int] = field(default_factory=dict)
+    failure: dict[str, Any] | None = None  # node and data of its last run_failed line, if it failed
 
 
 async def run_page(conn: AsyncConnection[Any], run_id: int, *, after: int, limit: int) -> RunPage | None:
