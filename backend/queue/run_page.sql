@@ -18,7 +18,7 @@ SELECT r.id, r.flow_id, r.version, r.status, r.trigger_kind, r.error, r.started_
         FROM waits AS w WHERE w.run_id = r.id) AS wait,
        (SELECT w.continuation -> 'vars' FROM waits AS w WHERE w.run_id = r.id) AS variables,
        f.name AS flow_name, v.document,
-       (SELECT coalesce(jsonb_object_agg(n.node, n.visits), '{}')
+       (SELECT coalesce(json_object_agg(n.node, n.visits), '{}')
         FROM (SELECT node, count(*) AS visits FROM journal
               WHERE run_id = r.id AND code = 'node_visited' GROUP BY node) AS n) AS visits,
        CASE WHEN r.error IS NOT NULL THEN
