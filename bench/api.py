@@ -263,15 +263,18 @@ async def measure(build: Build, port: int, token: str, run_id: int, approvals: l
 
 
 def table(builds: list[Build]) -> None:
-    """The medians of every build side by side, each as req/s and as a ratio to its own floor."""
+    """The medians of every build side by side, each as req/s and as a ratio to its own floor (the median
+    of the rounds' ratios)."""
     print(f"\nmedians of {len(builds[0].rates[KINDS[0]])} rounds; load average {os.getloadavg()}")
     print(f"{'':<44}" + "".join(f"{b.name:>22}" for b in builds))
     for kind in KINDS:
         cells = []
         for build in builds:
             rate = statistics.median(build.rates[kind])
-            floor = statistics.median(build.rates[KINDS[0]])
-            cells.append(f"{rate:>9.0f} req/s {rate / floor:>5.2f}x")
+            # Each round's ratio to that round's floor, then their median: the floor swings several-fold
+            # within minutes here, and a round's figures were measured under the same weather.
+            ratios = [r / f for r, f in zip(build.rates[kind], build.rates[KINDS[0]], strict=True)]
+            cells.append(f"{rate:>9.0f} req/s {statistics.median(ratios):>5.2f}x")
         print(f"{kind:<44}" + "".join(f"{cell:>22}" for cell in cells))
 
 
