@@ -103,22 +103,10 @@ class Claim:
 
 
 @dataclass(frozen=True, slots=True)
-class Claimed:
-    """A row of the claim statements (`claim`, `claim_answered`): the claim, and its approval's columns
+class Claimed(Claim):
+    """A row of the claim statements (`claim`, `claim_answered`): the claim's columns, and its approval's
     when the wait is an approval wait whose approval is final (else all None)."""
 
-    wait_id: int
-    run_id: int
-    kind: WaitKind
-    continuation: dict[str, Any] | None
-    node: str | None
-    visit: int | None
-    attempts: int
-    wake_at: datetime
-    flow_id: int
-    version: int
-    input: Any
-    answered: bool = False
     approval_id: int | None = None
     outcome: FinalOutcome | None = None
     decided_by: str | None = None
@@ -130,24 +118,12 @@ class Claimed:
         if self.approval_id is not None and self.outcome is not None and self.decided_at is not None:
             read = (self.approval_id, self.outcome, self.decided_by, self.decided_at, self.comment)
             approval = ApprovalRead(*read)
-        return Claim(
-            self.wait_id,
-            self.run_id,
-            self.kind,
-            self.continuation,
-            self.node,
-            self.visit,
-            self.attempts,
-            self.wake_at,
-            self.flow_id,
-            self.version,
-            self.input,
-            bool(self.answered),
-            approval,
-        )
+        values = {field.name: getattr(self, field.name) for field in fields(Claim)}
+        return Claim(**{**values, "answered": bool(self.answered), "approval": approval})
 
 
-_COLUMNS = [field.name for field in fields(Claimed)]
+# The statements' columns in their order: the claim's (its `approval` is not one), then the approval's.
+_COLUMNS = [field.name for field in fields(Claimed) if field.name != "approval"]
 
 
 async def claim_due(
