@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import psycopg
+
 from backend.approvals.service import ApprovalService
 from backend.people.accounts import Grant, add_user
 from backend.queue.claims import Claim, claim_due
@@ -113,3 +115,31 @@ def test_the_batch_takes_answered_outcomes_first() -> None:
     batch._pending.append(pending(6, True))
     assert [p[0].claim.wait_id for p in batch._take(answered_only=True)] == [6]
     assert [p[0].claim.wait_id for p in batch._pending] == [3, 5], "the answered writer leaves the rest"
+
+
+def test_claiming_from_a_large_backlog_reads_no_table_whole(queue: Queue) -> None:
+    """Every wait due at once (a drain's start): the claim's limits are constants the planner sees, so it
+    plans index reads of `limit` rows, not a tenth of the table (a limit computed from the answered count
+    was estimated so, and scanned waits and runs whole on every claim)."""
+    from backend.queue.queries import QUERIES
+    from tests.support import sequential_scans
+
+    flow_id = queue.save(LOG_FLOW)
+    with psycopg.connect(queue.url) as conn:
+        conn.execute(
+            "INSERT INTO runs (flow_id, version, status, trigger_kind)"
+            " SELECT %s, 1, 'waiting', 'manual' FROM generate_series(1, 20000)",
+            (flow_id,),
+        )
+        conn.execute(
+            "INSERT INTO waits (run_id, kind, wake_at)"
+            " SELECT id, 'start', now() - interval '1 hour' FROM runs"
+            " WHERE NOT EXISTS (SELECT 1 FROM waits WHERE waits.run_id = runs.id)"
+        )
+        conn.commit()
+        conn.autocommit = True
+        conn.execute("VACUUM ANALYZE waits")
+        conn.execute("VACUUM ANALYZE runs")
+    params = {"me": "w", "limit": 10, "now": None, "lease": LEASE}
+    for name in ("claim", "claim_answered"):
+        assert sequential_scans(queue.url, QUERIES[name], params, {"waits", "runs"}) == [], name
