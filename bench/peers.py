@@ -327,10 +327,21 @@ def peers_python() -> Path:
 
 
 def server_url() -> str:
+    """The server's URL; the embedded server's keyword form (`host=... dbname=...`) as a URL, which
+    asyncpg and `with_database` need."""
+    from urllib.parse import urlencode
+
+    from psycopg.conninfo import conninfo_to_dict
+
     from backend.config import settings
     from backend.store.database import database_url
 
-    return database_url(settings())
+    url = database_url(settings())
+    if "://" in url:
+        return url
+    parts = {key: str(value) for key, value in conninfo_to_dict(url).items()}
+    user, name = parts.pop("user", "postgres"), parts.pop("dbname", "postgres")
+    return f"postgresql://{user}@/{name}?{urlencode(parts)}"
 
 
 def main() -> None:

@@ -42,6 +42,8 @@ WITH pause AS (
 ), woken AS (
     UPDATE waits AS w
     SET wake_at = least(w.wake_at, coalesce(%(now)s::timestamptz, now())),
+        -- Answered: claimed before the waits due by time (migration 0018).
+        answered_at = coalesce(%(now)s::timestamptz, now()),
         -- With several pauses pending (a parallel open), this pause is the one due now.
         pauses = CASE WHEN w.pauses ? (answered.node || '@' || answered.visit)
                       THEN jsonb_set(w.pauses, ARRAY[answered.node || '@' || answered.visit, 'due'],
@@ -92,6 +94,8 @@ WITH early AS (
     -- deliver's `woken` again: a CTE is its statement's alone, and a shared function needs a migration.
     UPDATE waits AS w
     SET wake_at = least(w.wake_at, coalesce(%(now)s::timestamptz, now())),
+        -- Answered: claimed before the waits due by time (migration 0018).
+        answered_at = coalesce(%(now)s::timestamptz, now()),
         -- With several pauses pending (a parallel open), this pause is the one due now.
         pauses = CASE WHEN w.pauses ? (answered.node || '@' || answered.visit)
                       THEN jsonb_set(w.pauses, ARRAY[answered.node || '@' || answered.visit, 'due'],

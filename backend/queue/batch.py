@@ -79,10 +79,17 @@ class OutcomeBatch:
         self.writers = writers
         self._pending: list[Pending] = []
         self._flushers: set[asyncio.Task[None]] = set()
+        # The extra writer of answered outcomes (None: never started).
+        self._answering: asyncio.Task[None] | None = None
 
     async def write(self, outcome: Outcome) -> None:
         """Write `outcome` in the next batch; returns once it has committed, raises ClaimLost when the
-        claim no longer held (nothing of it was written)."""
+        claim no longer held (nothing of it was written).
+
+        An answered claim's outcome (a decision, an event: `Claim.answered`) goes first in the next batch,
+        and when every writer is busy, one more writer takes the answered outcomes alone at once: a
+        person's answer waits for its own commit, not for a batch of the backlog in flight before it.
+        Their runs are not the other batch's (one claim per run), so the two do not wait for each other."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((outcome, done))
         # Only writers still running: a finished one leaves the set in a callback that runs later, and
@@ -92,12 +99,16 @@ class OutcomeBatch:
             flusher = asyncio.create_task(self._flush())
             self._flushers.add(flusher)
             flusher.add_done_callback(self._flushers.discard)
+        elif outcome.claim.answered and (self._answering is None or self._answering.done()):
+            # Not among the writers counted above: it takes answered outcomes only, and an outcome of the
+            # backlog arriving meanwhile must still find a writer of its own.
+            self._answering = asyncio.create_task(self._flush(answered_only=True))
         await done
 
-    async def _flush(self) -> None:
+    async def _flush(self, answered_only: bool = False) -> None:
         while self._pending:
             await asyncio.sleep(0)  # the walks finishing in this same tick join the batch
-            batch, self._pending = self._pending[: self.size], self._pending[self.size :]
+            batch = self._take(answered_only)
             if not batch:
                 break  # another writer took them
             together = [pending for pending in batch if settles(pending[0])]
@@ -106,6 +117,16 @@ class OutcomeBatch:
                 alone = together + alone
             if alone:
                 await self._one_by_one(alone)
+
+    def _take(self, answered_only: bool) -> list[Pending]:
+        """The next batch off the pending outcomes: answered ones first, at most `size`."""
+        ordered = sorted(self._pending, key=lambda pending: not pending[0].claim.answered)  # stable
+        if answered_only:
+            ordered = [pending for pending in ordered if pending[0].claim.answered]
+        batch = ordered[: self.size]
+        taken = {id(pending) for pending in batch}
+        self._pending = [pending for pending in self._pending if id(pending) not in taken]
+        return batch
 
     async def _together(self, batch: list[Pending]) -> bool:
         """The set-based write; False when its transaction failed for a reason one outcome may own (nothing

@@ -84,29 +84,62 @@ class Claim:
     flow_id: int
     version: int
     input: Any
-    # An approval wait's approval when the claim round found it decided or timed out (`time_out_claimed`):
-    # the wait resumes from it with no read of its own. None: not read, or still undecided.
+    # Claimed because someone answered it (a decision, an event: waits.answered_at): its outcome is
+    # written without waiting behind a batch in flight (OutcomeBatch).
+    answered: bool = False
+    # An approval wait's approval when the claim (or its round's `time_out_claimed`) found it final
+    # (decided, timed out, cancelled): the wait resumes from it with no read of its own. None: not read,
+    # or still undecided.
     approval: ApprovalRead | None = None
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> Claim:
         """A claim from a row read without a row factory, its columns in the claim statement's order (a
-        test claiming by hand); the worker reads its claims as `Claim`s (`claim_due`)."""
+        test claiming by hand); the worker reads its claims as `Claimed` rows (`claim_due`)."""
         values = dict(zip(_COLUMNS, row, strict=False))
         for name in ("wait_id", "run_id", "attempts", "flow_id", "version"):
             values[name] = int(values[name])
-        return cls(**values)
+        return Claimed(**values).claim()
 
 
-_COLUMNS = [field.name for field in fields(Claim)]
+@dataclass(frozen=True, slots=True)
+class Claimed(Claim):
+    """A row of the claim statements (`claim`, `claim_answered`): the claim's columns, and its approval's
+    when the wait is an approval wait whose approval is final (else all None)."""
+
+    approval_id: int | None = None
+    outcome: FinalOutcome | None = None
+    decided_by: str | None = None
+    decided_at: datetime | None = None
+    comment: str | None = None
+
+    def claim(self) -> Claim:
+        approval = None
+        if self.approval_id is not None and self.outcome is not None and self.decided_at is not None:
+            read = (self.approval_id, self.outcome, self.decided_by, self.decided_at, self.comment)
+            approval = ApprovalRead(*read)
+        values = {field.name: getattr(self, field.name) for field in fields(Claim)}
+        return Claim(**{**values, "answered": bool(self.answered), "approval": approval})
+
+
+# The statements' columns in their order: the claim's (its `approval` is not one), then the approval's.
+_COLUMNS = [field.name for field in fields(Claimed) if field.name != "approval"]
 
 
 async def claim_due(
-    conn: AsyncConnection[Any], me: str, limit: int, now: datetime | None, lease: timedelta
+    conn: AsyncConnection[Any],
+    me: str,
+    limit: int,
+    now: datetime | None,
+    lease: timedelta,
+    *,
+    answered_only: bool = False,
 ) -> list[Claim]:
-    """Claim up to `limit` due waits for `me`, each a `Claim` (the statement's columns are its fields)."""
+    """Claim up to `limit` due waits for `me`, answered ones first (`claim`); `answered_only`: those
+    alone (`claim_answered`)."""
     params = {"me": me, "limit": limit, "now": now, "lease": lease}
-    return await every(conn, Claim, QUERIES["claim"], params)
+    statement = QUERIES["claim_answered" if answered_only else "claim"]
+    return [row.claim() for row in await every(conn, Claimed, statement, params)]
 
 
 @dataclass(frozen=True, slots=True)

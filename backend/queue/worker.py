@@ -151,7 +151,10 @@ class Worker:
         self._inflight: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._walking: set[tuple[int, int]] = set()
         self._wake = asyncio.Event()
-        self._claimed_at = 0.0  # monotonic time of the last claim round
+        self._claimed_at = 0.0  # monotonic time of the last full claim round
+        self._looked_at = 0.0  # monotonic time of the last claim statement, full or answered waits only
+        # A NOTIFY came since the last claim round: a wait may have been answered (a decision, an event).
+        self._heard = False
         self._kept: tuple[float, Any] | None = None  # (monotonic time, clock) of the last housekeeping
         # The monotonic time the soonest wait this worker parked falls due (None: none known), and the
         # event that tells a sleeping loop it came closer: no NOTIFY can announce a wait due in 10 ms.
@@ -195,35 +198,66 @@ class Worker:
                     await conn.execute(QUERIES["worker_gone"], {"me": self.name})
 
     async def serve_due(self) -> int:
-        """Claim what is due, up to the free concurrency, and start walking it; how many were claimed."""
-        free = self._free()
-        if free <= 0:
+        """Claim what is due, up to the free concurrency, and start walking it; how many were claimed.
+
+        Answered waits (a decision, an event) come first in every claim round. A worker woken by a NOTIFY
+        whose free slots are too few for a full round claims the answered waits alone, at once, with the
+        slots it has (`claim_answered`): an answer does not wait for the backlog's walks to free half of
+        them."""
+        heard, self._heard = self._heard, False
+        if self._claimable_at() <= time.monotonic():
+            limit, answered_only = self._free(), False
+        elif heard and self._free_for_answers() > 0:
+            limit, answered_only = self._free_for_answers(), True
+        else:
             return 0
-        if free < self.claim_at_free and self._walking and time.monotonic() - self._claimed_at < BUSY_SLEEP_S:
-            # Wait for more free slots to claim a fuller batch, but not for long: walks blocked on slow
-            # actions must not keep the free slots idle.
-            return 0
-        self._claimed_at = time.monotonic()
         now = self.clock()
-        async with self.pool.connection() as conn:
-            if self._housekeeping_due(now):
-                await fire_due(conn, now)
-                await conn.execute(QUERIES["release_expired_claims"], {"now": now})
-            claims = await claim_due(conn, self.name, free, now, self.lease)
+        claims = await self._claim(limit, now, answered_only=answered_only)
         events.claimed(len(claims))
-        # The round's time-outs, set-based, with its approval waits' approvals read in the same statement,
-        # on a connection of their own: the loop claims on meanwhile, and only the approval waits' walks
-        # wait for them (they write the flow's hash chain, whose head every time-out of the flow takes).
-        reading: asyncio.Task[dict[int, Claim]] | None = None
-        if any(claim.kind == "approval" for claim in claims):
-            reading = asyncio.create_task(self._time_out(claims, now))
+        # The time-outs of the round's approval waits whose approval the claim did not find final,
+        # set-based, with those approvals read in the same statement, on a connection of their own: the
+        # loop claims on meanwhile, and only those waits' walks wait for them (they write the flow's hash
+        # chain, whose head every time-out of the flow takes).
+        unread = [claim for claim in claims if claim.kind == "approval" and claim.approval is None]
+        reading = asyncio.create_task(self._time_out(unread, now)) if unread else None
+        waiting_for = {claim.wait_id for claim in unread}
         for claim in claims:
             key = (claim.wait_id, claim.attempts)
-            task = asyncio.create_task(self._serve(claim, reading if claim.kind == "approval" else None))
+            task = asyncio.create_task(self._serve(claim, reading if claim.wait_id in waiting_for else None))
             self._inflight[key] = task
             self._walking.add(key)
             task.add_done_callback(functools.partial(self._done, key))
         return len(claims)
+
+    async def _claim(self, limit: int, now: datetime | None, *, answered_only: bool) -> list[Claim]:
+        """One claim statement (with the housekeeping when its second has come), noting when it looked."""
+        self._looked_at = time.monotonic()
+        if not answered_only:
+            self._claimed_at = self._looked_at
+        async with self.pool.connection() as conn:
+            if self._housekeeping_due(now):
+                await fire_due(conn, now)
+                await conn.execute(QUERIES["release_expired_claims"], {"now": now})
+            return await claim_due(conn, self.name, limit, now, self.lease, answered_only=answered_only)
+
+    def _claimable_at(self) -> float:
+        """When a full claim round may next claim, by its own conditions (monotonic time; infinity: not
+        before a walk ends, as no slot is free). Claims come in batches: with walks in hand, a round waits
+        until half the slots are free, but not longer than BUSY_SLEEP_S after the last round (walks blocked
+        on slow actions must not keep the free slots idle)."""
+        free = self._free()
+        if free <= 0:
+            return float("inf")
+        if free < self.claim_at_free and self._walking:
+            return self._claimed_at + BUSY_SLEEP_S
+        return time.monotonic()
+
+    def _free_for_answers(self) -> int:
+        """Slots for answered waits between full rounds: any slot not walking, and one concurrency's worth
+        in hand beyond IN_HAND (the outcomes queued behind a slow commit do not hold an answer back)."""
+        return min(
+            self.concurrency - len(self._walking), (IN_HAND + 1) * self.concurrency - len(self._inflight)
+        )
 
     async def drain(self) -> None:
         """Serve until nothing is due and nothing is in hand (for tests)."""
@@ -367,7 +401,7 @@ class Worker:
     def _parked(self, due_in: timedelta) -> None:
         """An outcome batch committed a wait that falls due `due_in` from now: look again then."""
         due_at = time.monotonic() + due_in.total_seconds()
-        if self._due_at is None or due_at < self._due_at:
+        if self._due_at is None or self._due_at <= self._looked_at or due_at < self._due_at:
             self._due_at = due_at
             self._sooner.set()
 
@@ -382,18 +416,27 @@ class Worker:
                 until = earliest.wake_at - (self.clock() or earliest.now)
                 timeout = min(MAX_SLEEP_S, max(0.0, until.total_seconds()))
         deadline = time.monotonic() + timeout
-        if self._due_at is not None and self._due_at <= time.monotonic():
-            self._due_at = None  # looked at since: a claim round came after it
         while not (self._wake.is_set() or stop.is_set()):
             self._sooner.clear()
-            end = deadline if self._due_at is None else min(deadline, self._due_at)
-            remaining = end - time.monotonic()
+            remaining = min(deadline, self._parked_due_claimable()) - time.monotonic()
             if remaining <= 0:
                 break
             waiters = [asyncio.create_task(event.wait()) for event in (self._wake, stop, self._sooner)]
             await asyncio.wait(waiters, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
             for waiter in waiters:
                 waiter.cancel()
+
+    def _parked_due_claimable(self) -> float:
+        """When to look again for the soonest wait this worker parked (monotonic time; infinity: no reason
+        to). Not before it falls due, nor before a claim round may claim it (`_claimable_at`): with no slot
+        free the loop would spin, and a walk's end wakes it anyway. Forgotten once a claim statement has
+        looked after it fell due, whatever that claim took."""
+        if self._due_at is None:
+            return float("inf")
+        if self._looked_at >= self._due_at:
+            self._due_at = None
+            return float("inf")
+        return max(self._due_at, self._claimable_at())
 
     async def _listen(self, stop: asyncio.Event) -> None:
         conninfo = self.pool.conninfo
@@ -403,6 +446,7 @@ class Worker:
                 async with await AsyncConnection.connect(conninfo, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     async for _ in conn.notifies():
+                        self._heard = True
                         self._wake.set()
             except Exception:
                 log.warning("lost the LISTEN connection; polling until it is back", exc_info=True)
