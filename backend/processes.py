@@ -73,17 +73,24 @@ def serve_command(args: argparse.Namespace) -> int:
         # Nobody can log in or hold a token yet; the terminal is the only way in, and this says how.
         print(message("first_admin_missing", terminal_locale()), flush=True)
     host = args.host or config.host
-    port = args.port or config.port
+    # `--port 0`: a port the system picks as it binds, free by definition; the banner names it.
+    wanted = config.port if args.port is None else args.port
     # Bound before the banner: whoever reads "serving" can connect at once (the kernel queues it).
-    listener = socket.create_server((host, port))
+    listener = socket.create_server((host, wanted))
     # Accepted connections inherit this; without it a keep-alive client waits out Nagle and delayed
     # ACKs (40 ms) between a response's head and its body.
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    port = bound_port(listener)
     print(f"Flowyard is serving on http://{host}:{port}", flush=True)
     # Links in approvers' mails point here unless a proxy's address is configured.
     os.environ.setdefault("FLOWYARD_BASE_URL", f"http://{host}:{port}")
     serve(listener, url, run_worker=not args.no_worker, processes=args.workers)
     return 0
+
+
+def bound_port(listener: socket.socket) -> int:
+    """The port `listener` is bound to: the one asked for, or the one the system picked for port 0."""
+    return int(listener.getsockname()[1])
 
 
 def runs_command(args: argparse.Namespace, url: str) -> int:
@@ -99,7 +106,8 @@ async def _anyone(url: str) -> bool:
 def worker_command(args: argparse.Namespace, url: str) -> int:
     lease = timedelta(seconds=args.lease)
     try:
-        metrics = bind(args.metrics_host, args.metrics_port) if args.metrics_port else None
+        # `--metrics-port 0`: a port the system picks, named on the line after the banner.
+        metrics = None if args.metrics_port is None else bind(args.metrics_host, args.metrics_port)
     except OSError as exc:
         return refuse(
             code="metrics_port_unavailable", exit_code=2, port=args.metrics_port, reason=exc.strerror
@@ -135,6 +143,12 @@ async def run_worker(
             outbox=approval_mailer(pool),
         )
         print(f"worker {worker.name} is serving due waits (concurrency {concurrency})", flush=True)
+        if metrics is not None:
+            host = metrics.getsockname()[0]
+            print(
+                f"worker {worker.name} serves its metrics on http://{host}:{bound_port(metrics)}/metrics",
+                flush=True,
+            )
         async with metrics_port(pool, metrics):
             await worker.run(stop)
     finally:

@@ -45,11 +45,11 @@ def free_port() -> int:
 
 @contextmanager
 def serving(url: str, *args: str, cwd: Path | None = None) -> Iterator[int]:
-    """`flowyard serve --no-worker` on a free port of loopback, once it says it is serving; its port. With
-    `cwd`, the server of the checkout there (its `backend` package comes first on its path)."""
-    port = free_port()
+    """`flowyard serve --no-worker` on a port of loopback the system picks, once it says it is serving
+    there; that port, read from its banner ("Flowyard is serving on http://127.0.0.1:PORT"). With `cwd`,
+    the server of the checkout there (its `backend` package comes first on its path)."""
     serve = subprocess.Popen(
-        [sys.executable, "-m", "backend.cli", "serve", "--port", str(port), "--no-worker", *args],
+        [sys.executable, "-m", "backend.cli", "serve", "--port", "0", "--no-worker", *args],
         env={"FLOWYARD_LOG_LEVEL": "WARNING", **os.environ, "DATABASE_URL": url},
         stdout=subprocess.PIPE,
         text=True,
@@ -61,7 +61,7 @@ def serving(url: str, *args: str, cwd: Path | None = None) -> Iterator[int]:
         while "serving" not in (line := serve.stdout.readline()):
             if not line:
                 raise SystemExit("flowyard serve ended before it was serving")
-        yield port
+        yield int(line.strip().rsplit(":", 1)[1])
     finally:
         serve.terminate()
         serve.wait()

@@ -1,6 +1,6 @@
 """The README's first steps, run as written on a fresh database: a README that cannot rot.
 
-The block is taken from README.md, not copied here. `flowyard serve` on a spare port plays `make run`'s
+The block is taken from README.md, not copied here. `flowyard serve --port 0` plays `make run`'s
 terminal (its worker walks the run); each command of the block runs as a real `flowyard` process, and
 its output must be the lines the README shows under it, `<token>` and `<time>` matched by pattern.
 """
@@ -11,7 +11,6 @@ import os
 import queue
 import re
 import shlex
-import socket
 import subprocess
 import sys
 import threading
@@ -23,10 +22,12 @@ import httpx
 import pytest
 
 from backend.i18n.catalogs import message
+from tests.ports import serving_url
 from tests.server_logs import known_secret, server_log
 
 ROOT = Path(__file__).resolve().parents[1]
 FLOWYARD = str(Path(sys.executable).parent / "flowyard")
+HTTP_TIMEOUT_S = 60  # httpx says 5 s, which a login (its password hash) can take at load 20
 PLACEHOLDERS = {"<token>": r"fy_[A-Za-z0-9_-]{40,}", "<time>": r".+?"}
 
 
@@ -56,19 +57,13 @@ def pattern(expected: str) -> re.Pattern[str]:
     return re.compile("".join(PLACEHOLDERS.get(part, re.escape(part)) for part in parts))
 
 
-def spare_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 class Server:
     """`flowyard serve` in a process of its own, its stdout read line by line on a thread."""
 
     def __init__(self, env: dict[str, str]) -> None:
-        self.port = spare_port()
+        self.base = ""  # where it serves, once its banner said so (`--port 0`: a port the system picks)
         self.process = subprocess.Popen(
-            [FLOWYARD, "serve", "--port", str(self.port)],
+            [FLOWYARD, "serve", "--port", "0"],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,
@@ -94,6 +89,9 @@ class Server:
             line = self.lines.get(timeout=120)
             assert line, f"serve ended before serving: {printed}"
             printed.append(line)
+        self.base = serving_url(printed[-1]) or ""
+        # The README's form, `http://127.0.0.1:8000`, with the port the system gave.
+        assert re.fullmatch(r"http://127\.0\.0\.1:[1-9][0-9]*", self.base), printed
         return printed
 
     def stop(self) -> None:
@@ -123,7 +121,7 @@ def test_the_first_steps_run_as_written_from_an_empty_database(
 ) -> None:
     assert server.until_serving() == [
         message("first_admin_missing"),
-        f"Flowyard is serving on http://127.0.0.1:{server.port}",
+        f"Flowyard is serving on {server.base}",
     ]
     env = dict(serve_env)
     steps = first_steps()
@@ -148,11 +146,13 @@ def test_the_first_steps_run_as_written_from_an_empty_database(
             token = known_secret(printed[0])
 
     # ann logs in to the editor with her password, and her token acts as her.
-    base = f"http://127.0.0.1:{server.port}"
+    base = server.base
     password = known_secret(env["ANN_PASSWORD"])
-    login = httpx.post(f"{base}/api/session", json={"name": "ann", "password": password})
+    login = httpx.post(
+        f"{base}/api/session", json={"name": "ann", "password": password}, timeout=HTTP_TIMEOUT_S
+    )
     assert login.status_code == 201, login.text
-    me = httpx.get(f"{base}/api/me", headers={"Authorization": f"Bearer {token}"})
+    me = httpx.get(f"{base}/api/me", headers={"Authorization": f"Bearer {token}"}, timeout=HTTP_TIMEOUT_S)
     assert me.status_code == 200 and me.json()["name"] == "ann"
 
 
@@ -163,6 +163,6 @@ def test_serve_says_nothing_of_a_first_admin_once_there_are_users(serve_env: dic
     assert added.returncode == 0, added.stderr
     server = Server(serve_env)
     try:
-        assert server.until_serving() == [f"Flowyard is serving on http://127.0.0.1:{server.port}"]
+        assert server.until_serving() == [f"Flowyard is serving on {server.base}"]
     finally:
         server.stop()

@@ -20,6 +20,7 @@ from starlette.routing import Route
 from backend.api.auth import User, authenticate
 from backend.api.body import ClientGone, check, read_json, text_problem
 from backend.api.errors import ApiError, database_gone, database_unavailable, error_response, internal_error
+from backend.errors import CodedError
 from backend.i18n import negotiate
 from backend.i18n.zones import reset_reader_zone, set_reader_zone, zone
 
@@ -107,8 +108,12 @@ class Endpoint:
                     return await self.handler(Call(request, None, user, locale, body, query))
                 async with pool.connection() as conn:
                     return await self.handler(Call(request, conn, user, locale, body, query))
-            except ApiError as error:
-                return error_response(error, locale)
+            except CodedError as refused:
+                # An ApiError says its status; a package's refusal its handler did not translate is
+                # answered with its own code all the same, never as a 500 (docs/api.md).
+                answer = error_response(refused, locale)
+                answer.status_code = refusal_status(refused)
+                return answer
             except ClientGone:
                 # Nobody is left to read an answer: not a failure of ours, so no traceback either.
                 log.info("%s %s: the client left before its body was sent", self.method, self.path)
@@ -151,6 +156,22 @@ class Endpoint:
                 raise ApiError(400, code="request_query_invalid", detail={"parameter": name}) from None
             values[name] = value
         return values
+
+
+def refusal_status(refused: CodedError) -> int:
+    """A refusal's HTTP status: an ApiError's own; for a package's refusal its handler did not translate,
+    404 when what it names is not there (a code ending in `_not_found`), else its class's
+    (`CodedError.status`: 422, or 429 for a throttled login, 503 for a StoreError, the database away).
+
+    Examples:
+        >>> [refusal_status(CodedError(code=code)) for code in ("run_not_found", "run_not_stopped")]
+        [404, 422]
+        >>> refusal_status(ApiError(409, code="flow_not_found"))
+        409
+    """
+    if isinstance(refused, ApiError):
+        return refused.status
+    return 404 if refused.code.endswith("_not_found") else type(refused).status
 
 
 # ASCII digits only: str.isdigit() says yes to "²", which int() then refuses.

@@ -53,6 +53,7 @@ async def write_outcome(
                     "wake_in": timedelta(0) if decided else None,
                 }
                 due_now = (await _guarded(conn, "park", {**guard, **wait})).due_now
+                await conn.execute(QUERIES["notify_run_shown"], {"run_id": run.id})
             case Reparked(pauses=pauses):
                 # The run's row first (runs < approvals < waits): a decision landing now waits for us,
                 # and one that landed while we held the claim is seen by `wake_decided`.
@@ -67,6 +68,7 @@ async def write_outcome(
                 }
                 await _guarded(conn, "park", {**guard, **wait})
                 due_now = await park_pauses(conn, now, {claim.wait_id: pauses}, approvals)
+                await conn.execute(QUERIES["notify_run_shown"], {"run_id": run.id})
             case Parked(step=step, journal=lines, wake=wake):
                 await _set_status(conn, run.id, step.status, step.error)
                 await journal.append(conn, run.id, lines)

@@ -278,6 +278,13 @@ INSERT INTO waits (run_id, kind, wake_at) VALUES (%(run_id)s, 'start', now())
 -- Tell sleeping workers that a wait is due now.
 SELECT pg_notify('flowyard_waits', %(payload)s)
 
+-- name: notify_run_shown
+-- Tell the pages a run changed when its row did not: a claim let go with nothing new to write (an
+-- approval woken early, parked again) turns the `running` that runs_now showed back into the row's status,
+-- which the runs table's trigger (migration 0013) never sees. The payload is that trigger's.
+SELECT pg_notify('flowyard_runs', json_build_object('run', id, 'flow', flow_id, 'status', status)::text)
+FROM runs WHERE id = %(run_id)s
+
 -- name: cancel_run
 -- Cancel a run that has not ended; its approvals and its wait go in the same transaction, in that order.
 UPDATE runs SET status = 'cancelled', updated_at = now(), ended_at = now()

@@ -177,16 +177,26 @@ class Mailbox:
         return found[0]
 
 
+class _BoundController(Controller):
+    """aiosmtpd's controller serving on a socket bound to port 0 before it starts: the port comes from the
+    system as it is bound (aiosmtpd would bind the number it is given, which it must know first to check
+    that the server answers). Its start waits up to a minute for that answer: 5 s is short at load 20."""
+
+    def __init__(self, handler: Mailbox) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        port = self.listener.getsockname()[1]
+        super().__init__(handler, hostname="127.0.0.1", port=port, ready_timeout=60)
+
+    def _create_server(self) -> Any:
+        return self.loop.create_server(self._factory_invoker, sock=self.listener, ssl=self.ssl_context)
+
+
 @contextmanager
 def smtp_server() -> Iterator[tuple[Mailbox, int]]:
-    # The controller checks it is up by connecting to its port, so it cannot be given port 0.
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     mailbox = Mailbox()
-    controller = Controller(mailbox, hostname="127.0.0.1", port=port)
+    controller = _BoundController(mailbox)
     controller.start()
     try:
-        yield mailbox, port
+        yield mailbox, controller.port
     finally:
         controller.stop()

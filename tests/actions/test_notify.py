@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import socket
 from dataclasses import replace
 from typing import Any
 
@@ -16,6 +15,7 @@ from backend.actions.settings import ActionSettings
 from backend.actions.transport import HttpSender
 from tests.actions.servers import Mailbox, RecordingServer, Reply
 from tests.actions.support import LOCAL
+from tests.ports import closed_port
 
 
 def notify(
@@ -89,11 +89,9 @@ def test_email_without_an_smtp_server_or_with_a_bad_address_says_which() -> None
 
 
 def test_an_smtp_server_that_cannot_be_reached_is_an_error() -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    settings = replace(LOCAL, smtp_host="127.0.0.1", smtp_port=port)
-    assert (
-        failure_of({"channel": "email", "to": "a@example.com", "message": "m"}, settings).code
-        == "notify_email_failed"
-    )
+    with closed_port() as port:
+        settings = replace(LOCAL, smtp_host="127.0.0.1", smtp_port=port)
+        assert (
+            failure_of({"channel": "email", "to": "a@example.com", "message": "m"}, settings).code
+            == "notify_email_failed"
+        )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import socket
 from typing import Any
 
 import pytest
@@ -13,6 +12,7 @@ from backend.actions.failures import ActionFailure
 from backend.actions.transport import Answer, Exchange, HttpSender
 from tests.actions.servers import RecordingServer, Reply
 from tests.actions.support import fake_dns
+from tests.ports import closed_port
 
 
 def send(
@@ -114,9 +114,7 @@ def test_one_private_address_among_public_ones_refuses_the_host() -> None:
 
 
 def test_a_refused_connection_and_a_bad_url_are_errors_with_codes() -> None:
-    with socket.socket() as probe:  # a port nothing listens on
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    assert failure_of(f"http://127.0.0.1:{port}/").code == "action_connection_failed"
+    with closed_port() as port:  # a port nothing listens on
+        assert failure_of(f"http://127.0.0.1:{port}/").code == "action_connection_failed"
     assert failure_of("ftp://example.com/").code == "action_url_invalid"
     assert failure_of("http:///nohost").code == "action_url_invalid"

@@ -4,7 +4,6 @@ and the decide right, in their language, sent once, never for an approval alread
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections.abc import Iterator
 from email.header import decode_header, make_header
 from email.message import Message
@@ -19,6 +18,7 @@ from backend.approvals.service import ApprovalService
 from backend.people.accounts import AccountRefused, Grant, add_user, set_email
 from backend.queue.commands import open_pool
 from tests.actions.servers import Mailbox, smtp_server
+from tests.ports import closed_port
 from tests.support import Queue, flow
 
 BASE = "https://flowyard.example"
@@ -152,10 +152,8 @@ def test_a_server_that_does_not_answer_is_tried_again_later(queue: Queue) -> Non
     person(queue, "ida", "decide", email="ida@example.com")
     queue.start(queue.save(asking("user:ida")), input={"invoice": "D-4"})
     queue.drain()
-    with socket.socket() as probe:  # a port nobody listens on
-        probe.bind(("127.0.0.1", 0))
-        closed = probe.getsockname()[1]
-    assert send(queue, closed) == 1
+    with closed_port() as closed:  # a port nobody listens on
+        assert send(queue, closed) == 1
     row = queue.one(
         "SELECT status, attempts, error IS NOT NULL, next_try_at > now() FROM approval_mails"
         " WHERE user_name = 'ida'"

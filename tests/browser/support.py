@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -15,8 +14,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
+from tests.ports import serving_url
 from tests.server_logs import known_secret, server_log
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,6 +27,11 @@ SCREENSHOTS = (
 )
 FLOWYARD = Path(sys.executable).parent / "flowyard"
 PASSWORD = known_secret("correct horse battery staple")
+
+# Playwright's expect() gives up after 5 s by default, which a page's answer on this 2-core machine at load
+# 20 can take (a login's password hash, a refetch behind a busy worker, a first canvas): the CI run failed
+# on it. Every browser test module imports this one. A passing check waits only as long as it must.
+expect.set_options(timeout=30_000)
 
 
 def chromium_path() -> str:
@@ -42,13 +47,6 @@ def chromium_path() -> str:
             f"set FLOWYARD_CHROMIUM to another path. {why}".strip()
         )
     return found
-
-
-def spare_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -70,10 +68,9 @@ class Server:
 
 @contextmanager
 def serve(database_url: str, extra_env: dict[str, str] | None = None) -> Iterator[Server]:
-    """`flowyard serve` with its in-process worker on a spare port, until the block ends."""
+    """`flowyard serve` with its in-process worker on a port the system picks, until the block ends."""
     if not (DIST / "index.html").is_file():
         raise RuntimeError(f"{DIST} has no build: run `make frontend` first")
-    port = spare_port()
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -84,7 +81,7 @@ def serve(database_url: str, extra_env: dict[str, str] | None = None) -> Iterato
     }
     with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as log:
         process = subprocess.Popen(
-            [str(FLOWYARD), "serve", "--port", str(port)],
+            [str(FLOWYARD), "serve", "--port", "0"],
             env=env,
             stdout=subprocess.PIPE,
             stderr=log,
@@ -96,15 +93,16 @@ def serve(database_url: str, extra_env: dict[str, str] | None = None) -> Iterato
             # The banner comes once the socket listens (backend/processes.py); reading it is the sync.
             # An empty database first hears how to add its first administrator; then the banner.
             printed = [process.stdout.readline()]
-            if "serving" not in printed[0] and printed[0]:
+            if serving_url(printed[0]) is None and printed[0]:
                 printed.append(process.stdout.readline())
-            if "serving" not in printed[-1]:
+            url = serving_url(printed[-1])
+            if url is None:
                 log.seek(0)
                 raise RuntimeError(f"flowyard serve did not start: {printed} {log.read()[-4000:]}")
             # Keep reading what it prints, or a full pipe would stop the server in the middle of a line.
             reader = threading.Thread(target=process.stdout.read, daemon=True)
             reader.start()
-            yield Server(f"http://127.0.0.1:{port}", database_url)
+            yield Server(url, database_url)
         finally:
             process.terminate()
             process.wait(timeout=30)

@@ -34,6 +34,26 @@ def _flow() -> dict[str, Any]:
     return {"format": "flowyard.flow/1", "name": "Select me", "nodes": nodes, "wires": wires}
 
 
+# The panels made by hand (panel/ownPanels.tsx, ApprovalPanel); every other type's is the form generated
+# from its schema, fetched first, its fields' ids prefixed with the node's (`config-<id>`).
+OWN_PANELS = {"ask": ".approval-panel", "both": ".wait-panel"}
+
+# Resolves once the page has drawn two frames and run a task after them: whatever a form mounted in the
+# last frame does by itself then (writing defaults, an effect's state) has been rendered.
+TWO_FRAMES = (
+    "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done))))"
+)
+
+
+def _settled(page: Page, node_id: str) -> None:
+    """The node's panel is open and its form drawn (its schema fetched), with frames after it to write
+    anything it writes on its own: "nothing to undo" checked before then would pass however it behaves."""
+    expect(page.locator(".config h2")).to_contain_text(node_id)
+    drawn = OWN_PANELS.get(node_id, f'form [id^="config-{node_id}"]')
+    expect(page.locator(f".config {drawn}").first).to_be_visible()
+    page.evaluate(TWO_FRAMES)
+
+
 def _unchanged(page: Page) -> None:
     expect(page.get_by_text("unsaved changes")).to_have_count(0)
     expect(page.get_by_role("button", name="Undo")).to_be_disabled()
@@ -49,11 +69,12 @@ def test_selecting_a_node_does_not_change_the_flow(browser: Browser, server: Ser
     page.get_by_role("button", name="Zoom to fit").click()
     for node_id in ("note", "check", "ask", "both", "pay", "start"):
         node(page, node_id).click()
-        expect(page.locator(".config h2")).to_contain_text(node_id)
+        _settled(page, node_id)
         _unchanged(page)
     page.keyboard.press("Control+k")
     page.get_by_label("Name, type or any setting").fill("hello")
     page.keyboard.press("Enter")
     expect(page.locator(".config h2")).to_have_text("Log note")
+    _settled(page, "note")
     _unchanged(page)
     page.context.close()

@@ -63,7 +63,9 @@ def test_a_stopped_run_is_resumed_refused_on_a_version_without_its_nodes_and_end
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "stopped")
 
     actions.get_by_role("button", name="Resume", exact=True).click()
-    expect(page.locator("[data-status]")).to_have_attribute("data-status", "waiting", timeout=30_000)
+    # The worker claims the wait at once and finds the approval still open: the page may read the run
+    # `running` in between, then hears of the claim let go (queue/outcome.py, notify_run_shown).
+    expect(page.locator("[data-status]")).to_have_attribute("data-status", "waiting", timeout=60_000)
     expect(page.locator(".run-node.waiting")).to_contain_text("ask", timeout=60_000)
 
     stop_at_its_approval(story, run_id)
@@ -71,6 +73,6 @@ def test_a_stopped_run_is_resumed_refused_on_a_version_without_its_nodes_and_end
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "stopped", timeout=60_000)
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="End the run as failed").click()
-    expect(page.locator("[data-status]")).to_have_attribute("data-status", "failed", timeout=30_000)
+    expect(page.locator("[data-status]")).to_have_attribute("data-status", "failed", timeout=60_000)
     expect(page.get_by_text("The stopped run was ended as failed by sam.")).to_be_visible()
     page.context.close()

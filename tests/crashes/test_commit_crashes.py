@@ -26,7 +26,7 @@ from tests.api.support import auth, make_user
 from tests.crashes.conftest import REPORTS
 from tests.crashes.scenarios import ACTIONS, CORPUS, DELAYS_AND_MISSING, UNDO, UNHANDLED
 from tests.crashes.sweep import Sweep, report
-from tests.observability.live import Live, free_port, started
+from tests.observability.live import Live, started
 from tests.queue.test_workers import wait_until_ended, worker
 from tests.support import Queue, flow
 
@@ -148,13 +148,13 @@ def test_an_api_process_exits_at_its_commit_and_a_save_stands_whole_or_not_at_al
     queue: Queue, tmp_path: Path
 ) -> None:
     token = make_user(queue.url, "crash_api_editor", "edit")
-    serve = ["serve", "--no-worker", "--port", str(port := free_port())]
+    serve = ["serve", "--no-worker", "--port", "0"]
 
     def save(live: Live) -> httpx.Response:
         return httpx.post(f"{live.base}/api/flows", json=ONE_STEP, headers=auth(token), timeout=60)
 
     # Counted first: the serve's own start-up commits, then the save's, whose last one is the flow's.
-    with started(serve, queue.url, tmp_path / "count.log", port, **{commits.COUNT_ENV: "1"}) as live:
+    with started(serve, queue.url, tmp_path / "count.log", **{commits.COUNT_ENV: "1"}) as live:
         assert save(live).status_code == 201
         saved_at = _commits_in(tmp_path / "count.log")
     flows = queue.one("SELECT count(*) FROM flows")
@@ -162,7 +162,7 @@ def test_an_api_process_exits_at_its_commit_and_a_save_stands_whole_or_not_at_al
 
     for mode, name, made in (("before", commits.BEFORE_ENV, 0), ("after", commits.AFTER_ENV, 1)):
         log = tmp_path / f"{mode}.log"
-        with started(serve, queue.url, log, port, **{name: str(saved_at)}) as live:
+        with started(serve, queue.url, log, **{name: str(saved_at)}) as live:
             with pytest.raises(httpx.TransportError):  # the process is gone before it could answer
                 save(live)
             assert live.process.wait(timeout=60) == commits.CRASH_EXIT_CODE

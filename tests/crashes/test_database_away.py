@@ -27,7 +27,7 @@ import pytest
 
 from backend.store.migrations import migrate
 from tests.api.support import make_user
-from tests.observability.live import Live, free_port, started, wait_for
+from tests.observability.live import Live, started, wait_for
 from tests.queue.test_workers import wait_until_ended
 from tests.support import Queue, flow
 
@@ -57,7 +57,7 @@ GONE = re.compile(
 
 
 @contextmanager
-def through_outage(command: list[str], url: str, log: Path, port: int = 0) -> Iterator[Live]:
+def through_outage(command: list[str], url: str, log: Path) -> Iterator[Live]:
     """`started`, where a traceback is allowed when (and only when) it is of the database going away.
 
     `started` fails on any traceback in the log, after its process has stopped; a worker logs one for each
@@ -65,7 +65,7 @@ def through_outage(command: list[str], url: str, log: Path, port: int = 0) -> It
     """
     body_done = False
     try:
-        with started(command, url, log, port) as live:
+        with started(command, url, log) as live:
             yield live
             body_done = True
     except AssertionError:
@@ -171,9 +171,8 @@ def test_postgresql_restarted_in_a_busy_drain_loses_nothing(
     url, data_dir = embedded
     token = make_user(url, "restart_admin", "admin")
     run_ids = start_busy_drain(url)
-    port = free_port()
     with (
-        through_outage(["serve", "--no-worker", "--port", str(port)], url, tmp_path / "api.log", port) as api,
+        through_outage(["serve", "--no-worker", "--port", "0"], url, tmp_path / "api.log") as api,
         through_outage(["worker", "--lease", "2"], url, tmp_path / "w1.log"),
         through_outage(["worker", "--lease", "2"], url, tmp_path / "w2.log"),
     ):
@@ -197,10 +196,9 @@ def test_connections_killed_at_random_in_a_busy_drain_lose_nothing(queue: Queue,
     token = make_user(queue.url, "kill_admin", "admin")
     chance = random.Random(19)
     kills, answers = 0, []
-    port = free_port()
-    serve = ["serve", "--no-worker", "--port", str(port)]
+    serve = ["serve", "--no-worker", "--port", "0"]
     with (
-        through_outage(serve, queue.url, tmp_path / "api.log", port) as api,
+        through_outage(serve, queue.url, tmp_path / "api.log") as api,
         through_outage(["worker", "--lease", "2"], queue.url, tmp_path / "w1.log"),
         through_outage(["worker", "--lease", "2"], queue.url, tmp_path / "w2.log"),
         psycopg.connect(queue.url, autocommit=True) as killer,

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import re
-import socket
 from typing import Any
 
 import pytest
@@ -15,6 +14,7 @@ from starlette.testclient import TestClient
 
 from backend.api import app as api_app
 from backend.api.openapi import document
+from tests.ports import closed_port
 
 # Touches no database: the one operation that must not answer 503 (an outage must not restart processes).
 NO_DATABASE = {("get", "/livez")}
@@ -22,10 +22,8 @@ NO_DATABASE = {("get", "/livez")}
 BODIES: dict[tuple[str, str], Any] = {("post", "/api/session"): {"name": "ann", "password": "a password"}}
 
 
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])  # closed again when this returns: nothing listens there
+def database(port: int) -> str:
+    return f"postgresql://postgres@127.0.0.1:{port}/flowyard_nowhere?connect_timeout=1"
 
 
 def _call(client: TestClient, method: str, path: str, operation: dict[str, Any]) -> tuple[int, Any, str]:
@@ -45,12 +43,12 @@ def test_every_operation_that_touches_the_database_answers_and_declares_503(
 ) -> None:
     # The pool waits this long for a connection that never comes (10 s in production): short here.
     monkeypatch.setattr(api_app, "POOL_WAIT_S", 1.0)
-    url = f"postgresql://postgres@127.0.0.1:{_closed_port()}/flowyard_nowhere?connect_timeout=1"
     paths: dict[str, dict[str, Any]] = document()["paths"]
     operations = [(m, p, op) for p, methods in paths.items() for m, op in methods.items()]
     assert len(operations) > 40
     with (
-        TestClient(api_app.create_app(url), raise_server_exceptions=True) as client,
+        closed_port() as port,  # held while the app tries it: nothing listens there
+        TestClient(api_app.create_app(database(port)), raise_server_exceptions=True) as client,
         concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool,
     ):
         answers = list(pool.map(lambda o: _call(client, *o), operations))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -21,15 +20,13 @@ import httpx
 import psycopg
 from prometheus_client.parser import text_string_to_metric_families
 
+from tests.ports import metrics_url, serving_url
 from tests.server_logs import known_secret, server_log
 
 METRICS_TOKEN = known_secret("scrape-only-7d1c5e0a9b")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+# httpx gives up after 5 s by default, which a request on this 2-core machine at load 20 can take (a login's
+# password hash, a scrape summing the figures): a passing request waits only as long as it must.
+HTTP_TIMEOUT_S = 60
 
 
 class LogPump:
@@ -70,11 +67,7 @@ class LogPump:
 class Live:
     process: subprocess.Popen[str]
     pump: LogPump
-    port: int
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+    base: str  # where it serves HTTP, as it said so itself (a worker: its own /metrics; "": nowhere)
 
     @property
     def log(self) -> Path:
@@ -106,8 +99,9 @@ class Live:
 
 
 @contextmanager
-def started(command: list[str], url: str, log: Path, port: int, **env: str) -> Iterator[Live]:
-    """A flowyard process whose stderr is copied to `log` as it comes (LogPump)."""
+def started(command: list[str], url: str, log: Path, **env: str) -> Iterator[Live]:
+    """A flowyard process whose stderr is copied to `log` as it comes (LogPump). `serve --port 0` and
+    `worker --metrics-port 0` bind a port the system picks and name it: `Live.base` is what they said."""
     environment = dict(
         os.environ,
         DATABASE_URL=url,
@@ -127,12 +121,7 @@ def started(command: list[str], url: str, log: Path, port: int, **env: str) -> I
         assert process.stdout is not None and process.stderr is not None
         pump = LogPump(process.stderr, log)
         try:
-            # An empty database first hears how to add its first administrator; then the banner.
-            banner = process.stdout.readline()
-            if "serving" not in banner and command[0] == "serve":
-                banner = process.stdout.readline()
-            assert "serving" in banner, log.read_text()
-            yield Live(process, pump, port)
+            yield Live(process, pump, _serving(command, process.stdout, log))
         finally:
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
@@ -142,8 +131,29 @@ def started(command: list[str], url: str, log: Path, port: int, **env: str) -> I
     assert "Traceback" not in log.read_text(), log.read_text()
 
 
+def _serving(command: list[str], stdout: IO[str], log: Path) -> str:
+    """Where the process serves, read from its first lines: serve's banner (after the first-administrator
+    hint an empty database gets), or the worker's banner and, with `--metrics-port`, its metrics line."""
+    banner = stdout.readline()
+    if command[0] == "serve":
+        if serving_url(banner) is None:
+            banner = stdout.readline()
+        base = serving_url(banner)
+        assert base is not None, f"{banner!r} {log.read_text()}"
+        return base
+    assert "is serving due waits" in banner, f"{banner!r} {log.read_text()}"
+    if "--metrics-port" not in command:
+        return ""
+    line = stdout.readline()
+    base = metrics_url(line)
+    assert base is not None, f"{line!r} {log.read_text()}"
+    return base
+
+
 def scrape(base: str, token: str = METRICS_TOKEN) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
-    answer = httpx.get(f"{base}/metrics", headers={"Authorization": f"Bearer {token}"})
+    answer = httpx.get(
+        f"{base}/metrics", headers={"Authorization": f"Bearer {token}"}, timeout=HTTP_TIMEOUT_S
+    )
     assert answer.status_code == 200, answer.text
     assert answer.headers["content-type"].startswith("text/plain")
     return {

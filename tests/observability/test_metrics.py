@@ -14,7 +14,8 @@ from prometheus_client import REGISTRY
 from backend.observability import events
 from tests.actions.servers import RecordingServer, recording_server
 from tests.api.support import make_user
-from tests.observability.live import Live, free_port, scrape, started, value, wait_for
+from tests.observability.live import HTTP_TIMEOUT_S, Live, scrape, started, value, wait_for
+from tests.ports import closed_port
 
 DECISION_ROUTE = "/api/approvals/{approval_id:int}/decision"
 
@@ -45,19 +46,22 @@ def receiver() -> Iterator[RecordingServer]:
 
 @pytest.fixture(scope="module")
 def live(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    port = free_port()
     log = tmp_path_factory.mktemp("metrics") / "serve.log"
-    with started(["serve", "--port", str(port)], database_url, log, port) as server:
+    with started(["serve", "--port", "0"], database_url, log) as server:
         yield server
 
 
 def test_a_scrape_needs_the_metrics_token_or_an_admin(live: Live, database_url: str) -> None:
-    nobody = httpx.get(f"{live.base}/metrics")
+    nobody = httpx.get(f"{live.base}/metrics", timeout=HTTP_TIMEOUT_S)
     assert (nobody.status_code, nobody.json()["error"]["code"]) == (401, "auth_required")
-    wrong = httpx.get(f"{live.base}/metrics", headers={"Authorization": "Bearer not-the-token"})
+    wrong = httpx.get(
+        f"{live.base}/metrics", headers={"Authorization": "Bearer not-the-token"}, timeout=HTTP_TIMEOUT_S
+    )
     assert (wrong.status_code, wrong.json()["error"]["code"]) == (401, "auth_token_invalid")
     editor = make_user(database_url, "scrape-editor", "edit", "run", "decide", "audit")
-    refused = httpx.get(f"{live.base}/metrics", headers={"Authorization": f"Bearer {editor}"})
+    refused = httpx.get(
+        f"{live.base}/metrics", headers={"Authorization": f"Bearer {editor}"}, timeout=HTTP_TIMEOUT_S
+    )
     assert (refused.status_code, refused.json()["error"]["code"]) == (403, "right_missing")
     admin = make_user(database_url, "scrape-admin", "admin")
     assert value(scrape(live.base, admin), "flowyard_pool_connections_max") > 0
@@ -71,9 +75,16 @@ def test_the_figures_move_while_runs_flow(live: Live, database_url: str, receive
     }
     before = scrape(live.base)
     told = f"http://127.0.0.1:{receiver.port}/told"
-    flow = httpx.post(f"{live.base}/api/flows", json=paid_after_approval(told), headers=author)
+    flow = httpx.post(
+        f"{live.base}/api/flows", json=paid_after_approval(told), headers=author, timeout=HTTP_TIMEOUT_S
+    )
     assert flow.status_code == 201, flow.text
-    run = httpx.post(f"{live.base}/api/flows/{flow.json()['id']}/runs", json={"input": {}}, headers=author)
+    run = httpx.post(
+        f"{live.base}/api/flows/{flow.json()['id']}/runs",
+        json={"input": {}},
+        headers=author,
+        timeout=HTTP_TIMEOUT_S,
+    )
     run_id = run.json()["run"]
     (approval_id,) = wait_for(database_url, "SELECT id FROM approvals WHERE run_id = %s", run_id)
 
@@ -86,7 +97,10 @@ def test_the_figures_move_while_runs_flow(live: Live, database_url: str, receive
     assert value(asked, "flowyard_http_request_seconds_count", route=started_route, status="201") == 1
 
     decided = httpx.post(
-        f"{live.base}/api/approvals/{approval_id}/decision", json={"outcome": "approve"}, headers=approver
+        f"{live.base}/api/approvals/{approval_id}/decision",
+        json={"outcome": "approve"},
+        headers=approver,
+        timeout=HTTP_TIMEOUT_S,
     )
     assert decided.status_code == 200, decided.text
     wait_for(database_url, "SELECT 1 FROM runs WHERE id = %s AND status = 'succeeded'", run_id)
@@ -108,16 +122,22 @@ def test_a_failing_action_is_counted_by_its_reason_code(
     live: Live, database_url: str, tmp_path: Path
 ) -> None:
     author = {"Authorization": f"Bearer {make_user(database_url, 'f-author', 'edit', 'run')}"}
-    closed = f"http://127.0.0.1:{free_port()}/nobody-listens"
-    flow = httpx.post(f"{live.base}/api/flows", json=paid_after_approval(closed), headers=author)
-    run_id = httpx.post(
-        f"{live.base}/api/flows/{flow.json()['id']}/runs", json={"input": {}}, headers=author
-    ).json()["run"]
-    (code,) = wait_for(
-        database_url,
-        "SELECT data->>'error' FROM journal WHERE run_id = %s AND code = 'resume_failed'",
-        run_id,
-    )
+    with closed_port() as port:  # held while the action calls it: nobody listens there
+        closed = f"http://127.0.0.1:{port}/nobody-listens"
+        flow = httpx.post(
+            f"{live.base}/api/flows", json=paid_after_approval(closed), headers=author, timeout=HTTP_TIMEOUT_S
+        )
+        run_id = httpx.post(
+            f"{live.base}/api/flows/{flow.json()['id']}/runs",
+            json={"input": {}},
+            headers=author,
+            timeout=HTTP_TIMEOUT_S,
+        ).json()["run"]
+        (code,) = wait_for(
+            database_url,
+            "SELECT data->>'error' FROM journal WHERE run_id = %s AND code = 'resume_failed'",
+            run_id,
+        )
     samples = scrape(live.base)
     assert value(samples, "flowyard_resume_failures_total", code=code) == 1
     assert value(samples, "flowyard_action_seconds_count", kind="http", outcome="error") == 1
@@ -125,9 +145,11 @@ def test_a_failing_action_is_counted_by_its_reason_code(
 
 
 def test_a_request_id_is_given_back_and_a_plain_one_kept(live: Live) -> None:
-    mine = httpx.get(f"{live.base}/healthz", headers={"X-Request-Id": "proxy-42.a"})
+    mine = httpx.get(f"{live.base}/healthz", headers={"X-Request-Id": "proxy-42.a"}, timeout=HTTP_TIMEOUT_S)
     assert mine.headers["x-request-id"] == "proxy-42.a"
-    odd = httpx.get(f"{live.base}/healthz", headers={"X-Request-Id": "two words\tand a tab"})
+    odd = httpx.get(
+        f"{live.base}/healthz", headers={"X-Request-Id": "two words\tand a tab"}, timeout=HTTP_TIMEOUT_S
+    )
     assert odd.headers["x-request-id"] != "two words\tand a tab" and len(odd.headers["x-request-id"]) == 32
     wanted = {"proxy-42.a", odd.headers["x-request-id"]}
     assert wanted <= live.requests_served(*wanted)
@@ -137,12 +159,15 @@ def test_made_up_methods_and_non_ascii_tokens_add_no_series_and_no_error(
     live: Live, database_url: str
 ) -> None:
     for method in ("BREW", "X1", "X2"):
-        httpx.request(method, f"{live.base}/healthz")
-    odd = httpx.get(f"{live.base}/metrics", headers=[(b"Authorization", "Bearer café".encode())])
+        httpx.request(method, f"{live.base}/healthz", timeout=HTTP_TIMEOUT_S)
+    odd = httpx.get(
+        f"{live.base}/metrics", headers=[(b"Authorization", "Bearer café".encode())], timeout=HTTP_TIMEOUT_S
+    )
     assert (odd.status_code, odd.json()["error"]["code"]) == (401, "auth_token_invalid")
     text = httpx.get(
         f"{live.base}/metrics",
         headers={"Authorization": f"Bearer {make_user(database_url, 'scrape-odd', 'admin')}"},
+        timeout=HTTP_TIMEOUT_S,
     ).text
     assert 'method="BREW"' not in text and 'method="X1"' not in text
     assert 'method="other"' in text

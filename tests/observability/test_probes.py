@@ -8,7 +8,7 @@ import pytest
 
 from backend.api.probes import SHIPPED
 from tests.api.support import app_client
-from tests.observability.live import free_port
+from tests.ports import closed_port
 
 
 def test_ready_with_every_migration_and_not_with_one_missing(database_url: str) -> None:
@@ -42,11 +42,12 @@ def test_ready_with_every_migration_and_not_with_one_missing(database_url: str) 
 
 def test_live_but_not_ready_without_a_database(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FLOWYARD_METRICS_TOKEN", "probe-token")
-    nowhere = f"postgresql://nobody:pw-never-shown@127.0.0.1:{free_port()}/none?connect_timeout=1"
-    with app_client(nowhere) as api:
-        assert api.get("/livez").status_code == 200
-        unready = api.get("/readyz")
-        scraped = api.get("/metrics", headers={"Authorization": "Bearer probe-token"})
+    with closed_port() as port:
+        nowhere = f"postgresql://nobody:pw-never-shown@127.0.0.1:{port}/none?connect_timeout=1"
+        with app_client(nowhere) as api:
+            assert api.get("/livez").status_code == 200
+            unready = api.get("/readyz")
+            scraped = api.get("/metrics", headers={"Authorization": "Bearer probe-token"})
     # The scrape still answers, and says the database is away.
     assert scraped.status_code == 200
     assert "flowyard_database_up 0.0" in scraped.text.splitlines()

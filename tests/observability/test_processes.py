@@ -11,14 +11,13 @@ import httpx
 import pytest
 
 from tests.actions.servers import recording_server
-from tests.observability.live import free_port, scrape, started, value
+from tests.observability.live import scrape, started, value
 from tests.support import Queue, flow
 
 
 def test_two_api_processes_count_as_one(database_url: str, tmp_path: Path) -> None:
-    port = free_port()
-    command = ["serve", "--port", str(port), "--workers", "2", "--no-worker"]
-    with started(command, database_url, tmp_path / "serve.log", port) as api:
+    command = ["serve", "--port", "0", "--workers", "2", "--no-worker"]
+    with started(command, database_url, tmp_path / "serve.log") as api:
         # The children start after the parent's banner, each at its own pace on a loaded machine: both must
         # be up before the requests, or one process may serve them all and the sum proves nothing.
         pids = api.wait_for_events("Started server", 2)
@@ -48,8 +47,7 @@ def test_sigterm_lets_serve_finish_the_walk_in_hand(queue: Queue, tmp_path: Path
             wires=[{"from": "start", "to": "call"}, {"from": "call", "to": "note"}],
         )
         run_id = queue.start(queue.save(document))
-        port = free_port()
-        with started(["serve", "--port", str(port)], queue.url, tmp_path / "serve.log", port) as api:
+        with started(["serve", "--port", "0"], queue.url, tmp_path / "serve.log") as api:
             receiver.wait_for(1)  # the in-process worker holds the walk, waiting for the slow server
             api.process.send_signal(signal.SIGTERM)
             with pytest.raises(subprocess.TimeoutExpired):

@@ -13,7 +13,7 @@ import pytest
 
 from tests.actions.servers import RecordingServer, recording_server
 from tests.api.support import make_user
-from tests.observability.live import METRICS_TOKEN, free_port, scrape, started, value, wait_for
+from tests.observability.live import HTTP_TIMEOUT_S, METRICS_TOKEN, scrape, started, value, wait_for
 from tests.server_logs import known_secret
 
 AUTHOR_PASSWORD = known_secret("author-pw-Q7m2v9")
@@ -65,14 +65,12 @@ def test_no_secret_reaches_the_logs_and_every_id_does(
         database_url, "s-approver", "decide", groups=("finance",), password=APPROVER_PASSWORD
     )
     used += [author_token, approver_token]
-    api_port, worker_port = free_port(), free_port()
     serve_log, worker_log = tmp_path / "serve.log", tmp_path / "worker.log"
-    worker_command = ["worker", "--metrics-port", str(worker_port)]
     with (
-        started(["serve", "--port", str(api_port), "--no-worker"], database_url, serve_log, api_port) as api,
-        started(worker_command, database_url, worker_log, worker_port) as worker,
+        started(["serve", "--port", "0", "--no-worker"], database_url, serve_log) as api,
+        started(["worker", "--metrics-port", "0"], database_url, worker_log) as worker,
     ):
-        with httpx.Client(base_url=api.base) as author:
+        with httpx.Client(base_url=api.base, timeout=HTTP_TIMEOUT_S) as author:
             login = author.post("/api/session", json={"name": "s-author", "password": AUTHOR_PASSWORD})
             assert login.status_code == 201, login.text
             csrf = login.json()["csrf_token"]
@@ -82,18 +80,25 @@ def test_no_secret_reaches_the_logs_and_every_id_does(
             assert flow.status_code == 201, flow.text
             hook = author.post(f"/api/flows/{flow.json()['id']}/webhook", headers={"X-CSRF-Token": csrf})
             used.append(known_secret(hook.json()["secret"]))
-            fired = httpx.post(f"{api.base}{hook.json()['path']}", json={"card": CARD})
+            fired = httpx.post(
+                f"{api.base}{hook.json()['path']}", json={"card": CARD}, timeout=HTTP_TIMEOUT_S
+            )
             assert fired.status_code == 202, fired.text
             run_id = fired.json()["run"]
 
         (approval_id,) = wait_for(database_url, "SELECT id FROM approvals WHERE run_id = %s", run_id)
         assert receiver.wait_for(1)[0].headers["x-api-key"] == HEADER_SECRET  # it was really sent
-        wrong = httpx.post(f"{api.base}/api/session", json={"name": "s-approver", "password": WRONG_PASSWORD})
+        wrong = httpx.post(
+            f"{api.base}/api/session",
+            json={"name": "s-approver", "password": WRONG_PASSWORD},
+            timeout=HTTP_TIMEOUT_S,
+        )
         assert wrong.status_code == 401
         decided = httpx.post(
             f"{api.base}/api/approvals/{approval_id}/decision",
             json={"outcome": "approve"},
             headers={"Authorization": f"Bearer {approver_token}", "X-Request-Id": "decide-1"},
+            timeout=HTTP_TIMEOUT_S,
         )
         assert decided.status_code == 200, decided.text
         wait_for(database_url, "SELECT 1 FROM runs WHERE id = %s AND status = 'succeeded'", run_id)
@@ -101,7 +106,7 @@ def test_no_secret_reaches_the_logs_and_every_id_does(
         counted = scrape(worker.base)  # the worker's own port, with the metrics token
         assert value(counted, "flowyard_action_seconds_count", kind="http", outcome="out") == 1
         assert value(counted, "flowyard_runs_ended_total", status="succeeded") == 1
-        assert httpx.get(f"{worker.base}/metrics").status_code == 401
+        assert httpx.get(f"{worker.base}/metrics", timeout=HTTP_TIMEOUT_S).status_code == 401
         api_lines, worker_lines = api.lines(), worker.lines()
 
     for log in (serve_log, worker_log):

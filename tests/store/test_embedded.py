@@ -6,7 +6,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -18,6 +17,7 @@ import psycopg
 import pytest
 
 from backend.store import embedded
+from tests.ports import serving_url
 
 
 def _env(data_dir: Path) -> dict[str, str]:
@@ -49,16 +49,9 @@ def data_dir() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_serve_starts_the_embedded_server_and_a_killed_process_leaves_it_reusable(data_dir: Path) -> None:
-    port = _free_port()
     with subprocess.Popen(
-        [sys.executable, "-m", "backend.cli", "serve", "--port", str(port), "--no-worker"],
+        [sys.executable, "-m", "backend.cli", "serve", "--port", "0", "--no-worker"],
         env=_env(data_dir),
         stdout=subprocess.PIPE,
         text=True,
@@ -68,9 +61,10 @@ def test_serve_starts_the_embedded_server_and_a_killed_process_leaves_it_reusabl
             # An empty database first hears how to add its first administrator; then the banner, printed
             # once the database is up and the port bound.
             assert serve.stdout.readline().startswith("There are no users yet.")
-            banner = serve.stdout.readline()
-            assert f"http://127.0.0.1:{port}" in banner
-            health = _get_json(f"http://127.0.0.1:{port}/healthz")
+            # `--port 0`: the port the system gave it, which the banner names.
+            base = serving_url(serve.stdout.readline())
+            assert base is not None and base.startswith("http://127.0.0.1:") and not base.endswith(":0")
+            health = _get_json(f"{base}/healthz")
             assert health["status"] == "ok"
             assert isinstance(health["database"], dict) and health["database"]["schema"] >= 1
             pid = embedded.running_pid(data_dir / "pgdata")
