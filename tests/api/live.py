@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from tests.ports import port_of, serving_url
 from tests.server_logs import server_log
 
 
@@ -24,19 +25,13 @@ class Live:
     log: list[str]  # the server's stderr, filled when it has stopped
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @contextmanager
 def serve(database_url: str, *extra: str, **env: str) -> Iterator[Live]:
-    """`flowyard serve` with `env` added to the environment; its stderr is checked for tracebacks after."""
-    port = free_port()
+    """`flowyard serve` on a port the system picks, with `env` added to the environment; its stderr is
+    checked for tracebacks after."""
     log: list[str] = []
     with subprocess.Popen(
-        [sys.executable, "-m", "backend.cli", "serve", "--port", str(port), *extra],
+        [sys.executable, "-m", "backend.cli", "serve", "--port", "0", *extra],
         env=dict(os.environ, DATABASE_URL=database_url, **env),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -48,8 +43,9 @@ def serve(database_url: str, *extra: str, **env: str) -> Iterator[Live]:
             banner = [server.stdout.readline()]
             if "serving" not in banner[0]:
                 banner.append(server.stdout.readline())
-            assert "serving" in banner[-1], banner
-            yield Live(f"http://127.0.0.1:{port}", port, log)
+            base = serving_url(banner[-1])
+            assert base is not None, banner
+            yield Live(base, port_of(base), log)
         finally:
             server.terminate()
             server.wait(timeout=60)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import urllib.request
@@ -23,15 +22,10 @@ from schemathesis.checks import (
 )
 
 from tests.api.support import make_user
+from tests.ports import serving_url
 from tests.server_logs import server_log
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -40,9 +34,8 @@ def live(database_url: str) -> Iterator[tuple[str, str]]:
     token = make_user(
         database_url, "everything", "edit", "run", "decide", "audit", "admin", groups=("finance",)
     )
-    port = _free_port()
     with subprocess.Popen(
-        [sys.executable, "-m", "backend.cli", "serve", "--port", str(port), "--no-worker"],
+        [sys.executable, "-m", "backend.cli", "serve", "--port", "0", "--no-worker"],
         env=dict(os.environ, DATABASE_URL=database_url),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -53,8 +46,9 @@ def live(database_url: str) -> Iterator[tuple[str, str]]:
             banner = server.stdout.readline()
             if "serving" not in banner:  # an empty database first hears how to add its first administrator
                 banner = server.stdout.readline()
-            assert "serving" in banner, banner
-            yield f"http://127.0.0.1:{port}", token
+            base = serving_url(banner)
+            assert base is not None, banner
+            yield base, token
         finally:
             server.terminate()
             server.wait(timeout=30)
