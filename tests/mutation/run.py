@@ -453,6 +453,47 @@ def report(packages: list[str], files: list[str], workers: int, recheck: bool) -
     return 0
 
 
+def _narrowed(patterns: list[str], module: str) -> list[str]:
+    """The patterns among `patterns` for the mutants of one module ("backend.walker.loops.").
+
+    >>> _narrowed(["backend.walker.*"], "backend.walker.loops.")
+    ['backend.walker.loops.*']
+    >>> queue = ["backend.queue.claims.*", "backend.queue.driver.x_wake_of__mutmut_*"]
+    >>> _narrowed(queue, "backend.queue.driver.")
+    ['backend.queue.driver.x_wake_of__mutmut_*']
+    """
+    narrow = [p for p in patterns if p.startswith(module)]
+    broad = [module + "*" for p in patterns if module.startswith(p.removesuffix("*"))]
+    return narrow + broad[:1]
+
+
+def _unchecked(work: Path, patterns: list[str]) -> list[str]:
+    """The mutants matching `patterns` that mutmut has no verdict for yet and that are not listed as
+    equivalent, by name: mutmut runs every mutant it is given by name again, so a run given the
+    package's pattern would start over, and an equivalent mutant's tests would run for nothing (graph's
+    cost a minute each). A file edited since mutmut last generated its mutants goes by its pattern,
+    every mutant of it anew (mutmut numbers them anew); all of them when it has generated none yet."""
+    mutants = work / "mutants"
+    metas = sorted((mutants / "backend").rglob("*.py.meta")) if mutants.is_dir() else []
+    if not metas:
+        return patterns
+    equivalents = _equivalents()
+    names = []
+    for meta in metas:
+        source = str(meta.relative_to(mutants)).removesuffix(".meta")
+        if (ROOT / source).stat().st_mtime > meta.stat().st_mtime:
+            names += _narrowed(patterns, _module(source))
+            continue
+        exit_codes: dict[str, int | None] = json.loads(meta.read_text("utf-8"))["exit_code_by_key"]
+        for name, code in sorted(exit_codes.items()):
+            if code is not None or not _matches(name, patterns):
+                continue
+            entry = equivalents.get(name)
+            if entry is None or entry.get("changed") != _changed_line(work, name, source):
+                names.append(name)
+    return names
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -478,9 +519,14 @@ def main(argv: list[str] | None = None) -> int:
             continue
         own = [f for f in files if _matches(f, PACKAGES[key].files)]
         patterns = [_module(f) + "*" for f in own] if own else PACKAGES[key].counted
-        print(f"== {key}: mutmut run {' '.join(patterns)}", flush=True)
+        names = _unchecked(work, patterns)
+        print(
+            f"== {key}: mutmut run {' '.join(patterns)}: {len(names)} mutant(s) not checked yet", flush=True
+        )
+        if not names:
+            continue
         run = subprocess.run(
-            [str(mutmut), "run", "--max-children", str(args.max_children), *patterns],
+            [str(mutmut), "run", "--max-children", str(args.max_children), *names],
             cwd=work,
             env={**os.environ, "FLOWYARD_MUTATION_EXAMPLES": FIRST_PASS_EXAMPLES},
         )
