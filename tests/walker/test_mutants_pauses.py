@@ -61,3 +61,17 @@ def test_the_sample_walk_reads_its_trigger_payload() -> None:
     assert journal[2] == JournalLine(
         code="log_written", node="a", visit=2, data={"message": "n is 3", "level": "info"}
     )
+
+
+def test_a_delay_until_past_the_runs_value_limit_fails_the_run_with_that_limit() -> None:
+    flow = build(
+        {"t": trigger(), "d": node("delay", until="{{trigger.when}}{{trigger.pad}}"), "a": log("late")},
+        "t>d d>a",
+    )
+    step = walk(
+        flow, None, trigger={"when": "2031-05-01T09:00:00Z", "pad": " " * 100}, limits=Limits(value_bytes=100)
+    )
+    assert (step.status, step.error) == ("failed", "value_too_large")
+    assert step.journal[-1] == JournalLine(
+        code="run_failed", node="d", visit=2, data={"error": "value_too_large", "limit": 100, "what": "text"}
+    )
