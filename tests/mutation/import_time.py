@@ -11,6 +11,7 @@ trampoline records its function) in a process of its own that imports everything
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import sys
@@ -25,10 +26,11 @@ def main() -> None:
     import pytest
     from mutmut.state import state
 
-    with contextlib.redirect_stdout(sys.stderr):
+    said = io.StringIO()  # pytest's list of the tests: shown only when collecting them failed
+    with contextlib.redirect_stdout(said):
         code = pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", *arguments])
     if code != 0:
-        sys.exit(f"collecting the tests failed (pytest exited {code})")
+        sys.exit(f"{said.getvalue()}\ncollecting the tests failed (pytest exited {code})")
     print(json.dumps(sorted(state()._stats)))
 
 
