@@ -10,13 +10,14 @@ from typing import Any
 import pytest
 
 from backend.graph.model import Node
+from backend.walker import walk
 from backend.walker.continuation import Loop, State
 from backend.walker.errors import WalkFailure
 from backend.walker.loops import PASS_LIMIT, Loops
 from backend.walker.sizes import Limits
 from backend.walker.step import JournalLine
 from backend.walker.templates import MISSING
-from tests.walker.walker_flows import build, foreach, log, trigger
+from tests.walker.walker_flows import build, foreach, log, repeat, set_, trigger
 
 ALONE = build({"t": trigger()})  # entering a foreach reads only its node, never the flow
 
@@ -132,3 +133,21 @@ def test_a_foreach_over_missing_or_no_items_follows_done_and_opens_nothing(confi
     port, state, journal, _ = entered(config, {"row": 1})
     assert port == "done"
     assert (state.loops, state.seen, state.variables, journal) == ([], [{"t": None}], {"row": 1}, [])
+
+
+def test_a_repeats_test_before_a_later_pass_is_held_to_the_runs_value_limit() -> None:
+    # The first test renders "" (v starts empty); the second 180 characters, past the 100 allowed.
+    flow = build(
+        {
+            "t": trigger(),
+            "v": set_(v=""),
+            "r": repeat("{{v}}{{v}}", "ne", "stop"),
+            "s": set_(v="{{trigger.big}}"),
+        },
+        "t>v v>r r.body>s",
+    )
+    step = walk(flow, None, trigger={"big": "x" * 90}, limits=Limits(value_bytes=100))
+    assert (step.status, step.error) == ("failed", "value_too_large")
+    assert step.journal[-1] == JournalLine(
+        code="run_failed", node="r", visit=3, data={"error": "value_too_large", "limit": 100, "what": "text"}
+    )
