@@ -22,6 +22,7 @@ def test_a_loop_in_a_cycle_through_its_body_is_not_around_itself() -> None:
             ],
         }
     )
+    assert outline is not None
     topology = analyse(outline)
     loop = topology.vertex["r"]
     assert topology.regions[loop] & topology.loop_bit(loop)  # the cycle puts r in its own body region
