@@ -196,36 +196,59 @@ def _equivalents() -> dict[str, dict[str, str]]:
     return {entry["mutant"]: entry for entry in entries}
 
 
-def _new_files(work: Path, package: Package) -> set[str]:
-    """The package's test files that mutmut's stats did not see: written since its run began."""
+def _seen_and_own(work: Path, package: Package) -> tuple[dict[str, list[str]], list[str]]:
+    """mutmut's stats (the tests it saw calling each function) and the package's test files, in order."""
     stats = json.loads((work / "mutants" / "mutmut-stats.json").read_text("utf-8"))
-    by_function: dict[str, list[str]] = stats["tests_by_mangled_function_name"]
-    seen = {test.split("::")[0] for known in by_function.values() for test in known}
     own = [ROOT / t for t in package.tests if t.startswith("tests/")]
     files = [
         str(f.relative_to(ROOT)) for d in own for f in (sorted(d.rglob("test_*.py")) if d.is_dir() else [d])
     ]
-    return {f for f in files if f not in seen}
+    return stats["tests_by_mangled_function_name"], files
 
 
-def _tests_for(work: Path, name: str, package: Package) -> list[str]:
-    """The files of the tests mutmut saw calling the mutant's function, and test files written since;
-    every test of its package when it saw none.
+def _new_files(by_function: dict[str, list[str]], files: list[str]) -> list[str]:
+    """The package's test files that mutmut's stats did not see: written since its run began."""
+    seen = {test.split("::")[0] for known in by_function.values() for test in known}
+    return [f for f in files if f not in seen]
 
-    A function called only while a module is imported (an operator table built by `_ordered`) or only
-    through a cache has no tests of its own in mutmut's stats: all of the package's tests then run."""
-    stats = json.loads((work / "mutants" / "mutmut-stats.json").read_text("utf-8"))
-    by_function: dict[str, list[str]] = stats["tests_by_mangled_function_name"]
-    tests = by_function.get(_function_of(name), [])
+
+def _import_time(work: Path, *, refresh: bool) -> set[str]:
+    """The mutated functions that run while the package's tests are imported (tests/mutation/import_time.py).
+
+    Found anew when `refresh` (a run, after the tests were copied in), else as the last run found them."""
+    kept = work / "import-time.json"
+    if not refresh:
+        return set(json.loads(kept.read_text("utf-8"))) if kept.exists() else set()
+    script = Path(__file__).with_name("import_time.py")
+    selection = tomllib.loads((work / "pyproject.toml").read_text("utf-8"))["tool"]["mutmut"]
+    arguments = [*_fresh_options(work), *selection["pytest_add_cli_args_test_selection"]]
+    found = subprocess.run(
+        [sys.executable, str(script), str(work / "mutants"), *arguments],
+        stdout=subprocess.PIPE,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    names = sorted(json.loads(found.stdout))
+    kept.write_text(json.dumps(names), "utf-8")
+    return set(names)
+
+
+def _tests_for(
+    name: str, package: Package, by_function: dict[str, list[str]], new: list[str], import_time: set[str]
+) -> list[str]:
+    """The files of the tests mutmut saw calling the mutant's function (`by_function`, its stats), and the
+    test files written since (`new`); every test of its package when it saw none, or when the function
+    runs while the tests are imported (`import_time`).
+
+    A function called only through a cache has no tests of its own in mutmut's stats; one called while
+    pytest imports the test modules (the operator table `conditions._ordered` builds) is credited to
+    whichever test mutmut ran first: for both, all of the package's tests run."""
+    function = _function_of(name)
+    tests = by_function.get(function, [])
     # Whole files, not mutmut's test ids: a test added to a file since mutmut's stats runs too. The files
     # written since come first: they were written for the survivors, and `-x` stops at the first failure.
-    seen = {test.split("::")[0] for known in by_function.values() for test in known}
-    own = [ROOT / t for t in package.tests if t.startswith("tests/")]
-    files = [
-        str(f.relative_to(ROOT)) for d in own for f in (sorted(d.rglob("test_*.py")) if d.is_dir() else [d])
-    ]
-    new = [f for f in files if f not in seen]
-    if not tests:
+    if not tests or function in import_time:
         return [*new, *package.tests]
     return [*new, *sorted({test.split("::")[0] for test in tests} - set(new))]
 
@@ -280,21 +303,24 @@ def _recheck(
     store = work / "fresh-verdicts.json"
     verdicts: dict[str, dict[str, object]] = json.loads(store.read_text("utf-8")) if store.exists() else {}
     todo: dict[str, tuple[list[str], str]] = {}
+    if run:
+        # mutmut copied tests/ when its run began; the re-run must see the tests as they are now.
+        shutil.copytree(ROOT / "tests", work / "mutants" / "tests", dirs_exist_ok=True)
+    import_time = _import_time(work, refresh=run)
+    by_function, files = _seen_and_own(work, package)
+    new = _new_files(by_function, files)
     for name, changed in names:
-        tests = _tests_for(work, name, package)
+        tests = _tests_for(name, package, by_function, new, import_time)
         key = _verdict_key(name, tests, changed)
         if verdicts.get(name, {}).get("key") != key:
             verdicts.pop(name, None)
             if run:
                 todo[name] = (tests, key)
     if todo:
-        # mutmut copied tests/ when its run began; the re-run must see the tests as they are now.
-        shutil.copytree(ROOT / "tests", work / "mutants" / "tests", dirs_exist_ok=True)
         print(f"re-running {len(todo)} survivor(s) in fresh processes ...", flush=True)
     # First the test files written since mutmut's stats alone (a second or two each, and most survivors
     # fall to them), then the whole of each survivor's test files for what is left. A kill by some of a
     # mutant's tests is a kill by all of them: both stages keep the verdict under the full key.
-    new = _new_files(work, package)
     first = {n: [t for t in tests if t in new] for n, (tests, _) in todo.items()}
     stages = [{n: t for n, t in first.items() if t}, {n: tests for n, (tests, _) in todo.items()}]
     for number, jobs in enumerate(stages):
@@ -427,6 +453,47 @@ def report(packages: list[str], files: list[str], workers: int, recheck: bool) -
     return 0
 
 
+def _narrowed(patterns: list[str], module: str) -> list[str]:
+    """The patterns among `patterns` for the mutants of one module ("backend.walker.loops.").
+
+    >>> _narrowed(["backend.walker.*"], "backend.walker.loops.")
+    ['backend.walker.loops.*']
+    >>> queue = ["backend.queue.claims.*", "backend.queue.driver.x_wake_of__mutmut_*"]
+    >>> _narrowed(queue, "backend.queue.driver.")
+    ['backend.queue.driver.x_wake_of__mutmut_*']
+    """
+    narrow = [p for p in patterns if p.startswith(module)]
+    broad = [module + "*" for p in patterns if module.startswith(p.removesuffix("*"))]
+    return narrow + broad[:1]
+
+
+def _unchecked(work: Path, patterns: list[str]) -> list[str]:
+    """The mutants matching `patterns` that mutmut has no verdict for yet and that are not listed as
+    equivalent, by name: mutmut runs every mutant it is given by name again, so a run given the
+    package's pattern would start over, and an equivalent mutant's tests would run for nothing (graph's
+    cost a minute each). A file edited since mutmut last generated its mutants goes by its pattern,
+    every mutant of it anew (mutmut numbers them anew); all of them when it has generated none yet."""
+    mutants = work / "mutants"
+    metas = sorted((mutants / "backend").rglob("*.py.meta")) if mutants.is_dir() else []
+    if not metas:
+        return patterns
+    equivalents = _equivalents()
+    names = []
+    for meta in metas:
+        source = str(meta.relative_to(mutants)).removesuffix(".meta")
+        if (ROOT / source).stat().st_mtime > meta.stat().st_mtime:
+            names += _narrowed(patterns, _module(source))
+            continue
+        exit_codes: dict[str, int | None] = json.loads(meta.read_text("utf-8"))["exit_code_by_key"]
+        for name, code in sorted(exit_codes.items()):
+            if code is not None or not _matches(name, patterns):
+                continue
+            entry = equivalents.get(name)
+            if entry is None or entry.get("changed") != _changed_line(work, name, source):
+                names.append(name)
+    return names
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -452,9 +519,14 @@ def main(argv: list[str] | None = None) -> int:
             continue
         own = [f for f in files if _matches(f, PACKAGES[key].files)]
         patterns = [_module(f) + "*" for f in own] if own else PACKAGES[key].counted
-        print(f"== {key}: mutmut run {' '.join(patterns)}", flush=True)
+        names = _unchecked(work, patterns)
+        print(
+            f"== {key}: mutmut run {' '.join(patterns)}: {len(names)} mutant(s) not checked yet", flush=True
+        )
+        if not names:
+            continue
         run = subprocess.run(
-            [str(mutmut), "run", "--max-children", str(args.max_children), *patterns],
+            [str(mutmut), "run", "--max-children", str(args.max_children), *names],
             cwd=work,
             env={**os.environ, "FLOWYARD_MUTATION_EXAMPLES": FIRST_PASS_EXAMPLES},
         )
