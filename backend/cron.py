@@ -25,6 +25,8 @@ from backend.errors import CodedError
 class ScheduleInvalid(CodedError, ValueError):
     """A schedule no cron or time zone names."""
 
+    status = 422  # a refusal of what was asked
+
 
 def next_fire(cron: str, timezone: str, after: datetime) -> datetime:
     """The first time strictly after `after` that `cron` names in `timezone`, in UTC."""

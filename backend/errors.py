@@ -23,8 +23,10 @@ from typing import Any, ClassVar
 class CodedError(Exception):
     """A reason code and the parameters its catalog sentence is filled with."""
 
-    # The HTTP status the API answers with when nothing more particular is said (ApiError says its own).
-    status: ClassVar[int] = 422
+    # The HTTP status the API answers a refusal of this class with when its handler did not translate it
+    # (ApiError says its own). None: not a refusal a client can cause but a failure of ours, which the API
+    # logs with its traceback and answers 500 internal_error, its parameters kept from the client.
+    status: ClassVar[int | None] = None
 
     def __init__(self, *, code: str, **params: Any) -> None:
         super().__init__(code)

@@ -1,5 +1,6 @@
 """A coded refusal that escapes its handler untranslated is answered with its code and a 4xx (its
-class's status, 404 for a thing not there), in the reader's language; only an uncoded exception is a 500.
+class's status, 404 for a thing not there), in the reader's language; an uncoded exception, or a coded
+failure no client can cause, is a 500.
 
 The endpoints here are declared as the API's are (`backend.api.endpoint.Endpoint`), public and without a
 connection: what is proven is the endpoint's own answer, which touches no data."""
@@ -14,6 +15,7 @@ from starlette.applications import Starlette
 from starlette.responses import Response
 from starlette.testclient import TestClient
 
+from backend.actions.failures import ActionFailure
 from backend.api.endpoint import Call, Endpoint
 from backend.i18n.catalogs import message
 from backend.people.logins import LoginThrottled
@@ -24,6 +26,8 @@ REFUSALS: dict[str, Exception] = {
     "/gone": StopRefused(code="run_not_found"),
     "/throttled": LoginThrottled(code="login_throttled", minutes=3),
     "/bug": RuntimeError("a bug, not a refusal"),
+    # A coded failure of ours, not a refusal: its parameters (here a host) never reach the client.
+    "/failed": ActionFailure(code="action_unreachable", host="10.0.0.7", detail="connection refused"),
 }
 
 
@@ -72,3 +76,9 @@ def test_a_refusal_class_with_its_own_status_keeps_it(client: TestClient) -> Non
 def test_an_uncoded_exception_is_still_a_500_without_its_text(client: TestClient) -> None:
     error = _error(client, "/bug", 500)
     assert error["code"] == "internal_error" and "a bug" not in str(error)
+
+
+def test_a_coded_failure_that_is_no_refusal_is_a_500_without_its_parameters(client: TestClient) -> None:
+    error = _error(client, "/failed", 500)
+    assert error["code"] == "internal_error"
+    assert "10.0.0.7" not in str(error) and "action_unreachable" not in str(error)

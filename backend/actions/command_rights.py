@@ -26,6 +26,8 @@ OPERATOR = "cli"
 class CommandRefused(CodedError):
     """A flow version whose command nodes may not be saved: an HTTP status, a reason code, its params."""
 
+    status = 422  # a refusal of what was asked
+
     def __init__(self, status: int, *, code: str, **params: Any) -> None:
         super().__init__(code=code, **params)
         self.status = status  # type: ignore[misc]  # this refusal's own, where the class has a default

@@ -110,23 +110,32 @@ class Endpoint:
                     return await self.handler(Call(request, conn, user, locale, body, query))
             except CodedError as refused:
                 # An ApiError says its status; a package's refusal its handler did not translate is
-                # answered with its own code all the same, never as a 500 (docs/api.md).
+                # answered with its own code all the same (docs/api.md). A coded failure of ours is not a
+                # refusal: it goes on as any other failure does.
+                status = refusal_status(refused)
+                if status is None:
+                    return self._failed(refused, locale)
                 answer = error_response(refused, locale)
-                answer.status_code = refusal_status(refused)
+                answer.status_code = status
                 return answer
             except ClientGone:
                 # Nobody is left to read an answer: not a failure of ours, so no traceback either.
                 log.info("%s %s: the client left before its body was sent", self.method, self.path)
                 return error_response(ApiError(400, code="request_body_incomplete"), locale)
             except Exception as failure:
-                if database_gone(failure):
-                    return database_unavailable(locale, failure)
-                log.exception("%s %s failed", self.method, self.path)
-                return internal_error(locale)
+                return self._failed(failure, locale)
             finally:
                 reset_reader_zone(zoned)
 
         return Route(self.path, serve, methods=[self.method])
+
+    def _failed(self, failure: Exception, locale: str) -> Response:
+        """A failure of ours (called while it is being handled): 503 when the database is away, else logged
+        with its traceback and answered 500 internal_error, its text kept from the client."""
+        if database_gone(failure):
+            return database_unavailable(locale, failure)
+        log.exception("%s %s failed", self.method, self.path)
+        return internal_error(locale)
 
     async def _body(self, request: Request) -> Any:
         if self.body is None:
@@ -158,20 +167,26 @@ class Endpoint:
         return values
 
 
-def refusal_status(refused: CodedError) -> int:
+def refusal_status(refused: CodedError) -> int | None:
     """A refusal's HTTP status: an ApiError's own; for a package's refusal its handler did not translate,
-    404 when what it names is not there (a code ending in `_not_found`), else its class's
-    (`CodedError.status`: 422, or 429 for a throttled login, 503 for a StoreError, the database away).
+    404 when what it names is not there (a code ending in `_not_found`), else its own (`CodedError.status`:
+    422, or 429 for a throttled login). None for a coded failure that is no refusal a client can cause (a
+    walk's or an action's failure, a StoreError): the API answers it as a failure of its own.
 
     Examples:
-        >>> [refusal_status(CodedError(code=code)) for code in ("run_not_found", "run_not_stopped")]
+        >>> from backend.queue.stops import StopRefused
+        >>> [refusal_status(StopRefused(code=code)) for code in ("run_not_found", "run_not_stopped")]
         [404, 422]
         >>> refusal_status(ApiError(409, code="flow_not_found"))
         409
+        >>> refusal_status(CodedError(code="value_too_large")) is None
+        True
     """
     if isinstance(refused, ApiError):
         return refused.status
-    return 404 if refused.code.endswith("_not_found") else type(refused).status
+    if refused.status is None:
+        return None
+    return 404 if refused.code.endswith("_not_found") else refused.status
 
 
 # ASCII digits only: str.isdigit() says yes to "²", which int() then refuses.

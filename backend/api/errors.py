@@ -42,7 +42,8 @@ def error_response(error: CodedError, locale: str, headers: dict[str, str] | Non
             "detail": error.detail if isinstance(error, ApiError) else (error.params or None),
         }
     }
-    return JSONResponse(body, status_code=error.status, headers=headers)
+    # A class without a status is a failure of ours, answered 500 (the endpoint never shows its body).
+    return JSONResponse(body, status_code=error.status or 500, headers=headers)
 
 
 def internal_error(locale: str) -> JSONResponse:

@@ -62,7 +62,7 @@ JOURNAL_LINE: dict[str, Any] = {
     "required": ["seq", "at", "code", "node", "visit", "data", "message"],
     "properties": {
         "seq": {"type": "integer"},
-        "at": {"type": "string"},
+        "at": {"type": "string", "format": "date-time"},
         "code": {"type": "string"},
         "node": {"type": ["string", "null"]},
         "visit": {"type": ["integer", "null"]},

@@ -31,6 +31,8 @@ MAX_PAGE = 1000
 class AuditRefused(CodedError, ValueError):
     """An audit search the filters cannot express (a bad cursor, an unknown column)."""
 
+    status = 422  # a refusal of what was asked
+
 
 @dataclass(frozen=True, slots=True)
 class AuditFilter:

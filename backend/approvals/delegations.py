@@ -46,6 +46,8 @@ class Delegation:
 class DelegationRefused(CodedError, ValueError):
     """A delegation not made or not ended, with its reason code."""
 
+    status = 422  # a refusal of what was asked
+
 
 async def delegate(
     conn: AsyncConnection[Any], from_user: str, to_user: str, starts_at: datetime, ends_at: datetime

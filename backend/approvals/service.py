@@ -159,6 +159,8 @@ def _settled(approval: Approval, vote: VoteKind, tally: _Tally) -> Outcome | Non
 class DecisionRefused(CodedError):
     """A decision not taken, with its reason code; `standing` is the decision that stands, if any."""
 
+    status = 422  # a refusal of what was asked
+
     def __init__(self, *, code: str, standing: Decision | None = None, **params: object) -> None:
         super().__init__(code=code, **params)
         self.standing = standing

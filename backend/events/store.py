@@ -29,6 +29,8 @@ WAKE_CHANNEL = "flowyard_waits"
 class EventRefused(CodedError):
     """An event (or a secret for one) refused: nothing was stored."""
 
+    status = 422  # a refusal of what was asked
+
 
 def check_name(name: str) -> str:
     """`name` when it may be an event's name, else `event_name_refused`.

@@ -49,6 +49,8 @@ MAX_EMAIL = 254
 class AccountRefused(CodedError, ValueError):
     """A change of users, rights or tokens refused: the reason code and its sentence's parameters."""
 
+    status = 422  # a refusal of what was asked
+
 
 @dataclass(frozen=True, slots=True)
 class Grant:

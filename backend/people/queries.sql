@@ -42,7 +42,7 @@ WITH valid AS (
     WHERE token_hash = %(token_hash)s AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
 ), used AS (
     UPDATE tokens SET last_used_at = now()
-    WHERE id = (SELECT id FROM valid)
+    WHERE id = (SELECT id FROM valid) AND revoked_at IS NULL  -- a revoke committed meanwhile: left alone
       AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
 )
 SELECT user_name FROM valid

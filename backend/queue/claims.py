@@ -137,7 +137,9 @@ async def claim_due(
 ) -> list[Claim]:
     """Claim up to `limit` due waits for `me`, answered ones first (`claim`); `answered_only`: those
     alone (`claim_answered`)."""
-    params = {"me": me, "limit": limit, "now": now, "lease": lease}
+    # A full round leaves at least half of its slots to waits due by time (`claim`).
+    answered_limit = limit if answered_only else max(1, limit // 2)
+    params = {"me": me, "limit": limit, "answered_limit": answered_limit, "now": now, "lease": lease}
     statement = QUERIES["claim_answered" if answered_only else "claim"]
     return [row.claim() for row in await every(conn, Claimed, statement, params)]
 

@@ -5,7 +5,8 @@
 -- Claim up to %(limit)s due waits for %(me)s, with what walking them needs of their runs; zero rows back
 -- means there is nothing to do. Answered waits first (a decision, an event: `answered_at`, migration
 -- 0018), oldest answer first, then the rest by wake_at: a person's answer never queues behind a backlog
--- of waits due by time. An approval wait comes with its approval when that is final (decided, timed out,
+-- of waits due by time. The answered take at most %(answered_limit)s of a round (half of it): a steady
+-- stream of events never holds back every delay, deadline and retry. An approval wait comes with its approval when that is final (decided, timed out,
 -- cancelled: it never changes again, approvals_final), so a decided wait resumes with no read of its own.
 -- The statement's own transaction does not wait for its WAL flush
 -- (set_config(..., true) lasts until that commit): a claim lost with a crashed database is a wait due
@@ -15,7 +16,7 @@ WITH answered AS (
     WHERE status = 'waiting' AND answered_at IS NOT NULL AND wake_at <= coalesce(%(now)s::timestamptz, now())
       AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
     ORDER BY answered_at
-    LIMIT %(limit)s
+    LIMIT %(answered_limit)s
     FOR UPDATE SKIP LOCKED
 ), due AS (
     SELECT id FROM waits
@@ -25,7 +26,7 @@ WITH answered AS (
     FOR UPDATE SKIP LOCKED
 ), claimed AS (
     -- The answered first, then the due for the rest: the append reads `due` only as far as the limit
-    -- needs, and locks only what it reads. Both limits are the constant %(limit)s: a limit the planner
+    -- needs, and locks only what it reads. The limits are parameters: a limit the planner
     -- cannot see (a count of `answered`) is estimated at a tenth of the table, and at 100,000 due waits
     -- that planned a whole scan of waits and runs on every claim.
     UPDATE waits AS w

@@ -49,6 +49,8 @@ COLUMNS = (
 class RecordsRefused(CodedError, ValueError):
     """An audit export asked for with a cursor or a page size it cannot have."""
 
+    status = 422  # a refusal of what was asked
+
 
 @dataclass(frozen=True, slots=True)
 class RunRecord:

@@ -20,7 +20,7 @@ SELECT r.id, r.flow_id, r.version, r.status, r.trigger_kind, r.error, r.started_
        f.name AS flow_name, v.document,
        (SELECT coalesce(json_object_agg(n.node, n.visits), '{}')
         FROM (SELECT node, count(*) AS visits FROM journal
-              WHERE run_id = r.id AND code = 'node_visited' GROUP BY node) AS n) AS visits,
+              WHERE run_id = r.id AND code = 'node_visited' AND node IS NOT NULL GROUP BY node) AS n) AS visits,
        CASE WHEN r.error IS NOT NULL THEN
            (SELECT json_build_object('node', j.node, 'data', j.data) FROM journal AS j
             WHERE j.run_id = r.id AND j.code = 'run_failed' ORDER BY j.seq DESC LIMIT 1)

@@ -33,6 +33,8 @@ from backend.walker import JournalLine
 class StopRefused(CodedError):
     """A resume or an end that changes nothing, with its reason code and what the message names."""
 
+    status = 422  # a refusal of what was asked
+
 
 def continuation_nodes(continuation: Mapping[str, Any] | None) -> set[str]:
     """Every node id a continuation names: the pause, the stack, the visited marks and the open loops,

@@ -152,7 +152,6 @@ class Worker:
         self._walking: set[tuple[int, int]] = set()
         self._wake = asyncio.Event()
         self._claimed_at = 0.0  # monotonic time of the last full claim round
-        self._looked_at = 0.0  # monotonic time of the last claim statement, full or answered waits only
         # A NOTIFY came since the last claim round: a wait may have been answered (a decision, an event).
         self._heard = False
         self._kept: tuple[float, Any] | None = None  # (monotonic time, clock) of the last housekeeping
@@ -231,9 +230,8 @@ class Worker:
 
     async def _claim(self, limit: int, now: datetime | None, *, answered_only: bool) -> list[Claim]:
         """One claim statement (with the housekeeping when its second has come), noting when it looked."""
-        self._looked_at = time.monotonic()
-        if not answered_only:
-            self._claimed_at = self._looked_at
+        if not answered_only:  # a claim of answered waits alone does not look at those due by time
+            self._claimed_at = time.monotonic()
         async with self.pool.connection() as conn:
             if self._housekeeping_due(now):
                 await fire_due(conn, now)
@@ -401,7 +399,7 @@ class Worker:
     def _parked(self, due_in: timedelta) -> None:
         """An outcome batch committed a wait that falls due `due_in` from now: look again then."""
         due_at = time.monotonic() + due_in.total_seconds()
-        if self._due_at is None or self._due_at <= self._looked_at or due_at < self._due_at:
+        if self._due_at is None or self._due_at <= self._claimed_at or due_at < self._due_at:
             self._due_at = due_at
             self._sooner.set()
 
@@ -430,10 +428,11 @@ class Worker:
         """When to look again for the soonest wait this worker parked (monotonic time; infinity: no reason
         to). Not before it falls due, nor before a claim round may claim it (`_claimable_at`): with no slot
         free the loop would spin, and a walk's end wakes it anyway. Forgotten once a claim statement has
-        looked after it fell due, whatever that claim took."""
+        looked after it fell due, whatever that claim took (a full round: `claim_answered` looks at answered
+        waits only)."""
         if self._due_at is None:
             return float("inf")
-        if self._looked_at >= self._due_at:
+        if self._claimed_at >= self._due_at:
             self._due_at = None
             return float("inf")
         return max(self._due_at, self._claimable_at())

@@ -10,9 +10,8 @@ from backend.errors import CodedError
 
 
 class StoreError(CodedError):
-    """A failure the CLI reports as one line with a reason code, and exit code 2; the API, as 503."""
-
-    status = 503
+    """A failure the CLI reports as one line with a reason code, and exit code 2; the API as a failure of
+    its own (503 database_unavailable when the database is away, else 500)."""
 
 
 def describe_host(url: str) -> str:

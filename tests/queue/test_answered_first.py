@@ -117,6 +117,23 @@ def test_the_batch_takes_answered_outcomes_first() -> None:
     assert [p[0].claim.wait_id for p in batch._pending] == [3, 5], "the answered writer leaves the rest"
 
 
+def test_answers_take_at_most_half_of_a_round_and_leave_the_rest_to_waits_due_by_time(queue: Queue) -> None:
+    _backlog(queue, 3)
+    flow_id = queue.save(LOG_FLOW)
+    answered = [queue.start(flow_id, input={"who": f"a{n}"}) for n in range(4)]
+    # A steady stream of answers, made by hand: four waits answered, more than half of a round of four.
+    queue.all("UPDATE waits SET answered_at = now() WHERE run_id = ANY(%s) RETURNING id", answered)
+    queue.clock.catch_up(queue.url)
+
+    round_of_four = _claim(queue, 4)
+
+    assert sorted(claim.answered for claim in round_of_four) == [False, False, True, True]
+    assert not {claim.run_id for claim in round_of_four if not claim.answered} & set(answered)
+    assert {claim.run_id for claim in round_of_four if claim.answered} <= set(answered)
+    _give_back(queue)
+
+
+# Last in the file: the 20,000 due waits it makes stay behind.
 def test_claiming_from_a_large_backlog_reads_no_table_whole(queue: Queue) -> None:
     """Every wait due at once (a drain's start): the claim's limits are constants the planner sees, so it
     plans index reads of `limit` rows, not a tenth of the table (a limit computed from the answered count
@@ -140,6 +157,6 @@ def test_claiming_from_a_large_backlog_reads_no_table_whole(queue: Queue) -> Non
         conn.autocommit = True
         conn.execute("VACUUM ANALYZE waits")
         conn.execute("VACUUM ANALYZE runs")
-    params = {"me": "w", "limit": 10, "now": None, "lease": LEASE}
+    params = {"me": "w", "limit": 10, "answered_limit": 5, "now": None, "lease": LEASE}
     for name in ("claim", "claim_answered"):
         assert sequential_scans(queue.url, QUERIES[name], params, {"waits", "runs"}) == [], name

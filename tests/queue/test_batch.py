@@ -47,7 +47,13 @@ def _walk_all(queue: Queue, count: int, spoil: Any = None) -> list[BaseException
         await pool.open()
         try:
             async with pool.connection() as conn:
-                params = {"me": "w", "limit": count, "now": queue.clock(), "lease": timedelta(seconds=30)}
+                params = {
+                    "me": "w",
+                    "limit": count,
+                    "answered_limit": count,
+                    "now": queue.clock(),
+                    "lease": timedelta(seconds=30),
+                }
                 cur = await conn.execute(QUERIES["claim"], params)
                 claims = sorted((Claim.from_row(row) for row in await cur.fetchall()), key=lambda c: c.run_id)
             assert len(claims) == count

@@ -301,7 +301,13 @@ def test_a_decision_landing_while_another_pause_is_walked_is_not_lost_when_the_w
         await pool.open()
         try:
             async with pool.connection() as conn:
-                params = {"me": "w", "limit": 1, "now": queue.clock(), "lease": timedelta(seconds=30)}
+                params = {
+                    "me": "w",
+                    "limit": 1,
+                    "answered_limit": 1,
+                    "now": queue.clock(),
+                    "lease": timedelta(seconds=30),
+                }
                 claim = Claim.from_row((await (await conn.execute(QUERIES["claim"], params)).fetchall())[0])
             run = await load_run(pool, claim, FlowCache())
             walked = await walk_claim(pool, claim, run, NoActions(), service, _always_ours, now=queue.clock())

@@ -29,6 +29,7 @@ PARAMS: dict[str, Any] = {
     "next": None,
     "me": "w",
     "limit": 10,
+    "answered_limit": 5,
     "now": None,
     "lease": "30 seconds",
     "ids": [1, 2],

@@ -3657,6 +3657,7 @@ export interface operations {
                         /** @description the pinned version's document and the flow's name */
                         flow: Record<string, never> | null;
                         journal: {
+                            /** Format: date-time */
                             at: string;
                             code: string;
                             data: Record<string, never>;

@@ -9,9 +9,11 @@ interface Props {
   lines: JournalLine[];
   more: (() => void) | null;
   loading: boolean;
+  /** Why the last "next lines" failed, if it did: the button stays, to try again. */
+  failed: string | null;
 }
 
-export function Journal({ lines, more, loading }: Props) {
+export function Journal({ lines, more, loading, failed }: Props) {
   const { t } = useTranslation();
   return (
     <section aria-labelledby="journal-title">
@@ -29,6 +31,7 @@ export function Journal({ lines, more, loading }: Props) {
           </li>
         ))}
       </ol>
+      {failed && <p role="alert">{failed}</p>}
       {more && (
         // Never disabled while the page loads: a disabled button drops the keyboard's focus.
         <button

@@ -39,7 +39,9 @@ export function RunPage() {
     onSettled: () => queries.invalidateQueries({ queryKey: ['run', runId] }),
   });
 
-  if (page.error) return <p role="alert">{page.error.message}</p>;
+  // A next page that failed leaves the run shown (Journal says so under its lines); only a run that could
+  // not be read at all is an error page.
+  if (page.error && !page.data) return <p role="alert">{page.error.message}</p>;
   if (!page.data) return <p aria-busy="true">{t('ui_loading')}</p>;
   const { run, flow } = page.data;
   const open = run.status === 'waiting' || run.status === 'running' || run.status === 'stopped';
@@ -113,6 +115,7 @@ export function RunPage() {
         lines={lines}
         more={pages.hasNextPage ? () => void pages.fetchNextPage() : null}
         loading={pages.isFetchingNextPage}
+        failed={pages.isFetchNextPageError ? (pages.error?.message ?? null) : null}
       />
     </section>
   );
