@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from backend.api.endpoint import refusal_status
 from backend.api.errors import ApiError, error_response
 from backend.console import refuse
 from backend.errors import CodedError
@@ -50,8 +51,10 @@ def test_the_api_answers_any_refusal_with_its_status_and_translated_sentence() -
     assert body["error"]["message"] != message("user_unknown", "en", name="zed")
     assert body["error"]["detail"] == {"name": "zed"}
 
-    store = error_response(StoreError(code="database_unreachable", host="h"), "en")
-    assert store.status_code == 503
+    # A StoreError is no refusal a client caused: the endpoint answers it as a failure of its own (503
+    # database_unavailable, or a logged 500); shown as a refusal anyway, it would be a 500.
+    assert refusal_status(StoreError(code="database_unreachable", host="h")) is None
+    assert error_response(StoreError(code="database_unreachable", host="h"), "en").status_code == 500
     api = error_response(ApiError(409, code="not_found", detail={"x": 1}), "en")
     assert (api.status_code, json.loads(bytes(api.body))["error"]["detail"]) == (409, {"x": 1})
 

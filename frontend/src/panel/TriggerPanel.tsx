@@ -21,8 +21,11 @@ export function TriggerPanel({ node, readOnly }: { node: FlowNode; readOnly: boo
 function WebhookAddress({ readOnly }: { readOnly: boolean }) {
   const { t } = useTranslation();
   const flowId = useEditor((s) => s.flowId);
+  // A query of its own, not the editor's ['flow', id]: the editor loads the document again whenever that
+  // one's data changes, and a refetch that came back after the address was made (webhook: true now) cleared
+  // the selection, this panel and the address shown once with it.
   const flow = useQuery({
-    queryKey: ['flow', flowId],
+    queryKey: ['flow-webhook', flowId],
     queryFn: async () =>
       unwrap(await api.GET('/api/flows/{flow_id}', { params: { path: { flow_id: flowId ?? 0 } } })),
     enabled: flowId !== null,
@@ -39,6 +42,7 @@ function WebhookAddress({ readOnly }: { readOnly: boolean }) {
       ) as { path: string };
       setAddress(`${window.location.origin}${made.path}`);
       setSaid(null);
+      void flow.refetch(); // it has an address now: making another asks first
     } catch (failure) {
       setSaid(failure instanceof ApiError ? failure.message : t('ui_error_network'));
     }
