@@ -19,9 +19,10 @@ import os
 import socket
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
@@ -46,7 +47,9 @@ from backend.queue.driver import (
     NoActions,
     Parked,
     Reparked,
+    Run,
     WaitFailed,
+    Walked,
     load_run,
     walk_claim,
 )
@@ -63,6 +66,7 @@ from backend.store.errors import database_gone
 from backend.store.queries import one
 
 log = logging.getLogger("flowyard.worker")
+T = TypeVar("T")
 
 LEASE = timedelta(seconds=30)
 MAX_SLEEP_S = 1.0
@@ -80,6 +84,8 @@ HEARTBEAT_S = 5.0
 # outcomes share the next flush.
 IN_HAND = 4
 SWEEP_EVERY_BEATS = 12  # a minute
+# The first pause before a walk or a write that met the database away is done again; doubled each time.
+BLIP_PAUSE_S = 0.05
 
 
 class Outbox(Protocol):
@@ -315,16 +321,7 @@ class Worker:
                 await self._fail(claim, abandoned)
                 return
             try:
-                run = await load_run(self.pool, claim, self.flows)
-                walked = await walk_claim(
-                    self.pool,
-                    claim,
-                    run,
-                    self.actions,
-                    self.approvals,
-                    functools.partial(self._still_ours, claim),
-                    now=self.clock(),
-                )
+                run, walked = await self._through_blips(claim, functools.partial(self._walk, claim))
                 events.walked(started)
             except ClaimLost:
                 raise
@@ -340,7 +337,8 @@ class Worker:
             try:
                 self._walking.discard((claim.wait_id, claim.attempts))
                 self._wake.set()  # a slot is free: the next batch may be claimed while this one is written
-                await self.outcomes.write(Outcome(claim, run, walked, now))
+                outcome = Outcome(claim, run, walked, now)
+                await self._through_blips(claim, functools.partial(self.outcomes.write, outcome))
             except ClaimLost:
                 raise
             except Exception as failure:
@@ -362,6 +360,50 @@ class Worker:
             log.exception(
                 "wait %s: even its failure could not be written; its lease will expire", claim.wait_id
             )
+
+    async def _walk(self, claim: Claim) -> tuple[Run, Walked]:
+        run = await load_run(self.pool, claim, self.flows)
+        walked = await walk_claim(
+            self.pool,
+            claim,
+            run,
+            self.actions,
+            self.approvals,
+            functools.partial(self._still_ours, claim),
+            now=self.clock(),
+        )
+        return run, walked
+
+    async def _through_blips(self, claim: Claim, step: Callable[[], Awaitable[T]]) -> T:
+        """`step` (the walk, or the write of its outcome), done again while the database is away for a
+        moment (a connection killed, a restart), for up to one lease after the first failure.
+
+        Giving up at once would cost the claim an attempt: its lease lapses, the next claim counts one
+        more, and a run whose claims meet five such blips in a row stops with `claim_abandoned`, though
+        nothing of its own failed. Both steps may be done again under the same claim: a walk is done again
+        from the same continuation (an action already sent is found under its effect key, never sent
+        twice), and a write is guarded by the claim (one that did commit before its connection died
+        finds no claim the second time: ClaimLost, and nothing written twice). Past the lease, the claim is
+        another worker's to take, and the failure goes to the caller (`_serve`: the lease gives it back)."""
+        give_up_at = None
+        pause = BLIP_PAUSE_S
+        while True:
+            try:
+                return await step()
+            except ClaimLost:
+                raise
+            except Exception as failure:
+                if not database_gone(failure):
+                    raise
+                give_up_at = give_up_at or time.monotonic() + self.lease.total_seconds()
+                if time.monotonic() + pause >= give_up_at:
+                    raise
+                log.warning(
+                    "wait %s: the database went away (%s); trying again in %.2f s",
+                    claim.wait_id, type(failure).__name__, pause,
+                )  # fmt: skip
+                await asyncio.sleep(pause)  # a back-off: nothing to wait for but the database
+                pause = min(pause * 2, self.lease.total_seconds() / 3)
 
     async def _fail(self, claim: Claim, failure: BaseException) -> None:
         async with self.pool.connection() as conn:
