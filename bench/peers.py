@@ -40,6 +40,7 @@ import subprocess
 import time
 import venv
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -50,7 +51,9 @@ PEERS_HOME = Path(os.environ.get("FLOWYARD_PEERS_HOME", "/tmp/flowyard-peers"))
 # The versions the issue's figures were measured with.
 PEER_PACKAGES = ("pgqueuer==1.6.0", "asyncpg==0.32.0", "procrastinate==3.10.0", "psycopg[binary,pool]==3.3.9")
 POLL_S = 0.01
-RESULT = re.compile(r"^(\S+) items=(\d+) workers=(\d+) seconds=([\d.]+) per_s=([\d.]+)$")
+RESULT = re.compile(r"^(\S+) items=(\d+) workers=(\d+) seconds=([\d.]+) per_s=([\d.]+)")
+CPU = re.compile(r" clients_ms=([\d.]+) server_ms=([\d.]+)$")
+TICKS_PER_S = os.sysconf("SC_CLK_TCK")
 
 TWO_NODES = {
     "format": "flowyard.flow/1",
@@ -103,6 +106,53 @@ def busy_fraction(before: list[int], after: list[int]) -> float:
     return (total - delta[3] - delta[4]) / max(total, 1)
 
 
+def _proc_stat(pid: int) -> list[str]:
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rpartition(")")[2].split()  # the fields after the command's name
+
+
+def server_cpu_seconds(conn: psycopg.Connection[Any]) -> float:
+    """CPU seconds the PostgreSQL server (on this machine) has spent so far: its postmaster's own and
+    that of every process it has reaped (cutime, cstime: the backends that ended, whole), plus every
+    process still running under it. Read at a drain's start and end, the difference is what the server
+    spent meanwhile, whatever else the machine was doing, including for backends that came and went."""
+    backend = _fetch(conn, "SELECT pg_backend_pid()")
+    postmaster = int(_proc_stat(backend)[1])
+    fields = _proc_stat(postmaster)
+    total = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                child = _proc_stat(int(entry))
+            except OSError:  # gone meanwhile: reaped, so counted in the postmaster's cutime and cstime
+                continue
+            if int(child[1]) == postmaster:
+                total += int(child[11]) + int(child[12])
+    return total / TICKS_PER_S
+
+
+class Spent:
+    """The CPU seconds a drain's client processes spend from their release to their end, each adding its
+    own (`time.process_time`: every thread of the process, user and system) to one shared number."""
+
+    def __init__(self, shared: Any) -> None:
+        self.shared = shared
+        self.started = time.process_time()
+
+    def done(self) -> None:
+        with self.shared.get_lock():
+            self.shared.value += time.process_time() - self.started
+
+
+@dataclass(frozen=True)
+class Drained:
+    """One drain: its wall time, and the CPU its client processes and the PostgreSQL server spent."""
+
+    seconds: float
+    clients_cpu_s: float
+    server_cpu_s: float
+
+
 def cpu_counters() -> list[int]:
     with open("/proc/stat") as stat:
         return [int(field) for field in stat.readline().split()[1:9]]
@@ -110,24 +160,27 @@ def cpu_counters() -> list[int]:
 
 def timed_drain(
     url: str, workers: int, target: Callable[..., None], args: tuple[Any, ...], busy_sql: str
-) -> float:
-    """Release `workers` processes of target(url, barrier, *args) at once; seconds until busy_sql is false."""
+) -> Drained:
+    """Release `workers` processes of target(url, barrier, spent, *args) at once; time until busy_sql is
+    false, and the CPU spent meanwhile."""
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("ANALYZE")
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(workers + 1)
-    processes = [context.Process(target=target, args=(url, barrier, *args)) for _ in range(workers)]
+    spent = context.Value("d", 0.0)
+    processes = [context.Process(target=target, args=(url, barrier, spent, *args)) for _ in range(workers)]
     for process in processes:
         process.start()
     try:
         with psycopg.connect(url, autocommit=True) as conn:
             barrier.wait(timeout=120)
-            started, cpu = time.perf_counter(), cpu_counters()
+            started, cpu, server = time.perf_counter(), cpu_counters(), server_cpu_seconds(conn)
             while _fetch(conn, busy_sql):
                 if not any(process.is_alive() for process in processes) and _fetch(conn, busy_sql):
                     raise SystemExit("every worker process exited with items unfinished")
                 time.sleep(POLL_S)
             seconds = time.perf_counter() - started
+            server = server_cpu_seconds(conn) - server
             print(f"# machine CPU busy {busy_fraction(cpu, cpu_counters()):.0%}", flush=True)
         for process in processes:
             process.join(timeout=120)
@@ -136,7 +189,7 @@ def timed_drain(
             if process.is_alive():
                 process.terminate()
                 process.join()
-    return seconds
+    return Drained(seconds, spent.value, server)
 
 
 def _fetch(conn: psycopg.Connection[Any], sql: str) -> Any:
@@ -145,7 +198,7 @@ def _fetch(conn: psycopg.Connection[Any], sql: str) -> Any:
     return row[0]
 
 
-def _pgqueuer_worker(url: str, barrier: Any) -> None:
+def _pgqueuer_worker(url: str, barrier: Any, shared: Any) -> None:
     async def go() -> None:
         import asyncpg  # type: ignore[import-not-found]
         from pgqueuer import AsyncpgDriver, Queries, QueueManager  # type: ignore[import-not-found]
@@ -158,12 +211,14 @@ def _pgqueuer_worker(url: str, barrier: Any) -> None:
             return None
 
         await asyncio.to_thread(barrier.wait)
+        spent = Spent(shared)
         await manager.run(mode=QueueExecutionMode.drain)
+        spent.done()
 
     asyncio.run(go())
 
 
-def drain_pgqueuer(url: str, items: int, workers: int) -> float:
+def drain_pgqueuer(url: str, items: int, workers: int) -> Drained:
     async def setup() -> None:
         import asyncpg
         from pgqueuer import AsyncpgDriver, Queries
@@ -186,7 +241,7 @@ def _procrastinate_app(url: str) -> Any:
     return procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=url))
 
 
-def _procrastinate_worker(url: str, barrier: Any) -> None:
+def _procrastinate_worker(url: str, barrier: Any, shared: Any) -> None:
     import logging
 
     logging.getLogger("procrastinate").setLevel(logging.ERROR)
@@ -200,12 +255,14 @@ def _procrastinate_worker(url: str, barrier: Any) -> None:
 
         async with app.open_async():
             await asyncio.to_thread(barrier.wait)
+            spent = Spent(shared)
             await app.run_worker_async(wait=False, install_signal_handlers=False)
+            spent.done()
 
     asyncio.run(go())
 
 
-def drain_procrastinate(url: str, items: int, workers: int) -> float:
+def drain_procrastinate(url: str, items: int, workers: int) -> Drained:
     async def setup() -> None:
         app = _procrastinate_app(url)
         noop = app.task(name="noop")(lambda: None)
@@ -218,7 +275,7 @@ def drain_procrastinate(url: str, items: int, workers: int) -> float:
     return timed_drain(url, workers, _procrastinate_worker, (), busy)
 
 
-def _flowyard_worker(url: str, barrier: Any, checkout: str, concurrency: int) -> None:
+def _flowyard_worker(url: str, barrier: Any, shared: Any, checkout: str, concurrency: int) -> None:
     sys.path.insert(0, checkout)
     from psycopg_pool import AsyncConnectionPool
 
@@ -246,9 +303,11 @@ def _flowyard_worker(url: str, barrier: Any, checkout: str, concurrency: int) ->
             stop.set()
 
         await asyncio.to_thread(barrier.wait)
+        spent = Spent(shared)
         watcher = asyncio.create_task(watch())
         await worker.run(stop)
         await watcher
+        spent.done()
         await pool.close()
 
     asyncio.run(go())
@@ -257,7 +316,7 @@ def _flowyard_worker(url: str, barrier: Any, checkout: str, concurrency: int) ->
     print(f"# worker process peak RSS {peak_mb:.0f} MB", flush=True)
 
 
-def drain_flowyard(url: str, items: int, workers: int, checkout: str, document: dict[str, Any]) -> float:
+def drain_flowyard(url: str, items: int, workers: int, checkout: str, document: dict[str, Any]) -> Drained:
     sys.path.insert(0, checkout)
     from backend.flows.store import create_flow
     from backend.store.migrations import migrate
@@ -277,12 +336,12 @@ def drain_flowyard(url: str, items: int, workers: int, checkout: str, document: 
             (flow_id, items),
         )
         conn.execute("INSERT INTO waits (run_id, kind, wake_at) SELECT id, 'start', now() FROM runs")
-    seconds = timed_drain(url, workers, _flowyard_worker, (checkout, 10), "SELECT EXISTS (SELECT FROM waits)")
+    drained = timed_drain(url, workers, _flowyard_worker, (checkout, 10), "SELECT EXISTS (SELECT FROM waits)")
     with psycopg.connect(url) as conn:
         done = _fetch(conn, "SELECT count(*) FROM runs WHERE status = 'succeeded'")
     if done != items:
         print(f"# WARNING: {done} of {items} runs succeeded", flush=True)
-    return seconds
+    return drained
 
 
 def one_drain(args: argparse.Namespace) -> None:
@@ -294,19 +353,21 @@ def one_drain(args: argparse.Namespace) -> None:
     url = with_database(server, name)
     try:
         if args.drain == "pgqueuer":
-            seconds = drain_pgqueuer(url, args.items, args.workers)
+            drained = drain_pgqueuer(url, args.items, args.workers)
         elif args.drain == "procrastinate":
-            seconds = drain_procrastinate(url, args.items, args.workers)
+            drained = drain_procrastinate(url, args.items, args.workers)
         else:
             document = INVOICE if args.drain.startswith("invoice") else TWO_NODES
-            seconds = drain_flowyard(url, args.items, args.workers, args.checkout, document)
+            drained = drain_flowyard(url, args.items, args.workers, args.checkout, document)
     finally:
         with psycopg.connect(server, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    label = args.label or args.drain
+    label, seconds = args.label or args.drain, drained.seconds
+    per_item_ms = 1000 / args.items
     print(
         f"{label} items={args.items} workers={args.workers} seconds={seconds:.3f}"
-        f" per_s={args.items / seconds:.1f}",
+        f" per_s={args.items / seconds:.1f} clients_ms={drained.clients_cpu_s * per_item_ms:.3f}"
+        f" server_ms={drained.server_cpu_s * per_item_ms:.3f}",
         flush=True,
     )
 
@@ -378,6 +439,7 @@ def main() -> None:
     if args.only:
         drains = [d for d in drains if d[0] in args.only]
     results: dict[tuple[str, int], list[float]] = {}
+    cpu: dict[tuple[str, int], list[tuple[float, float]]] = {}
     for _ in range(args.rounds):  # rounds interleaved: a noisy minute hits every peer alike
         for workers in args.workers:
             for label, python, extra in drains:
@@ -391,7 +453,10 @@ def main() -> None:
                 for line in out.splitlines():
                     if match := RESULT.match(line):
                         results.setdefault((label, workers), []).append(float(match[5]))
+                    if match := CPU.search(line):
+                        cpu.setdefault((label, workers), []).append((float(match[1]), float(match[2])))
     report(results, args.workers, [d[0] for d in drains])
+    report_cpu(cpu, args.workers, [d[0] for d in drains])
 
 
 def report(results: dict[tuple[str, int], list[float]], workers: list[int], labels: list[str]) -> None:
@@ -413,6 +478,31 @@ def report(results: dict[tuple[str, int], list[float]], workers: list[int], labe
             )
         print(f"{label:<22}" + "; ".join(cells))
     print(json.dumps({f"{label}/W={w}": round(v) for (label, w), v in median.items()}))
+
+
+def report_cpu(
+    cpu: dict[tuple[str, int], list[tuple[float, float]]], workers: list[int], labels: list[str]
+) -> None:
+    """Where the time goes: CPU milliseconds per item, in the drain's client processes (the workers) and in
+    the PostgreSQL server. Both are CPU time, not wall time, so other load on the machine changes them
+    little. The bound is what the machine's cores allow at that cost, were nothing else running and the
+    drain bound by CPU alone (no waiting for the disk's flushes or for locks)."""
+    print("\nCPU ms per item (medians): clients + server = total; (<= the rate the machine's cores allow)")
+    print(f"{'drain':<22}" + "".join(f"{f'W={w}':>36}" for w in workers))
+    cores = os.cpu_count() or 1
+    for label in labels:
+        cells = []
+        for w in workers:
+            pairs = cpu.get((label, w))
+            if not pairs:
+                cells.append(f"{'-':>36}")
+                continue
+            clients = statistics.median(p[0] for p in pairs)
+            server = statistics.median(p[1] for p in pairs)
+            bound = cores * 1000 / (clients + server) if clients + server else float("inf")
+            cell = f"{clients:.2f} + {server:.2f} = {clients + server:.2f} (<= {bound:,.0f}/s)"
+            cells.append(f"{cell:>36}")
+        print(f"{label:<22}" + "".join(cells))
 
 
 if __name__ == "__main__":
