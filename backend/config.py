@@ -48,6 +48,16 @@ def settings() -> Settings:
     )
 
 
+def value_limits() -> tuple[int, int]:
+    """`Settings.max_value_bytes` and `max_variables_bytes` alone: what every walk reads, without the rest
+    of `settings()` (whose data directory costs a file system call: a third of a worker's CPU per run of a
+    two-node flow, measured by bench/peers.py)."""
+    return (
+        _positive("FLOWYARD_MAX_VALUE_BYTES", DEFAULT_MAX_VALUE_BYTES),
+        _positive("FLOWYARD_MAX_VARIABLES_BYTES", DEFAULT_MAX_VARIABLES_BYTES),
+    )
+
+
 def _positive(name: str, default: int) -> int:
     """A whole number above 0 from the environment; a limit of 0 or less would refuse everything."""
     value = int(os.environ.get(name) or default)

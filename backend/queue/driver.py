@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
-from backend.config import settings
+from backend.config import value_limits
 from backend.errors import CodedError
 from backend.graph.durations import check_moment, parse_duration, parse_moment
 from backend.graph.model import Flow
@@ -263,8 +263,7 @@ async def walk_claim(
     `walk` call each (`_walk_due_pauses`). A connection is held only around each database step, never
     across an action's network I/O.
     """
-    config = settings()
-    limits = Limits(config.max_value_bytes, config.max_variables_bytes)
+    limits = Limits(*value_limits())
     if claim.kind == "undo":
         from backend.queue.undo import undo_walk
 
