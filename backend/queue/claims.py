@@ -104,7 +104,7 @@ class Claim:
 
 @dataclass(frozen=True, slots=True)
 class Claimed(Claim):
-    """A row of the claim statements (`claim`, `claim_answered`): the claim's columns, and its approval's
+    """A row of the claim statement: the claim's columns, and its approval's
     when the wait is an approval wait whose approval is final (else all None)."""
 
     approval_id: int | None = None
@@ -135,13 +135,18 @@ async def claim_due(
     *,
     answered_only: bool = False,
 ) -> list[Claim]:
-    """Claim up to `limit` due waits for `me`, answered ones first (`claim`); `answered_only`: those
-    alone (`claim_answered`)."""
-    # A full round leaves at least half of its slots to waits due by time (`claim`).
-    answered_limit = limit if answered_only else max(1, limit // 2)
-    params = {"me": me, "limit": limit, "answered_limit": answered_limit, "now": now, "lease": lease}
-    statement = QUERIES["claim_answered" if answered_only else "claim"]
-    return [row.claim() for row in await every(conn, Claimed, statement, params)]
+    """Claim up to `limit` due waits for `me`, answered ones first; `answered_only`: those alone."""
+    # A full round leaves at least half of its slots to waits due by time.
+    answered_limit, due_limit = (limit, 0) if answered_only else (max(1, limit // 2), limit)
+    params = {
+        "me": me,
+        "limit": limit,
+        "answered_limit": answered_limit,
+        "due_limit": due_limit,
+        "now": now,
+        "lease": lease,
+    }
+    return [row.claim() for row in await every(conn, Claimed, QUERIES["claim"], params)]
 
 
 @dataclass(frozen=True, slots=True)

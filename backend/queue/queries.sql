@@ -5,9 +5,12 @@
 -- Claim up to %(limit)s due waits for %(me)s, with what walking them needs of their runs; zero rows back
 -- means there is nothing to do. Answered waits first (a decision, an event: `answered_at`, migration
 -- 0018), oldest answer first, then the rest by wake_at: a person's answer never queues behind a backlog
--- of waits due by time. The answered take at most %(answered_limit)s of a round (half of it): a steady
--- stream of events never holds back every delay, deadline and retry. An approval wait comes with its approval when that is final (decided, timed out,
--- cancelled: it never changes again, approvals_final), so a decided wait resumes with no read of its own.
+-- of waits due by time. The answered take at most %(answered_limit)s of a full round (half of it): a
+-- steady stream of events never holds back every delay, deadline and retry. A worker woken by a NOTIFY
+-- while its slots are too few for a full round claims the answered alone (%(due_limit)s 0, worker.py):
+-- an answer is taken at once, with the slots there are, instead of after the backlog's walks free half
+-- of them. An approval wait comes with its approval when that is final (decided, timed out, cancelled:
+-- it never changes again, approvals_final), so a decided wait resumes with no read of its own.
 -- The statement's own transaction does not wait for its WAL flush
 -- (set_config(..., true) lasts until that commit): a claim lost with a crashed database is a wait due
 -- again, and every later write that waits for its flush flushes the claim with it (docs/runs.md).
@@ -22,7 +25,7 @@ WITH answered AS (
     SELECT id FROM waits
     WHERE status = 'waiting' AND wake_at <= coalesce(%(now)s::timestamptz, now()) AND answered_at IS NULL
     ORDER BY wake_at
-    LIMIT %(limit)s
+    LIMIT %(due_limit)s
     FOR UPDATE SKIP LOCKED
 ), claimed AS (
     -- The answered first, then the due for the rest: the append reads `due` only as far as the limit
@@ -36,32 +39,6 @@ WITH answered AS (
           LIMIT %(limit)s) AS chosen
     WHERE w.id = chosen.id
     RETURNING w.id, w.run_id, w.kind, w.continuation, w.node, w.visit, w.attempts, w.wake_at, chosen.answered
-)
-SELECT c.id AS wait_id, c.run_id, c.kind, c.continuation, c.node, c.visit, c.attempts, c.wake_at,
-       r.flow_id, r.version, r.input, c.answered,
-       a.id AS approval_id, a.outcome, a.decided_by, a.decided_at, a.comment
-FROM claimed AS c JOIN runs AS r ON r.id = c.run_id
-     LEFT JOIN approvals AS a
-            ON c.kind = 'approval' AND a.run_id = c.run_id AND a.visit = c.visit AND a.outcome IS NOT NULL
-
--- name: claim_answered
--- The claim's first half alone: up to %(limit)s answered waits (a decision, an event), for a worker woken
--- by a NOTIFY while its slots are too few for a full claim round (worker.py): an answer is taken at once,
--- with the slots there are, instead of after the backlog's walks free half of them.
-WITH answered AS (
-    SELECT id FROM waits
-    WHERE status = 'waiting' AND answered_at IS NOT NULL AND wake_at <= coalesce(%(now)s::timestamptz, now())
-      AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
-    ORDER BY answered_at
-    LIMIT %(limit)s
-    FOR UPDATE SKIP LOCKED
-), claimed AS (
-    UPDATE waits AS w
-    SET status = 'claimed', claimed_by = %(me)s, attempts = w.attempts + 1, answered_at = NULL,
-        claim_expires_at = coalesce(%(now)s::timestamptz, now()) + %(lease)s::interval
-    FROM answered
-    WHERE w.id = answered.id
-    RETURNING w.id, w.run_id, w.kind, w.continuation, w.node, w.visit, w.attempts, w.wake_at, true AS answered
 )
 SELECT c.id AS wait_id, c.run_id, c.kind, c.continuation, c.node, c.visit, c.attempts, c.wake_at,
        r.flow_id, r.version, r.input, c.answered,

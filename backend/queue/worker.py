@@ -207,7 +207,7 @@ class Worker:
 
         Answered waits (a decision, an event) come first in every claim round. A worker woken by a NOTIFY
         whose free slots are too few for a full round claims the answered waits alone, at once, with the
-        slots it has (`claim_answered`): an answer does not wait for the backlog's walks to free half of
+        slots it has (`answered_only`): an answer does not wait for the backlog's walks to free half of
         them."""
         heard, self._heard = self._heard, False
         if self._claimable_at() <= time.monotonic():
@@ -470,7 +470,7 @@ class Worker:
         """When to look again for the soonest wait this worker parked (monotonic time; infinity: no reason
         to). Not before it falls due, nor before a claim round may claim it (`_claimable_at`): with no slot
         free the loop would spin, and a walk's end wakes it anyway. Forgotten once a claim statement has
-        looked after it fell due, whatever that claim took (a full round: `claim_answered` looks at answered
+        looked after it fell due, whatever that claim took (a full round: `answered_only` looks at answered
         waits only)."""
         if self._due_at is None:
             return float("inf")

@@ -157,6 +157,7 @@ def test_claiming_from_a_large_backlog_reads_no_table_whole(queue: Queue) -> Non
         conn.autocommit = True
         conn.execute("VACUUM ANALYZE waits")
         conn.execute("VACUUM ANALYZE runs")
-    params = {"me": "w", "limit": 10, "answered_limit": 5, "now": None, "lease": LEASE}
-    for name in ("claim", "claim_answered"):
-        assert sequential_scans(queue.url, QUERIES[name], params, {"waits", "runs"}) == [], name
+    full = {"me": "w", "limit": 10, "answered_limit": 5, "due_limit": 10, "now": None, "lease": LEASE}
+    answered_only = {**full, "answered_limit": 10, "due_limit": 0}
+    for params in (full, answered_only):
+        assert sequential_scans(queue.url, QUERIES["claim"], params, {"waits", "runs"}) == [], params

@@ -51,6 +51,7 @@ def _walk_all(queue: Queue, count: int, spoil: Any = None) -> list[BaseException
                     "me": "w",
                     "limit": count,
                     "answered_limit": count,
+                    "due_limit": count,
                     "now": queue.clock(),
                     "lease": timedelta(seconds=30),
                 }

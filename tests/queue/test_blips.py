@@ -58,7 +58,9 @@ class KillAt(Faults):
         self.killed += row[0]
 
 
-@pytest.mark.parametrize(("point", "times"), [("after_claim", 1), ("before_outcome", 1), ("before_outcome", 3)])
+@pytest.mark.parametrize(
+    ("point", "times"), [("after_claim", 1), ("before_outcome", 1), ("before_outcome", 3)]
+)
 def test_a_walk_or_write_whose_connections_are_killed_is_done_again_under_the_same_claim(
     queue: Queue, point: str, times: int
 ) -> None:

@@ -30,6 +30,7 @@ PARAMS: dict[str, Any] = {
     "me": "w",
     "limit": 10,
     "answered_limit": 5,
+    "due_limit": 10,
     "now": None,
     "lease": "30 seconds",
     "ids": [1, 2],

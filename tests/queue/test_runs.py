@@ -145,7 +145,8 @@ async def _claim(pool: Any, me: str, now: Any, lease: timedelta) -> Any:
     async with pool.connection() as conn:
         await conn.execute(QUERIES["release_expired_claims"], {"now": now})
         cur = await conn.execute(
-            QUERIES["claim"], {"me": me, "limit": 1, "answered_limit": 1, "now": now, "lease": lease}
+            QUERIES["claim"],
+            {"me": me, "limit": 1, "answered_limit": 1, "due_limit": 1, "now": now, "lease": lease},
         )
         return Claim.from_row((await cur.fetchall())[0])
 
