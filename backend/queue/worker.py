@@ -165,6 +165,9 @@ class Worker:
         # event that tells a sleeping loop it came closer: no NOTIFY can announce a wait due in 10 ms.
         self._due_at: float | None = None
         self._sooner = asyncio.Event()
+        # Set once the worker is told to stop: a walk or write that met the database away is not done
+        # again then (the lease gives it back), so that stopping during an outage takes no longer for it.
+        self._stopping = asyncio.Event()
 
     async def run(self, stop: asyncio.Event) -> None:
         """Serve due waits until `stop` is set; then finish the walks in hand and return.
@@ -172,6 +175,7 @@ class Worker:
         A failure of the loop itself (the database gone for a moment) is logged and tried again after a
         second: the loop ends only when it is told to.
         """
+        self._stopping = stop
         listener = asyncio.create_task(self._listen(stop))
         beats = asyncio.create_task(self._heartbeat(stop))
         renewer = asyncio.create_task(self._renew())
@@ -383,8 +387,8 @@ class Worker:
         nothing of its own failed. Both steps may be done again under the same claim: a walk is done again
         from the same continuation (an action already sent is found under its effect key, never sent
         twice), and a write is guarded by the claim (one that did commit before its connection died
-        finds no claim the second time: ClaimLost, and nothing written twice). Past the lease, the claim is
-        another worker's to take, and the failure goes to the caller (`_serve`: the lease gives it back)."""
+        finds no claim the second time: ClaimLost, and nothing written twice). Past the lease, or once the
+        worker is told to stop, the failure goes to the caller (`_serve`: the lease gives the claim back)."""
         give_up_at = None
         pause = BLIP_PAUSE_S
         while True:
@@ -396,7 +400,7 @@ class Worker:
                 if not database_gone(failure):
                     raise
                 give_up_at = give_up_at or time.monotonic() + self.lease.total_seconds()
-                if time.monotonic() + pause >= give_up_at:
+                if time.monotonic() + pause >= give_up_at or self._stopping.is_set():
                     raise
                 log.warning(
                     "wait %s: the database went away (%s); trying again in %.2f s",
