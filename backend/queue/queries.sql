@@ -88,6 +88,19 @@ RETURNING id, wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
 -- take them in too, so two writers wait for each other instead of deadlocking.
 SELECT id FROM runs WHERE id = ANY(%(run_ids)s::bigint[]) ORDER BY id FOR UPDATE
 
+-- name: batch_unflushed
+-- The first statement of an outcome batch's transaction: its commit does not wait for its WAL flush
+-- (`batch_flushed` does, right after). A transaction that sends a NOTIFY holds a lock every other such
+-- commit waits for, from its commit until its flush is done; waiting for the flush outside it lets the
+-- batches of several workers commit side by side (docs/runs.md).
+SELECT set_config('synchronous_commit', 'off', true)
+
+-- name: batch_flushed
+-- Right after an outcome batch's commit, on its connection: a transaction of its own with an id and
+-- nothing else, whose commit waits for its flush, and so for the flush of all WAL before it, the batch's
+-- commit included. It returns once the batch is durable.
+SELECT pg_current_xact_id()
+
 -- name: write_walks
 -- Many walks' outcomes at once, from one JSON array with an object per claim: each wait is finished
 -- (deleted) or parked again only where the claim (worker and attempt) still holds; only those runs get
