@@ -7,6 +7,7 @@ import { formatMoment } from '../i18n/i18n';
 import type { FlowDocument } from './document';
 import { useEditor } from './store';
 import { useCompare } from './compare';
+import { reopen } from './open';
 
 async function versionDocument(flowId: number, version: number): Promise<FlowDocument> {
   const found = unwrap(
@@ -37,7 +38,7 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
       }),
     );
     await queries.invalidateQueries({ queryKey: ['versions', flowId] });
-    await queries.invalidateQueries({ queryKey: ['flow', flowId] });
+    await reopen(queries, flowId); // the author asked for it: it replaces what the canvas held
     await queries.invalidateQueries({ queryKey: ['flows'] });
   }
 

@@ -18,6 +18,8 @@ interface EditorState {
   viewing: number | null;
   view: (version: number | null, doc: FlowDocument) => void;
   load: (flowId: number, version: number, doc: FlowDocument) => void;
+  /** A newer version saved while an old one is read: the newest now, what "back" returns to. */
+  beneath: (version: number, doc: FlowDocument) => void;
   /** An edit that enters the history (or a refusal, which changes nothing but says why). */
   apply: (edit: Edit | FlowDocument) => void;
   /** A change inside a gesture (a drag): no history entry; `checkpoint` made one when it began. */
@@ -54,6 +56,7 @@ export const useEditor = create<EditorState>((set) => ({
       refusal: null,
       viewing: null,
     }),
+  beneath: (version, doc) => set((s) => (s.viewing === null ? {} : { version, savedDoc: doc })),
   apply: (edit) =>
     set((s) => {
       if ('refused' in edit) return { refusal: edit.refused };
