@@ -75,6 +75,11 @@ def test_unsaved_edits_stay_when_a_newer_version_arrives(browser: Browser, serve
     expect(page.get_by_role("heading", name="Pay approved invoices")).to_be_visible()
     screenshot(page, "editor-newer-en")
 
+    # The list offers version 2 as one to restore (the editor is on version 1): refused, and said why.
+    page.get_by_role("button", name="Restore version 2 as the newest").click()
+    expect(page.locator(".versions").get_by_role("alert")).to_contain_text("rhea saved version 2")
+    expect(message).to_have_value("paid twice {{trigger.invoice}}")
+
     # As the notice says: the save names version 1 and is refused; the author chooses.
     page.get_by_role("button", name="Save", exact=True).click()
     expect(page.locator(".toolbar-status")).to_contain_text("rhea saved version 2")

@@ -1,8 +1,10 @@
 // The flow's versions, newest first, with who saved each when: open an old one read-only, go back to
 // the newest, or restore an old one as the next version.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import { failureSentence } from '../runs/format';
 import { formatMoment } from '../i18n/i18n';
 import type { FlowDocument } from './document';
 import { useEditor } from './store';
@@ -29,14 +31,23 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
       unwrap(await api.GET('/api/flows/{flow_id}/versions', { params: { path: { flow_id: flowId } } })),
   });
 
+  const [failed, setFailed] = useState<string | null>(null);
+
   async function restore(number: number) {
-    const doc = await versionDocument(flowId, number);
-    unwrap(
-      await api.PUT('/api/flows/{flow_id}', {
-        params: { path: { flow_id: flowId }, query: { base: newest ?? 1 } },
-        body: doc as unknown as Record<string, never>,
-      }),
-    );
+    setFailed(null);
+    try {
+      const doc = await versionDocument(flowId, number);
+      unwrap(
+        await api.PUT('/api/flows/{flow_id}', {
+          params: { path: { flow_id: flowId }, query: { base: newest ?? 1 } },
+          body: doc as unknown as Record<string, never>,
+        }),
+      );
+    } catch (failure) {
+      // A newer version saved meanwhile (409 flow_version_stale, who and when), or no server.
+      setFailed(failureSentence(failure as Error, t));
+      return;
+    }
     await queries.invalidateQueries({ queryKey: ['versions', flowId] });
     await reopen(queries, flowId); // the author asked for it: it replaces what the canvas held
     await queries.invalidateQueries({ queryKey: ['flows'] });
@@ -50,6 +61,7 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
           {t('ui_versions_back')}
         </button>
       )}
+      {failed && <p role="alert">{failed}</p>}
       <ul>
         {versions.data?.versions.map((v) => (
           <li key={v.version}>
