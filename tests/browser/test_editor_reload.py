@@ -116,3 +116,21 @@ def test_the_notice_in_japanese(browser: Browser, server: Server) -> None:
     expect(page.locator(".toolbar .dirty")).to_have_text("未保存の変更")
     screenshot(page, "editor-newer-ja")
     page.context.close()
+
+
+def test_a_refetch_that_fails_leaves_the_edits_on_the_page(browser: Browser, server: Server) -> None:
+    page, flow_id = open_flow(browser, server, "rosa")
+    message = edit(page)
+    page.route(f"**/api/flows/{flow_id}", lambda route: route.abort("internetdisconnected"))
+    flow = f"/api/flows/{flow_id}"
+    # Asked once and twice again (the query client retries what never reached the server), all failing.
+    with page.expect_event("requestfailed", lambda request: request.url.endswith(flow)):
+        refetch(page)
+    for _ in range(2):
+        with page.expect_event("requestfailed", lambda request: request.url.endswith(flow)):
+            pass
+    message.fill("paid at last {{trigger.invoice}}")
+    expect(message).to_have_value("paid at last {{trigger.invoice}}")
+    expect(page.locator(".toolbar .dirty")).to_have_text("unsaved changes")
+    expect(page.get_by_role("alert")).to_have_count(0)
+    page.context.close()

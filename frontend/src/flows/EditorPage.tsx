@@ -134,7 +134,8 @@ export function EditorPage() {
     [editor.doc.wires, focusNode],
   );
 
-  if (loaded.error) return <p role="alert">{failureSentence(loaded.error, t)}</p>;
+  // A refetch that fails (the server away a moment) leaves the flow being edited on the page.
+  if (loaded.error && !loaded.data) return <p role="alert">{failureSentence(loaded.error, t)}</p>;
   if (editor.flowId !== flowId) return <p aria-busy="true">{t('ui_loading')}</p>;
   const readOnly = editor.viewing !== null;
   const selected =
