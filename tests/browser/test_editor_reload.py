@@ -134,3 +134,21 @@ def test_a_refetch_that_fails_leaves_the_edits_on_the_page(browser: Browser, ser
     expect(page.locator(".toolbar .dirty")).to_have_text("unsaved changes")
     expect(page.get_by_role("alert")).to_have_count(0)
     page.context.close()
+
+
+def test_an_old_version_read_meanwhile_leaves_the_edits(browser: Browser, server: Server) -> None:
+    page, flow_id = open_flow(browser, server, "rune")
+    save_elsewhere(page, flow_id, "Saved in another tab")
+    with page.expect_response(f"**/api/flows/{flow_id}"):
+        refetch(page)
+    expect(page.get_by_role("heading", name="Saved in another tab")).to_be_visible()
+    message = edit(page)
+    page.get_by_role("button", name="Open version 1").click()
+    expect(page.get_by_role("heading", name="Pay approved invoices")).to_be_visible()
+    expect(page.get_by_text("version 1, read only")).to_be_visible()
+    page.get_by_role("button", name="Back to the newest version").click()
+    expect(page.get_by_role("heading", name="Saved in another tab")).to_be_visible()
+    node(page, "paid").click()
+    expect(message).to_have_value("paid twice {{trigger.invoice}}")
+    expect(page.locator(".toolbar .dirty")).to_have_text("unsaved changes")
+    page.context.close()

@@ -12,7 +12,7 @@ import { useWarnings } from '../canvas/warnings';
 import { ListView } from '../listview/ListView';
 import { addNode, type FlowDocument } from './document';
 import { useFindings, type Finding } from './findings';
-import { useEditor } from './store';
+import { unsaved, useEditor } from './store';
 import { flowQuery } from './queries';
 import { arrival, newerVersion } from './arrival';
 import { openDocument, placed } from './open';
@@ -60,12 +60,12 @@ export function EditorPage() {
   const paused = useMemo(() => (sample ? new Set(sample.pending.map((p) => p.node)) : NOT_WALKED), [sample]);
   useUndoKeys();
   useCopyPasteKeys(editor.viewing !== null);
-  useLeaveGuard(editor.doc !== editor.savedDoc && editor.viewing === null, t('ui_leave_confirm'));
+  useLeaveGuard(unsaved(editor), t('ui_leave_confirm'));
   const newer = newerVersion(
     {
       opened: editor.flowId,
       version: editor.version,
-      dirty: editor.doc !== editor.savedDoc,
+      dirty: unsaved(editor),
       viewing: editor.viewing !== null,
     },
     flowId,
@@ -91,7 +91,7 @@ export function EditorPage() {
     const editing = {
       opened: now.flowId === loadedHere.current ? loadedHere.current : null,
       version: now.version,
-      dirty: now.doc !== now.savedDoc,
+      dirty: unsaved(now),
       viewing: now.viewing !== null,
     };
     const action = arrival(editing, flowId, fetched.version);

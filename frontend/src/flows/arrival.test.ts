@@ -24,8 +24,9 @@ describe('what a flow query answer does to the editor', () => {
     expect(arrival(editing, 7, 4)).toBe('load');
   });
 
-  it('puts a newer version beneath an old one being read', () => {
-    expect(arrival({ ...editing, viewing: true, dirty: true }, 7, 4)).toBe('beneath');
+  it('puts a newer version beneath an old one being read, unless edits were put aside for it', () => {
+    expect(arrival({ ...editing, viewing: true }, 7, 4)).toBe('beneath');
+    expect(arrival({ ...editing, viewing: true, dirty: true }, 7, 4)).toBe('keep');
     expect(arrival({ ...editing, viewing: true }, 7, 3)).toBe('ignore');
   });
 });

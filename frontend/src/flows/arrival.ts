@@ -9,7 +9,7 @@ export interface Editing {
   opened: number | null;
   /** The version the editor's document started from (its save names it as `base`). */
   version: number | null;
-  /** Edits not saved yet. */
+  /** Edits not saved yet, shown or put aside while an old version is read (store.ts `unsaved`). */
   dirty: boolean;
   /** An old version is shown read-only. */
   viewing: boolean;
@@ -20,8 +20,8 @@ export interface Editing {
  * - `ignore`: nothing newer than the editor has;
  * - `keep`: a newer version, but the author has unsaved edits: they stay, and the page says that a newer
  *   version exists (a save from the old base is refused with `flow_version_stale`, and the author chooses);
- * - `beneath`: a newer version while an old one is read: it becomes the newest under it, for "Back to the
- *   newest version".
+ * - `beneath`: a newer version while an old one is read, nothing unsaved: it becomes the newest under it,
+ *   for "Back to the newest version".
  */
 export type Arrival = 'load' | 'ignore' | 'keep' | 'beneath';
 
@@ -32,8 +32,8 @@ export type Arrival = 'load' | 'ignore' | 'keep' | 'beneath';
 export function arrival(editing: Editing, flowId: number, version: number): Arrival {
   if (editing.opened !== flowId || editing.version === null) return 'load';
   if (version <= editing.version) return 'ignore';
-  if (editing.viewing) return 'beneath';
-  return editing.dirty ? 'keep' : 'load';
+  if (editing.dirty) return 'keep';
+  return editing.viewing ? 'beneath' : 'load';
 }
 
 /** The newer version to tell the author about, or null: the query has one the editor did not load. */
