@@ -5,9 +5,10 @@ the newer version is what the editor shows (flows/arrival.ts)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Dialog, Locator, Page, expect
 
 from tests.api.support import approval_and_delay_flow
 from tests.browser.canvas import node
@@ -76,6 +77,7 @@ def test_unsaved_edits_stay_when_a_newer_version_arrives(browser: Browser, serve
     screenshot(page, "editor-newer-en")
 
     # The list offers version 2 as one to restore (the editor is on version 1): refused, and said why.
+    page.once("dialog", lambda dialog: dialog.accept())  # yes, replace my edits
     page.get_by_role("button", name="Restore version 2 as the newest").click()
     expect(page.locator(".versions").get_by_role("alert")).to_contain_text("rhea saved version 2")
     expect(message).to_have_value("paid twice {{trigger.invoice}}")
@@ -151,4 +153,28 @@ def test_an_old_version_read_meanwhile_leaves_the_edits(browser: Browser, server
     node(page, "paid").click()
     expect(message).to_have_value("paid twice {{trigger.invoice}}")
     expect(page.locator(".toolbar .dirty")).to_have_text("unsaved changes")
+
+    # A restore would replace them: it asks first, and a "no" changes nothing.
+    asked: list[str] = []
+
+    def answer(accept: bool) -> Callable[[Dialog], None]:
+        def handle(dialog: Dialog) -> None:
+            asked.append(dialog.message)
+            if accept:
+                dialog.accept()
+            else:
+                dialog.dismiss()
+
+        return handle
+
+    restore = page.get_by_role("button", name="Restore version 1 as the newest")
+    page.once("dialog", answer(accept=False))
+    restore.click()
+    expect(message).to_have_value("paid twice {{trigger.invoice}}")
+    page.once("dialog", answer(accept=True))
+    restore.click()
+    expect(page.get_by_role("heading", name="Pay approved invoices")).to_be_visible()
+    expect(page.get_by_text("version 3", exact=True)).to_be_visible()
+    expect(page.locator(".toolbar .dirty")).to_have_count(0)
+    assert asked == ["Restoring version 1 discards your unsaved changes. Restore it anyway?"] * 2
     page.context.close()

@@ -7,7 +7,7 @@ import { api, unwrap } from '../api/client';
 import { failureSentence } from '../runs/format';
 import { formatMoment } from '../i18n/i18n';
 import type { FlowDocument } from './document';
-import { useEditor } from './store';
+import { unsaved, useEditor } from './store';
 import { useCompare } from './compare';
 import { reopen } from './open';
 
@@ -34,6 +34,11 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
   const [failed, setFailed] = useState<string | null>(null);
 
   async function restore(number: number) {
+    if (
+      unsaved(useEditor.getState()) &&
+      !window.confirm(t('ui_versions_restore_discard', { version: number }))
+    )
+      return;
     setFailed(null);
     try {
       const doc = await versionDocument(flowId, number);
