@@ -1,5 +1,7 @@
 """A run whose journal is longer than a page: its page shows the first 100 lines and a button for the
-next ones, which the keyboard reaches and presses until every line is shown (English and Japanese)."""
+next ones, which the keyboard reaches and presses until every line is shown (English and Japanese). A next
+page that never reaches the server is said in the reader's language, not the browser's, and the button
+tries again."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from backend.flows.store import create_flow
 from tests.browser.support import Server, log_in, screenshot, serious_violations
@@ -89,4 +91,55 @@ def test_the_next_lines_in_japanese(browser: Browser, server: Server) -> None:
     expect(lines).to_have_count(200)
     more.scroll_into_view_if_needed()
     screenshot(page, "run-journal-more-ja")
+    page.context.close()
+
+
+def cut_off(page: Page, run_id: int) -> None:
+    """Every next page of the run's journal fails as a lost connection would (the first page is read)."""
+
+    def abort(route: Route) -> None:
+        route.abort("internetdisconnected")
+
+    page.route(f"**/api/runs/{run_id}?after=*", abort)
+
+
+def test_a_next_page_that_cannot_be_fetched_is_said_from_the_catalog(
+    browser: Browser, server: Server
+) -> None:
+    server.user("nadia", "edit", "run")
+    run_id = long_run(server, "nadia")
+    page = log_in(browser, server, "nadia")
+    cut_off(page, run_id)
+    page.goto(f"/runs/{run_id}")
+    lines = page.locator("ol.journal > li")
+    expect(lines).to_have_count(100)
+    page.get_by_role("button", name="Show the next lines").click()
+    expect(page.get_by_role("alert")).to_have_text(
+        "The next lines could not be loaded because the server cannot be reached."
+        " Please check your connection and try again."
+    )
+    expect(lines).to_have_count(100)
+    page.get_by_role("button", name="Show the next lines").scroll_into_view_if_needed()
+    screenshot(page, "run-journal-unreached-en")
+
+    page.unroute(f"**/api/runs/{run_id}?after=*")
+    page.get_by_role("button", name="Show the next lines").click()
+    expect(lines).to_have_count(200)
+    expect(page.get_by_role("alert")).to_have_count(0)
+    page.context.close()
+
+
+def test_a_next_page_that_cannot_be_fetched_in_japanese(browser: Browser, server: Server) -> None:
+    server.user("naoki", "edit", "run")
+    run_id = long_run(server, "naoki")
+    page = log_in(browser, server, "naoki", locale="ja-JP")
+    cut_off(page, run_id)
+    page.goto(f"/runs/{run_id}")
+    expect(page.locator("ol.journal > li")).to_have_count(100)
+    page.get_by_role("button", name="次の行を表示").click()
+    expect(page.get_by_role("alert")).to_have_text(
+        "サーバーに接続できないため、次の行を読み込めませんでした。接続を確認して、もう一度お試しください。"
+    )
+    page.get_by_role("button", name="次の行を表示").scroll_into_view_if_needed()
+    screenshot(page, "run-journal-unreached-ja")
     page.context.close()

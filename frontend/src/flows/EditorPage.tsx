@@ -1,6 +1,6 @@
 // One flow in the editor: the palette, the canvas (or the list view), the selected node's panel and the
 // live findings. Save is refused while findings stand; Run starts a real run and links to it.
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactFlowInstance } from '@xyflow/react';
 import { useParams } from 'react-router';
@@ -10,12 +10,13 @@ import { Palette } from '../canvas/Palette';
 import { FindingsPanel } from '../panel/FindingsPanel';
 import { useWarnings } from '../canvas/warnings';
 import { ListView } from '../listview/ListView';
-import { addNode, moveNodes, type FlowDocument } from './document';
+import { addNode, type FlowDocument } from './document';
 import { useFindings, type Finding } from './findings';
-import { useEditor } from './store';
+import { unsaved, useEditor } from './store';
 import { flowQuery } from './queries';
-import { quickLayout } from './quickLayout';
-import { layoutInWorker } from './layoutWorker';
+import { arrival, newerVersion } from './arrival';
+import { openDocument, placed } from './open';
+import { NewerNotice } from './NewerNotice';
 import { afterPaint } from './afterPaint';
 import { Toolbar } from './Toolbar';
 import { useCopyPasteKeys, useLeaveGuard, useUndoKeys } from './keys';
@@ -26,6 +27,7 @@ import { useWalk } from '../walk/store';
 import { visitsByNode } from '../walk/walk';
 import { diffDocuments, diffMarks, useCompare } from './compare';
 import { ComparePanel } from './ComparePanel';
+import { failureSentence } from '../runs/format';
 
 // rjsf and its ajv validator load with the first node's panel, not with the canvas.
 const ConfigPanel = lazy(() => import('../panel/ConfigPanel').then((m) => ({ default: m.ConfigPanel })));
@@ -58,29 +60,46 @@ export function EditorPage() {
   const paused = useMemo(() => (sample ? new Set(sample.pending.map((p) => p.node)) : NOT_WALKED), [sample]);
   useUndoKeys();
   useCopyPasteKeys(editor.viewing !== null);
-  useLeaveGuard(editor.doc !== editor.savedDoc && editor.viewing === null, t('ui_leave_confirm'));
+  useLeaveGuard(unsaved(editor), t('ui_leave_confirm'));
+  const newer = newerVersion(
+    {
+      opened: editor.flowId,
+      version: editor.version,
+      dirty: unsaved(editor),
+      viewing: editor.viewing !== null,
+    },
+    flowId,
+    loaded.data?.version,
+  );
 
+  // The flow this page has loaded since it mounted: its first answer opens it; a later one (a refetch)
+  // replaces the document only when nothing would be lost (flows/arrival.ts).
+  const loadedHere = useRef<number | null>(null);
+  const layout = useRef<() => void>(() => undefined);
+  useEffect(
+    () => () => {
+      layout.current();
+      loadedHere.current = null;
+    },
+    [],
+  );
   useEffect(() => {
-    if (!loaded.data?.document) return;
-    const doc = loaded.data.document as unknown as FlowDocument;
-    if (doc.nodes.every((n) => n.position)) {
-      useEditor.getState().load(flowId, loaded.data.version, doc);
-      return;
-    }
-    // A document written by hand has no positions: it opens with the quick layout at once, and dagre's
-    // (in a worker) replaces it when ready unless the author has changed something by then.
-    const quick = moveNodes(doc, quickLayout(doc));
-    useEditor.getState().load(flowId, loaded.data.version, quick);
-    let current = true;
-    const cancel = afterPaint(() => {
-      layoutInWorker(doc)
-        .then((placed) => current && useEditor.getState().relaid(quick, moveNodes(quick, placed)))
-        .catch(() => undefined); // the quick layout stays, and Arrange is there
-    });
-    return () => {
-      current = false;
-      cancel();
+    const fetched = loaded.data;
+    if (!fetched?.document) return;
+    const doc = fetched.document as unknown as FlowDocument;
+    const now = useEditor.getState();
+    const editing = {
+      opened: now.flowId === loadedHere.current ? loadedHere.current : null,
+      version: now.version,
+      dirty: unsaved(now),
+      viewing: now.viewing !== null,
     };
+    const action = arrival(editing, flowId, fetched.version);
+    if (action === 'beneath') now.beneath(fetched.version, placed(doc));
+    if (action !== 'load') return;
+    loadedHere.current = flowId;
+    layout.current();
+    layout.current = openDocument(flowId, fetched.version, doc);
   }, [loaded.data, flowId]);
 
   const addAtCentre = useCallback(
@@ -115,7 +134,8 @@ export function EditorPage() {
     [editor.doc.wires, focusNode],
   );
 
-  if (loaded.error) return <p role="alert">{loaded.error.message}</p>;
+  // A refetch that fails (the server away a moment) leaves the flow being edited on the page.
+  if (loaded.error && !loaded.data) return <p role="alert">{failureSentence(loaded.error, t)}</p>;
   if (editor.flowId !== flowId) return <p aria-busy="true">{t('ui_loading')}</p>;
   const readOnly = editor.viewing !== null;
   const selected =
@@ -125,6 +145,7 @@ export function EditorPage() {
     <div className="editor">
       <Toolbar findings={findings} flow={flow} view={view} onView={setView} />
       <FindDialog onPick={focusNode} />
+      {newer !== null && <NewerNotice flowId={flowId} version={newer} />}
       {editor.refusal && (
         <p role="alert" className="refusal">
           {t(editor.refusal.code, editor.refusal.params)}

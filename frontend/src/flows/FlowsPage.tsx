@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { api, ApiError, unwrap } from '../api/client';
 import { emptyDocument, type FlowDocument } from './document';
 import { FlowRow } from './FlowRow';
+import { failureSentence } from '../runs/format';
 
 export function FlowsPage() {
   const { t } = useTranslation();
@@ -59,7 +60,7 @@ export function FlowsPage() {
         </label>
       </div>
       <p role="status">{message}</p>
-      {flows.error && <p role="alert">{flows.error.message}</p>}
+      {flows.error && <p role="alert">{failureSentence(flows.error, t)}</p>}
       <table className="flows">
         <thead>
           <tr>

@@ -9,6 +9,7 @@ import { moveNodes } from './document';
 import { layoutInWorker } from './layoutWorker';
 import type { Finding } from './findings';
 import { useEditor } from './store';
+import { reopen } from './open';
 
 interface Props {
   findings: Finding[];
@@ -70,7 +71,7 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
   async function loadTheirs() {
     setStale(false);
     setMessage(null);
-    await queries.invalidateQueries({ queryKey: ['flow', flowId] });
+    if (flowId !== null) await reopen(queries, flowId);
   }
 
   async function start() {

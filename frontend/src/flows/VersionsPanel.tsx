@@ -1,12 +1,15 @@
 // The flow's versions, newest first, with who saved each when: open an old one read-only, go back to
 // the newest, or restore an old one as the next version.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import { failureSentence } from '../runs/format';
 import { formatMoment } from '../i18n/i18n';
 import type { FlowDocument } from './document';
-import { useEditor } from './store';
+import { unsaved, useEditor } from './store';
 import { useCompare } from './compare';
+import { reopen } from './open';
 
 async function versionDocument(flowId: number, version: number): Promise<FlowDocument> {
   const found = unwrap(
@@ -28,16 +31,30 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
       unwrap(await api.GET('/api/flows/{flow_id}/versions', { params: { path: { flow_id: flowId } } })),
   });
 
+  const [failed, setFailed] = useState<string | null>(null);
+
   async function restore(number: number) {
-    const doc = await versionDocument(flowId, number);
-    unwrap(
-      await api.PUT('/api/flows/{flow_id}', {
-        params: { path: { flow_id: flowId }, query: { base: newest ?? 1 } },
-        body: doc as unknown as Record<string, never>,
-      }),
-    );
+    if (
+      unsaved(useEditor.getState()) &&
+      !window.confirm(t('ui_versions_restore_discard', { version: number }))
+    )
+      return;
+    setFailed(null);
+    try {
+      const doc = await versionDocument(flowId, number);
+      unwrap(
+        await api.PUT('/api/flows/{flow_id}', {
+          params: { path: { flow_id: flowId }, query: { base: newest ?? 1 } },
+          body: doc as unknown as Record<string, never>,
+        }),
+      );
+    } catch (failure) {
+      // A newer version saved meanwhile (409 flow_version_stale, who and when), or no server.
+      setFailed(failureSentence(failure as Error, t));
+      return;
+    }
     await queries.invalidateQueries({ queryKey: ['versions', flowId] });
-    await queries.invalidateQueries({ queryKey: ['flow', flowId] });
+    await reopen(queries, flowId); // the author asked for it: it replaces what the canvas held
     await queries.invalidateQueries({ queryKey: ['flows'] });
   }
 
@@ -49,6 +66,7 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
           {t('ui_versions_back')}
         </button>
       )}
+      {failed && <p role="alert">{failed}</p>}
       <ul>
         {versions.data?.versions.map((v) => (
           <li key={v.version}>

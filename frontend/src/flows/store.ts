@@ -5,6 +5,17 @@ import type { Edit, FlowDocument, Refusal } from './document';
 
 const HISTORY = 200;
 
+interface Draft {
+  doc: FlowDocument;
+  past: FlowDocument[];
+  future: FlowDocument[];
+}
+
+/** Edits not saved yet, shown or put aside while an old version is read. */
+export function unsaved(s: { doc: FlowDocument; savedDoc: FlowDocument; draft: Draft | null }): boolean {
+  return (s.draft?.doc ?? s.doc) !== s.savedDoc;
+}
+
 interface EditorState {
   flowId: number | null;
   version: number | null;
@@ -16,8 +27,13 @@ interface EditorState {
   refusal: Refusal | null;
   /** An old version shown read-only (its number), or null while editing the newest. */
   viewing: number | null;
+  /** While an old version is shown: the edits put aside, with their history, for the way back. */
+  draft: Draft | null;
+  /** An old version shown read-only, the edits put aside; `null` goes back to them (or to `doc`). */
   view: (version: number | null, doc: FlowDocument) => void;
   load: (flowId: number, version: number, doc: FlowDocument) => void;
+  /** A newer version saved while an old one is read: the newest now, what "back" returns to. */
+  beneath: (version: number, doc: FlowDocument) => void;
   /** An edit that enters the history (or a refusal, which changes nothing but says why). */
   apply: (edit: Edit | FlowDocument) => void;
   /** A change inside a gesture (a drag): no history entry; `checkpoint` made one when it began. */
@@ -41,7 +57,20 @@ export const useEditor = create<EditorState>((set) => ({
   selected: [],
   refusal: null,
   viewing: null,
-  view: (viewing, doc) => set({ viewing, doc, past: [], future: [], selected: [], refusal: null }),
+  draft: null,
+  view: (viewing, doc) =>
+    set((s) => {
+      const shown = { viewing, selected: [], refusal: null };
+      if (viewing !== null)
+        return {
+          ...shown,
+          doc,
+          past: [],
+          future: [],
+          draft: s.draft ?? { doc: s.doc, past: s.past, future: s.future },
+        };
+      return { ...shown, doc, past: [], future: [], ...s.draft, draft: null };
+    }),
   load: (flowId, version, doc) =>
     set({
       flowId,
@@ -53,7 +82,10 @@ export const useEditor = create<EditorState>((set) => ({
       selected: [],
       refusal: null,
       viewing: null,
+      draft: null,
     }),
+  beneath: (version, doc) =>
+    set((s) => (s.viewing === null || unsaved(s) ? {} : { version, savedDoc: doc, draft: null })),
   apply: (edit) =>
     set((s) => {
       if ('refused' in edit) return { refusal: edit.refused };

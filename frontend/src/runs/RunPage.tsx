@@ -7,7 +7,7 @@ import { api, unwrap } from '../api/client';
 import { Effects } from './Effects';
 import { Journal } from './Journal';
 import { RunCanvas } from './RunCanvas';
-import { STATUS_KEYS, OUTCOME_KEYS, when } from './format';
+import { failureSentence, STATUS_KEYS, OUTCOME_KEYS, when } from './format';
 import { useRights } from './rights';
 import { StopActions } from './StopActions';
 import type { RunPageData } from './types';
@@ -41,7 +41,7 @@ export function RunPage() {
 
   // A next page that failed leaves the run shown (Journal says so under its lines); only a run that could
   // not be read at all is an error page.
-  if (page.error && !page.data) return <p role="alert">{page.error.message}</p>;
+  if (page.error && !page.data) return <p role="alert">{failureSentence(page.error, t)}</p>;
   if (!page.data) return <p aria-busy="true">{t('ui_loading')}</p>;
   const { run, flow } = page.data;
   const open = run.status === 'waiting' || run.status === 'running' || run.status === 'stopped';
@@ -76,7 +76,7 @@ export function RunPage() {
       {run.status === 'stopped' && may('run', run.flow_id) && (
         <StopActions runId={run.id} version={run.version} />
       )}
-      {cancel.error && <p role="alert">{cancel.error.message}</p>}
+      {cancel.error && <p role="alert">{failureSentence(cancel.error, t)}</p>}
       <WaitInfo data={page.data} />
       {flow && (
         <RunCanvas
@@ -115,7 +115,11 @@ export function RunPage() {
         lines={lines}
         more={pages.hasNextPage ? () => void pages.fetchNextPage() : null}
         loading={pages.isFetchingNextPage}
-        failed={pages.isFetchNextPageError ? (pages.error?.message ?? null) : null}
+        failed={
+          pages.isFetchNextPageError && pages.error
+            ? failureSentence(pages.error, t, 'ui_run_journal_more_failed')
+            : null
+        }
       />
     </section>
   );

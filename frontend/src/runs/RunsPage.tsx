@@ -5,7 +5,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
-import { STATUS_KEYS, TRIGGER_KEYS, when } from './format';
+import { failureSentence, STATUS_KEYS, TRIGGER_KEYS, when } from './format';
 import type { Run } from './types';
 
 interface Filters {
@@ -97,7 +97,7 @@ export function RunsPage() {
           <input type="datetime-local" value={filters.until} onChange={set('until')} />
         </label>
       </form>
-      {runs.error && <p role="alert">{runs.error.message}</p>}
+      {runs.error && <p role="alert">{failureSentence(runs.error, t)}</p>}
       <table className="runs">
         <thead>
           <tr>

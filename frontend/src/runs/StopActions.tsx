@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import { failureSentence } from './format';
 
 export function StopActions({ runId, version }: { runId: number; version: number }) {
   const { t } = useTranslation();
@@ -54,7 +55,7 @@ export function StopActions({ runId, version }: { runId: number; version: number
       >
         {t('ui_run_end')}
       </button>
-      {error && <p role="alert">{error.message}</p>}
+      {error && <p role="alert">{failureSentence(error, t)}</p>}
     </div>
   );
 }
