@@ -15,15 +15,32 @@ const csrf: Middleware = {
   },
 };
 
+/** A request that never reached the API (no network, no server, blocked): fetch itself rejected. */
+export class Unreached extends Error {
+  constructor(cause: unknown) {
+    super('unreached', { cause });
+  }
+}
+
+// fetch rejects with a TypeError in the browser's own words when nothing answers; it is marked here, where
+// it cannot be mistaken for a TypeError of our own code. A cancelled request (AbortError) stays as it is.
+const unreached: Middleware = {
+  onError({ error }) {
+    if (error instanceof DOMException && error.name === 'AbortError') return undefined;
+    return new Unreached(error);
+  },
+};
+
 export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
-api.use(csrf);
+api.use(csrf, unreached);
 
 /** The API's error body: a reason code and a sentence already in the reader's language. */
 export interface ApiFailure {
   error: { code: string; message: string; detail: unknown };
 }
 
-/** An Error carrying the API's reason code, for TanStack Query's error states. */
+/** An Error carrying the API's reason code, for TanStack Query's error states; its message is the API's
+ * sentence, empty when the answer had none (a proxy's error page). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -43,7 +60,7 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
     throw new ApiError(
       result.response.status,
       error?.code ?? 'internal_error',
-      error?.message ?? String(result.response.status),
+      error?.message ?? '',
       error?.detail,
     );
   }

@@ -5,6 +5,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { OUTCOME_KEYS, TIMEOUT_KEYS, when } from '../runs/format';
 import { withOffset } from '../runs/RunsPage';
 import type { Approval } from '../runs/types';
@@ -116,7 +117,7 @@ export function AuditPage() {
         </a>
       </p>
       <ChainCheck flow={filters.flow} />
-      {decisions.error && <p role="alert">{decisions.error.message}</p>}
+      {decisions.error && <p role="alert">{failureSentence(decisions.error, t)}</p>}
       <table className="audit">
         <thead>
           <tr>

@@ -4,6 +4,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 
 interface Verdict {
   intact: boolean;
@@ -34,7 +35,7 @@ export function ChainCheck({ flow }: { flow: string }) {
             : t('ui_audit_chain_broken', { breaks: check.data.breaks.length, records: check.data.records })}
         </span>
       )}
-      {check.error && <span role="alert">{check.error.message}</span>}
+      {check.error && <span role="alert">{failureSentence(check.error, t)}</span>}
     </p>
   );
 }

@@ -27,7 +27,7 @@ import { useWalk } from '../walk/store';
 import { visitsByNode } from '../walk/walk';
 import { diffDocuments, diffMarks, useCompare } from './compare';
 import { ComparePanel } from './ComparePanel';
-import { failureSentence } from '../runs/format';
+import { failureSentence } from '../api/failure';
 
 // rjsf and its ajv validator load with the first node's panel, not with the canvas.
 const ConfigPanel = lazy(() => import('../panel/ConfigPanel').then((m) => ({ default: m.ConfigPanel })));

@@ -3,7 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { formatMoment } from '../i18n/i18n';
 import type { FlowDocument } from './document';
 
@@ -60,7 +61,7 @@ export function FlowRow({ flow, onMessage, onDuplicate }: Props) {
       setRenaming(null);
       await queries.invalidateQueries({ queryKey: ['flows'] });
     } catch (failure) {
-      onMessage(failure instanceof ApiError ? failure.message : t('ui_error_network'));
+      onMessage(failureSentence(failure, t));
     }
   }
 

@@ -4,10 +4,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { emptyDocument, type FlowDocument } from './document';
 import { FlowRow } from './FlowRow';
-import { failureSentence } from '../runs/format';
 
 export function FlowsPage() {
   const { t } = useTranslation();
@@ -23,7 +23,7 @@ export function FlowsPage() {
       if (open) void navigate(`/flows/${made.id}`);
       else setMessage(t('ui_flows_created', { name: doc.name }));
     } catch (failure) {
-      setMessage(failure instanceof ApiError ? failure.message : t('ui_error_network'));
+      setMessage(failureSentence(failure, t));
     }
   }
 

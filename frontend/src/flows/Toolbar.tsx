@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { moveNodes } from './document';
 import { layoutInWorker } from './layoutWorker';
 import type { Finding } from './findings';
@@ -64,7 +65,7 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
       await queries.invalidateQueries({ queryKey: ['versions', flowId] });
     } catch (failure) {
       setStale(failure instanceof ApiError && failure.code === 'flow_version_stale');
-      setMessage(failure instanceof ApiError ? failure.message : t('ui_error_network'));
+      setMessage(failureSentence(failure, t));
     }
   }
 
@@ -85,7 +86,7 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
       setRun(started.run);
       setMessage(null);
     } catch (failure) {
-      setMessage(failure instanceof ApiError ? failure.message : t('ui_error_network'));
+      setMessage(failureSentence(failure, t));
     }
   }
 

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
-import { failureSentence } from '../runs/format';
+import { failureSentence } from '../api/failure';
 import { formatMoment } from '../i18n/i18n';
 import type { FlowDocument } from './document';
 import { unsaved, useEditor } from './store';
@@ -50,12 +50,22 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
       );
     } catch (failure) {
       // A newer version saved meanwhile (409 flow_version_stale, who and when), or no server.
-      setFailed(failureSentence(failure as Error, t));
+      setFailed(failureSentence(failure, t));
       return;
     }
     await queries.invalidateQueries({ queryKey: ['versions', flowId] });
     await reopen(queries, flowId); // the author asked for it: it replaces what the canvas held
     await queries.invalidateQueries({ queryKey: ['flows'] });
+  }
+
+  // Open (read-only) or Compare: the version is fetched first, and a failure is said here, not dropped.
+  async function read(number: number, then: (doc: FlowDocument) => void) {
+    setFailed(null);
+    try {
+      then(await versionDocument(flowId, number));
+    } catch (failure) {
+      setFailed(failureSentence(failure, t));
+    }
   }
 
   return (
@@ -66,6 +76,7 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
           {t('ui_versions_back')}
         </button>
       )}
+      {versions.error && <p role="alert">{failureSentence(versions.error, t)}</p>}
       {failed && <p role="alert">{failed}</p>}
       <ul>
         {versions.data?.versions.map((v) => (
@@ -77,18 +88,10 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
             })}
             {v.version !== newest && (
               <span className="row">
-                <button
-                  type="button"
-                  onClick={() => void versionDocument(flowId, v.version).then((doc) => view(v.version, doc))}
-                >
+                <button type="button" onClick={() => void read(v.version, (doc) => view(v.version, doc))}>
                   {t('ui_versions_open', { version: v.version })}
                 </button>
-                <button
-                  type="button"
-                  onClick={() =>
-                    void versionDocument(flowId, v.version).then((doc) => compare(v.version, doc))
-                  }
-                >
+                <button type="button" onClick={() => void read(v.version, (doc) => compare(v.version, doc))}>
                   {t('ui_versions_compare', { version: v.version })}
                 </button>
                 <button type="button" onClick={() => void restore(v.version)}>

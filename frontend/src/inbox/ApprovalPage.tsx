@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import type { Approval } from '../runs/types';
 import { ApprovalCard } from './ApprovalCard';
 import type { Choice } from './Decision';
@@ -23,7 +24,7 @@ export function ApprovalPage() {
         await api.GET('/api/approvals/{approval_id}', { params: { path: { approval_id: approvalId } } }),
       ) as unknown as Approval,
   });
-  if (approval.error) return <p role="alert">{approval.error.message}</p>;
+  if (approval.error) return <p role="alert">{failureSentence(approval.error, t)}</p>;
   if (!approval.data) return <p aria-busy="true">{t('ui_loading')}</p>;
   return (
     <section className="page">

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { OUTCOME_KEYS, when } from '../runs/format';
 
 export type Choice = 'approve' | 'reject';
@@ -86,7 +87,7 @@ export function Decision({ approvalId, choice, onChoose }: Props) {
           </button>
         </div>
       )}
-      {failure && !standing && <p role="alert">{failure.message}</p>}
+      {failure && !standing && <p role="alert">{failureSentence(failure, t)}</p>}
     </div>
   );
 }

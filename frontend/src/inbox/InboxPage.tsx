@@ -6,6 +6,7 @@ import type { Approval } from '../runs/types';
 import { ApprovalCard } from './ApprovalCard';
 import type { Choice } from './Decision';
 import { useInbox } from './useInbox';
+import { failureSentence } from '../api/failure';
 
 export function byDeadline(approvals: Approval[]): Approval[] {
   const key = (a: Approval) => (a.deadline_at ? new Date(a.deadline_at).getTime() : Number.POSITIVE_INFINITY);
@@ -44,7 +45,7 @@ export function InboxPage() {
     <section className="page inbox">
       <h1>{t('ui_inbox_title')}</h1>
       <p className="hint">{t('ui_inbox_keys')}</p>
-      {inbox.error && <p role="alert">{inbox.error.message}</p>}
+      {inbox.error && <p role="alert">{failureSentence(inbox.error, t)}</p>}
       {inbox.data && approvals.length === 0 && <p>{t('ui_inbox_empty')}</p>}
       <div className="inbox-layout">
         <ul className="inbox-list" aria-label={t('ui_inbox_title')}>

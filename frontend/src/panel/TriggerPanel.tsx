@@ -4,7 +4,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import type { FlowNode } from '../flows/document';
 import { useEditor } from '../flows/store';
 import { useDebounced } from '../flows/findings';
@@ -44,7 +45,7 @@ function WebhookAddress({ readOnly }: { readOnly: boolean }) {
       setSaid(null);
       void flow.refetch(); // it has an address now: making another asks first
     } catch (failure) {
-      setSaid(failure instanceof ApiError ? failure.message : t('ui_error_network'));
+      setSaid(failureSentence(failure, t));
     }
   }
 
@@ -105,7 +106,7 @@ function NextFires({ cron, timezone }: { cron: string; timezone: string }) {
   return (
     <section className="trigger-panel" aria-labelledby="fires-title">
       <h3 id="fires-title">{t('ui_schedule_next_title', { zone })}</h3>
-      {fires.error && <p role="alert">{fires.error.message}</p>}
+      {fires.error && <p role="alert">{failureSentence(fires.error, t)}</p>}
       {fires.data && (
         <ol className="next-fires">
           {fires.data.fires.map((fire) => (

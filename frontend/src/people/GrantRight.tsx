@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { invalidatePeople, RIGHT_KEYS, RIGHTS } from './people';
 
 export function GrantRight({ names, flowNames }: { names: string[]; flowNames: Map<number, string> }) {
@@ -71,7 +72,7 @@ export function GrantRight({ names, flowNames }: { names: string[]; flowNames: M
         {t('ui_people_grant_button')}
       </button>
       {done && <p role="status">{t('ui_people_granted', { name: done })}</p>}
-      {grant.error && <p role="alert">{grant.error.message}</p>}
+      {grant.error && <p role="alert">{failureSentence(grant.error, t)}</p>}
     </form>
   );
 }

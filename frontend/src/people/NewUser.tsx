@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { LOCALES } from '../i18n/i18n';
 import { NAMES } from '../shell/LanguageMenu';
 import { invalidatePeople } from './people';
@@ -98,7 +99,7 @@ export function NewUser() {
         {t('ui_people_add_user')}
       </button>
       {created && <p role="status">{t('ui_people_user_added', { name: created })}</p>}
-      {add.error && <p role="alert">{add.error.message}</p>}
+      {add.error && <p role="alert">{failureSentence(add.error, t)}</p>}
     </form>
   );
 }

@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { useRights } from '../runs/rights';
 import { useSession } from '../api/session';
 import { isLocale } from '../i18n/i18n';
@@ -43,7 +44,7 @@ export function PeoplePage() {
   return (
     <section className="page people">
       <h1>{t('ui_nav_people')}</h1>
-      {people.error && <p role="alert">{people.error.message}</p>}
+      {people.error && <p role="alert">{failureSentence(people.error, t)}</p>}
       <table className="people-list">
         <thead>
           <tr>
@@ -122,7 +123,7 @@ function RightChips({ person, flowNames }: { person: Person; flowNames: Map<numb
           );
         })}
       </ul>
-      {revoke.error && <p role="alert">{revoke.error.message}</p>}
+      {revoke.error && <p role="alert">{failureSentence(revoke.error, t)}</p>}
     </>
   );
 }
@@ -147,7 +148,7 @@ function RemoveUser({ name }: { name: string }) {
       >
         {t('ui_people_remove')}
       </button>
-      {remove.error && <p role="alert">{remove.error.message}</p>}
+      {remove.error && <p role="alert">{failureSentence(remove.error, t)}</p>}
     </>
   );
 }

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { when } from '../runs/format';
 import { invalidatePeople, noContent, type Token } from './people';
 
@@ -74,7 +75,7 @@ export function Tokens({ names }: { names: string[] }) {
           {t('ui_people_new_token')}
         </button>
       </form>
-      {create.error && <p role="alert">{create.error.message}</p>}
+      {create.error && <p role="alert">{failureSentence(create.error, t)}</p>}
       {secret && (
         <div className="token-secret" role="status">
           <p>{t('ui_people_token_once', { name: secret.user })}</p>
@@ -84,7 +85,7 @@ export function Tokens({ names }: { names: string[] }) {
           </button>
         </div>
       )}
-      {revoke.error && <p role="alert">{revoke.error.message}</p>}
+      {revoke.error && <p role="alert">{failureSentence(revoke.error, t)}</p>}
       <table className="token-list">
         <thead>
           <tr>

@@ -3,6 +3,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { when } from '../runs/format';
 import { useRights } from '../runs/rights';
 import { CHANGE_KEYS, rightLabel, type TrailEntry } from './people';
@@ -37,7 +38,7 @@ export function Trail({ flowNames }: { flowNames: Map<number, string> }) {
         <p className="hint">{t('ui_people_trail_audit_only')}</p>
       ) : (
         <>
-          {trail.error && <p role="alert">{trail.error.message}</p>}
+          {trail.error && <p role="alert">{failureSentence(trail.error, t)}</p>}
           <table className="trail-list">
             <thead>
               <tr>

@@ -4,10 +4,11 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { Effects } from './Effects';
 import { Journal } from './Journal';
 import { RunCanvas } from './RunCanvas';
-import { failureSentence, STATUS_KEYS, OUTCOME_KEYS, when } from './format';
+import { STATUS_KEYS, OUTCOME_KEYS, when } from './format';
 import { useRights } from './rights';
 import { StopActions } from './StopActions';
 import type { RunPageData } from './types';

@@ -5,7 +5,8 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
-import { failureSentence, STATUS_KEYS, TRIGGER_KEYS, when } from './format';
+import { failureSentence } from '../api/failure';
+import { STATUS_KEYS, TRIGGER_KEYS, when } from './format';
 import type { Run } from './types';
 
 interface Filters {

@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
-import { failureSentence } from './format';
+import { failureSentence } from '../api/failure';
 
 export function StopActions({ runId, version }: { runId: number; version: number }) {
   const { t } = useTranslation();

@@ -1,18 +1,10 @@
 // Dates in the reader's language and time zone (their own, from /api/me), and the catalog keys of the
 // values the API sends as codes. Keys are written out: the i18n guard cannot check a key built at run time.
-import type { TFunction } from 'i18next';
-import { ApiError } from '../api/client';
 import { formatMoment } from '../i18n/i18n';
 
 export function when(iso: string | null | undefined): string {
   if (!iso) return '';
   return formatMoment(iso);
-}
-
-/** What a failed request says: the API's sentence (already in the reader's language), or the catalog's
- * `unreached` when the API was never reached (the browser's own words, "Failed to fetch", are English). */
-export function failureSentence(error: Error, t: TFunction, unreached = 'ui_error_network'): string {
-  return error instanceof ApiError ? error.message : t(unreached);
 }
 
 export const STATUS_KEYS: Record<string, string> = {

@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { meQuery } from './me';
 import { useSession } from '../api/session';
 import { isReadable, setReaderZone, switchLocale } from '../i18n/i18n';
@@ -31,7 +32,7 @@ export function Layout() {
   if (me.error instanceof ApiError && me.error.status === 401) {
     return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   }
-  if (me.error) return <p role="alert">{me.error.message}</p>;
+  if (me.error) return <p role="alert">{failureSentence(me.error, t)}</p>;
   if (!me.data) return <p aria-busy="true">{t('ui_loading')}</p>;
   return (
     <div className="app">

@@ -3,7 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { useSession } from '../api/session';
 import { LanguageMenu } from './LanguageMenu';
 
@@ -27,7 +28,7 @@ export function Login() {
       const from = (location.state as { from?: string } | null)?.from;
       void navigate(from && from !== '/login' ? from : '/flows', { replace: true });
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : t('ui_error_network'));
+      setError(failureSentence(failure, t));
     }
   }
 

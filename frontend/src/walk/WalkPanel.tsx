@@ -4,7 +4,7 @@
 // one; moving cards does not (walkShape).
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { useEditor } from '../flows/store';
 import { endLines, parseInput, visitRows, walkSample, walkShape, type Answer } from './walk';
 import { Pauses } from './Pauses';
@@ -34,7 +34,7 @@ export function WalkPanel() {
       setWalks((n) => n + 1);
     } catch (failure) {
       clear();
-      setProblem(failure instanceof ApiError ? failure.message : t('ui_error_network'));
+      setProblem(failureSentence(failure, t));
     } finally {
       setBusy(false);
     }
