@@ -1,0 +1,89 @@
+"""A request that never reaches the server is said from the catalog, in the reader's language, on every
+page: the inbox, the audit trail, the people, the signed-in shell and the editor's versions. The browser's
+own words ("Failed to fetch", English whatever the reader reads) never show."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, Route, expect
+
+from tests.api.support import approval_and_delay_flow
+from tests.browser.support import Server, log_in, screenshot
+
+# (browser locale, ui_error_network, ui_versions_open for version 1) from the catalogs.
+READERS = [
+    pytest.param(
+        "en-US",
+        "The server cannot be reached. Please check your connection and try again.",
+        "Open version 1",
+        id="en",
+    ),
+    pytest.param(
+        "de-DE",
+        "Der Server ist nicht erreichbar. Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
+        "Version 1 öffnen",
+        id="de",
+    ),
+]
+
+
+def cut_off(page: Page, path: str) -> None:
+    """Requests for exactly `path` (any query) fail as a lost connection would; every other one is served."""
+
+    def abort(route: Route) -> None:
+        route.abort("internetdisconnected")
+
+    page.route(lambda url: urlsplit(url).path == path, abort)
+
+
+def said(page: Page, sentence: str) -> None:
+    """The page's one alert is the catalog's sentence, and the browser's words are nowhere."""
+    expect(page.get_by_role("alert")).to_have_text([sentence])
+    expect(page.locator("body")).not_to_contain_text("Failed to fetch")
+
+
+def two_versions(page: Page) -> int:
+    """A flow saved twice, made through the API as the logged-in user; its id."""
+    csrf = page.request.get("/api/me").json()["csrf_token"]
+    headers = {"X-CSRF-Token": csrf, "Content-Type": "application/json"}
+    document = approval_and_delay_flow()
+    flow_id = int(page.request.post("/api/flows", data=json.dumps(document), headers=headers).json()["id"])
+    document["name"] = "Renamed later"
+    page.request.put(f"/api/flows/{flow_id}", data=json.dumps(document), headers=headers)
+    return flow_id
+
+
+@pytest.mark.parametrize(("locale", "unreached", "open_first"), READERS)
+def test_an_unreached_server_is_said_in_the_readers_language(
+    browser: Browser, server: Server, locale: str, unreached: str, open_first: str
+) -> None:
+    name = server.user(f"offline_{locale[:2]}", "edit", "run", "decide", "audit", "admin")
+    page = log_in(browser, server, name, locale=locale)
+
+    for path, address in [("/api/approvals", "/inbox"), ("/api/audit", "/audit"), ("/api/people", "/people")]:
+        cut_off(page, path)
+        page.goto(address)
+        said(page, unreached)
+        if address == "/audit" and locale != "en-US":
+            screenshot(page, f"network-failure-{locale[:2]}")
+        page.unroute_all()
+
+    # Who is signed in cannot be asked: the shell says so rather than sending the reader to the login.
+    cut_off(page, "/api/me")
+    page.goto("/flows")
+    said(page, unreached)
+    page.unroute_all()
+
+    # Opening an old version that cannot be fetched is said beside the versions, not dropped.
+    flow_id = two_versions(page)
+    page.goto(f"/flows/{flow_id}")
+    expect(page.get_by_role("heading", name="Renamed later")).to_be_visible()
+    cut_off(page, f"/api/flows/{flow_id}/versions/1")
+    page.get_by_role("button", name=open_first).click()
+    expect(page.locator(".versions [role=alert]")).to_have_text(unreached)
+    expect(page.get_by_role("heading", name="Renamed later")).to_be_visible()  # the newest is still open
+    expect(page.locator("body")).not_to_contain_text("Failed to fetch")
+    page.context.close()
