@@ -4,6 +4,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { useDebounced, type Finding } from '../flows/findings';
 import { useEditor } from '../flows/store';
 import { ListActions } from './ListActions';
@@ -31,6 +32,7 @@ export function ListView({ findings }: { findings: Finding[] }) {
   return (
     <div className="list-view">
       <h2 id="list-title">{t('ui_list_title')}</h2>
+      {outline.error && <p role="alert">{failureSentence(outline.error, t)}</p>}
       <ol aria-labelledby="list-title" className="outline">
         {entries.map((entry) => {
           const node = doc.nodes.find((n) => n.id === entry.id);

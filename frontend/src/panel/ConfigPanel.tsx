@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { setConfig, setLabel, type FlowNode } from '../flows/document';
 import { useEditor } from '../flows/store';
 import { ApprovalPanel } from './ApprovalPanel';
@@ -60,6 +61,7 @@ export function ConfigPanel({ node, readOnly }: { node: FlowNode; readOnly: bool
           onChange={(e) => apply(setLabel(useEditor.getState().doc, node.id, e.target.value))}
         />
       </label>
+      {schema.error && <p role="alert">{failureSentence(schema.error, t)}</p>}
       {node.type === 'approval' ? (
         <ApprovalPanel node={node} readOnly={readOnly} />
       ) : Own ? (
