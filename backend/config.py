@@ -50,8 +50,8 @@ def settings() -> Settings:
 
 def value_limits() -> tuple[int, int]:
     """`Settings.max_value_bytes` and `max_variables_bytes` alone: what every walk reads, without the rest
-    of `settings()` (whose data directory costs a file system call: a third of a worker's CPU per run of a
-    two-node flow, measured by bench/peers.py)."""
+    of `settings()` (whose data directory costs a file system call: about a fifth of a worker's CPU per run
+    of a two-node flow, in the profile of a drain of bench/peers.py)."""
     return (
         _positive("FLOWYARD_MAX_VALUE_BYTES", DEFAULT_MAX_VALUE_BYTES),
         _positive("FLOWYARD_MAX_VARIABLES_BYTES", DEFAULT_MAX_VARIABLES_BYTES),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -134,8 +134,10 @@ async def claim_due(
     lease: timedelta,
     *,
     answered_only: bool = False,
+    in_hand: Collection[int] = (),
 ) -> list[Claim]:
-    """Claim up to `limit` due waits for `me`, answered ones first; `answered_only`: those alone."""
+    """Claim up to `limit` due waits for `me`, answered ones first; `answered_only`: those alone. Never
+    one of `in_hand`, the waits the worker still holds a claim of."""
     # A full round leaves at least half of its slots to waits due by time.
     answered_limit, due_limit = (limit, 0) if answered_only else (max(1, limit // 2), limit)
     params = {
@@ -143,6 +145,7 @@ async def claim_due(
         "limit": limit,
         "answered_limit": answered_limit,
         "due_limit": due_limit,
+        "in_hand": list(in_hand),
         "now": now,
         "lease": lease,
     }

@@ -11,12 +11,17 @@
 -- an answer is taken at once, with the slots there are, instead of after the backlog's walks free half
 -- of them. An approval wait comes with its approval when that is final (decided, timed out, cancelled:
 -- it never changes again, approvals_final), so a decided wait resumes with no read of its own.
+-- Never a wait the worker still has in hand (%(in_hand)s: walking, or its outcome being written or
+-- written again after the database went away): a write whose commit landed but whose answer was lost
+-- re-parks the wait with its attempts at 0, and were this worker to claim it again at once, the same
+-- (wait, attempts) would be in hand twice and the second try of the first write would pass the guard.
 -- The statement's own transaction does not wait for its WAL flush
 -- (set_config(..., true) lasts until that commit): a claim lost with a crashed database is a wait due
 -- again, and every later write that waits for its flush flushes the claim with it (docs/runs.md).
 WITH answered AS (
     SELECT id FROM waits
     WHERE status = 'waiting' AND answered_at IS NOT NULL AND wake_at <= coalesce(%(now)s::timestamptz, now())
+      AND id <> ALL(%(in_hand)s::bigint[])
       AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
     ORDER BY answered_at
     LIMIT %(answered_limit)s
@@ -24,6 +29,7 @@ WITH answered AS (
 ), due AS (
     SELECT id FROM waits
     WHERE status = 'waiting' AND wake_at <= coalesce(%(now)s::timestamptz, now()) AND answered_at IS NULL
+      AND id <> ALL(%(in_hand)s::bigint[])
     ORDER BY wake_at
     LIMIT %(due_limit)s
     FOR UPDATE SKIP LOCKED
@@ -96,10 +102,12 @@ SELECT id FROM runs WHERE id = ANY(%(run_ids)s::bigint[]) ORDER BY id FOR UPDATE
 SELECT set_config('synchronous_commit', 'off', true)
 
 -- name: batch_flushed
--- Right after an outcome batch's commit, on its connection: a transaction of its own with an id and
--- nothing else, whose commit waits for its flush, and so for the flush of all WAL before it, the batch's
--- commit included. It returns once the batch is durable.
-SELECT pg_current_xact_id()
+-- Right after an outcome batch's commit, on its connection: a transaction of its own that writes one WAL
+-- record (a transactional logical message, which nothing reads) and so waits at its commit for its flush,
+-- and with it for the flush of all WAL before it, the batch's commit included. It returns once the batch
+-- is durable. (A transaction that only takes an id, `pg_current_xact_id()`, writes no WAL of its own
+-- before its commit record, and PostgreSQL does not wait for the flush of such a commit.)
+SELECT pg_logical_emit_message(true, 'flowyard', '')
 
 -- name: write_walks
 -- Many walks' outcomes at once, from one JSON array with an object per claim: each wait is finished

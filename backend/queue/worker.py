@@ -246,7 +246,10 @@ class Worker:
             if self._housekeeping_due(now):
                 await fire_due(conn, now)
                 await conn.execute(QUERIES["release_expired_claims"], {"now": now})
-            return await claim_due(conn, self.name, limit, now, self.lease, answered_only=answered_only)
+            in_hand = {wait_id for wait_id, _ in self._inflight}
+            return await claim_due(
+                conn, self.name, limit, now, self.lease, answered_only=answered_only, in_hand=in_hand
+            )
 
     def _claimable_at(self) -> float:
         """When a full claim round may next claim, by its own conditions (monotonic time; infinity: not
@@ -284,9 +287,10 @@ class Worker:
             return True
         return False
 
-    def _done(self, key: tuple[int, int], _task: asyncio.Task[None]) -> None:
-        self._inflight.pop(key, None)
-        self._walking.discard(key)
+    def _done(self, key: tuple[int, int], task: asyncio.Task[None]) -> None:
+        if self._inflight.get(key) is task:  # never another claim's (`in_hand` keeps keys apart anyway)
+            del self._inflight[key]
+            self._walking.discard(key)
         self._wake.set()
         if self.outbox is not None:
             self.outbox.wake.set()  # the walk may have parked at an approval whose mails now wait
@@ -387,7 +391,9 @@ class Worker:
         nothing of its own failed. Both steps may be done again under the same claim: a walk is done again
         from the same continuation (an action already sent is found under its effect key, never sent
         twice), and a write is guarded by the claim (one that did commit before its connection died
-        finds no claim the second time: ClaimLost, and nothing written twice). Past the lease, or once the
+        finds no claim the second time: ClaimLost, and nothing written twice; the worker never claims a
+        wait again while it has it in hand, so the re-parked wait cannot pass the guard under a new claim
+        of the same number). Past the lease, or once the
         worker is told to stop, the failure goes to the caller (`_serve`: the lease gives the claim back)."""
         give_up_at = None
         pause = BLIP_PAUSE_S
@@ -406,7 +412,10 @@ class Worker:
                     "wait %s: the database went away (%s); trying again in %.2f s",
                     claim.wait_id, type(failure).__name__, pause,
                 )  # fmt: skip
-                await asyncio.sleep(pause)  # a back-off: nothing to wait for but the database
+                with contextlib.suppress(TimeoutError):  # a back-off, cut short by a stop
+                    await asyncio.wait_for(self._stopping.wait(), pause)
+                if self._stopping.is_set():
+                    raise
                 pause = min(pause * 2, self.lease.total_seconds() / 3)
 
     async def _fail(self, claim: Claim, failure: BaseException) -> None:

@@ -157,7 +157,15 @@ def test_claiming_from_a_large_backlog_reads_no_table_whole(queue: Queue) -> Non
         conn.autocommit = True
         conn.execute("VACUUM ANALYZE waits")
         conn.execute("VACUUM ANALYZE runs")
-    full = {"me": "w", "limit": 10, "answered_limit": 5, "due_limit": 10, "now": None, "lease": LEASE}
+    full = {
+        "me": "w",
+        "limit": 10,
+        "answered_limit": 5,
+        "due_limit": 10,
+        "in_hand": [1, 2],
+        "now": None,
+        "lease": LEASE,
+    }
     answered_only = {**full, "answered_limit": 10, "due_limit": 0}
     for params in (full, answered_only):
         assert sequential_scans(queue.url, QUERIES["claim"], params, {"waits", "runs"}) == [], params

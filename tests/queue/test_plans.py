@@ -31,6 +31,7 @@ PARAMS: dict[str, Any] = {
     "limit": 10,
     "answered_limit": 5,
     "due_limit": 10,
+    "in_hand": [],
     "now": None,
     "lease": "30 seconds",
     "ids": [1, 2],

@@ -146,7 +146,15 @@ async def _claim(pool: Any, me: str, now: Any, lease: timedelta) -> Any:
         await conn.execute(QUERIES["release_expired_claims"], {"now": now})
         cur = await conn.execute(
             QUERIES["claim"],
-            {"me": me, "limit": 1, "answered_limit": 1, "due_limit": 1, "now": now, "lease": lease},
+            {
+                "me": me,
+                "limit": 1,
+                "answered_limit": 1,
+                "due_limit": 1,
+                "in_hand": [],
+                "now": now,
+                "lease": lease,
+            },
         )
         return Claim.from_row((await cur.fetchall())[0])
 
