@@ -25,13 +25,11 @@ from datetime import timedelta
 from typing import Any
 
 import psycopg
-from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from backend.queue.claims import ClaimLost
 from backend.queue.driver import Approvals
 from backend.queue.outcome import write_outcome
-from backend.queue.queries import QUERIES
 from backend.queue.settle import Outcome, settle, settles
 
 log = logging.getLogger("flowyard.worker")
@@ -134,14 +132,9 @@ class OutcomeBatch:
         """The set-based write; False when its transaction failed for a reason one outcome may own (nothing
         of it stands, and the batch is to be written one by one). Any other failure is every outcome's."""
         try:
-            async with self.pool.connection() as conn:
-                # Pipelined: the statements go out without waiting for each answer. The commit does not
-                # wait for its flush, the next statement does: the batch is durable once it returns, and
-                # meanwhile no other worker's batch waits for this one's flush to commit its own.
-                async with conn.pipeline(), conn.transaction():
-                    await conn.execute(QUERIES["batch_unflushed"])
-                    settled = await settle(conn, self.me, [outcome for outcome, _ in batch], self.approvals)
-                await _flushed(conn)
+            # Pipelined: the statements go out without waiting for each answer.
+            async with self.pool.connection() as conn, conn.pipeline(), conn.transaction():
+                settled = await settle(conn, self.me, [outcome for outcome, _ in batch], self.approvals)
         except Exception as failure:
             if one_may_own(failure):
                 log.warning(
@@ -189,20 +182,3 @@ class OutcomeBatch:
                 done.set_exception(failures[index])
             else:
                 done.set_result(None)
-
-
-async def _flushed(conn: AsyncConnection[Any]) -> None:
-    """Wait until a batch just committed without waiting for its flush is durable (`batch_flushed`).
-
-    Should that fail (the connection killed, PostgreSQL gone), the batch is still written as far as the
-    worker is concerned: either it reached the disk, or PostgreSQL lost it with everything after it,
-    and then its waits are claimed as they were before the batch (or due again, should the claim have
-    gone too), and their leases give them back to be walked again. Nothing that depends on the batch
-    (a mail, an action, a decision) is done before its own commit, which waits for its flush, and so for
-    the batch's."""
-    try:
-        await conn.execute(QUERIES["batch_flushed"])
-    except psycopg.Error:
-        log.warning(
-            "an outcome batch committed; whether it reached the disk was not confirmed", exc_info=True
-        )

@@ -94,21 +94,6 @@ RETURNING id, wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
 -- take them in too, so two writers wait for each other instead of deadlocking.
 SELECT id FROM runs WHERE id = ANY(%(run_ids)s::bigint[]) ORDER BY id FOR UPDATE
 
--- name: batch_unflushed
--- The first statement of an outcome batch's transaction: its commit does not wait for its WAL flush
--- (`batch_flushed` does, right after). A transaction that sends a NOTIFY holds a lock every other such
--- commit waits for, from its commit until its flush is done; waiting for the flush outside it lets the
--- batches of several workers commit side by side (docs/runs.md).
-SELECT set_config('synchronous_commit', 'off', true)
-
--- name: batch_flushed
--- Right after an outcome batch's commit, on its connection: a transaction of its own that writes one WAL
--- record (a transactional logical message, which nothing reads) and so waits at its commit for its flush,
--- and with it for the flush of all WAL before it, the batch's commit included. It returns once the batch
--- is durable. (A transaction that only takes an id, `pg_current_xact_id()`, writes no WAL of its own
--- before its commit record, and PostgreSQL does not wait for the flush of such a commit.)
-SELECT pg_logical_emit_message(true, 'flowyard', '')
-
 -- name: write_walks
 -- Many walks' outcomes at once, from one JSON array with an object per claim: each wait is finished
 -- (deleted) or parked again only where the claim (worker and attempt) still holds; only those runs get

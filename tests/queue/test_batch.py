@@ -178,33 +178,3 @@ def test_a_broken_statement_fails_every_outcome_loudly_and_is_not_written_one_by
     for run_id in runs:
         assert queue.status(run_id) == ("waiting", None) and queue.codes(run_id) == ["run_created"]
 
-
-def test_a_batch_committed_without_its_flush_is_flushed_when_the_next_statement_returns(queue: Queue) -> None:
-    """`batch_unflushed` lets the batch's commit go without waiting for its flush (so that the NOTIFY lock
-    is not held through it); `_flushed` must then wait until the WAL is on disk up to that commit. A
-    statement that only took a transaction id did not: PostgreSQL does not wait for the flush of a commit
-    that wrote no WAL of its own before its commit record."""
-    import psycopg
-
-    from backend.queue.batch import _flushed
-    from backend.queue.queries import QUERIES
-
-    async def go() -> tuple[str, bool]:
-        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            async with conn.transaction():
-                await conn.execute(QUERIES["batch_unflushed"])
-                await conn.execute(QUERIES["heartbeat"], {"me": "flush-test", "concurrency": 1})
-            cur = await conn.execute("SELECT pg_current_wal_insert_lsn()")
-            row = await cur.fetchone()
-            assert row is not None
-            await _flushed(conn)
-            cur = await conn.execute("SELECT pg_current_wal_flush_lsn() >= %s::pg_lsn", (row[0],))
-            flushed = await cur.fetchone()
-            assert flushed is not None
-            setting = await (await conn.execute("SHOW synchronous_commit")).fetchone()
-            assert setting is not None
-            return setting[0], flushed[0]
-
-    setting, flushed = asyncio.run(go())
-    assert flushed  # everything written up to the batch's commit is on disk
-    assert setting == "on"  # the batch's setting lasted for its own transaction only
