@@ -112,23 +112,29 @@ def _proc_stat(pid: int) -> list[str]:
 
 
 def server_cpu_seconds(conn: psycopg.Connection[Any]) -> float:
-    """CPU seconds the PostgreSQL server (on this machine) has spent so far: its postmaster's own and
-    that of every process it has reaped (cutime, cstime: the backends that ended, whole), plus every
-    process still running under it. Read at a drain's start and end, the difference is what the server
-    spent meanwhile, whatever else the machine was doing, including for backends that came and went."""
+    """CPU seconds the PostgreSQL server (on this machine) has spent so far: its postmaster's own and that
+    of every process it has reaped (cutime, cstime: backends that ended, whole), plus every process still
+    running under it. Read at a drain's start and end, the difference is what the server spent meanwhile
+    for every client it had, backends that came and went included (so run it on a server no one else is
+    using; other load on the machine changes CPU time little). A backend reaped while its siblings are
+    read would be counted in neither place or in both: the reading is taken again until the postmaster's
+    reaped total is the same before and after it."""
     backend = _fetch(conn, "SELECT pg_backend_pid()")
     postmaster = int(_proc_stat(backend)[1])
-    fields = _proc_stat(postmaster)
-    total = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                child = _proc_stat(int(entry))
-            except OSError:  # gone meanwhile: reaped, so counted in the postmaster's cutime and cstime
-                continue
-            if int(child[1]) == postmaster:
-                total += int(child[11]) + int(child[12])
-    return total / TICKS_PER_S
+    while True:
+        before = _proc_stat(postmaster)
+        children = 0
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    child = _proc_stat(int(entry))
+                except OSError:  # gone meanwhile
+                    continue
+                if int(child[1]) == postmaster:
+                    children += int(child[11]) + int(child[12])
+        after = _proc_stat(postmaster)
+        if after[13:15] == before[13:15]:  # no child reaped meanwhile
+            return (sum(int(f) for f in after[11:15]) + children) / TICKS_PER_S
 
 
 class Spent:
