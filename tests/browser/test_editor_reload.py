@@ -178,3 +178,22 @@ def test_an_old_version_read_meanwhile_leaves_the_edits(browser: Browser, server
     expect(page.locator(".toolbar .dirty")).to_have_count(0)
     assert asked == ["Restoring version 1 discards your unsaved changes. Restore it anyway?"] * 2
     page.context.close()
+
+
+def test_opening_the_newest_that_fails_says_so_and_keeps_the_edits(browser: Browser, server: Server) -> None:
+    page, flow_id = open_flow(browser, server, "rolf")
+    message = edit(page)
+    save_elsewhere(page, flow_id, "Saved in another tab")
+    with page.expect_response(f"**/api/flows/{flow_id}"):
+        refetch(page)
+    notice = page.locator(".newer-notice")
+    page.route(f"**/api/flows/{flow_id}", lambda route: route.abort("internetdisconnected"))
+    notice.get_by_role("button", name="Discard mine and open the newest").click()
+    expect(notice.get_by_role("alert")).to_have_text(
+        "The server cannot be reached. Please check your connection and try again."
+    )
+    expect(message).to_have_value("paid twice {{trigger.invoice}}")
+    expect(page.locator(".toolbar .dirty")).to_have_text("unsaved changes")
+    expect(page.get_by_role("heading", name="Pay approved invoices")).to_be_visible()
+    screenshot(page, "editor-newer-unreached-en")
+    page.context.close()

@@ -70,9 +70,13 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
   }
 
   async function loadTheirs() {
-    setStale(false);
     setMessage(null);
-    if (flowId !== null) await reopen(queries, flowId);
+    try {
+      if (flowId !== null) await reopen(queries, flowId);
+      setStale(false);
+    } catch (failure) {
+      setMessage(failureSentence(failure, t)); // the edits stay, and so does the choice
+    }
   }
 
   async function start() {

@@ -54,8 +54,13 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
       return;
     }
     await queries.invalidateQueries({ queryKey: ['versions', flowId] });
-    await reopen(queries, flowId); // the author asked for it: it replaces what the canvas held
     await queries.invalidateQueries({ queryKey: ['flows'] });
+    try {
+      await reopen(queries, flowId); // the author asked for it: it replaces what the canvas held
+    } catch (failure) {
+      // Restored, but the newest could not be fetched: the canvas keeps what it held, and says why.
+      setFailed(failureSentence(failure, t));
+    }
   }
 
   // Open (read-only) or Compare: the version is fetched first, and a failure is said here, not dropped.

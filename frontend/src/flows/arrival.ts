@@ -1,7 +1,7 @@
 // What the editor does with the flow's document when the ['flow', id] query answers: on opening, and
 // again whenever it refetches (the browser back online, a query invalidated). Only opening the flow, or
-// the author asking (a version restored, "discard mine and open the newest": flows/reopen.ts), replaces
-// what the author is editing; a refetch never takes unsaved edits away.
+// the author asking (a version restored, "discard mine and open the newest": `reopen` in flows/open.ts),
+// replaces what the author is editing; a refetch never takes unsaved edits away.
 
 /** The editor as the answer finds it. */
 export interface Editing {

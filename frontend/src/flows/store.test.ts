@@ -31,4 +31,21 @@ describe('an old version read while editing', () => {
     useEditor.getState().beneath(4, v2);
     expect(useEditor.getState().version).toBe(3);
   });
+
+  it('leaves nothing unsaved when the newer version taken beneath is what "Back" shows', () => {
+    const v3 = { ...v1, name: 'three' };
+    const v5 = { ...v1, name: 'five' };
+    const v6 = { ...v1, name: 'six' };
+    useEditor.getState().load(7, 5, v5);
+    useEditor.getState().view(2, v2);
+    useEditor.getState().beneath(6, v6);
+    expect(unsaved(useEditor.getState())).toBe(false);
+
+    useEditor.getState().view(3, v3);
+    useEditor.getState().view(null, useEditor.getState().savedDoc);
+    const back = useEditor.getState();
+    expect([back.viewing, back.version, back.doc, back.savedDoc, back.past]).toEqual([null, 6, v6, v6, []]);
+    expect(back.doc).toBe(v6);
+    expect(unsaved(back)).toBe(false);
+  });
 });

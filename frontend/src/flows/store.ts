@@ -84,8 +84,14 @@ export const useEditor = create<EditorState>((set) => ({
       viewing: null,
       draft: null,
     }),
+  // The newest becomes what is put aside, as if opened before the old version was: `unsaved` compares it
+  // with `savedDoc` (not with the old version on screen), and "Back" shows it.
   beneath: (version, doc) =>
-    set((s) => (s.viewing === null || unsaved(s) ? {} : { version, savedDoc: doc, draft: null })),
+    set((s) =>
+      s.viewing === null || unsaved(s)
+        ? {}
+        : { version, savedDoc: doc, draft: { doc, past: [], future: [] } },
+    ),
   apply: (edit) =>
     set((s) => {
       if ('refused' in edit) return { refusal: edit.refused };
