@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Dialog, Page, expect
 
 from tests.ports import serving_url
 from tests.server_logs import known_secret, server_log
@@ -142,3 +142,23 @@ def screenshot(page: Page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+class Dialogs:
+    """A page's questions (`confirm`, `beforeunload`), each answered by the test in turn; what they asked."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.asked: list[str] = []
+
+    def answer_next(self, *, accept: bool) -> None:
+        """Answer the page's next question: yes (`accept`) or no."""
+
+        def handle(dialog: Dialog) -> None:
+            self.asked.append(dialog.message)
+            if accept:
+                dialog.accept()
+            else:
+                dialog.dismiss()
+
+        self.page.once("dialog", handle)

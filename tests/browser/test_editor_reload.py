@@ -5,14 +5,13 @@ the newer version is what the editor shows (flows/arrival.ts)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import Browser, Dialog, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.api.support import approval_and_delay_flow
 from tests.browser.canvas import node
-from tests.browser.support import Server, log_in, screenshot
+from tests.browser.support import Dialogs, Server, log_in, screenshot
 
 
 def open_flow(browser: Browser, server: Server, name: str, locale: str = "en-US") -> tuple[Page, int]:
@@ -155,28 +154,17 @@ def test_an_old_version_read_meanwhile_leaves_the_edits(browser: Browser, server
     expect(page.locator(".toolbar .dirty")).to_have_text("unsaved changes")
 
     # A restore would replace them: it asks first, and a "no" changes nothing.
-    asked: list[str] = []
-
-    def answer(accept: bool) -> Callable[[Dialog], None]:
-        def handle(dialog: Dialog) -> None:
-            asked.append(dialog.message)
-            if accept:
-                dialog.accept()
-            else:
-                dialog.dismiss()
-
-        return handle
-
+    dialogs = Dialogs(page)
     restore = page.get_by_role("button", name="Restore version 1 as the newest")
-    page.once("dialog", answer(accept=False))
+    dialogs.answer_next(accept=False)
     restore.click()
     expect(message).to_have_value("paid twice {{trigger.invoice}}")
-    page.once("dialog", answer(accept=True))
+    dialogs.answer_next(accept=True)
     restore.click()
     expect(page.get_by_role("heading", name="Pay approved invoices")).to_be_visible()
     expect(page.get_by_text("version 3", exact=True)).to_be_visible()
     expect(page.locator(".toolbar .dirty")).to_have_count(0)
-    assert asked == ["Restoring version 1 discards your unsaved changes. Restore it anyway?"] * 2
+    assert dialogs.asked == ["Restoring version 1 discards your unsaved changes. Restore it anyway?"] * 2
     page.context.close()
 
 

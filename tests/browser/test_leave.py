@@ -5,13 +5,12 @@ nothing."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
-from playwright.sync_api import Browser, Dialog, expect
+from playwright.sync_api import Browser, expect
 
 from tests.api.support import approval_and_delay_flow
 from tests.browser.canvas import arrange
-from tests.browser.support import Server, log_in, screenshot
+from tests.browser.support import Dialogs, Server, log_in, screenshot
 
 QUESTION = "This flow has unsaved changes. Leave it and lose them?"
 
@@ -24,17 +23,7 @@ def test_back_button_asks_before_unsaved_changes_are_lost(browser: Browser, serv
     # A name of its own: the browser tests share one server, and the list is read by the flow's name.
     document = {**approval_and_delay_flow(), "name": "Leave me unsaved"}
     flow_id = page.request.post("/api/flows", data=json.dumps(document), headers=headers).json()["id"]
-    asked: list[str] = []
-
-    def answer(accept: bool) -> Callable[[Dialog], None]:
-        def handle(dialog: Dialog) -> None:
-            asked.append(dialog.message)
-            if accept:
-                dialog.accept()
-            else:
-                dialog.dismiss()
-
-        return handle
+    dialogs = Dialogs(page)
 
     # Into the editor by the list's link (one document, so Back stays in the app); nothing changed yet.
     page.reload()
@@ -44,7 +33,7 @@ def test_back_button_asks_before_unsaved_changes_are_lost(browser: Browser, serv
     page.go_back()
     page.wait_for_url("**/flows")
     expect(page.get_by_role("link", name=document["name"])).to_be_visible()
-    assert asked == []
+    assert dialogs.asked == []
 
     page.go_forward()
     page.wait_for_url(f"**/flows/{flow_id}")
@@ -52,19 +41,19 @@ def test_back_button_asks_before_unsaved_changes_are_lost(browser: Browser, serv
     expect(page.get_by_text("unsaved changes")).to_be_visible()
 
     # Back, and stay: the question in the catalog's words; the editor, its address and the edit remain.
-    page.once("dialog", answer(accept=False))
+    dialogs.answer_next(accept=False)
     with page.expect_event("dialog"):
         page.go_back()
     expect(page.get_by_text("unsaved changes")).to_be_visible()
-    assert asked == [QUESTION]
+    assert dialogs.asked == [QUESTION]
     assert page.url.endswith(f"/flows/{flow_id}")
     screenshot(page, "editor-back-stayed")
 
     # Back, and leave: the list; the edit was never saved.
-    page.once("dialog", answer(accept=True))
+    dialogs.answer_next(accept=True)
     page.go_back()
     page.wait_for_url("**/flows")
     expect(page.get_by_role("link", name=document["name"])).to_be_visible()
-    assert asked == [QUESTION, QUESTION]
+    assert dialogs.asked == [QUESTION, QUESTION]
     assert page.request.get(f"/api/flows/{flow_id}").json()["version"] == 1
     page.context.close()
