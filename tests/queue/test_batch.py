@@ -177,4 +177,3 @@ def test_a_broken_statement_fails_every_outcome_loudly_and_is_not_written_one_by
     assert [r.levelno for r in caplog.records] == [logging.ERROR]
     for run_id in runs:
         assert queue.status(run_id) == ("waiting", None) and queue.codes(run_id) == ["run_created"]
-
