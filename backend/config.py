@@ -36,12 +36,13 @@ class Settings:
 def settings() -> Settings:
     host = os.environ.get("FLOWYARD_HOST", "127.0.0.1")
     port = int(os.environ.get("FLOWYARD_PORT", "8000"))
+    max_value_bytes, max_variables_bytes = value_limits()
     return Settings(
         database_url=os.environ.get("DATABASE_URL") or None,
         data_dir=Path(os.environ.get("FLOWYARD_DATA_DIR", ".flowyard")).resolve(),
         max_findings=_positive("FLOWYARD_MAX_FINDINGS", DEFAULT_MAX_FINDINGS),
-        max_value_bytes=_positive("FLOWYARD_MAX_VALUE_BYTES", DEFAULT_MAX_VALUE_BYTES),
-        max_variables_bytes=_positive("FLOWYARD_MAX_VARIABLES_BYTES", DEFAULT_MAX_VARIABLES_BYTES),
+        max_value_bytes=max_value_bytes,
+        max_variables_bytes=max_variables_bytes,
         host=host,
         port=port,
         base_url=os.environ.get("FLOWYARD_BASE_URL") or f"http://{host}:{port}",

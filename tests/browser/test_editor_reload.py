@@ -35,12 +35,6 @@ def api(page: Page, method: str, path: str, body: dict[str, Any]) -> dict[str, A
     return result
 
 
-def save_elsewhere(page: Page, flow_id: int, name: str) -> None:
-    """Version 2, saved through the API as another tab or author would, renamed to `name`."""
-    document = {**approval_and_delay_flow(), "name": name}
-    assert api(page, "PUT", f"/api/flows/{flow_id}", document)["version"] == 2
-
-
 def edit(page: Page) -> Locator:
     """An unsaved edit the validator has nothing against: the log's message, in its panel."""
     node(page, "paid").click()
@@ -48,6 +42,15 @@ def edit(page: Page) -> Locator:
     message.fill("paid twice {{trigger.invoice}}")
     expect(page.locator(".toolbar .dirty")).to_be_visible()
     return message
+
+
+def newer_arrives(page: Page, flow_id: int, name: str) -> None:
+    """Version 2, saved through the API as another tab or author would, renamed to `name`; then the page's
+    flow asked for again and answered."""
+    document = {**approval_and_delay_flow(), "name": name}
+    assert api(page, "PUT", f"/api/flows/{flow_id}", document)["version"] == 2
+    with page.expect_response(f"**/api/flows/{flow_id}"):
+        refetch(page)
 
 
 def refetch(page: Page) -> None:
@@ -62,9 +65,7 @@ def test_unsaved_edits_stay_when_a_newer_version_arrives(browser: Browser, serve
     page, flow_id = open_flow(browser, server, "rhea")
     message = edit(page)
 
-    save_elsewhere(page, flow_id, "Saved in another tab")
-    with page.expect_response(f"**/api/flows/{flow_id}"):
-        refetch(page)
+    newer_arrives(page, flow_id, "Saved in another tab")
     notice = page.locator(".newer-notice")
     expect(notice).to_have_text(
         "Version 2 was saved elsewhere meanwhile. Your unsaved changes are kept; saving them will ask"
@@ -95,9 +96,7 @@ def test_unsaved_edits_stay_when_a_newer_version_arrives(browser: Browser, serve
 
 def test_the_newer_version_is_loaded_when_nothing_is_unsaved(browser: Browser, server: Server) -> None:
     page, flow_id = open_flow(browser, server, "remy")
-    save_elsewhere(page, flow_id, "Saved in another tab")
-    with page.expect_response(f"**/api/flows/{flow_id}"):
-        refetch(page)
+    newer_arrives(page, flow_id, "Saved in another tab")
     expect(page.get_by_role("heading", name="Saved in another tab")).to_be_visible()
     expect(page.get_by_text("version 2", exact=True)).to_be_visible()
     expect(page.locator(".newer-notice")).to_have_count(0)
@@ -107,9 +106,7 @@ def test_the_newer_version_is_loaded_when_nothing_is_unsaved(browser: Browser, s
 def test_the_notice_in_japanese(browser: Browser, server: Server) -> None:
     page, flow_id = open_flow(browser, server, "riku", locale="ja-JP")
     message = edit(page)
-    save_elsewhere(page, flow_id, "別のタブで保存")
-    with page.expect_response(f"**/api/flows/{flow_id}"):
-        refetch(page)
+    newer_arrives(page, flow_id, "別のタブで保存")
     notice = page.locator(".newer-notice")
     expect(notice).to_contain_text("その間に別の場所でバージョン 2 が保存されました。")
     expect(notice.get_by_role("button", name="自分の変更を破棄して最新を開く")).to_be_visible()
@@ -139,9 +136,7 @@ def test_a_refetch_that_fails_leaves_the_edits_on_the_page(browser: Browser, ser
 
 def test_an_old_version_read_meanwhile_leaves_the_edits(browser: Browser, server: Server) -> None:
     page, flow_id = open_flow(browser, server, "rune")
-    save_elsewhere(page, flow_id, "Saved in another tab")
-    with page.expect_response(f"**/api/flows/{flow_id}"):
-        refetch(page)
+    newer_arrives(page, flow_id, "Saved in another tab")
     expect(page.get_by_role("heading", name="Saved in another tab")).to_be_visible()
     message = edit(page)
     page.get_by_role("button", name="Open version 1").click()
@@ -171,9 +166,7 @@ def test_an_old_version_read_meanwhile_leaves_the_edits(browser: Browser, server
 def test_opening_the_newest_that_fails_says_so_and_keeps_the_edits(browser: Browser, server: Server) -> None:
     page, flow_id = open_flow(browser, server, "rolf")
     message = edit(page)
-    save_elsewhere(page, flow_id, "Saved in another tab")
-    with page.expect_response(f"**/api/flows/{flow_id}"):
-        refetch(page)
+    newer_arrives(page, flow_id, "Saved in another tab")
     notice = page.locator(".newer-notice")
     page.route(f"**/api/flows/{flow_id}", lambda route: route.abort("internetdisconnected"))
     notice.get_by_role("button", name="Discard mine and open the newest").click()
