@@ -141,7 +141,7 @@ def from_json(continuation: Mapping[str, Any], nodes: Collection[str]) -> tuple[
     containers are copied, so the walk never changes the caller's continuation.
     """
     version = continuation.get("v") if isinstance(continuation, Mapping) else None
-    if version != VERSION:
+    if type(version) is not int or version != VERSION:  # JSON's true and 1.0 equal 1 in Python
         raise ContinuationInvalid(code="continuation_invalid", reason=f"version {version!r} is not {VERSION}")
     state, root = thaw(continuation, nodes)
     assert root.at is not None  # a v1 continuation always waits at one pause
@@ -248,7 +248,7 @@ def thaw(continuation: Mapping[str, Any], nodes: Collection[str]) -> tuple[State
     """The state a continuation of either version holds, and the run's root branch (its pauses, its
     open parallel). Raises `ContinuationInvalid` for anything this release does not write."""
     version = continuation.get("v") if isinstance(continuation, Mapping) else None
-    if version not in (1, 2):
+    if type(version) is not int or version not in (1, 2):
         raise ContinuationInvalid(code="continuation_invalid", reason=f"version {version!r} is not 1 or 2")
     try:
         root = _branch_from_json(continuation, nodes, depth=0)

@@ -27,6 +27,8 @@ def test_a_version_1_continuation_is_read_back() -> None:
     [
         ({"v": 2}, "version 2 is not 1"),
         ({"v": "1"}, "version '1' is not 1"),
+        ({"v": True}, "version True is not 1"),
+        ({"v": 1.0}, "version 1.0 is not 1"),
         ({}, "version None is not 1"),
         (["v", 1], "version None is not 1"),
         ("v", "version None is not 1"),

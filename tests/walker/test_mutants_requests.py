@@ -11,7 +11,7 @@ import pytest
 from backend.graph.model import Node
 from backend.walker import DelayRequest, walk
 from backend.walker.errors import WalkFailure
-from backend.walker.requests import action_request, delay_request
+from backend.walker.requests import ApprovalRequest, action_request, approval_request, delay_request
 from backend.walker.secret_refs import SecretRef, secret_slots
 from backend.walker.templates import kind_of
 from tests.walker.walker_flows import (
@@ -151,3 +151,74 @@ def test_join_arrivals_in_a_paused_branch_survive_the_pause() -> None:
     assert run.lines("join_not_reached") == []
     finished = next(line for line in run.journal if line.code == "parallel_finished")
     assert (finished.node, finished.visit, finished.data) == ("p", 2, {"branches": 1, "ended": 1})
+
+
+def test_an_approval_asks_with_every_rule_as_written_and_its_texts_rendered() -> None:
+    config = {
+        "title": "Pay {{invoice.id}}?",
+        "explanation": "Because {{why}}",
+        "approvers": ["group:{{team}}", "user:ann"],
+        "deadline": "P2D",
+        "on_timeout": "reject",
+        "quorum": 2,
+        "reject": "all",
+        "allow_self_approval": True,
+        "remind_after": ["P1D", "PT12H"],
+        "escalate_after": "P3D",
+        "escalate_to": ["user:{{boss}}", "group:board"],
+    }
+    variables = {"invoice": {"id": "A-7"}, "why": "it is due", "team": "finance", "boss": "eve"}
+    assert approval_request(Node("ask", "approval", config), 6, variables, 1000) == ApprovalRequest(
+        node="ask",
+        visit=6,
+        title="Pay A-7?",
+        explanation="Because it is due",
+        approvers=["group:finance", "user:ann"],
+        deadline="P2D",
+        on_timeout="reject",
+        quorum=2,
+        reject="all",
+        allow_self_approval=True,
+        remind_after=("P1D", "PT12H"),
+        escalate_after="P3D",
+        escalate_to=("user:eve", "group:board"),
+    )
+
+
+def test_an_approval_with_nothing_but_its_node_asks_with_the_defaults() -> None:
+    request = approval_request(Node("ask", "approval", {}), 3, {}, 1000)
+    assert request == ApprovalRequest(
+        node="ask",
+        visit=3,
+        title="",
+        explanation="",
+        approvers=[],
+        deadline=None,
+        on_timeout=None,
+        quorum=1,
+        reject="any",
+        allow_self_approval=False,
+        remind_after=(),
+        escalate_after=None,
+        escalate_to=(),
+    )
+    nulls = {"approvers": None, "remind_after": None, "escalate_to": None}
+    assert approval_request(Node("ask", "approval", nulls), 3, {}, 1000) == request
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"title": "x{{big}}"},
+        {"explanation": "x{{big}}"},
+        {"approvers": ["user:{{big}}"]},
+        {"escalate_to": ["user:{{big}}"]},
+    ],
+)
+def test_every_text_of_an_approval_is_held_to_the_size_limit(config: dict[str, Any]) -> None:
+    with pytest.raises(WalkFailure) as raised:
+        approval_request(Node("ask", "approval", config), 3, {"big": "a" * 60}, 50)
+    assert (raised.value.code, dict(raised.value.params)) == (
+        "value_too_large",
+        {"limit": 50, "what": "text"},
+    )
