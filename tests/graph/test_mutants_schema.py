@@ -1,0 +1,69 @@
+"""Survivors of `make mutation` in backend/graph/schema.py: an action's undo is checked as a config of the
+action's own type and may not have an undo of its own; the durations and a delay's literal `until` are
+held to the longest wait, each finding whole (code, node, sentence, pointer)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from backend.graph import Finding, validate
+from backend.i18n.catalogs import message
+from tests.support import flow
+
+
+def invalid(node: str, pointer: str, problem: str) -> Finding:
+    sentence = message("node_config_invalid", "en", node=node, pointer=pointer, problem=problem)
+    return Finding("node_config_invalid", node, None, sentence, pointer)
+
+
+def with_config(node_type: str, **config: Any) -> dict[str, Any]:
+    document = flow(f"t:trigger w:{node_type}", wires="t>w")
+    document["nodes"][1]["config"].update(config)
+    return document
+
+
+def test_an_undo_of_the_actions_own_type_may_read_the_result() -> None:
+    undo = {"method": "DELETE", "url": "https://example.test/pay/{{result.id}}"}
+    assert validate(with_config("http", undo=undo)) == []
+
+
+def test_an_undo_with_an_undo_of_its_own_is_refused_where_the_inner_one_is() -> None:
+    inner = {"method": "GET", "url": "https://example.test/undo"}
+    undo = {"method": "DELETE", "url": "https://example.test/pay", "undo": inner}
+    where = "/nodes/1/config/undo/undo"
+    assert validate(with_config("http", undo=undo)) == [
+        Finding("undo_nested", "w", None, message("undo_nested", "en", node="w", pointer=where), where)
+    ]
+
+
+def test_an_undo_is_checked_by_its_actions_schema_each_fault_where_it_is() -> None:
+    methods = '"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"'
+    assert validate(with_config("http", undo={"method": "FLY", "url": 5})) == [
+        invalid("w", "/nodes/1/config/undo/method", f"must be one of {methods}"),
+        invalid("w", "/nodes/1/config/undo/url", "must be a string"),
+    ]
+
+
+def test_a_later_duration_is_checked_after_an_earlier_one_that_is_not_set() -> None:
+    document = with_config("wait_event", timeout=None, keep_early="P3661D")
+    assert validate(document) == [
+        invalid("w", "/nodes/1/config/keep_early", "longer than 3660 days, the longest a run may wait")
+    ]
+
+
+def test_a_delay_until_that_is_no_timestamp_is_refused_with_what_it_must_be() -> None:
+    document = flow("t:trigger w:delay", wires="t>w")
+    document["nodes"][1]["config"] = {"until": "tomorrow"}
+    assert validate(document) == [
+        invalid("w", "/nodes/1/config/until", "must be an ISO 8601 timestamp or a template")
+    ]
+
+
+def test_a_delay_until_further_ahead_than_the_longest_wait_is_refused_when_now_is_known() -> None:
+    document = flow("t:trigger w:delay", wires="t>w")
+    document["nodes"][1]["config"] = {"until": "2040-01-01T00:00:00Z"}
+    assert validate(document) == []
+    assert validate(document, now=datetime(2026, 1, 1, tzinfo=UTC)) == [
+        invalid("w", "/nodes/1/config/until", "more than 3660 days ahead, the longest a run may wait")
+    ]
