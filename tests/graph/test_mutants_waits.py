@@ -1,6 +1,6 @@
 """Survivors of `make mutation` in backend/graph/parallels.py `check_parallels`: a join's or a parallel's
 `wait` larger than its wires is a finding pointing at `/nodes/N/config/wait`, and a wait equal to its wires
-is valid.
+is valid; and a report with no room left for findings gives no warnings either.
 """
 
 from __future__ import annotations
@@ -48,3 +48,14 @@ def test_a_parallel_waiting_for_more_branches_than_its_wires_points_at_its_wait(
 
 def test_a_parallel_waiting_for_exactly_its_branches_is_valid() -> None:
     assert check_flow(flow("t:trigger", parallel(2), "a:log b:log", wires=BRANCHED)) == ([], [])
+
+
+def test_a_report_filled_exactly_to_its_limit_gives_no_warnings() -> None:
+    document = flow("t:trigger a:log b:log z:log x:log", wires="t>a t>b a>z b>z")
+    unreachable = Finding("node_unreachable", "x", None, message("node_unreachable", node="x"), None)
+    meets = message("branches_meet_without_join", node="z")
+    assert check_flow(document, limit=2) == (
+        [unreachable],
+        [Finding("branches_meet_without_join", "z", None, meets, None)],
+    )
+    assert check_flow(document, limit=1) == ([unreachable], [])
