@@ -323,6 +323,9 @@ def _branch_from_json(frozen: Any, nodes: Collection[str], depth: int) -> Branch
                 raise ValueError("a parallel's items (one per branch) and name")
             par.items, par.name = items, open_par["as"]
             par.saved = open_par.get("saved", MISSING)
+    if depth and pause is None and par is None:
+        # Between stretches no branch walks: each has paused, opened a parallel of its own, or ended.
+        raise ValueError("a branch paused, waiting on a parallel, or ended")
     return Branch(
         stack=stack,
         seen=[dict.fromkeys(_node_ids(scope, nodes)) for scope in seen],

@@ -176,6 +176,7 @@ THIRD = ["par", "branches", 2]
         # A branch of the parallel.
         ([*FIRST], ["ask"], "a branch"),
         ([*FIRST], {"ended": 1}, "'stack'"),
+        ([*FIRST, "at"], ..., "a branch paused, waiting on a parallel, or ended"),
         ([*FIRST, "stack"], ["nowhere"], "a list of this flow's node ids"),
         ([*FIRST, "at"], {"node": "nowhere", "visit": 8}, "a pause at one of this flow's nodes"),
         ([*FIRST, "at"], {"node": "ask", "visit": -8}, "a pause at one of this flow's nodes"),

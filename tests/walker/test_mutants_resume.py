@@ -5,7 +5,7 @@ A resume that does not answer the pause is refused with exactly what was expecte
 error wire and an end reached after a resume journal their node, visit, outcome and message (resume_105,
 124, 125, 163); a run that runs out of nodes succeeds with an empty message (_outcome_3 to 12). A
 parallel over items that closed during the stretch leaves its variable as the walk after it set it
-(resume_159); a resume walks only the branch it answers (resume_153). An approval's journal line holds
+(resume_159). A continuation showing a branch that never walked is refused. An approval's journal line holds
 its request's fields, rendered within the run's value limit (_approval_9 to 20); a log without a message
 writes empty text (_log_14).
 """
@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from backend.walker import Resume, ResumeMismatch, Step, walk
+from backend.walker import ContinuationInvalid, Resume, ResumeMismatch, walk
 from backend.walker.sizes import Limits
 from backend.walker.step import JournalLine
 from tests.walker.walker_flows import approval, build, http, log, node, parallel, set_, trigger
@@ -155,7 +155,9 @@ def test_a_parallel_over_items_closed_by_a_resume_leaves_its_name_to_the_walk_af
     ]
 
 
-def test_a_resume_walks_only_the_branch_it_answers_not_one_the_continuation_shows_unstarted() -> None:
+def test_a_continuation_showing_a_branch_that_never_walked_is_refused_not_left_waiting() -> None:
+    # The walker never writes a branch that is walking: between stretches each has paused, opened a
+    # parallel or ended. One that shows a branch still to walk would leave its run waiting on nothing.
     nodes = {
         "t": trigger(),
         "both": parallel(),
@@ -165,13 +167,15 @@ def test_a_resume_walks_only_the_branch_it_answers_not_one_the_continuation_show
         "pay": log("paid"),
     }
     wires = "t>both both.branches>a both.branches>b both.done>pay"
-    flow = build(nodes, wires)
     continuation = paused(nodes, wires)
     unstarted = copy.deepcopy(continuation)
     unstarted["par"]["branches"][1] = {"stack": ["say"], "seen": [[]], "loops": []}
-    step: Step = walk(flow, unstarted, resume=Resume("a", 3, "approve"))
-    assert (step.status, step.visits, step.pending, step.requests) == ("waiting", [], (), ())
-    assert step.journal == [JournalLine("run_resumed", "a", 3, {"outcome": "approve", "port": "approve"})]
+    with pytest.raises(ContinuationInvalid) as raised:
+        walk(build(nodes, wires), unstarted, resume=Resume("a", 3, "approve"))
+    assert (raised.value.code, raised.value.params) == (
+        "continuation_invalid",
+        {"reason": "a branch paused, waiting on a parallel, or ended"},
+    )
 
 
 def test_an_approval_journals_its_request_rendered() -> None:
