@@ -76,7 +76,10 @@ PACKAGES: dict[str, Package] = {
     "queue": Package(
         ["backend/queue/claims.py", "backend/queue/driver.py"],
         [
-            "backend.queue.claims.*",
+            # claims.py's pure parts only: claim_due and time_out_claimed talk to PostgreSQL.
+            "backend.queue.claims.x_backoff__mutmut_*",
+            "backend.queue.claims.xǁClaimǁ*",
+            "backend.queue.claims.xǁClaimedǁ*",
             "backend.queue.driver.x_wake_of__mutmut_*",
             "backend.queue.driver.x__duration__mutmut_*",
             "backend.queue.driver.x__timestamp__mutmut_*",
