@@ -103,6 +103,19 @@ def test_a_parallel_over_items_is_read_back_with_its_items_name_and_saved_value(
         assert freeze(state, root) == continuation
 
 
+def test_the_runs_own_join_arrivals_are_the_states() -> None:
+    continuation = {**written(), "arrivals": [[0, {"j": 3}]]}
+    state, root = thaw(continuation, NODES)
+    assert state.arrivals == root.arrivals == {0: {"j": 3}}
+    assert state.arrivals is root.arrivals
+    assert freeze(state, root) == continuation
+
+
+def test_a_continuation_that_is_no_object_is_refused() -> None:
+    for value in (["v", 2], "v", None, 2):
+        assert refused(value) == ("continuation_invalid", {"reason": "version None is not 1 or 2"})
+
+
 def test_reading_does_not_share_the_callers_containers() -> None:
     continuation = written()
     state, _root = thaw(continuation, NODES)
