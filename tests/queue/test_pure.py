@@ -3,13 +3,14 @@ and when a pause falls due (`wake_of`), with the exact reason code and data of e
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from backend.queue.claims import FIRST_BACKOFF, MAX_ATTEMPTS, Claim, backoff, database_clock
+from backend.queue.claims import FIRST_BACKOFF, MAX_ATTEMPTS, ApprovalRead, Claim, backoff, database_clock
 from backend.queue.driver import WaitFailed, Wake, wake_of
-from backend.walker import ActionRequest, ApprovalRequest, DelayRequest
+from backend.walker import ActionRequest, ApprovalRequest, DelayRequest, EventRequest
 
 
 def test_the_backoff_doubles_from_one_minute() -> None:
@@ -105,3 +106,55 @@ def test_an_action_is_no_pause_and_its_type_is_named() -> None:
     with pytest.raises(WaitFailed) as failed:
         wake_of(ActionRequest(node="h", visit=3, type="http", config={}))
     assert (failed.value.code, failed.value.data) == ("wait_corrupt", {"request": "ActionRequest"})
+
+
+def test_a_claim_row_with_a_final_approval_carries_it_and_its_answered_mark() -> None:
+    wake, decided = datetime(2031, 5, 1, 9, tzinfo=UTC), datetime(2031, 5, 1, 8, tzinfo=UTC)
+    claim: tuple[object, ...] = (
+        "7",
+        "8",
+        "approval",
+        {"stack": []},
+        "ask",
+        3,
+        "0",
+        wake,
+        "11",
+        "4",
+        {"who": "x"},
+        1,
+    )
+    approval = (5, "approved", "ann", decided, "ok")
+    read = Claim.from_row((*claim, *approval))
+    assert (read.answered, read.approval) == (True, ApprovalRead(5, "approved", "ann", decided, "ok"))
+    # An approval is read only when final: its id, its outcome and when it was decided, all three.
+    for partial in [
+        (None, "approved", "ann", decided, "ok"),
+        (5, None, "ann", decided, "ok"),
+        (5, "approved", "ann", None, "ok"),
+    ]:
+        assert Claim.from_row((*claim, *partial)).approval is None
+    assert Claim.from_row((*claim[:-1], 0, *approval)).answered is False
+
+
+def _event(timeout: str | None) -> EventRequest:
+    return EventRequest(node="w", visit=2, events=["paid"], key="A-7", timeout=timeout, keep_early=None)
+
+
+def test_an_event_wait_wakes_at_its_timeout_or_only_when_answered() -> None:
+    assert wake_of(_event("PT2H")) == Wake(kind="event", after=timedelta(hours=2))
+    assert wake_of(_event(None)) == Wake(kind="event")
+    with pytest.raises(WaitFailed) as failed:
+        wake_of(_event("soon"))
+    assert (failed.value.code, failed.value.data) == ("duration_invalid", {"node": "w", "duration": "soon"})
+
+
+def test_an_approval_wakes_at_its_first_reminder_or_escalation_and_keeps_its_deadline() -> None:
+    asking = _approval("P1D")
+    early = replace(asking, remind_after=("PT3H", "PT1H"), escalate_after="PT2H")
+    assert wake_of(early) == Wake(kind="approval", after=timedelta(hours=1), deadline=timedelta(days=1))
+    endless = replace(asking, deadline=None, remind_after=("PT5H",))
+    assert wake_of(endless) == Wake(kind="approval", after=timedelta(hours=5), deadline=None)
+    with pytest.raises(WaitFailed) as failed:
+        wake_of(replace(asking, remind_after=("soon",)))
+    assert (failed.value.code, failed.value.data) == ("duration_invalid", {"node": "a", "duration": "soon"})
