@@ -38,7 +38,7 @@ def test_walk_a_flow_with_sample_input_and_answer_its_approval(browser: Browser,
     sample = walk.get_by_label("Sample input of the trigger (JSON)")
     sample.fill("{invoice: 'INV-9'}")
     walk.get_by_role("button", name="Walk", exact=True).click()
-    expect(walk.get_by_role("alert")).to_contain_text("The sample input is not JSON")
+    expect(walk.get_by_role("alert")).to_have_text("The sample input is not JSON: see line 1, column 2.")
 
     sample.fill('{"invoice": "INV-9"}')
     walk.get_by_role("button", name="Walk", exact=True).click()

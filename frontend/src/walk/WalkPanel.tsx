@@ -23,8 +23,8 @@ export function WalkPanel() {
 
   async function walk(given: Answer[]) {
     const parsed = parseInput(text);
-    if ('reason' in parsed) {
-      setProblem(t('ui_walk_input_invalid', { reason: parsed.reason }));
+    if (!('input' in parsed)) {
+      setProblem(parsed.at ? t('ui_walk_input_invalid_at', { ...parsed.at }) : t('ui_walk_input_invalid'));
       return;
     }
     setProblem(null);

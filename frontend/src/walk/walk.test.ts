@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowDocument } from '../flows/document';
-import { endLines, parseInput, visitRows, visitsByNode, walkShape, type JournalEntry } from './walk';
+import { endLines, parseInput, placeOf, visitRows, visitsByNode, walkShape, type JournalEntry } from './walk';
 
 const line = (code: string, node: string | null, visit: number | null, message = code): JournalEntry => ({
   code,
@@ -26,10 +26,16 @@ describe('the sample walk', () => {
     expect(walkShape({ ...doc, name: 'g' })).not.toBe(walkShape(doc));
   });
 
-  it('reads the sample input, and says why when it is not JSON', () => {
+  it('reads the sample input, and says where it stops being JSON', () => {
     expect(parseInput('')).toEqual({ input: null });
     expect(parseInput('{"amount": 12}')).toEqual({ input: { amount: 12 } });
-    expect(parseInput('{amount: 12}')).toHaveProperty('reason');
+    expect(parseInput('{amount: 12}')).toEqual({ at: { line: 1, column: 2 } });
+  });
+
+  it('counts lines and columns from 1', () => {
+    expect(placeOf('abc', 0)).toEqual({ line: 1, column: 1 });
+    expect(placeOf('ab\ncd', 4)).toEqual({ line: 2, column: 2 });
+    expect(placeOf('ab\n', 3)).toEqual({ line: 2, column: 1 });
   });
 
   it('groups the journal by visit, leaving out the visit lines themselves', () => {

@@ -21,7 +21,6 @@ export interface VisitRow {
   lines: JournalEntry[];
 }
 
-/** The sample input as JSON, or the parser's reason; an empty text is no input (null). */
 /**
  * What a walk of `doc` depends on: everything but where the cards stand. Moving cards (by hand, by Arrange,
  * or the layout an unplaced flow gets once it has opened) keeps the walk on screen; any other edit clears it.
@@ -30,13 +29,35 @@ export function walkShape(doc: FlowDocument): string {
   return JSON.stringify({ ...doc, nodes: doc.nodes.map(({ position: _, ...node }) => node) });
 }
 
-export function parseInput(text: string): { input: unknown } | { reason: string } {
+/** Where in the sample input the parser stopped: line and column, each counted from 1. */
+export interface TextPlace {
+  line: number;
+  column: number;
+}
+
+/**
+ * The sample input as JSON; an empty text is no input (null). Text that is not JSON gives where the parser
+ * stopped (`at`), when the browser's message names it: the message itself is the engine's own, in English
+ * whatever the reader reads, so only the place is taken from it (V8 and SpiderMonkey say "line L column
+ * C", older V8 "position N"), and the sentence is the catalog's.
+ */
+export function parseInput(text: string): { input: unknown } | { at: TextPlace | null } {
   if (!text.trim()) return { input: null };
   try {
     return { input: JSON.parse(text) as unknown };
   } catch (failure) {
-    return { reason: failure instanceof Error ? failure.message : String(failure) };
+    const said = failure instanceof Error ? failure.message : '';
+    const place = /line (\d+) column (\d+)/.exec(said);
+    if (place) return { at: { line: Number(place[1]), column: Number(place[2]) } };
+    const offset = /position (\d+)/.exec(said);
+    return { at: offset ? placeOf(text, Number(offset[1])) : null };
   }
+}
+
+/** The line and column (from 1) of the character at `offset` in `text`. */
+export function placeOf(text: string, offset: number): TextPlace {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: (before[before.length - 1] ?? '').length + 1 };
 }
 
 /** The journal grouped by visit, in visit order: one row per `node_visited` line. */
