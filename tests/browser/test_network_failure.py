@@ -97,3 +97,46 @@ def test_an_unreached_server_is_said_in_the_readers_language(
     expect(page.get_by_role("heading", name="Renamed later")).to_be_visible()  # the newest is still open
     expect(page.locator("body")).not_to_contain_text("Failed to fetch")
     page.context.close()
+
+
+def cut_off_only(page: Page, method: str, path: str) -> None:
+    """`method` requests for exactly `path` fail as a lost connection would; every other one is served."""
+
+    def abort_or_serve(route: Route) -> None:
+        if route.request.method == method:
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.route(lambda url: urlsplit(url).path == path, abort_or_serve)
+
+
+def test_a_language_choice_or_a_logout_that_cannot_be_sent_is_said_and_nothing_is_lost(
+    browser: Browser, server: Server
+) -> None:
+    name = server.user("offline_header", "edit")
+    page = log_in(browser, server, name)
+    header = page.get_by_role("banner")
+
+    # The page reads the language chosen at once; that it could not be stored is said in that language.
+    cut_off_only(page, "PUT", "/api/me")
+    header.get_by_label("Language").select_option("de")
+    expect(header.get_by_role("alert")).to_have_text(
+        "Der Server ist nicht erreichbar. Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut."
+    )
+    page.unroute_all()
+    assert page.request.get("/api/me").json()["locale"] != "de"  # not stored, as said
+
+    # A logout that does not reach the server leaves the reader signed in, and says so.
+    cut_off_only(page, "DELETE", "/api/session")
+    header.get_by_role("button", name="Abmelden").click()
+    expect(header.get_by_role("alert")).to_have_text(
+        "Der Server ist nicht erreichbar. Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut."
+    )
+    screenshot(page, "header-unreached-de")
+    assert page.url.endswith("/flows")
+    page.unroute_all()
+    header.get_by_role("button", name="Abmelden").click()
+    page.wait_for_url("**/login")
+    expect(page.get_by_role("alert")).to_have_count(0)
+    page.context.close()

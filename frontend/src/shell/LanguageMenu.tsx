@@ -2,7 +2,8 @@
 // messages, mails and this editor follow it on every device.
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client';
+import { api, unwrap } from '../api/client';
+import { failureSentence } from '../api/failure';
 import { isLocale, LOCALES, switchLocale, type Locale } from '../i18n/i18n';
 
 // Written out (not built from the locale) so that the catalog guard sees every key.
@@ -18,17 +19,31 @@ export const NAMES: Record<Locale, string> = {
   ja: 'ui_language_ja',
 };
 
-export function LanguageMenu({ store = true }: { store?: boolean }) {
+/** `store`: keep the choice on the user (signed in); `onProblem` hears whether storing it failed (the
+ * sentence, in the language just chosen) or, on the next choice, null. */
+export function LanguageMenu({
+  store = true,
+  onProblem,
+}: {
+  store?: boolean;
+  onProblem?: (problem: string | null) => void;
+}) {
   const { t, i18n } = useTranslation();
   const queries = useQueryClient();
 
   async function choose(value: string) {
     if (!isLocale(value)) return;
     await switchLocale(value);
-    if (store) {
-      await api.PUT('/api/me', { body: { locale: value } });
-      await queries.invalidateQueries();
+    if (!store) return;
+    onProblem?.(null);
+    try {
+      unwrap(await api.PUT('/api/me', { body: { locale: value } }));
+    } catch (failure) {
+      // The page already reads the new language; the next sign-in on another device would not.
+      onProblem?.(failureSentence(failure, i18n.getFixedT(value)));
+      return;
     }
+    await queries.invalidateQueries();
   }
 
   return (
