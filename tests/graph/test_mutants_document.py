@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from backend.graph import Finding, check_flow
+from backend.graph import Finding, check_flow, validate
 from backend.graph.findings import Report
 from backend.graph.outline import MAX_NODES, MAX_WIRES
 from backend.graph.schema import MAX_EXPLAINED_VALUES, check_document
@@ -104,3 +104,11 @@ def test_a_valid_undo_spends_none_of_the_budget_a_later_config_may_need() -> Non
     document["nodes"][1]["config"]["undo"] = {"method": "DELETE", "url": "https://example.test/{{result.id}}"}
     document["nodes"][2]["config"] = exactly_the_budget()
     assert check_flow(document)[0] == explained("a", 2)
+
+
+def test_validate_hands_its_warnings_to_a_caller_that_asks_for_them() -> None:
+    document = flow("t:trigger a:log b:log z:log", wires="t>a t>b a>z b>z")
+    warnings: list[Finding] = []
+    assert validate(document, warnings=warnings) == []
+    assert [(w.code, w.node) for w in warnings] == [("branches_meet_without_join", "z")]
+    assert warnings == check_flow(document)[1]
