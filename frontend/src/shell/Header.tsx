@@ -27,6 +27,7 @@ export function Header({ user }: { user: string }) {
   const [problem, setProblem] = useState<string | null>(null);
 
   async function logout() {
+    setProblem(null);
     try {
       const ended = await api.DELETE('/api/session');
       // No content when it worked; a session the server no longer knows is as good as ended.

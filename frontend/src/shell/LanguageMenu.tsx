@@ -1,5 +1,6 @@
 // The nine languages, each named in itself; the choice is stored on the user (PUT /api/me) so the API's
 // messages, mails and this editor follow it on every device.
+import { useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
@@ -30,9 +31,11 @@ export function LanguageMenu({
 }) {
   const { t, i18n } = useTranslation();
   const queries = useQueryClient();
+  const latest = useRef(0); // the choice whose answer counts: an older one failing late says nothing
 
   async function choose(value: string) {
     if (!isLocale(value)) return;
+    const mine = ++latest.current;
     await switchLocale(value);
     if (!store) return;
     onProblem?.(null);
@@ -40,7 +43,7 @@ export function LanguageMenu({
       unwrap(await api.PUT('/api/me', { body: { locale: value } }));
     } catch (failure) {
       // The page already reads the new language; the next sign-in on another device would not.
-      onProblem?.(failureSentence(failure, i18n.getFixedT(value)));
+      if (mine === latest.current) onProblem?.(failureSentence(failure, i18n.getFixedT(value)));
       return;
     }
     await queries.invalidateQueries();

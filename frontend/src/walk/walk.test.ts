@@ -30,6 +30,9 @@ describe('the sample walk', () => {
     expect(parseInput('')).toEqual({ input: null });
     expect(parseInput('{"amount": 12}')).toEqual({ input: { amount: 12 } });
     expect(parseInput('{amount: 12}')).toEqual({ at: { line: 1, column: 2 } });
+    // The engine may quote the input in its message: words in the input are never taken for the place.
+    const quoted = parseInput('["position 99", tru]');
+    expect('at' in quoted && quoted.at !== null && quoted.at.column > 20).toBe(false);
   });
 
   it('counts lines and columns from 1', () => {

@@ -47,10 +47,12 @@ export function parseInput(text: string): { input: unknown } | { at: TextPlace |
     return { input: JSON.parse(text) as unknown };
   } catch (failure) {
     const said = failure instanceof Error ? failure.message : '';
-    const place = /line (\d+) column (\d+)/.exec(said);
-    if (place) return { at: { line: Number(place[1]), column: Number(place[2]) } };
-    const offset = /position (\d+)/.exec(said);
-    return { at: offset ? placeOf(text, Number(offset[1])) : null };
+    // Anchored at the end: the engine's message may quote the input, and the input may say "position 9".
+    const spider = /at line (\d+) column (\d+) of the JSON data$/.exec(said);
+    if (spider) return { at: { line: Number(spider[1]), column: Number(spider[2]) } };
+    const v8 = /in JSON at position (\d+)(?: \(line (\d+) column (\d+)\))?$/.exec(said);
+    if (!v8) return { at: null };
+    return { at: v8[2] ? { line: Number(v8[2]), column: Number(v8[3]) } : placeOf(text, Number(v8[1])) };
   }
 }
 
