@@ -111,32 +111,35 @@ def cut_off_only(page: Page, method: str, path: str) -> None:
     page.route(lambda url: urlsplit(url).path == path, abort_or_serve)
 
 
+@pytest.mark.parametrize(
+    ("chosen", "unreached", "logout"),
+    [
+        pytest.param("de", READERS[1].values[1], "Abmelden", id="de"),
+        pytest.param("ja", READERS[2].values[1], "ログアウト", id="ja"),
+    ],
+)
 def test_a_language_choice_or_a_logout_that_cannot_be_sent_is_said_and_nothing_is_lost(
-    browser: Browser, server: Server
+    browser: Browser, server: Server, chosen: str, unreached: str, logout: str
 ) -> None:
-    name = server.user("offline_header", "edit")
+    name = server.user(f"offline_header_{chosen}", "edit")
     page = log_in(browser, server, name)
     header = page.get_by_role("banner")
 
     # The page reads the language chosen at once; that it could not be stored is said in that language.
     cut_off_only(page, "PUT", "/api/me")
-    header.get_by_label("Language").select_option("de")
-    expect(header.get_by_role("alert")).to_have_text(
-        "Der Server ist nicht erreichbar. Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut."
-    )
+    header.get_by_label("Language").select_option(chosen)
+    expect(header.get_by_role("alert")).to_have_text(unreached)
     page.unroute_all()
-    assert page.request.get("/api/me").json()["locale"] != "de"  # not stored, as said
+    assert page.request.get("/api/me").json()["locale"] != chosen  # not stored, as said
 
     # A logout that does not reach the server leaves the reader signed in, and says so.
     cut_off_only(page, "DELETE", "/api/session")
-    header.get_by_role("button", name="Abmelden").click()
-    expect(header.get_by_role("alert")).to_have_text(
-        "Der Server ist nicht erreichbar. Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut."
-    )
-    screenshot(page, "header-unreached-de")
+    header.get_by_role("button", name=logout).click()
+    expect(header.get_by_role("alert")).to_have_text(unreached)
+    screenshot(page, f"header-unreached-{chosen}")
     assert page.url.endswith("/flows")
     page.unroute_all()
-    header.get_by_role("button", name="Abmelden").click()
+    header.get_by_role("button", name=logout).click()
     page.wait_for_url("**/login")
     expect(page.get_by_role("alert")).to_have_count(0)
     page.context.close()

@@ -39,6 +39,7 @@ def test_walk_a_flow_with_sample_input_and_answer_its_approval(browser: Browser,
     sample.fill("{invoice: 'INV-9'}")
     walk.get_by_role("button", name="Walk", exact=True).click()
     expect(walk.get_by_role("alert")).to_have_text("The sample input is not JSON: see line 1, column 2.")
+    screenshot(page, "walk-input-invalid")
 
     sample.fill('{"invoice": "INV-9"}')
     walk.get_by_role("button", name="Walk", exact=True).click()
