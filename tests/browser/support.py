@@ -114,7 +114,13 @@ def serve(database_url: str, extra_env: dict[str, str] | None = None) -> Iterato
 
 
 def log_in(
-    browser: Browser, server: Server, name: str, *, locale: str = "en-US", width: int = 1400, height: int = 900
+    browser: Browser,
+    server: Server,
+    name: str,
+    *,
+    locale: str = "en-US",
+    width: int = 1400,
+    height: int = 900,
 ) -> Page:
     """A new browser context logged in as `name` through the login page; the page shows the flows.
     `width` and `height`: the viewport (390 x 844 is a phone, tests/browser/test_phone.py)."""

@@ -64,8 +64,8 @@ def parked(page: Page, world: World) -> int:
 
 
 def overflow(page: Page) -> dict[str, Any]:
-    """How wide the document is against the viewport, and the widest elements that stick out."""
-    return page.evaluate(
+    """How wide the document is against the viewport, and the first few elements that stick out."""
+    measured: dict[str, Any] = page.evaluate(
         """() => {
             const width = window.innerWidth;
             const out = [...document.querySelectorAll('body *')]
@@ -77,11 +77,12 @@ def overflow(page: Page) -> dict[str, Any]:
             return {scroll: document.documentElement.scrollWidth, viewport: width, out};
         }"""
     )
+    return measured
 
 
 def small_targets(page: Page) -> list[str]:
     """Visible touch targets less than 44 px tall (the canvas's own drawing aside)."""
-    return page.evaluate(
+    found: list[str] = page.evaluate(
         """(selector) => [...document.querySelectorAll(selector)]
             .filter((e) => !e.closest('.react-flow'))
             .map((e) => [e, e.getBoundingClientRect()])
@@ -91,10 +92,11 @@ def small_targets(page: Page) -> list[str]:
                 .slice(0, 30)}" ${Math.round(r.height)}px`)""",
         TARGETS,
     )
+    return found
 
 
 def on_screen(page: Page, name: str) -> None:
-    """The button is inside the viewport's width, in its upper part once scrolled to, and 44 px tall."""
+    """The button lies within the viewport's width (nothing to scroll sideways for) and is 44 px tall."""
     button = page.get_by_role("button", name=name, exact=True)
     expect(button).to_be_visible()
     button.scroll_into_view_if_needed()
@@ -136,6 +138,9 @@ def test_the_approvers_pages_fit_a_phone(browser: Browser, story: Story, world: 
             on_screen(page, words["ui_inbox_reject"])
             page.evaluate("window.scrollTo(0, 0)")
         screenshot(page, f"phone-{name}-{lang}")
+        if name == "run":  # the run's data, effects and journal, below the canvas
+            page.get_by_role("heading", name=words["ui_run_input"]).scroll_into_view_if_needed()
+            screenshot(page, f"phone-run-data-{lang}")
         found += [f"{name} at 390: {v}" for v in serious_violations(page)]
 
     # The header folds its pages behind one button; opened, they fit too, each a finger's height.

@@ -101,7 +101,9 @@ def test_an_auditor_sees_the_audit_and_the_runs_and_cancels_nothing(browser: Bro
     page.context.close()
 
 
-def test_the_edit_and_run_buttons_come_with_their_rights_on_the_flow(browser: Browser, server: Server) -> None:
+def test_the_edit_and_run_buttons_come_with_their_rights_on_the_flow(
+    browser: Browser, server: Server
+) -> None:
     server.user("rp-owen", "edit", "run", "admin")
     owner = log_in(browser, server, "rp-owen")
     assert navigation(owner) == ["Flows", "Runs", "People"]

@@ -52,7 +52,7 @@ export function RunCanvas({ document, visits, waitingAt }: Props) {
         data: {
           label: (
             <span data-node={node.id} data-visits={count}>
-              <strong>{node.id}</strong> <small>{node.type}</small>
+              <strong>{node.id}</strong> <small>{t(`node_type_${node.type}`)}</small>
               {count > 1 && <span className="visits">×{count}</span>}
               {waiting && <span className="waits">{t('ui_run_waits_here')}</span>}
             </span>
