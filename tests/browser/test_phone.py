@@ -117,6 +117,10 @@ def test_the_approvers_pages_fit_a_phone(browser: Browser, story: Story, world: 
     lang = locale[:2]
     page = log_in(browser, story.server, f"fon-{lang}", locale=locale, **PHONE)
     words: dict[str, str] = page.request.get(f"/api/i18n/{lang}").json()
+    # Where the login lands: the flows, as cards, with nothing an approver may not do.
+    expect(page.locator("table.flows").get_by_role("link", name="Invoice approval")).to_be_visible()
+    fits(page, "flows")
+    screenshot(page, f"phone-flows-{lang}")
     approval = parked(page, world)
     pages = (
         ("inbox", "/inbox", "article.approval"),
