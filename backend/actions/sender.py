@@ -28,7 +28,7 @@ from backend.actions.http import send_http
 from backend.actions.notify import send_notify
 from backend.actions.secret_store import SecretStore
 from backend.actions.settings import ActionSettings
-from backend.actions.shown import check_place, written_pairs, written_url
+from backend.actions.shown import check_place, secret_headers, written_pairs, written_url
 from backend.actions.transport import HttpSender
 from backend.faults import Faults
 from backend.observability import events
@@ -120,6 +120,7 @@ class ActionSender:
                 timeout_s=timeout_s,
                 max_redirects=settings.max_redirects,
                 shown_url=shown_url,
+                secret_headers=secret_headers(request),
             )
         if request.type == "notify":
             return await send_notify(

@@ -57,6 +57,14 @@ def written_url(request: ActionRequest) -> str | None:
     return written if isinstance(written, str) else None
 
 
+def secret_headers(request: ActionRequest) -> frozenset[str]:
+    """The lower-case names of the headers a secret goes into: they never follow a redirect to another
+    origin (backend/actions/transport.py)."""
+    return frozenset(
+        str(path[1]).lower() for path, _pieces in request.secrets if len(path) == 2 and path[0] == "headers"
+    )
+
+
 def check_place(request: ActionRequest) -> None:
     """`secret_place_forbidden` when a secret of the action's URL could fall into its host or port."""
     field = url_field(request)

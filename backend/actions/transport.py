@@ -27,9 +27,12 @@ import httpx
 from backend.actions.destinations import Destinations
 from backend.actions.failures import ActionFailure
 from backend.actions.shown import pairs_of, shown_after, told, told_answer
+from backend.walker.redact import is_credential_name
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
-_CREDENTIALS = ("authorization", "cookie")
+# Headers that never follow a redirect to another origin, besides those a secret went into and those
+# named like a credential (backend/walker/redact.py).
+_CREDENTIALS = frozenset({"authorization", "proxy-authorization", "cookie"})
 USER_AGENT = "flowyard/0.1"
 
 
@@ -38,7 +41,9 @@ class Exchange:
     """What to send; `follow` is how many redirects to follow, None to hand a 3xx back as it is.
 
     `shown_url` is the URL as the flow wrote it when a secret went into `url`: what the answer and every
-    failure report in its place (backend/actions/shown.py).
+    failure report in its place (backend/actions/shown.py). `secret_headers` are the (lower-case) names
+    of the headers a secret went into: like `Authorization`, they stay behind at a redirect to another
+    origin.
     """
 
     method: str
@@ -48,6 +53,7 @@ class Exchange:
     timeout_s: float
     follow: int | None
     shown_url: str | None = None
+    secret_headers: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +124,8 @@ class HttpSender:
                     headers = {k: v for k, v in headers.items() if k.lower() != "content-type"}
                 if (target.scheme, target.host, target.port) != (url.scheme, url.host, url.port):
                     # Credentials meant for one origin are not handed to another.
-                    headers = {
-                        k: v for k, v in headers.items() if k.lower() not in ("authorization", "cookie")
-                    }
+                    kept = exchange.secret_headers
+                    headers = {k: v for k, v in headers.items() if not _credential(k, kept)}
                 url = target
 
     async def _hop(
@@ -184,6 +189,18 @@ class HttpSender:
                 raise ActionFailure(code="http_response_too_large", limit=limit, status=response.status_code)
             chunks.append(chunk)
         return b"".join(chunks)
+
+
+def _credential(name: str, secret_headers: frozenset[str]) -> bool:
+    """Whether a header stays behind at a redirect to another origin.
+
+    Examples:
+        >>> names = ("Cookie", "X-Upstream", "X-Api-Key", "Accept")
+        >>> [_credential(name, frozenset({"x-upstream"})) for name in names]
+        [True, True, True, False]
+    """
+    lowered = name.lower()
+    return lowered in _CREDENTIALS or lowered in secret_headers or is_credential_name(name)
 
 
 def parse_body(raw: bytes, content_type: str) -> Any:
