@@ -122,18 +122,21 @@ def _walk(
     limits: Limits,
     budget: JournalBudget,
     locale: str,
-) -> dict[str, Any]:
-    """The answer's body: the walk and its journal with each line's sentence (up to 500 visits' worth)."""
+) -> Response:
+    """The answer: the walk and its journal with each line's sentence (up to 500 visits' worth), its JSON
+    text made here too, off the event loop (megabytes of it, at the journal's budget)."""
     flow = Flow.load(cast(Mapping[str, Any], document))  # validated: it is a flow document
     walked = walk_answering(flow, trigger, _answers(answers, flow), limits, budget)
-    return {
-        "status": walked.status,
-        "visits": walked.visits,
-        "error": walked.error,
-        "waiting_at": walked.pending[0][0] if walked.pending else None,
-        "pending": [{"node": node, "visit": visit} for node, visit in walked.pending],
-        "journal": [_line(line, locale) for line in walked.journal],
-    }
+    return reply(
+        {
+            "status": walked.status,
+            "visits": walked.visits,
+            "error": walked.error,
+            "waiting_at": walked.pending[0][0] if walked.pending else None,
+            "pending": [{"node": node, "visit": visit} for node, visit in walked.pending],
+            "journal": [_line(line, locale) for line in walked.journal],
+        }
+    )
 
 
 def _line(line: JournalLine, locale: str) -> dict[str, Any]:
@@ -166,7 +169,7 @@ async def walk_sample(call: Call) -> Response:
     work = partial(_walk, body["document"], *given)
     if flows.validations_busy():
         raise ApiError(503, code="validation_busy", detail={"limit": flows.VALIDATIONS_AT_ONCE})
-    return reply(await anyio.to_thread.run_sync(work, limiter=flows.validations))
+    return await anyio.to_thread.run_sync(work, limiter=flows.validations)
 
 
 async def _may_walk(call: Call, flow_id: int | None) -> None:
