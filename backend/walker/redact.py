@@ -226,7 +226,9 @@ def spellings(secret: str) -> set[str]:
     r"""The forms a secret takes where an action quotes it: as given, as Python's repr quotes it (an HTTP
     library's error about a header), percent-encoded (a URL that was sent), case-folded and IDNA-encoded
     (a host name, as a URL library writes it), and each side of an `@` (a URL parser reads the text before
-    it as user-info and the rest as the host). Matched regardless of case.
+    it as user-info and the rest as the host). A secret that is a whole URL (a chat webhook's) is also
+    its path and query on their own, the part that holds its token, which a server's "no route for ..."
+    quotes. Matched regardless of case.
 
     A side shorter than MIN_SIDE characters is left out: every such word in an output would go with it.
 
@@ -238,7 +240,7 @@ def spellings(secret: str) -> set[str]:
         >>> sorted(s for s in spellings("ann@S3cr3tTail") if "@" not in s and "%" not in s)
         ['S3cr3tTail', 's3cr3ttail']
     """
-    forms = {secret}
+    forms = {secret, *_url_tail(secret)}
     for side in secret.split("@") if "@" in secret else ():
         if len(side) >= MIN_SIDE:
             forms.add(side)
@@ -255,6 +257,25 @@ def spellings(secret: str) -> set[str]:
         }
         found |= _idna(form)
     return found
+
+
+def _url_tail(secret: str) -> set[str]:
+    """The path (and query) of a secret that is an absolute URL, when long enough to tell apart.
+
+    Examples:
+        >>> sorted(_url_tail("https://hooks.example/services/T0/B0/XyZ?v=2"))
+        ['/services/T0/B0/XyZ', '/services/T0/B0/XyZ?v=2']
+        >>> _url_tail("https://hooks.example/"), _url_tail("not a url")
+        (set(), set())
+    """
+    try:
+        parts = urlsplit(secret)
+    except ValueError:
+        return set()
+    if not (parts.scheme and parts.netloc):
+        return set()
+    tails = {parts.path, f"{parts.path}?{parts.query}" if parts.query else parts.path}
+    return {tail for tail in tails if len(tail.strip("/")) >= MIN_SIDE}
 
 
 def _idna(text: str) -> set[str]:

@@ -148,3 +148,27 @@ def test_the_issues_attack_is_refused_when_the_flow_is_saved(queue: Queue) -> No
     assert answer.status_code == 422, answer.text
     findings = answer.json()["error"]["detail"]["findings"]
     assert [(f["code"], f["node"]) for f in findings] == [("secret_place_forbidden", "call")]
+
+
+def test_a_chat_webhook_that_is_a_secret_is_reported_by_its_placeholder(
+    queue: Queue, receiver: RecordingServer
+) -> None:
+    receiver.routes["/services/T01/B02/XyZ123"] = lambda r: Reply(
+        404, b"no route for /services/T01/B02/XyZ123", {"Content-Type": "text/plain"}
+    )
+    store_secret(queue, "chat", f"{receiver.url}/services/T01/B02/XyZ123")
+    document = paused_on_error("https://unused.example/")
+    document["nodes"][1] = {
+        "id": "call",
+        "type": "notify",
+        "config": {"channel": "webhook", "to": "{{secrets.chat}}", "message": "deployed"},
+    }
+    run_id = queue.start(queue.save(document))
+    drain(queue)
+
+    assert receiver.received[0].json() == {"text": "deployed"}
+    page, text = run_page(queue, run_id)
+    failed = page["variables"]["call"]
+    assert (failed["code"], failed["status"], failed["url"]) == ("http_status_error", 404, "{{secrets.chat}}")
+    assert failed["body"] == "no route for [redacted]"
+    assert_nowhere(queue, run_id, text, "XyZ123")

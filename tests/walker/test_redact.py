@@ -113,3 +113,12 @@ def test_a_secret_lower_cased_by_idna_or_split_at_its_at_sign_is_redacted() -> N
 
     split = redact_output({"host": "tail-of-it.example", "user": "ann"}, frozenset({"ann@Tail-Of-It"}))
     assert split == {"host": f"{REDACTED}.example", "user": "ann"}, "a side too short to find alone is kept"
+
+
+def test_the_path_of_a_whole_url_secret_is_redacted_where_a_server_quotes_it() -> None:
+    hook = "https://hooks.example/services/T01/B02/XyZ123"
+    kept = redact_output({"body": "No route for POST /services/t01/b02/xyz123"}, frozenset({hook}))
+    assert kept["body"] == f"No route for POST {REDACTED}"
+    assert redact_output({"body": "see https://hooks.example/"}, frozenset({hook}))["body"] == (
+        "see https://hooks.example/"
+    ), "the host alone is no secret"
