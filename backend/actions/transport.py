@@ -124,8 +124,8 @@ class HttpSender:
                     headers = {k: v for k, v in headers.items() if k.lower() != "content-type"}
                 if (target.scheme, target.host, target.port) != (url.scheme, url.host, url.port):
                     # Credentials meant for one origin are not handed to another.
-                    kept = exchange.secret_headers
-                    headers = {k: v for k, v in headers.items() if not _credential(k, kept)}
+                    secret = exchange.secret_headers
+                    headers = {k: v for k, v in headers.items() if not _credential(k, secret)}
                 url = target
 
     async def _hop(
