@@ -11,6 +11,7 @@ from pathlib import Path
 DEFAULT_MAX_FINDINGS = 200
 DEFAULT_MAX_VALUE_BYTES = 1 << 20
 DEFAULT_MAX_VARIABLES_BYTES = 1 << 20
+DEFAULT_MAX_WALK_JOURNAL_BYTES = 2 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +25,8 @@ class Settings:
     # The JSON size of one rendered value, and of a run's whole variable set (`value_too_large`).
     max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES
     max_variables_bytes: int = DEFAULT_MAX_VARIABLES_BYTES
+    # The JSON size of the journal of a walk with sample input (`walk_journal_too_large`).
+    max_walk_journal_bytes: int = DEFAULT_MAX_WALK_JOURNAL_BYTES
     # Where people reach this Flowyard: the links in mails start with it (a proxy's address, not ours).
     base_url: str = "http://127.0.0.1:8000"
 
@@ -43,6 +46,7 @@ def settings() -> Settings:
         max_findings=_positive("FLOWYARD_MAX_FINDINGS", DEFAULT_MAX_FINDINGS),
         max_value_bytes=max_value_bytes,
         max_variables_bytes=max_variables_bytes,
+        max_walk_journal_bytes=_positive("FLOWYARD_MAX_WALK_JOURNAL_BYTES", DEFAULT_MAX_WALK_JOURNAL_BYTES),
         host=host,
         port=port,
         base_url=os.environ.get("FLOWYARD_BASE_URL") or f"http://{host}:{port}",

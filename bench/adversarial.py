@@ -4,15 +4,43 @@ Every shape fits the API's body limit (5,000,000 bytes); the wire-heavy ones hav
 may have (10,000) and `too_many_wires` as many as the body holds. Most are invalid on purpose, with as many
 findings as their size allows. `bench/validate.py` times them and
 `tests/graph/test_adversarial.py` holds their finding counts and output sizes to their bounds.
+
+Run as a script, it sends the attacks of the security rounds to a real `flowyard serve` on loopback and
+prints, for each, what came back, the server's peak memory and `/healthz` latencies while it lasted
+(issue 32's targets: under 300 MB, p99 under 200 ms):
+
+    .venv/bin/python bench/adversarial.py [--at-once 4]
+
+- `walk_amplifier`: a 1 MB document that logs its megabyte at each of 100 passes of a loop, sent to the
+  walk preview (`POST /api/flows/walk`) by an editor, `--at-once` requests together; before issue 32 each
+  answered 180 MB. And the same by a token with no right.
+
+It makes its own database (`flowyard_bench_adversarial_<pid>`, dropped after). Nothing is asserted.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+from pathlib import Path
+
+if __name__ == "__main__":
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+import argparse
+import asyncio
+import json
+import os
+import time
+from collections.abc import Callable, Coroutine, Sequence
+from functools import partial
 from itertools import pairwise
 from typing import Any
 
+import psycopg
+
 from backend.graph.outline import MAX_WIRES
+from backend.people.accounts import Grant, add_user, create_token
+from bench.common import drop_database, fresh_database, served
 
 Document = dict[str, Any]
 
@@ -175,6 +203,16 @@ def duplicate_ids(size: int = 1000) -> Document:
     return document
 
 
+def walk_amplifier(message_bytes: int = 900_000, passes: int = 100) -> tuple[Document, list[int]]:
+    """Issue 32's amplifier for the walk preview: a document of about 1 MB whose walk logs its one large
+    text at every pass of a loop, and the sample input that makes the passes."""
+    document = _document([("t", "trigger"), ("each", "foreach"), ("say", "log")], [])
+    document["nodes"][1]["config"] = {"items": "{{trigger}}", "as": "item"}
+    document["nodes"][2]["config"] = {"message": "x" * message_bytes}
+    document["wires"] = [{"from": "t", "to": "each"}, {"from": "each", "port": "body", "to": "say"}]
+    return document, list(range(passes))
+
+
 SHAPES: dict[str, Callable[[], Document]] = {
     "shared_body": shared_body,
     "fan_in": fan_in,
@@ -192,3 +230,111 @@ SHAPES: dict[str, Callable[[], Document]] = {
     "long_id": long_id,
     "duplicate_ids": duplicate_ids,
 }
+
+
+def _rss_kib(pid: int, field: str) -> int:
+    """A memory figure of a process from /proc (`VmRSS`, `VmHWM`), in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def _reset_peak(pid: int) -> bool:
+    """Start the process's peak (VmHWM) again from its present size; False where Linux does not allow it."""
+    try:
+        Path(f"/proc/{pid}/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
+
+
+async def _post(port: int, path: str, body: bytes, token: str) -> tuple[int, int, float]:
+    """Status, answer size and seconds of one POST on a connection of its own (read to its end)."""
+    started = time.perf_counter()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
+    writer.write(
+        f"POST {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+        + body
+    )
+    await writer.drain()
+    status = int((await reader.readline()).split()[1])
+    size = 0
+    while chunk := await reader.read(1 << 20):
+        size += len(chunk)
+    writer.close()
+    return status, size, time.perf_counter() - started
+
+
+async def _attack(
+    port: int, pid: int, name: str, sends: Sequence[Callable[[], Coroutine[Any, Any, tuple[int, int, float]]]]
+) -> None:
+    """Run the sends together; meanwhile ask /healthz one request at a time, and sample the server's size."""
+    before = _rss_kib(pid, "VmRSS")
+    exact = _reset_peak(pid)
+    sampled = before
+    tasks = [asyncio.create_task(send()) for send in sends]
+    latencies: list[float] = []
+    while not all(task.done() for task in tasks) or len(latencies) < 50:
+        started = time.perf_counter()
+        status, _size, _took = await _post_get_health(port)
+        latencies.append((time.perf_counter() - started) * 1000)
+        assert status == 200, status
+        sampled = max(sampled, _rss_kib(pid, "VmRSS"))
+    results = [task.result() for task in tasks]
+    peak = _rss_kib(pid, "VmHWM") if exact else sampled
+    latencies.sort()
+    p = {q: latencies[max(0, int(len(latencies) * q / 100) - 1)] for q in (50, 99)}
+    statuses = sorted({status for status, _size, _took in results})
+    largest = max(size for _status, size, _took in results)
+    slowest = max(took for _status, _size, took in results)
+    print(
+        f"{name:<34} statuses {statuses}  largest answer {largest / 1e6:7.2f} MB  slowest {slowest:5.1f} s  "
+        f"server {before / 1024:5.0f} -> peak {peak / 1024:5.0f} MB  /healthz p50 {p[50]:5.1f} ms  "
+        f"p99 {p[99]:6.1f} ms  max {latencies[-1]:6.1f} ms ({len(latencies)} asked)"
+    )
+
+
+async def _post_get_health(port: int) -> tuple[int, int, float]:
+    started = time.perf_counter()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET /healthz HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n")
+    await writer.drain()
+    status = int((await reader.readline()).split()[1])
+    await reader.read()
+    writer.close()
+    return status, 0, time.perf_counter() - started
+
+
+async def _users(url: str) -> tuple[str, str]:
+    """An editor's token and the token of a user with no right."""
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        await add_user(conn, "bench_editor", grants=[Grant.parse("edit")], groups=[], password=None)
+        await add_user(conn, "bench_nobody", grants=[], groups=[], password=None)
+        tokens = (await create_token(conn, "bench_editor"), await create_token(conn, "bench_nobody"))
+        await conn.commit()
+    return tokens
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="the security rounds' attacks against a real server")
+    parser.add_argument("--at-once", type=int, default=4, help="requests of each attack sent together")
+    args = parser.parse_args()
+    database = f"flowyard_bench_adversarial_{os.getpid()}"
+    url = fresh_database(database)
+    try:
+        editor, nobody = asyncio.run(_users(url))
+        document, items = walk_amplifier()
+        body = json.dumps({"document": document, "input": items}).encode()
+        print(f"walk amplifier: a {len(body) / 1e6:.2f} MB body, {args.at_once} at once")
+        with served(url) as (port, pid):
+            for name, token in (("walk_amplifier (edit)", editor), ("walk_amplifier (no right)", nobody)):
+                sends = [partial(_post, port, "/api/flows/walk", body, token) for _ in range(args.at_once)]
+                asyncio.run(_attack(port, pid, name, sends))
+    finally:
+        drop_database(database)
+
+
+if __name__ == "__main__":
+    main()

@@ -48,6 +48,13 @@ def serving(url: str, *args: str, cwd: Path | None = None) -> Iterator[int]:
     """`flowyard serve --no-worker` on a port of loopback the system picks, once it says it is serving
     there; that port, read from its banner ("Flowyard is serving on http://127.0.0.1:PORT"). With `cwd`,
     the server of the checkout there (its `backend` package comes first on its path)."""
+    with served(url, *args, cwd=cwd) as (port, _pid):
+        yield port
+
+
+@contextmanager
+def served(url: str, *args: str, cwd: Path | None = None) -> Iterator[tuple[int, int]]:
+    """`serving`, with the server's process id beside its port (to read its memory in /proc)."""
     serve = subprocess.Popen(
         [sys.executable, "-m", "backend.cli", "serve", "--port", "0", "--no-worker", *args],
         env={"FLOWYARD_LOG_LEVEL": "WARNING", **os.environ, "DATABASE_URL": url},
@@ -61,7 +68,7 @@ def serving(url: str, *args: str, cwd: Path | None = None) -> Iterator[int]:
         while "serving" not in (line := serve.stdout.readline()):
             if not line:
                 raise SystemExit("flowyard serve ended before it was serving")
-        yield int(line.strip().rsplit(":", 1)[1])
+        yield int(line.strip().rsplit(":", 1)[1]), serve.pid
     finally:
         serve.terminate()
         serve.wait()

@@ -27,8 +27,17 @@ METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
 async def send_http(
-    config: Mapping[str, Any], key: str, sender: HttpSender, *, timeout_s: float, max_redirects: int
+    config: Mapping[str, Any],
+    key: str,
+    sender: HttpSender,
+    *,
+    timeout_s: float,
+    max_redirects: int,
+    shown_url: str | None = None,
+    secret_headers: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
+    """Send the request; `shown_url` is the URL as written when a secret went into it (what is reported),
+    `secret_headers` the lower-case names of the headers a secret went into (kept from other origins)."""
     method = str(config.get("method", "GET")).upper()
     if method not in METHODS:
         raise ActionFailure(code="action_config_invalid", field="method", detail=method)
@@ -48,6 +57,8 @@ async def send_http(
         content=content,
         timeout_s=timeout_s,
         follow=max_redirects,
+        shown_url=shown_url,
+        secret_headers=secret_headers,
     )
     answer = await sender.send(exchange)
     if answer.status >= 400:

@@ -31,22 +31,35 @@ SUBJECT_LIMIT = 78
 
 
 async def send_notify(
-    config: Mapping[str, Any], key: str, sender: HttpSender, settings: ActionSettings, *, timeout_s: float
+    config: Mapping[str, Any],
+    key: str,
+    sender: HttpSender,
+    settings: ActionSettings,
+    *,
+    timeout_s: float,
+    shown_url: str | None = None,
 ) -> dict[str, Any]:
+    """Send the message; `shown_url` is a webhook's URL as written when a secret went into it."""
     channel, to, text = config.get("channel"), config.get("to"), config.get("message")
     if not isinstance(to, str) or not to:
         raise ActionFailure(code="action_config_invalid", field="to", detail="not text")
     if not isinstance(text, str):
         raise ActionFailure(code="action_config_invalid", field="message", detail="not text")
     if channel == "webhook":
-        return await _webhook(to, text, key, sender, settings, timeout_s)
+        return await _webhook(to, text, key, sender, settings, timeout_s, shown_url)
     if channel == "email":
         return await _email(to, text, key, settings, timeout_s)
     raise ActionFailure(code="action_config_invalid", field="channel", detail=str(channel))
 
 
 async def _webhook(
-    url: str, text: str, key: str, sender: HttpSender, settings: ActionSettings, timeout_s: float
+    url: str,
+    text: str,
+    key: str,
+    sender: HttpSender,
+    settings: ActionSettings,
+    timeout_s: float,
+    shown_url: str | None,
 ) -> dict[str, Any]:
     exchange = Exchange(
         method="POST",
@@ -55,6 +68,7 @@ async def _webhook(
         content=json.dumps({"text": text}, ensure_ascii=False).encode(),
         timeout_s=timeout_s,
         follow=settings.max_redirects,
+        shown_url=shown_url,
     )
     answer = await sender.send(exchange)
     if answer.status >= 400:

@@ -28,13 +28,14 @@ from backend.actions.http import send_http
 from backend.actions.notify import send_notify
 from backend.actions.secret_store import SecretStore
 from backend.actions.settings import ActionSettings
+from backend.actions.shown import check_place, secret_headers, written_pairs, written_url
 from backend.actions.transport import HttpSender
 from backend.faults import Faults
 from backend.observability import events
 from backend.queue.claims import ClaimLost
 from backend.queue.driver import StillOurs
 from backend.walker import ActionRequest, Resume
-from backend.walker.redact import redact_output
+from backend.walker.redact import redact_output, replace_texts
 from backend.walker.secret_refs import fill, secret_names
 
 
@@ -80,11 +81,12 @@ class ActionSender:
             assert opened.outcome is not None
             return Resume(request.node, request.visit, opened.outcome, opened.output)
         opened_values: dict[str, str] = {}
+        config = request.config
 
         started = perf_counter()
         try:
-            config = request.config
             if request.secrets:
+                check_place(request)
                 # Opened now, for this try only: the values live in this frame and the request in flight.
                 async with self.pool.connection() as conn:
                     opened_values = await self.secrets.reveal(conn, secret_names(request.secrets))
@@ -92,6 +94,9 @@ class ActionSender:
             output, outcome = await self._send(run_id, request, config, opened.key), "out"
         except ActionFailure as failure:
             output, outcome = failure.output(), "error"
+        if request.secrets:
+            # What the action quotes of a config text a secret went into, it quotes as written.
+            output = replace_texts(output, written_pairs(request, config))
         # The second net: a value that came from a secret, echoed by a server or quoted in an error,
         # never reaches the effects log, the journal or the variables.
         output = redact_output(output, frozenset(opened_values.values()))
@@ -106,12 +111,21 @@ class ActionSender:
     ) -> dict[str, Any]:
         settings = self.settings
         timeout_s = action_timeout(config, settings.timeout_s)
+        shown_url = written_url(request)
         if request.type == "http":
             return await send_http(
-                config, key, self.guarded, timeout_s=timeout_s, max_redirects=settings.max_redirects
+                config,
+                key,
+                self.guarded,
+                timeout_s=timeout_s,
+                max_redirects=settings.max_redirects,
+                shown_url=shown_url,
+                secret_headers=secret_headers(request),
             )
         if request.type == "notify":
-            return await send_notify(config, key, self.guarded, settings, timeout_s=timeout_s)
+            return await send_notify(
+                config, key, self.guarded, settings, timeout_s=timeout_s, shown_url=shown_url
+            )
         if request.type == "command":
             where = (run_id, request.node, request.visit)
             return await send_command(config, key, where, self.pool, self.secrets, self.agents, timeout_s)

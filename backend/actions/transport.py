@@ -26,15 +26,25 @@ import httpx
 
 from backend.actions.destinations import Destinations
 from backend.actions.failures import ActionFailure
+from backend.actions.shown import pairs_of, shown_after, told, told_answer
+from backend.walker.redact import is_credential_name
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
-_CREDENTIALS = ("authorization", "cookie")
+# Headers that never follow a redirect to another origin, besides those a secret went into and those
+# named like a credential (backend/walker/redact.py).
+_CREDENTIALS = frozenset({"authorization", "proxy-authorization", "cookie"})
 USER_AGENT = "flowyard/0.1"
 
 
 @dataclass(frozen=True, slots=True)
 class Exchange:
-    """What to send; `follow` is how many redirects to follow, None to hand a 3xx back as it is."""
+    """What to send; `follow` is how many redirects to follow, None to hand a 3xx back as it is.
+
+    `shown_url` is the URL as the flow wrote it when a secret went into `url`: what the answer and every
+    failure report in its place (backend/actions/shown.py). `secret_headers` are the (lower-case) names
+    of the headers a secret went into: like `Authorization`, they stay behind at a redirect to another
+    origin.
+    """
 
     method: str
     url: str
@@ -42,6 +52,8 @@ class Exchange:
     content: bytes | None
     timeout_s: float
     follow: int | None
+    shown_url: str | None = None
+    secret_headers: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +83,12 @@ class HttpSender:
             raise ActionFailure(code="action_timeout", timeout_s=exchange.timeout_s) from None
 
     async def _send(self, exchange: Exchange) -> Answer:
-        method, url, content = exchange.method, _url(exchange.url), exchange.content
+        method, content, shown = exchange.method, exchange.content, exchange.shown_url
+        pairs = () if shown is None else pairs_of(exchange.url, None, shown)
+        try:
+            url = _url(exchange.url)
+        except ActionFailure as failure:
+            raise told(failure, pairs) from None
         headers = {"User-Agent": USER_AGENT, **exchange.headers}
         limits = httpx.Limits(max_keepalive_connections=0)
         # httpx's own default (5 s per phase) would cut in before the action's timeout and say
@@ -86,22 +103,29 @@ class HttpSender:
         async with client:
             redirects = 0
             while True:
-                status, answer_headers, body = await self._hop(client, method, url, headers, content)
-                location = answer_headers.get("location")
-                if status not in REDIRECTS or location is None or exchange.follow is None:
-                    return Answer(status, answer_headers, body, str(url))
-                if redirects == exchange.follow:
-                    raise ActionFailure(code="http_redirects_exceeded", limit=exchange.follow)
-                redirects += 1
-                target = _url(str(url.join(location)))
+                # A hop whose URL a secret went into is reported by the URL as written, its words too.
+                pairs = () if shown is None else pairs_of(exchange.url, url, shown)
+                try:
+                    status, answer_headers, body = await self._hop(client, method, url, headers, content)
+                    location = answer_headers.get("location")
+                    if status not in REDIRECTS or location is None or exchange.follow is None:
+                        if shown is not None:
+                            answer_headers = told_answer(answer_headers, pairs)
+                        return Answer(status, answer_headers, body, str(url) if shown is None else shown)
+                    if redirects == exchange.follow:
+                        raise ActionFailure(code="http_redirects_exceeded", limit=exchange.follow)
+                    redirects += 1
+                    target = _url(str(url.join(location)))
+                except ActionFailure as failure:
+                    raise told(failure, pairs) from None
+                shown = shown_after(shown, location)
                 if (status == 303 and method != "HEAD") or (status in (301, 302) and method == "POST"):
                     method, content = "GET", None  # what browsers do, and what servers expect of them
                     headers = {k: v for k, v in headers.items() if k.lower() != "content-type"}
                 if (target.scheme, target.host, target.port) != (url.scheme, url.host, url.port):
                     # Credentials meant for one origin are not handed to another.
-                    headers = {
-                        k: v for k, v in headers.items() if k.lower() not in ("authorization", "cookie")
-                    }
+                    secret = exchange.secret_headers
+                    headers = {k: v for k, v in headers.items() if not _credential(k, secret)}
                 url = target
 
     async def _hop(
@@ -165,6 +189,18 @@ class HttpSender:
                 raise ActionFailure(code="http_response_too_large", limit=limit, status=response.status_code)
             chunks.append(chunk)
         return b"".join(chunks)
+
+
+def _credential(name: str, secret_headers: frozenset[str]) -> bool:
+    """Whether a header stays behind at a redirect to another origin.
+
+    Examples:
+        >>> names = ("Cookie", "X-Upstream", "X-Api-Key", "Accept")
+        >>> [_credential(name, frozenset({"x-upstream"})) for name in names]
+        [True, True, True, False]
+    """
+    lowered = name.lower()
+    return lowered in _CREDENTIALS or lowered in secret_headers or is_credential_name(name)
 
 
 def parse_body(raw: bytes, content_type: str) -> Any:

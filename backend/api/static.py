@@ -33,6 +33,7 @@ SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),
 ]
+NO_STORE = (b"cache-control", b"no-store")
 # The browser router's pages: each prefix and everything under it answers with index.html.
 PAGE_PREFIXES = ("flows", "runs", "inbox", "approvals", "audit", "people", "login")
 
@@ -83,7 +84,10 @@ def _not_built(request: Request) -> Response:
 
 
 class SecurityHeaders:
-    """Adds the Content-Security-Policy and friends to every response, API answers included."""
+    """Adds the Content-Security-Policy and friends to every response, API answers included; and
+    `Cache-Control: no-store` to every JSON answer and every answer under /api/ that says nothing of its
+    own about caching, so that no browser cache or proxy keeps a run's variables, an approval or a token.
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -93,9 +97,35 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        under_api = str(scope.get("path", "")).startswith("/api/")
+
         async def with_headers(msg: Message) -> None:
             if msg["type"] == "http.response.start":
-                msg["headers"] = [*msg.get("headers", []), *SECURITY_HEADERS]
+                headers = [*msg.get("headers", []), *SECURITY_HEADERS]
+                if _not_to_store(headers, under_api):
+                    headers.append(NO_STORE)
+                msg["headers"] = headers
             await send(msg)
 
         await self.app(scope, receive, with_headers)
+
+
+def _not_to_store(headers: list[tuple[bytes, bytes]], under_api: bool) -> bool:
+    """Whether an answer gets `no-store`: JSON, or under /api/, and no caching rule of its own.
+
+    Examples:
+        >>> _not_to_store([(b"content-type", b"application/json")], False)
+        True
+        >>> _not_to_store([(b"content-type", b"text/csv"), (b"cache-control", b"no-cache")], True)
+        False
+        >>> _not_to_store([(b"content-type", b"text/html")], False)
+        False
+    """
+    kind = b""
+    for name, value in headers:
+        lowered = name.lower()
+        if lowered == b"cache-control":
+            return False
+        if lowered == b"content-type":
+            kind = value.split(b";")[0].strip().lower()
+    return under_api or kind == b"application/json" or kind.endswith(b"+json")

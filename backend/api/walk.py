@@ -5,6 +5,12 @@ approvals in, the visits and the journal out. No run is created, no database row
 sent: an action is journaled as what would be sent and follows `out`, a delay passes at once. The walk
 is bounded by the walker's own limits (visits, value sizes) and runs on a worker thread under the same
 limiter as a large validation, so a walk never holds the event loop.
+
+A walk costs the server what the document makes it cost, so it takes a right: `edit` everywhere, or,
+for the flow named by `flow`, `edit` or `run` on it. Its journal is held to
+FLOWYARD_MAX_WALK_JOURNAL_BYTES as the walk writes it (`walk_journal_too_large`): a small document that
+logs a large value in every pass of a loop cannot make the server build, nor send, a journal of hundreds
+of megabytes. Each line's sentence is made from its line, so the answer is at most about twice that.
 """
 
 from __future__ import annotations
@@ -19,11 +25,13 @@ from starlette.responses import Response
 from backend.api import flows
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
+from backend.api.rights import require, require_read
 from backend.config import settings
 from backend.graph.model import Flow
 from backend.i18n.catalogs import message
+from backend.people.accounts import has_right
 from backend.walker.cli import walk_answering
-from backend.walker.sizes import Limits
+from backend.walker.sizes import JournalBudget, Limits
 from backend.walker.step import JournalLine
 
 OUTCOMES = ("approve", "reject", "timeout")
@@ -35,6 +43,11 @@ BODY: dict[str, Any] = {
     "additionalProperties": False,
     "properties": {
         "document": flows.DOCUMENT,
+        "flow": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "the flow the document is a draft of: `edit` or `run` on it is enough to walk",
+        },
         "input": {"description": "the trigger's payload: any JSON value (none: null)"},
         "answers": {
             "type": "array",
@@ -103,19 +116,27 @@ def _answers(given: list[dict[str, str]], flow: Flow) -> list[tuple[str, str]]:
 
 
 def _walk(
-    document: Any, trigger: Any, answers: list[dict[str, str]], limits: Limits, locale: str
-) -> dict[str, Any]:
-    """The answer's body: the walk and its journal with each line's sentence (up to 500 visits' worth)."""
+    document: Any,
+    trigger: Any,
+    answers: list[dict[str, str]],
+    limits: Limits,
+    budget: JournalBudget,
+    locale: str,
+) -> Response:
+    """The answer: the walk and its journal with each line's sentence (up to 500 visits' worth), its JSON
+    text made here too, off the event loop (megabytes of it, at the journal's budget)."""
     flow = Flow.load(cast(Mapping[str, Any], document))  # validated: it is a flow document
-    walked = walk_answering(flow, trigger, _answers(answers, flow), limits)
-    return {
-        "status": walked.status,
-        "visits": walked.visits,
-        "error": walked.error,
-        "waiting_at": walked.pending[0][0] if walked.pending else None,
-        "pending": [{"node": node, "visit": visit} for node, visit in walked.pending],
-        "journal": [_line(line, locale) for line in walked.journal],
-    }
+    walked = walk_answering(flow, trigger, _answers(answers, flow), limits, budget)
+    return reply(
+        {
+            "status": walked.status,
+            "visits": walked.visits,
+            "error": walked.error,
+            "waiting_at": walked.pending[0][0] if walked.pending else None,
+            "pending": [{"node": node, "visit": visit} for node, visit in walked.pending],
+            "journal": [_line(line, locale) for line in walked.journal],
+        }
+    )
 
 
 def _line(line: JournalLine, locale: str) -> dict[str, Any]:
@@ -131,18 +152,32 @@ def _line(line: JournalLine, locale: str) -> dict[str, Any]:
     summary="Walk a document with a sample input, in memory: no run, no side effects",
     tag="flows",
     body=BODY,
-    responses={200: WALKED, 422: None, 503: None},
+    responses={200: WALKED, 403: None, 404: None, 422: None, 503: None},
 )
 async def walk_sample(call: Call) -> Response:
+    await _may_walk(call, call.body.get("flow"))
     findings = await flows.findings_of(call.body["document"], call.locale)
     if findings:
         raise ApiError(422, code="flow_invalid", detail={"findings": [f.to_json() for f in findings]})
     config = settings()
     limits = Limits(config.max_value_bytes, config.max_variables_bytes)
+    budget = JournalBudget(config.max_walk_journal_bytes)
     # Loading a document of up to 1,000 nodes, walking it and writing its journal's sentences: all off
     # the event loop.
     body = call.body
-    work = partial(_walk, body["document"], body.get("input"), body.get("answers", []), limits, call.locale)
+    given = (body.get("input"), body.get("answers", []), limits, budget, call.locale)
+    work = partial(_walk, body["document"], *given)
     if flows.validations_busy():
         raise ApiError(503, code="validation_busy", detail={"limit": flows.VALIDATIONS_AT_ONCE})
-    return reply(await anyio.to_thread.run_sync(work, limiter=flows.validations))
+    return await anyio.to_thread.run_sync(work, limiter=flows.validations)
+
+
+async def _may_walk(call: Call, flow_id: int | None) -> None:
+    """`edit` everywhere; or, for a flow named, `edit` or `run` on it (a flow the caller may not read is
+    answered as one that does not exist). Asked before the document is read: a refusal costs nothing."""
+    if flow_id is None:
+        await require(call, "edit")
+        return
+    await require_read(call, flow_id)
+    if not await has_right(call.conn, call.me.name, "run", flow_id):
+        await require(call, "edit", flow_id)

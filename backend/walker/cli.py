@@ -34,7 +34,7 @@ from backend.graph.model import Flow
 from backend.i18n.catalogs import message
 from backend.walker.errors import CodedError
 from backend.walker.requests import ApprovalRequest, DelayRequest, Request
-from backend.walker.sizes import Limits
+from backend.walker.sizes import JournalBudget, Limits
 from backend.walker.step import JournalLine, Resume, Status
 from backend.walker.walk import walk
 
@@ -75,9 +75,13 @@ class Walked:
 
 
 def walk_answering(
-    flow: Flow, trigger: Any, answers: Sequence[tuple[str, str]] | Mapping[str, Sequence[str]], limits: Limits
+    flow: Flow,
+    trigger: Any,
+    answers: Sequence[tuple[str, str]] | Mapping[str, Sequence[str]],
+    limits: Limits,
+    budget: JournalBudget | None = None,
 ) -> Walked:
-    """Walk on while a pending pause can be answered.
+    """Walk on while a pending pause can be answered; `budget`, when given, bounds the whole journal.
 
     Delays pass and actions follow `out` at once, the first pending one first. An approval takes the
     first answer left, in the order given, for its node; inside a parallel several approvals wait at
@@ -90,7 +94,7 @@ def walk_answering(
         left = list(answers)
     visits: list[str] = []
     journal: list[JournalLine] = []
-    step = walk(flow, None, trigger=trigger, limits=limits)
+    step = walk(flow, None, trigger=trigger, limits=limits, budget=budget)
     open_requests: dict[tuple[str, int], Request] = {}
     while True:
         visits += step.visits
@@ -108,7 +112,7 @@ def walk_answering(
         del open_requests[(resume.node, resume.visit)]
         # The next stretch starts from the JSON text, never from the dict: that is the round trip.
         continuation = json.loads(json.dumps(step.continuation))
-        step = walk(flow, continuation, resume=resume, limits=limits)
+        step = walk(flow, continuation, resume=resume, limits=limits, budget=budget)
 
 
 def _next_resume(pending: list[Request], left: list[tuple[str, str]]) -> Resume | JournalLine | None:

@@ -29,12 +29,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
 
 REDACTED = "[redacted]"
+# The shortest side of a secret split at its `@` that is still redacted on its own.
+MIN_SIDE = 6
 # A name is split into words at `-`, `_`, `.` and case changes; any word below marks a credential.
 # `Idempotency-Key` names a key but is ours and harmless.
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
@@ -222,35 +224,94 @@ def redact_output(output: Mapping[str, Any], values: frozenset[str] = frozenset(
 
 def spellings(secret: str) -> set[str]:
     r"""The forms a secret takes where an action quotes it: as given, as Python's repr quotes it (an HTTP
-    library's error about a header), and percent-encoded (a URL that was sent).
+    library's error about a header), percent-encoded (a URL that was sent), case-folded and IDNA-encoded
+    (a host name, as a URL library writes it), and each side of an `@` (a URL parser reads the text before
+    it as user-info and the rest as the host). A secret that is a whole URL (a chat webhook's) is also
+    its path and query on their own, the part that holds its token, which a server's "no route for ..."
+    quotes. Matched regardless of case.
+
+    A side shorter than MIN_SIDE characters is left out: every such word in an output would go with it.
 
     Examples:
         >>> "line\\nbreak" in spellings("line\nbreak"), "p%C3%A4ss" in spellings("päss")
         (True, True)
+        >>> "xn--bcher-kva.example" in spellings("Bücher.Example"), "strasse" in spellings("Straße")
+        (True, True)
+        >>> sorted(s for s in spellings("ann@S3cr3tTail") if "@" not in s and "%" not in s)
+        ['S3cr3tTail', 's3cr3ttail']
     """
-    return {
-        secret,
-        repr(secret)[1:-1],
-        repr(secret.encode())[2:-1],
-        quote(secret, safe=""),
-        quote(secret, safe="/:@!$&'()*+,;="),
-        quote_plus(secret),
-    }
+    forms = {secret, *_url_tail(secret)}
+    for side in secret.split("@") if "@" in secret else ():
+        if len(side) >= MIN_SIDE:
+            forms.add(side)
+    found: set[str] = set()
+    for form in forms:
+        found |= {
+            form,
+            form.casefold(),
+            repr(form)[1:-1],
+            repr(form.encode())[2:-1],
+            quote(form, safe=""),
+            quote(form, safe="/:@!$&'()*+,;="),
+            quote_plus(form),
+        }
+        found |= _idna(form)
+    return found
 
 
-def _replace_values(value: Any, secrets: frozenset[str]) -> Any:
-    # Longest first, so that a secret containing another is replaced whole.
-    ordered = sorted({form for s in secrets if s for form in spellings(s)}, key=len, reverse=True)
+def _url_tail(secret: str) -> set[str]:
+    """The path (and query) of a secret that is an absolute URL, when long enough to tell apart.
+
+    Examples:
+        >>> sorted(_url_tail("https://hooks.example/services/T0/B0/XyZ?v=2"))
+        ['/services/T0/B0/XyZ', '/services/T0/B0/XyZ?v=2']
+        >>> _url_tail("https://hooks.example/"), _url_tail("not a url")
+        (set(), set())
+    """
+    try:
+        parts = urlsplit(secret)
+    except ValueError:
+        return set()
+    if not (parts.scheme and parts.netloc):
+        return set()
+    tails = {parts.path, f"{parts.path}?{parts.query}" if parts.query else parts.path}
+    return {tail for tail in tails if len(tail.strip("/")) >= MIN_SIDE}
+
+
+def _idna(text: str) -> set[str]:
+    """A host name's ASCII form as a URL library writes it: case-folded, each label IDNA-encoded;
+    nothing when the text cannot be a host name."""
+    try:
+        whole = text.casefold().encode("idna").decode("ascii")
+    except UnicodeError:
+        return set()
+    return {whole} if whole != text else set()
+
+
+def replace_texts(value: Any, pairs: Sequence[tuple[str, str]]) -> Any:
+    """A copy of `value` with each pair's first text replaced by its second, regardless of case, in every
+    string (and object key) at any depth; `value` itself when no string holds any of them.
+
+    Examples:
+        >>> replace_texts({"host": "Hooks.Example", "n": 1}, [("hooks.example", "{{secrets.hook}}")])
+        {'host': '{{secrets.hook}}', 'n': 1}
+    """
+    wanted = {old.lower(): new for old, new in pairs if old}
+    olds = sorted({old for old, _new in pairs if old}, key=len, reverse=True)
+    if not olds:
+        return value
+    # Longest first, so that a text containing another is replaced whole.
+    pattern = re.compile("|".join(re.escape(old) for old in olds), re.IGNORECASE)
     # Most outputs hold none of them: one look at the JSON text (where a value with a quote or a
     # backslash appears escaped) spares copying the whole output.
+    escaped = {json.dumps(old, ensure_ascii=False)[1:-1] for old in olds} - set(olds)
     text = json.dumps(value, ensure_ascii=False, default=str)
-    if not any(s in text or json.dumps(s, ensure_ascii=False)[1:-1] in text for s in ordered):
+    if pattern.search(text) is None and not any(_holds(text, form) for form in escaped):
         return value
+    fallback = pairs[0][1]
 
     def scrub(text: str) -> str:
-        for secret in ordered:
-            text = text.replace(secret, REDACTED)
-        return text
+        return pattern.sub(lambda found: wanted.get(found.group(0).lower(), fallback), text)
 
     root: Any = {"v": value}
     stack: list[Any] = [root]
@@ -269,3 +330,11 @@ def _replace_values(value: Any, secrets: frozenset[str]) -> Any:
             for key in [k for k in container if isinstance(k, str) and scrub(k) != k]:
                 container[scrub(key)] = container.pop(key)
     return root["v"]
+
+
+def _holds(text: str, form: str) -> bool:
+    return re.search(re.escape(form), text, re.IGNORECASE) is not None
+
+
+def _replace_values(value: Any, secrets: frozenset[str]) -> Any:
+    return replace_texts(value, [(form, REDACTED) for s in secrets if s for form in spellings(s)])

@@ -22,7 +22,7 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,6 +80,36 @@ def measure(value: Any, limit: int) -> int:
 def too_large(limit: int, **detail: Any) -> WalkFailure:
     """The failure of a run that would hold a value past a limit."""
     return WalkFailure(code="value_too_large", limit=limit, **detail)
+
+
+class JournalBudget:
+    """How many bytes of journal a walk may write, across its stretches: the editor's preview has one
+    (backend/api/walk.py), a run has none (its lines are written to the database stretch by stretch).
+
+    Lines are counted as the walk writes them, before the next visit; past the budget the walk fails with
+    `walk_journal_too_large`, so a preview never builds a journal it would then refuse.
+
+    Examples:
+        >>> from backend.walker.step import JournalLine
+        >>> budget = JournalBudget(100)
+        >>> budget.spend([JournalLine(code="log_written", node="n", visit=1, data={"message": "hi"})])
+        >>> budget.used
+        67
+        >>> budget.spend([JournalLine(code="log_written", node="n", visit=2, data={"message": "x" * 40})])
+        Traceback (most recent call last):
+        ...
+        backend.walker.errors.WalkFailure: walk_journal_too_large: limit=100
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+
+    def spend(self, lines: Iterable[Any]) -> None:
+        for line in lines:
+            self.used += measure(line.to_json(), self.limit - self.used)
+            if self.used > self.limit:
+                raise WalkFailure(code="walk_journal_too_large", limit=self.limit)
 
 
 class Ledger:

@@ -38,7 +38,7 @@ from backend.walker.errors import ResumeMismatch, WalkFailure
 from backend.walker.loops import PASS_LIMIT, Loops
 from backend.walker.redact import redact_request
 from backend.walker.requests import Request, action_request, approval_request, delay_request, event_request
-from backend.walker.sizes import DEFAULT_LIMITS, Ledger, Limits, text_size, too_large
+from backend.walker.sizes import DEFAULT_LIMITS, JournalBudget, Ledger, Limits, text_size, too_large
 from backend.walker.step import JournalLine, Resume, Status, Step
 from backend.walker.templates import MISSING, evaluate, kind_of, render_text
 
@@ -79,6 +79,7 @@ def walk(
     trigger: Any = None,
     resume: Resume | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    budget: JournalBudget | None = None,
 ) -> Step:
     """Walk `flow` from its trigger, or from a paused continuation, to the next pause or the end.
 
@@ -86,7 +87,8 @@ def walk(
     variables (and `resume` must be None). Otherwise `resume` must answer the pause the continuation is
     at, same node and visit, with an outcome that node can take, else `ResumeMismatch`; `trigger` is
     then ignored. The walker performs no side effect: a pause returns a `waiting` Step with the request.
-    A rendered value or a variable set past `limits` fails the run with `value_too_large` (sizes.py).
+    A rendered value or a variable set past `limits` fails the run with `value_too_large` (sizes.py);
+    with a `budget`, a journal past it fails the run with `walk_journal_too_large`, counted as it grows.
 
     Examples:
         >>> from backend.graph.model import Flow
@@ -107,16 +109,23 @@ def walk(
             raise ResumeMismatch(
                 code="resume_mismatch", expected="a new run", got=f"{resume.node}@{resume.visit}"
             )
-        return _Walk(flow, State.start(flow.trigger, trigger), limits).run()
+        return _Walk(flow, State.start(flow.trigger, trigger), limits, budget=budget).run()
     state, root = thaw(continuation, flow.nodes)
-    walker = _Walk(flow, state, limits, root)
+    walker = _Walk(flow, state, limits, root, budget)
     return walker.resume(resume)
 
 
 class _Walk:
     """One stretch of a walk: the state it moves, and the journal and visits it writes."""
 
-    def __init__(self, flow: Flow, state: State, limits: Limits, root: Branch | None = None) -> None:
+    def __init__(
+        self,
+        flow: Flow,
+        state: State,
+        limits: Limits,
+        root: Branch | None = None,
+        budget: JournalBudget | None = None,
+    ) -> None:
         self.flow = flow
         self.state = state
         # The run's own branch; while a parallel is open, the branches under it (continuation.py).
@@ -128,6 +137,9 @@ class _Walk:
         # Counted once per stretch (a thawed run's variables, or the trigger's payload), then kept.
         self.ledger = Ledger(state.variables, limits)
         self.journal: list[JournalLine] = []
+        # The preview's journal budget, and how many of this stretch's lines it has counted.
+        self.budget = budget
+        self.counted = 0
         self.visits: list[str] = []
         # Where the walk is, for the line of a failure: a node and its visit, or a loop deciding a pass.
         self.at: tuple[str | None, int | None] = (None, None)
@@ -200,6 +212,7 @@ class _Walk:
             for owner, par in reversed(opened):
                 if owner.par is par and par is not None:
                     self._unbind(par)
+            self._spend()
         except _Ended as end:
             return self._ended(end.message)
         except WalkFailure as failure:
@@ -226,6 +239,7 @@ class _Walk:
         try:
             self.ledger.check()
             self._advance(self.root)
+            self._spend()
         except _Ended as end:
             return self._ended(end.message)
         except WalkFailure as failure:
@@ -385,8 +399,10 @@ class _Walk:
         # The hot loop: names are bound to locals, and `at` is written only when something goes wrong.
         state, nodes, journal, handlers = self.state, self.flow.nodes, self.journal, self.handlers
         stack, loops, seen, visits, wires = state.stack, state.loops, state.seen, self.visits, self.flow.wires
-        joins = self.flow.joins
+        joins, budget = self.flow.joins, self.budget
         while True:
+            if budget is not None and len(journal) > self.counted:
+                self._spend()
             if loops and len(stack) == loops[-1].base:
                 if joins and self._release():
                     continue
@@ -431,6 +447,18 @@ class _Walk:
             journal.insert(mark, _visited(node, visit, port))
             if port is not None:
                 stack.extend(reversed(wires.get((node_id, port), ())))
+
+    def _spend(self) -> None:
+        """Count the lines written since the last count against the budget (none: nothing to count)."""
+        if self.budget is None:
+            return
+        fresh, self.counted = self.journal[self.counted :], len(self.journal)
+        try:
+            self.budget.spend(fresh)
+        except WalkFailure:
+            if self.visits:  # between visits: the line of the failure names the last one
+                self.at = (self.visits[-1], self.state.visits)
+            raise
 
     def _set(self, node: Node, visit: int) -> str:
         values = node.config.get("values")

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
+import pytest
 
+from backend.config import DEFAULT_MAX_WALK_JOURNAL_BYTES
 from tests.actions.servers import recording_server
 from tests.api.support import app_client, approval_and_delay_flow, auth, make_user
 from tests.support import Queue
@@ -33,7 +35,7 @@ def _with_http(url: str) -> dict[str, Any]:
 
 
 def test_a_walk_answers_its_visits_and_journal_and_writes_and_sends_nothing(queue: Queue) -> None:
-    token = make_user(queue.url, "wanda")  # no right at all: a walk touches nothing of anyone's
+    token = make_user(queue.url, "wanda", "edit")
     with recording_server() as server, app_client(queue.url) as api:
         before = _rows(queue.url)
         body = {
@@ -59,7 +61,7 @@ def test_a_walk_answers_its_visits_and_journal_and_writes_and_sends_nothing(queu
 
 
 def test_an_approval_without_an_answer_leaves_the_walk_waiting_there(queue: Queue) -> None:
-    token = make_user(queue.url, "wendy")
+    token = make_user(queue.url, "wendy", "edit")
     with app_client(queue.url) as api:
         walked = api.post(
             "/api/flows/walk",
@@ -81,7 +83,7 @@ def test_an_approval_without_an_answer_leaves_the_walk_waiting_there(queue: Queu
 
 
 def test_bad_walks_are_refused_with_a_reason_and_change_nothing(queue: Queue) -> None:
-    token = make_user(queue.url, "wilma")
+    token = make_user(queue.url, "wilma", "edit")
     invalid = approval_and_delay_flow()
     invalid["wires"].append({"from": "paid", "to": "ask"})  # a back wire: a cycle
     no_timeout = approval_and_delay_flow()
@@ -134,7 +136,7 @@ def parallel_approvals() -> dict[str, Any]:
 
 
 def test_a_parallel_walk_lists_every_pending_pause_and_takes_answers_in_the_order_given(queue: Queue) -> None:
-    token = make_user(queue.url, "wes")
+    token = make_user(queue.url, "wes", "edit")
     with app_client(queue.url) as api:
 
         def walk(*answers: tuple[str, str]) -> dict[str, Any]:
@@ -152,3 +154,76 @@ def test_a_parallel_walk_lists_every_pending_pause_and_takes_answers_in_the_orde
         both = walk(("finance", "approve"), ("legal", "reject"))
         resumed = [line["node"] for line in both["journal"] if line["code"] == "run_resumed"]
         assert (both["status"], both["pending"], resumed) == ("succeeded", [], ["finance", "legal"])
+
+
+def test_a_walk_takes_edit_or_run_on_the_flow_it_drafts(queue: Queue) -> None:
+    """Issue 32, item 3: a token with no right walked a 1 MB document into a 180 MB answer."""
+    flow_id = queue.save(approval_and_delay_flow())
+    other_id = queue.save(approval_and_delay_flow())
+    nobody = make_user(queue.url, "nobody")
+    runner = make_user(queue.url, "rhea", f"run:{flow_id}")
+    editor = make_user(queue.url, "ed", f"edit:{flow_id}")
+    reader = make_user(queue.url, "audrey", f"audit:{flow_id}")
+    document = approval_and_delay_flow()
+
+    def walk(token: str, **more: Any) -> tuple[int, str | None]:
+        answer = api.post("/api/flows/walk", json={"document": document, **more}, headers=auth(token))
+        return answer.status_code, (answer.json().get("error") or {}).get("code")
+
+    with app_client(queue.url) as api:
+        before = _rows(queue.url)
+        assert walk(nobody) == (403, "right_missing")
+        assert walk(nobody, flow=flow_id) == (404, "flow_not_found")
+        assert walk(runner) == (403, "right_missing"), "a right on one flow is no right to walk any document"
+        assert walk(runner, flow=other_id) == (404, "flow_not_found")
+        assert walk(reader, flow=flow_id) == (403, "right_missing")
+        assert walk(runner, flow=flow_id) == (200, None)
+        assert walk(editor, flow=flow_id) == (200, None)
+        refused = api.post("/api/flows/walk", json={"document": document}, headers=auth(nobody)).json()
+        assert refused["error"]["detail"] == {"right": "edit"}
+        assert _rows(queue.url) == before
+
+
+def amplifier(message_bytes: int, passes: int) -> tuple[dict[str, Any], list[int]]:
+    """A small document whose walk logs a large text at every pass of a loop: the issue's amplifier."""
+    document = {
+        "format": "flowyard.flow/1",
+        "name": "amplifier",
+        "nodes": [
+            {"id": "start", "type": "trigger", "config": {"kind": "manual"}},
+            {"id": "each", "type": "foreach", "config": {"items": "{{trigger}}", "as": "i"}},
+            {"id": "say", "type": "log", "config": {"message": "x" * message_bytes}},
+        ],
+        "wires": [{"from": "start", "to": "each"}, {"from": "each", "port": "body", "to": "say"}],
+    }
+    return document, list(range(passes))
+
+
+def test_an_amplifying_walk_stops_at_its_journal_limit_as_it_walks(
+    queue: Queue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FLOWYARD_MAX_WALK_JOURNAL_BYTES", "200000")
+    token = make_user(queue.url, "amp", "edit")
+    document, items = amplifier(50_000, 100)  # 5 MB of journal, 10 MB of answer, unbounded
+    with app_client(queue.url) as api:
+        answer = api.post("/api/flows/walk", json={"document": document, "input": items}, headers=auth(token))
+    assert answer.status_code == 200, answer.text[:300]
+    walked = answer.json()
+    assert (walked["status"], walked["error"]) == ("failed", "walk_journal_too_large")
+    # Counted as it walks: it stopped at the first visit past the limit, not after 100 passes.
+    assert walked["visits"].count("say") == 4
+    [failed] = [line for line in walked["journal"] if line["code"] == "run_failed"]
+    assert failed["data"] == {"error": "walk_journal_too_large", "limit": 200000}
+    assert "200000" in failed["message"] or "200,000" in failed["message"]
+    assert len(answer.content) < 500_000
+
+
+def test_the_issues_megabyte_document_gets_a_small_answer_at_the_default_limit(queue: Queue) -> None:
+    token = make_user(queue.url, "amp2", "edit")
+    document, items = amplifier(900_000, 100)  # the issue's figure: 180 MB of answer, unbounded
+    with app_client(queue.url) as api:
+        answer = api.post("/api/flows/walk", json={"document": document, "input": items}, headers=auth(token))
+    walked = answer.json()
+    assert (walked["status"], walked["error"]) == ("failed", "walk_journal_too_large")
+    assert walked["visits"].count("say") == 3
+    assert len(answer.content) < 3 * DEFAULT_MAX_WALK_JOURNAL_BYTES

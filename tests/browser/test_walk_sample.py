@@ -112,3 +112,26 @@ def test_a_walk_answers_the_approvals_a_parallel_waits_at_together(browser: Brow
     expect(legal_ja).to_be_visible()
     screenshot(japanese, "editor-walk-parallel-ja")
     japanese.context.close()
+
+
+def test_an_author_with_edit_on_one_flow_walks_it(browser: Browser, server: Server) -> None:
+    """The walk takes a right (issue 32): the editor names the flow it walks a draft of, so that `edit`
+    on that flow alone is enough."""
+    server.user("owner-all", "edit")
+    owner = log_in(browser, server, "owner-all")
+    csrf = owner.request.get("/api/me").json()["csrf_token"]
+    headers = {"X-CSRF-Token": csrf, "Content-Type": "application/json"}
+    document = {**approval_and_delay_flow(), "name": "Walked by its one author"}
+    flow_id = owner.request.post("/api/flows", data=json.dumps(document), headers=headers).json()["id"]
+    owner.context.close()
+
+    server.user("one-flow-author", f"edit:{flow_id}")
+    page = log_in(browser, server, "one-flow-author")
+    page.goto(f"/flows/{flow_id}")
+    walk = page.get_by_role("region", name="Walk with sample input")
+    walk.get_by_label("Sample input of the trigger (JSON)").fill('{"invoice": "INV-12"}')
+    walk.get_by_role("button", name="Walk", exact=True).click()
+    expect(walk.locator(".walk-result")).to_contain_text("The walk waits at approval ask", timeout=60_000)
+    expect(walk.get_by_role("alert")).to_have_count(0)
+    screenshot(page, "editor-walk-one-flow-author")
+    page.context.close()

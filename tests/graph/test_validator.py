@@ -35,6 +35,8 @@ TABLE = [
 BEYOND_THE_TABLE = [
     "command_line_refused",
     "secret_outside_action",
+    # issue 32: a secret spliced into a URL's host or port (backend/graph/secret_refs.py)
+    "secret_place_forbidden",
     "undo_nested",
     # an approval's further rules (issue 21), in docs/flow-format.md's table of findings
     "approval_quorum_unreachable",

@@ -96,3 +96,29 @@ def test_a_secret_quoted_by_an_error_or_percent_encoded_in_a_url_is_redacted() -
     text = json.dumps(kept, ensure_ascii=False)
     assert "BEGIN KEY" not in text and "mäh" not in text and "m%C3%A4h" not in text
     assert kept["code"] == "action_connection_failed"
+
+
+def test_a_secret_lower_cased_by_idna_or_split_at_its_at_sign_is_redacted() -> None:
+    """Issue 32, item 1, the second net: what URL parsing makes of a secret in a host."""
+    output = {
+        "code": "action_host_unknown",
+        "host": "s3cr3tbillingvalue.example.invalid",
+        "message": "The host S3CR3TBILLINGVALUE.example.invalid cannot be found.",
+        "idna": "xn--bcher-s3cr3t-dlb.example",
+    }
+    kept = redact_output(output, frozenset({"S3cr3tBillingValue", "Bücher-S3cr3t"}))
+    assert kept["host"] == f"{REDACTED}.example.invalid"
+    assert kept["message"] == f"The host {REDACTED}.example.invalid cannot be found."
+    assert kept["idna"] == f"{REDACTED}.example"
+
+    split = redact_output({"host": "tail-of-it.example", "user": "ann"}, frozenset({"ann@Tail-Of-It"}))
+    assert split == {"host": f"{REDACTED}.example", "user": "ann"}, "a side too short to find alone is kept"
+
+
+def test_the_path_of_a_whole_url_secret_is_redacted_where_a_server_quotes_it() -> None:
+    hook = "https://hooks.example/services/T01/B02/XyZ123"
+    kept = redact_output({"body": "No route for POST /services/t01/b02/xyz123"}, frozenset({hook}))
+    assert kept["body"] == f"No route for POST {REDACTED}"
+    assert redact_output({"body": "see https://hooks.example/"}, frozenset({hook}))["body"] == (
+        "see https://hooks.example/"
+    ), "the host alone is no secret"

@@ -2157,6 +2157,8 @@ export interface operations {
                     }[];
                     /** @description A flow document, format flowyard.flow/1 (GET /api/schemas/flow). An invalid one is answered 422 flow_invalid with every finding in detail.findings. */
                     document: Record<string, never>;
+                    /** @description the flow the document is a draft of: `edit` or `run` on it is enough to walk */
+                    flow?: number;
                     /** @description the trigger's payload: any JSON value (none: null) */
                     input?: unknown;
                 };
@@ -2213,6 +2215,15 @@ export interface operations {
             };
             /** @description Forbidden */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

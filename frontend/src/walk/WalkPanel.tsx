@@ -13,6 +13,7 @@ import { useWalk } from './store';
 export function WalkPanel() {
   const { t, i18n } = useTranslation();
   const doc = useEditor((s) => s.doc);
+  const flowId = useEditor((s) => s.flowId);
   const { result, answers, show, clear, sample: text, setSample: setText } = useWalk();
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -30,7 +31,7 @@ export function WalkPanel() {
     setProblem(null);
     setBusy(true);
     try {
-      show(await walkSample(doc, parsed.input, given, i18n.language), given);
+      show(await walkSample(doc, flowId, parsed.input, given, i18n.language), given);
       setWalks((n) => n + 1);
     } catch (failure) {
       clear();

@@ -91,15 +91,19 @@ export function endLines(journal: JournalEntry[]): JournalEntry[] {
   return journal.filter((line) => line.visit === null);
 }
 
+/** Walk `doc`; `flowId` names the saved flow it is a draft of, so that `run` or `edit` on that flow is
+ * enough (without it the server asks for `edit` everywhere). */
 export async function walkSample(
   doc: FlowDocument,
+  flowId: number | null,
   input: unknown,
   answers: Answer[],
   language: string,
 ): Promise<WalkResult> {
+  const flow = flowId === null ? {} : { flow: flowId };
   return unwrap(
     await api.POST('/api/flows/walk', {
-      body: { document: doc as unknown as Record<string, never>, input, answers },
+      body: { document: doc as unknown as Record<string, never>, ...flow, input, answers },
       headers: { 'Accept-Language': language.replace('_', '-') },
     }),
   );
