@@ -3,6 +3,8 @@ statements' columns are the fields), one reader for every list of them."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal, LiteralString
@@ -65,7 +67,14 @@ class Approval:
     allow_self_approval: bool
     author: str | None
     on_behalf_of: str | None
+    # What the approvers were shown (backend/walker/shown.py), as it was when the approval was requested.
+    shown: list[dict[str, Any]] = field(default_factory=list)
     votes: tuple[Vote, ...] = field(default=())
+
+    @property
+    def digest(self) -> str:
+        """What this approval asks, as one value: a decision that names another was made on something else."""
+        return digest(self.id, self.run_id, self.title, self.explanation, self.shown)
 
     def to_json(self) -> dict[str, Any]:
         """JSON with times in UTC, ISO 8601."""
@@ -74,7 +83,29 @@ class Approval:
             if data[key] is not None:
                 data[key] = data[key].isoformat()
         data["votes"] = [vote.to_json() for vote in self.votes]
+        data["digest"] = self.digest
         return data
+
+
+def digest(approval_id: int, run_id: int, title: str, explanation: str, shown: list[dict[str, Any]]) -> str:
+    """The lower-case hex SHA-256 of the canonical JSON (keys sorted, no spaces, UTF-8 as is) of what an
+    approval asks: its id, its run, its title, its explanation and what it shows. The page sends the
+    digest it showed with a decision (`seen`); the content never changes, so neither does the digest.
+
+    Examples:
+        >>> shown = [{"label": None, "path": "trigger", "value": {"amount": 98000}}]
+        >>> digest(7, 3, "Pay A-7?", "", shown)[:16]
+        'c8688e8b56b4f6d2'
+    """
+    document = {
+        "id": approval_id,
+        "run_id": run_id,
+        "title": title,
+        "explanation": explanation,
+        "shown": shown,
+    }
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 async def read_with_votes(

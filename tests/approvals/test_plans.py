@@ -88,6 +88,7 @@ PARAMS: dict[str, Any] = {
     "to_user": "u2",
     "starts_at": None,
     "ends_at": None,
+    "shown": "[]",
 }
 GROWING = {
     *("approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures", "rights_trail"),
