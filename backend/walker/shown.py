@@ -58,9 +58,10 @@ def shown_items(
             raise WalkFailure(code="node_config_invalid", field="show")
         path = entry["value"]
         label = entry.get("label")
-        found = lookup(tuple(path.split(".")), variables)
-        # A value named like a credential is masked whole; inside one, each field named like one.
-        if is_credential_name(path.rpartition(".")[2], field=True):
+        keys = tuple(path.split("."))
+        found = lookup(keys, variables)
+        # A value under a key named like a credential is masked whole; inside one, each field named so.
+        if any(is_credential_name(key, field=True) for key in keys):
             value, masked = MASK, True
         else:
             value, masked = mask_credentials(None if found is MISSING else found)
