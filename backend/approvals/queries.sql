@@ -395,3 +395,12 @@ FROM waits AS w
      CROSS JOIN LATERAL jsonb_each(w.pauses) AS p (key, value)
      JOIN approvals AS a ON a.run_id = w.run_id AND a.visit = (p.value ->> 'visit')::integer
 WHERE w.id = ANY(%(ids)s::bigint[]) AND p.value ->> 'kind' = 'approval' AND a.outcome IS NOT NULL
+
+-- name: decisions_of_runs
+-- Each of these runs' latest decision (by decided_at): an approval approved, rejected, or settled by its
+-- deadline; not one closed with its run or its branch (nobody decided those). For the runs list and page.
+SELECT DISTINCT ON (run_id) run_id, id AS approval, node, title, outcome, decided_by, decided_at
+FROM approvals
+WHERE run_id = ANY(%(run_ids)s::bigint[])
+  AND outcome IN ('approved', 'rejected', 'timed_out_approved', 'timed_out_rejected', 'skipped')
+ORDER BY run_id, decided_at DESC, id DESC

@@ -23,6 +23,8 @@ Outcome = FinalOutcome
 VoteKind = Literal["approve", "reject"]
 OnTimeout = Literal["approve", "reject", "skip"]
 RejectRule = Literal["any", "quorum"]
+# The outcomes someone or a deadline decided (decisions_of_runs); the others closed an approval undecided.
+DECIDED: tuple[Outcome, ...] = ("approved", "rejected", "timed_out_approved", "timed_out_rejected", "skipped")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +127,33 @@ async def read_with_votes(
 async def approvals_of_run(conn: AsyncConnection[Any], run_id: int) -> list[Approval]:
     """A run's approvals, decided or not, by visit, without their votes (the run page shows none)."""
     return await every(conn, Approval, QUERIES["approvals_of_run"], {"run_id": run_id})
+
+
+@dataclass(frozen=True, slots=True)
+class RunDecision:
+    """A run's latest decision, shown beside its status: a run whose invoice was rejected did not only
+    succeed."""
+
+    run_id: int
+    approval: int
+    node: str
+    title: str
+    outcome: Outcome
+    decided_by: str | None
+    decided_at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        del data["run_id"]  # shown inside its run
+        return {**data, "decided_at": self.decided_at.isoformat()}
+
+
+async def decisions_of_runs(conn: AsyncConnection[Any], run_ids: list[int]) -> dict[int, RunDecision]:
+    """The latest decision of each of these runs that has one, by run: one indexed statement."""
+    if not run_ids:
+        return {}
+    found = await every(conn, RunDecision, QUERIES["decisions_of_runs"], {"run_ids": run_ids})
+    return {decision.run_id: decision for decision in found}
 
 
 async def read_one_with_votes(

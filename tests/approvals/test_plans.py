@@ -89,6 +89,7 @@ PARAMS: dict[str, Any] = {
     "starts_at": None,
     "ends_at": None,
     "shown": "[]",
+    "run_ids": [1, 2],
 }
 GROWING = {
     *("approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures", "rights_trail"),

@@ -3561,6 +3561,16 @@ export interface operations {
                         next: number | null;
                         runs: {
                             created_at: string;
+                            /** @description the run's latest decided approval: approved, rejected or settled by its deadline */
+                            decision: {
+                                approval: number;
+                                decided_at: string;
+                                decided_by: string | null;
+                                node: string;
+                                /** @enum {unknown} */
+                                outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped";
+                                title: string;
+                            } | null;
                             ended_at?: string | null;
                             error: string | null;
                             /** @description the error code's sentence, for people */
@@ -3715,6 +3725,16 @@ export interface operations {
                         next: number | null;
                         run: {
                             created_at: string;
+                            /** @description the run's latest decided approval: approved, rejected or settled by its deadline */
+                            decision: {
+                                approval: number;
+                                decided_at: string;
+                                decided_by: string | null;
+                                node: string;
+                                /** @enum {unknown} */
+                                outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped";
+                                title: string;
+                            } | null;
                             ended_at?: string | null;
                             error: string | null;
                             /** @description the error code's sentence, for people */
