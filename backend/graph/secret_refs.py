@@ -45,6 +45,8 @@ def first_secret_path(config: Any) -> tuple[str | int, ...] | None:
         ('show', 1, 'value')
         >>> first_secret_path({"show": [{"value": "secretsauce"}, "secrets"]}) is None
         True
+        >>> first_secret_path(["secrets"]) is None  # a config that is no object has no show
+        True
     """
     show = config.get("show") if isinstance(config, dict) else None
     for index, item in enumerate(show if isinstance(show, list) else ()):
