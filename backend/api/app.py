@@ -86,7 +86,7 @@ def create_app(
             stack.push_async_callback(pool.close)
             app.state.pool = pool
             app.state.settings = config
-            app.state.hashing = PasswordHashing(config.login_hashers)
+            app.state.hashing = PasswordHashing(config.login_hashers, depth=config.login_queue)
             stack.callback(app.state.hashing.close)
             run_events = stream.RunEvents(database_url)
             run_events.start()
