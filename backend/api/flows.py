@@ -428,7 +428,7 @@ async def new_webhook_secret(call: Call) -> Response:
     flow_id = call.path_id("flow_id")
     await require_read(call, flow_id)
     await require(call, "edit", flow_id)
-    secret = await store.new_webhook_secret(call.conn, flow_id)
+    secret = await store.new_webhook_secret(call.conn, flow_id, by=call.me.name)
     if secret is None:
         raise ApiError(404, code="flow_not_found")
     return reply({"path": f"/hooks/{flow_id}/{secret}", "secret": secret}, 201)

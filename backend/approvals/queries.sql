@@ -4,14 +4,16 @@
 -- The request a paused run asks; one per visit.
 INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers, deadline,
                        deadline_at, on_timeout, requested_at, started_by, quorum, reject_rule,
-                       allow_self_approval, author, remind_after, escalate_after, escalate_to)
+                       allow_self_approval, author, remind_after, escalate_after, escalate_to,
+                       hook_secret_by)
 VALUES (%(run_id)s, %(flow_id)s, %(version)s, %(node)s, %(visit)s, %(title)s, %(explanation)s,
         %(approvers)s, %(deadline)s::interval,
         coalesce(%(now)s::timestamptz, now()) + %(deadline)s::interval, %(on_timeout)s,
         coalesce(%(now)s::timestamptz, now()),
         (SELECT started_by FROM runs WHERE id = %(run_id)s), %(quorum)s, %(reject)s, %(allow_self_approval)s,
         (SELECT created_by FROM flow_versions WHERE flow_id = %(flow_id)s AND version = %(version)s),
-        %(remind_after)s::interval[], %(escalate_after)s::interval, %(escalate_to)s::text[])
+        %(remind_after)s::interval[], %(escalate_after)s::interval, %(escalate_to)s::text[],
+        (SELECT hook_secret_by FROM runs WHERE id = %(run_id)s))
 RETURNING id
 
 -- name: approval_of_visit
@@ -83,8 +85,8 @@ WHERE run_id = %(run_id)s AND outcome IS NULL
 
 -- name: inbox
 -- The open approvals a user may decide now (the decide right on the flow; named, or standing in for
--- someone named, or nobody named; not their own run or flow version unless the node allows it; not
--- voted on yet), oldest first, a page after the cursor (requested_at, id).
+-- someone named, or nobody named; not their own run, flow version or webhook secret's run unless the node
+-- allows it; not voted on yet), oldest first, a page after the cursor (requested_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
        allow_self_approval, author, on_behalf_of
@@ -95,7 +97,8 @@ WHERE a.outcome IS NULL
                 AND (g.flow_id IS NULL OR g.flow_id = a.flow_id))
   AND (cardinality(a.approvers) = 0 OR a.approvers && %(principals)s::text[])
   AND (a.allow_self_approval
-       OR (a.started_by IS DISTINCT FROM %(name)s AND a.author IS DISTINCT FROM %(name)s))
+       OR (a.started_by IS DISTINCT FROM %(name)s AND a.author IS DISTINCT FROM %(name)s
+           AND a.hook_secret_by IS DISTINCT FROM %(name)s))
   AND NOT EXISTS (SELECT 1 FROM approval_votes AS v WHERE v.approval_id = a.id AND v.voter = %(name)s)
   AND (a.requested_at, a.id) > (coalesce(%(after_at)s::timestamptz, '-infinity'),
                                 coalesce(%(after_id)s::bigint, 0))
@@ -244,7 +247,8 @@ RETURNING id
 -- name: tally
 -- An approval's approving votes so far, and how many seats could still approve: the users who may decide
 -- it (the decide right on the flow; named, or in a named group, or anyone when nobody is named; not the
--- run's starter nor the version's author unless self-approval is allowed) who have not voted.
+-- run's starter nor the version's author nor who had set the webhook secret that started it, unless
+-- self-approval is allowed) who have not voted.
 SELECT count(*) FILTER (WHERE v.vote = 'approve') AS approves,
        (SELECT count(*) FROM users AS u
         WHERE EXISTS (SELECT 1 FROM grants AS g
@@ -256,6 +260,7 @@ SELECT count(*) FILTER (WHERE v.vote = 'approve') AS approves,
                           WHERE m.user_name = u.name AND ('group:' || m.group_name) = ANY(a.approvers)))
           AND (a.allow_self_approval OR u.name IS DISTINCT FROM a.started_by)
           AND (a.allow_self_approval OR u.name IS DISTINCT FROM a.author)
+          AND (a.allow_self_approval OR u.name IS DISTINCT FROM a.hook_secret_by)
           AND NOT EXISTS (SELECT 1 FROM approval_votes AS w WHERE w.approval_id = a.id AND w.seat = u.name))
        AS could_still
 FROM approvals AS a LEFT JOIN approval_votes AS v ON v.approval_id = a.id
@@ -351,7 +356,8 @@ WITH asked AS (
 ), inserted AS (
     INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers, deadline,
                            deadline_at, on_timeout, requested_at, started_by, quorum, reject_rule,
-                           allow_self_approval, author, remind_after, escalate_after, escalate_to)
+                           allow_self_approval, author, remind_after, escalate_after, escalate_to,
+                           hook_secret_by)
     SELECT a.run_id, a.flow_id, a.version, a.node, a.visit, a.title, a.explanation, a.approvers,
            a.deadline_us * interval '1 microsecond',
            coalesce(%(now)s::timestamptz, now()) + a.deadline_us * interval '1 microsecond', a.on_timeout,
@@ -359,7 +365,8 @@ WITH asked AS (
            (SELECT started_by FROM runs WHERE id = a.run_id), a.quorum, a.reject, a.allow_self_approval,
            (SELECT created_by FROM flow_versions WHERE flow_id = a.flow_id AND version = a.version),
            ARRAY(SELECT after * interval '1 microsecond' FROM unnest(a.remind_after_us) AS after),
-           a.escalate_after_us * interval '1 microsecond', a.escalate_to
+           a.escalate_after_us * interval '1 microsecond', a.escalate_to,
+           (SELECT hook_secret_by FROM runs WHERE id = a.run_id)
     FROM asked AS a
     RETURNING id, flow_id, approvers
 )
@@ -395,3 +402,7 @@ FROM waits AS w
      CROSS JOIN LATERAL jsonb_each(w.pauses) AS p (key, value)
      JOIN approvals AS a ON a.run_id = w.run_id AND a.visit = (p.value ->> 'visit')::integer
 WHERE w.id = ANY(%(ids)s::bigint[]) AND p.value ->> 'kind' = 'approval' AND a.outcome IS NOT NULL
+
+-- name: hook_secret_by_of
+-- Who had set the flow's webhook secret when the webhook started the approval's run (none: no webhook).
+SELECT hook_secret_by FROM approvals WHERE id = %(id)s

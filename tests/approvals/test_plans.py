@@ -56,6 +56,8 @@ PARAMS: dict[str, Any] = {
     "csrf": "c",
     "lifetime": "1 hour",
     "address": "10.0.0.1",
+    "max_address": 30,
+    "max_name": 10,
     "actor": "cli",
     "server": "web-1",
     "expires_in": None,
