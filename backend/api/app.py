@@ -27,6 +27,7 @@ from backend.api import (  # noqa: F401 - they declare the endpoints
     openapi,
     people,
     people_list,
+    policies,
     run_records,
     runs,
     static,

@@ -96,7 +96,7 @@ WHERE a.outcome IS NULL
               WHERE g.user_name = %(name)s AND g."right" = 'decide'
                 AND (g.flow_id IS NULL OR g.flow_id = a.flow_id))
   AND (cardinality(a.approvers) = 0 OR a.approvers && %(principals)s::text[])
-  AND (a.allow_self_approval
+  AND (self_approval_allowed(a.allow_self_approval)
        OR (a.started_by IS DISTINCT FROM %(name)s AND a.author IS DISTINCT FROM %(name)s
            AND a.hook_secret_by IS DISTINCT FROM %(name)s))
   AND NOT EXISTS (SELECT 1 FROM approval_votes AS v WHERE v.approval_id = a.id AND v.voter = %(name)s)
@@ -258,9 +258,9 @@ SELECT count(*) FILTER (WHERE v.vote = 'approve') AS approves,
                OR ('user:' || u.name) = ANY(a.approvers)
                OR EXISTS (SELECT 1 FROM group_members AS m
                           WHERE m.user_name = u.name AND ('group:' || m.group_name) = ANY(a.approvers)))
-          AND (a.allow_self_approval OR u.name IS DISTINCT FROM a.started_by)
-          AND (a.allow_self_approval OR u.name IS DISTINCT FROM a.author)
-          AND (a.allow_self_approval OR u.name IS DISTINCT FROM a.hook_secret_by)
+          AND (self_approval_allowed(a.allow_self_approval)
+               OR (u.name IS DISTINCT FROM a.started_by AND u.name IS DISTINCT FROM a.author
+                   AND u.name IS DISTINCT FROM a.hook_secret_by))
           AND NOT EXISTS (SELECT 1 FROM approval_votes AS w WHERE w.approval_id = a.id AND w.seat = u.name))
        AS could_still
 FROM approvals AS a LEFT JOIN approval_votes AS v ON v.approval_id = a.id
@@ -403,6 +403,16 @@ FROM waits AS w
      JOIN approvals AS a ON a.run_id = w.run_id AND a.visit = (p.value ->> 'visit')::integer
 WHERE w.id = ANY(%(ids)s::bigint[]) AND p.value ->> 'kind' = 'approval' AND a.outcome IS NOT NULL
 
--- name: hook_secret_by_of
--- Who had set the flow's webhook secret when the webhook started the approval's run (none: no webhook).
-SELECT hook_secret_by FROM approvals WHERE id = %(id)s
+-- name: four_eyes_of
+-- Whether the approval's own people may decide it (the node and the policy), and who had set the flow's
+-- webhook secret when the webhook started its run (none: no webhook).
+SELECT self_approval_allowed(allow_self_approval) AS allowed, hook_secret_by FROM approvals WHERE id = %(id)s
+
+-- name: policy
+-- A policy's value and who set it when; no row: its default.
+SELECT value, set_by, set_at FROM policies WHERE name = %(name)s
+
+-- name: set_policy
+-- An admin sets a policy.
+INSERT INTO policies (name, value, set_by) VALUES (%(name)s, %(value)s, %(by)s)
+ON CONFLICT (name) DO UPDATE SET value = excluded.value, set_by = excluded.set_by, set_at = now()

@@ -58,6 +58,7 @@ PARAMS: dict[str, Any] = {
     "address": "10.0.0.1",
     "max_address": 30,
     "max_name": 10,
+    "value": "never",
     "actor": "cli",
     "server": "web-1",
     "expires_in": None,
