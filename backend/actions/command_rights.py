@@ -1,8 +1,8 @@
 """Who may make a flow send commands: `use_server:NAME`, checked when a flow is saved and when it sends.
 
-Saving a version whose `command` nodes (or their undos) name a server takes `use_server` on that server,
-held by the one who saves, and each node must name a template registered for its server, with literal arguments
-that fit the template's types (arguments from templates are checked when the action is sent). When
+Saving a version whose `command` nodes (or their undos) name a server takes `use_server` on that
+server, held by the one who saves, and each must name a template registered for its server, with literal
+arguments that fit the template's types (arguments from templates are checked when the action is sent). When
 the action is sent, the version's author must still hold the right: revoking it stops the commands of
 every flow that author saved. The CLI (`flowyard flow save`, author `cli`) is the operator at the
 database and holds every right.
