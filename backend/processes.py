@@ -14,6 +14,7 @@ import asyncio
 import os
 import signal
 import socket
+import sys
 from datetime import timedelta
 
 from psycopg import AsyncConnection
@@ -22,6 +23,7 @@ from backend.actions import ActionSender, ActionSettings
 from backend.actions.secret_store import SecretStore
 from backend.api.worker_port import bind, metrics_port
 from backend.approvals.mail import approval_mailer
+from backend.approvals.retention import record_retention
 from backend.approvals.service import ApprovalService
 from backend.config import settings
 from backend.console import refuse
@@ -40,7 +42,8 @@ from backend.store.migrations import Migration, migrate
 
 
 def _migrate_and_seal(url: str) -> list[Migration]:
-    """Apply the migrations, then seal the server tokens migration 0008 moved in the clear.
+    """Apply the migrations, then seal the server tokens migration 0008 moved in the clear, and record
+    the approvals' retention (FLOWYARD_APPROVAL_RETENTION_DAYS) when it changed and the role may.
 
     The sealing needs the secret key, which SQL does not have; both `migrate` and `serve` do it, so that
     `make run` leaves no token in the clear.
@@ -48,6 +51,10 @@ def _migrate_and_seal(url: str) -> list[Migration]:
     with connect(url) as conn:
         done = migrate(conn)
         SecretStore.from_settings().seal_moved_tokens(conn)
+        # The approvals' retention, as the schema's owner records it: the trail's trigger trusts no other.
+        if not record_retention(conn, approval_retention_from_env()):
+            unrecorded = message("approval_retention_unrecorded", terminal_locale())
+            print(f"flowyard: {unrecorded} (approval_retention_unrecorded)", file=sys.stderr)
     return done
 
 

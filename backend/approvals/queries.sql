@@ -126,17 +126,14 @@ WHERE outcome IS NOT NULL
 ORDER BY decided_at, id
 LIMIT %(limit)s
 
--- name: declare_retention_sweep
--- This transaction is the approvals' retention sweep, with its retention: the trail's trigger lets it
--- delete decided approvals older than that, and nothing else.
-SELECT set_config('flowyard.approval_retention', %(retention)s::interval::text, true)
-
 -- name: sweep_decided_approvals
--- Decided approvals past their own retention, oldest first, a batch at a time.
+-- Decided approvals past their own retention, oldest first, a batch at a time; and past the retention the
+-- schema's owner recorded, the only one the trail's trigger lets a decision go by (none: nothing goes).
 DELETE FROM approvals
 WHERE id IN (
     SELECT id FROM approvals
     WHERE outcome IS NOT NULL AND decided_at < coalesce(%(now)s::timestamptz, now()) - %(retention)s::interval
+      AND decided_at < now() - (SELECT retention FROM approval_retention)
     ORDER BY decided_at, id
     LIMIT %(limit)s
 )
@@ -416,3 +413,16 @@ SELECT value, set_by, set_at FROM policies WHERE name = %(name)s
 -- An admin sets a policy.
 INSERT INTO policies (name, value, set_by) VALUES (%(name)s, %(value)s, %(by)s)
 ON CONFLICT (name) DO UPDATE SET value = excluded.value, set_by = excluded.set_by, set_at = now()
+
+-- name: recorded_retention
+-- The approvals' retention the schema's owner recorded; no row: decided approvals are kept forever.
+SELECT retention FROM approval_retention
+
+-- name: record_retention
+-- The owner records the approvals' retention (the table's trigger refuses any other role).
+INSERT INTO approval_retention (retention) VALUES (%(retention)s)
+ON CONFLICT (only_row) DO UPDATE SET retention = excluded.retention, set_at = now()
+
+-- name: forget_retention
+-- The owner records that decided approvals are kept forever.
+DELETE FROM approval_retention

@@ -25,3 +25,74 @@ CREATE FUNCTION self_approval_allowed(node_allows boolean) RETURNS boolean LANGU
     SELECT node_allows
        AND NOT EXISTS (SELECT 1 FROM policies WHERE name = 'self_approval' AND value = 'never')
 $$;
+
+-- The approvals' retention is a fact the schema's owner records, not something a session declares: the
+-- app's role could set `flowyard.approval_retention` itself (set_config) and delete any decision older
+-- than a second. `flowyard migrate`, run as the owner, writes FLOWYARD_APPROVAL_RETENTION_DAYS here (no
+-- row: decided approvals are kept forever); a statement trigger refuses every other role's write, whatever
+-- it was granted (docs/security.md grants the app every table). The trail's triggers read the table by
+-- its schema, so a temporary table of the same name, which comes first on the search path, is not read.
+CREATE TABLE approval_retention (
+    only_row   boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+    retention  interval NOT NULL CHECK (retention > interval '0'),
+    set_at     timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE FUNCTION approval_retention_owner_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT pg_has_role(current_user, (SELECT relowner FROM pg_class WHERE oid = TG_RELID), 'MEMBER') THEN
+        RAISE EXCEPTION 'only the owner of the schema records the approvals'' retention (flowyard migrate)'
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER approval_retention_owner_only
+    BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON approval_retention
+    FOR EACH STATEMENT EXECUTE FUNCTION approval_retention_owner_only();
+
+-- The recorded retention, read from the schema of the table whose trigger asks (NULL: none recorded).
+CREATE FUNCTION recorded_approval_retention(schema_name name) RETURNS interval LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    retention interval;
+BEGIN
+    EXECUTE format('SELECT retention FROM %I.approval_retention', schema_name) INTO retention;
+    RETURN retention;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION approvals_decided_are_final() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    retention interval;
+BEGIN
+    IF OLD.outcome IS NOT NULL THEN
+        IF TG_OP = 'DELETE' THEN
+            retention := recorded_approval_retention(TG_TABLE_SCHEMA);
+            IF retention > interval '0' AND OLD.decided_at < now() - retention THEN
+                RETURN OLD;
+            END IF;
+        END IF;
+        RAISE EXCEPTION 'approval % was decided (%) and cannot change', OLD.id, OLD.outcome
+            USING ERRCODE = 'integrity_constraint_violation';
+    END IF;
+    IF TG_OP = 'DELETE' THEN
+        RETURN OLD;
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION approval_votes_are_final() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    retention interval;
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        retention := recorded_approval_retention(TG_TABLE_SCHEMA);
+        IF retention > interval '0' AND OLD.cast_at < now() - retention THEN
+            RETURN OLD;
+        END IF;
+    END IF;
+    RAISE EXCEPTION 'vote % on approval % is final', OLD.id, OLD.approval_id
+        USING ERRCODE = 'integrity_constraint_violation';
+END
+$$;
