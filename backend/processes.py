@@ -31,7 +31,7 @@ from backend.faults import Faults
 from backend.i18n.catalogs import message
 from backend.i18n.terminal import terminal_locale
 from backend.observability.logs import configure as configure_logging
-from backend.people.accounts import anyone
+from backend.people.accounts import anyone, case_duplicates
 from backend.queue import commands as queue_commands
 from backend.queue.commands import open_pool
 from backend.queue.sweep import approval_retention_from_env, retention_from_env
@@ -55,6 +55,12 @@ def _migrate_and_seal(url: str) -> list[Migration]:
         if not record_retention(conn, approval_retention_from_env()):
             unrecorded = message("approval_retention_unrecorded", terminal_locale())
             print(f"flowyard: {unrecorded} (approval_retention_unrecorded)", file=sys.stderr)
+        # Names that differ only by case from before they were one name: said each time, never merged.
+        for duplicate in case_duplicates(conn):
+            said = message(
+                "user_name_case_duplicate", terminal_locale(), name=duplicate.name, user=duplicate.kept_by
+            )
+            print(f"flowyard: {said} (user_name_case_duplicate)", file=sys.stderr)
     return done
 
 

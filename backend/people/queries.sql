@@ -1,11 +1,21 @@
 -- Users, groups, grants and tokens.
 
 -- name: insert_user
--- A new user; nothing when the name is taken.
+-- A new user; nothing when the name is taken, in any capitals (users_name_folded).
 INSERT INTO users (name, password_hash, locale, email)
 VALUES (%(name)s, %(password_hash)s, %(locale)s, %(email)s)
-ON CONFLICT (name) DO NOTHING
+ON CONFLICT DO NOTHING
 RETURNING name
+
+-- name: name_taken_by
+-- The user who holds a name, in whatever capitals (the oldest, when several do from before the rule).
+SELECT name FROM users WHERE lower(name) = lower(%(name)s) ORDER BY name_case_duplicate, created_at LIMIT 1
+
+-- name: case_duplicates
+-- Users whose names differ only by case from an older user's: kept from before the rule, never merged.
+SELECT d.name, (SELECT o.name FROM users AS o
+                WHERE lower(o.name) = lower(d.name) AND NOT o.name_case_duplicate) AS kept_by
+FROM users AS d WHERE d.name_case_duplicate ORDER BY lower(d.name), d.name
 
 -- name: add_to_group
 -- A user joins a group.

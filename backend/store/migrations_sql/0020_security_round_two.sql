@@ -96,3 +96,12 @@ BEGIN
         USING ERRCODE = 'integrity_constraint_violation';
 END
 $$;
+
+-- User names are one name whatever their capitals ("Bob" and "bob" read alike in an audit). Names that
+-- already differ only by case are not merged: the oldest of each keeps the name, the others are marked
+-- and left out of the unique index, and `flowyard migrate` names them until an admin removes them.
+ALTER TABLE users ADD COLUMN name_case_duplicate boolean NOT NULL DEFAULT false;
+UPDATE users AS u SET name_case_duplicate = true
+WHERE EXISTS (SELECT 1 FROM users AS o
+              WHERE lower(o.name) = lower(u.name) AND (o.created_at, o.name) < (u.created_at, u.name));
+CREATE UNIQUE INDEX users_name_folded ON users (lower(name)) WHERE NOT name_case_duplicate;
