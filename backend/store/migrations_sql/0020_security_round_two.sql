@@ -105,3 +105,21 @@ UPDATE users AS u SET name_case_duplicate = true
 WHERE EXISTS (SELECT 1 FROM users AS o
               WHERE lower(o.name) = lower(u.name) AND (o.created_at, o.name) < (u.created_at, u.name));
 CREATE UNIQUE INDEX users_name_folded ON users (lower(name)) WHERE NOT name_case_duplicate;
+
+-- Outside events: a sender's Idempotency-Key (a provider's retry is one event), kept for the keys'
+-- retention (FLOWYARD_KEY_RETENTION_DAYS) like a webhook's, with the answer the first post got; and a
+-- quota per sender on the events kept for it (their count and their payloads' bytes).
+CREATE TABLE event_keys (
+    sender      text NOT NULL,
+    name        text NOT NULL,
+    key         text NOT NULL CHECK (length(key) BETWEEN 1 AND 200),
+    event_id    bigint,
+    delivered   boolean,
+    expires_at  timestamptz,
+    created_at  timestamptz NOT NULL,
+    PRIMARY KEY (sender, name, key)
+);
+CREATE INDEX event_keys_by_age ON event_keys (created_at);
+
+ALTER TABLE events ADD COLUMN payload_bytes integer;
+CREATE INDEX events_kept_by_sender ON events (sent_by) WHERE consumed_run IS NULL;

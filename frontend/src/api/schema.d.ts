@@ -149,7 +149,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an event: delivered to the oldest run waiting for it under its key, or kept for one */
+        /** Send an event: delivered to the oldest run waiting for it under its key, or kept for one (within the sender's quota); the same Idempotency-Key twice is one event */
         post: operations["send"];
         delete?: never;
         options?: never;
@@ -1627,6 +1627,8 @@ export interface operations {
                          * @description null once delivered
                          */
                         kept_until: string | null;
+                        /** @description an Idempotency-Key this sender used for this name before: the first answer */
+                        repeated?: boolean;
                     };
                 };
             };
@@ -1695,6 +1697,15 @@ export interface operations {
             };
             /** @description Invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5212,6 +5223,8 @@ export interface operations {
                          * @description null once delivered
                          */
                         kept_until: string | null;
+                        /** @description an Idempotency-Key this sender used for this name before: the first answer */
+                        repeated?: boolean;
                     };
                 };
             };
@@ -5262,6 +5275,15 @@ export interface operations {
             };
             /** @description Invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
