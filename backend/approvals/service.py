@@ -18,6 +18,7 @@ from psycopg import AsyncConnection
 from psycopg.rows import class_row, scalar_row
 from psycopg.types.json import Jsonb
 
+from backend.approvals.four_eyes import selves_of
 from backend.approvals.records import Approval, Outcome, VoteKind, read_one_with_votes, read_with_votes
 from backend.approvals.retention import sweep_decided_approvals
 from backend.errors import CodedError
@@ -401,11 +402,10 @@ class ApprovalService:
         if not await has_right(conn, by, "decide", approval.flow_id):
             raise DecisionRefused(code="decide_right_missing", user=by)
         on_behalf_of = await self._seat(conn, approval, by)
-        if not approval.allow_self_approval:
-            selves = {approval.started_by, approval.author} - {None}
-            for person in (by, on_behalf_of):
-                if person in selves:
-                    raise DecisionRefused(code="self_approval_refused", user=person)
+        selves = await selves_of(conn, approval)
+        for person in (by, on_behalf_of):
+            if person in selves:
+                raise DecisionRefused(code="self_approval_refused", user=person)
         vote = _Vote(approval, "approve" if outcome == "approved" else "reject", by, on_behalf_of, comment)
         decision = await self._cast(conn, vote, self.clock())
         if decision is not None:
