@@ -107,6 +107,27 @@ export interface Approval {
   quorum?: number;
   on_behalf_of?: string | null;
   votes?: Vote[];
+  /** What the approver is asked about, rendered when the approval was asked (contract of issue 31). */
+  shown: ShownItem[];
+  /** SHA-256 of the approval's id, run, title, explanation and shown: sent back with a decision as `seen`. */
+  digest: string;
+}
+
+/** One value an approval shows: the author's label (or none), the template path, the value then. A value
+ * under a credential's name is replaced by a mask and `masked` is true. */
+export interface ShownItem {
+  label: string | null;
+  path: string;
+  value: unknown;
+  masked?: boolean;
+}
+
+/** The decision a page sends: always with the approval it shows (`approval`) and its `digest` (`seen`). */
+export interface DecisionBody {
+  outcome: 'approve' | 'reject';
+  comment?: string;
+  approval: number;
+  seen: string;
 }
 
 export interface Vote {
