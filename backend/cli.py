@@ -245,9 +245,16 @@ def _parser(locale: str = DEFAULT_LOCALE) -> argparse.ArgumentParser:
     workers.set_defaults(func=_command("backend.queue.commands:workers_command"))
 
     run = command("run", message("cli_help_run"))
-    run.set_defaults(func=_command("backend.queue.commands:run_command"))
+    run.set_defaults(func=_command("backend.processes:run_command"))
     run.add_argument("flow", type=int, metavar=message("cli_metavar_flow_id"))
     run.add_argument("--input", default=None, metavar="JSON", help=message("cli_help_input"))
+    run.add_argument(
+        "--as",
+        dest="as_user",
+        default=None,
+        metavar=message("cli_metavar_name"),
+        help=message("cli_help_run_as"),
+    )
 
     flow = command("flow", message("cli_help_flow"))
     flow.set_defaults(func=_command("backend.flows.commands:flow_command"))

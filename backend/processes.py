@@ -15,6 +15,7 @@ import os
 import signal
 import socket
 from datetime import timedelta
+from typing import Any
 
 from psycopg import AsyncConnection
 
@@ -29,7 +30,7 @@ from backend.faults import Faults
 from backend.i18n.catalogs import message
 from backend.i18n.terminal import terminal_locale
 from backend.observability.logs import configure as configure_logging
-from backend.people.accounts import anyone
+from backend.people.accounts import anyone, has_right, user_exists
 from backend.queue import commands as queue_commands
 from backend.queue.commands import open_pool
 from backend.queue.sweep import approval_retention_from_env, retention_from_env
@@ -91,6 +92,22 @@ def serve_command(args: argparse.Namespace) -> int:
 def bound_port(listener: socket.socket) -> int:
     """The port `listener` is bound to: the one asked for, or the one the system picked for port 0."""
     return int(listener.getsockname()[1])
+
+
+async def may_start(conn: AsyncConnection[Any], name: str, flow_id: int) -> str | None:
+    """Whether `name` may start runs of the flow from the terminal: the user exists and holds the run right
+    on it (as the API asks of whoever starts a run there)."""
+    code = None
+    if not await user_exists(conn, name):
+        code = "user_unknown"
+    elif not await has_right(conn, name, "run", flow_id):
+        code = "run_right_missing"
+    return code
+
+
+def run_command(args: argparse.Namespace, url: str) -> int:
+    """`flowyard run FLOW_ID [--as NAME]`: the queue's command, given who may start runs as whom."""
+    return queue_commands.run_command(args, url, may_start)
 
 
 def runs_command(args: argparse.Namespace, url: str) -> int:

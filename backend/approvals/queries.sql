@@ -4,14 +4,14 @@
 -- The request a paused run asks; one per visit.
 INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers, deadline,
                        deadline_at, on_timeout, requested_at, started_by, quorum, reject_rule,
-                       allow_self_approval, author, remind_after, escalate_after, escalate_to)
+                       allow_self_approval, author, remind_after, escalate_after, escalate_to, shown)
 VALUES (%(run_id)s, %(flow_id)s, %(version)s, %(node)s, %(visit)s, %(title)s, %(explanation)s,
         %(approvers)s, %(deadline)s::interval,
         coalesce(%(now)s::timestamptz, now()) + %(deadline)s::interval, %(on_timeout)s,
         coalesce(%(now)s::timestamptz, now()),
         (SELECT started_by FROM runs WHERE id = %(run_id)s), %(quorum)s, %(reject)s, %(allow_self_approval)s,
         (SELECT created_by FROM flow_versions WHERE flow_id = %(flow_id)s AND version = %(version)s),
-        %(remind_after)s::interval[], %(escalate_after)s::interval, %(escalate_to)s::text[])
+        %(remind_after)s::interval[], %(escalate_after)s::interval, %(escalate_to)s::text[], %(shown)s::jsonb)
 RETURNING id
 
 -- name: approval_of_visit
@@ -73,7 +73,7 @@ RETURNING run_id, visit, outcome, decided_at
 -- One approval, as the inbox and the audit show it.
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
-       allow_self_approval, author, on_behalf_of
+       allow_self_approval, author, on_behalf_of, shown
 FROM approvals WHERE id = %(id)s
 
 -- name: cancel_open_approvals
@@ -87,7 +87,7 @@ WHERE run_id = %(run_id)s AND outcome IS NULL
 -- voted on yet), oldest first, a page after the cursor (requested_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
-       allow_self_approval, author, on_behalf_of
+       allow_self_approval, author, on_behalf_of, shown
 FROM approvals AS a
 WHERE a.outcome IS NULL
   AND EXISTS (SELECT 1 FROM grants AS g
@@ -107,7 +107,7 @@ LIMIT %(limit)s
 -- one page after the cursor (decided_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
-       allow_self_approval, author, on_behalf_of
+       allow_self_approval, author, on_behalf_of, shown
 FROM approvals
 WHERE outcome IS NOT NULL
   AND (%(flow_id)s::bigint IS NULL OR flow_id = %(flow_id)s::bigint)
@@ -149,7 +149,7 @@ WHERE run_id = %(run_id)s AND outcome IS NULL
 -- after the cursor (requested_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
-       allow_self_approval, author, on_behalf_of
+       allow_self_approval, author, on_behalf_of, shown
 FROM approvals
 WHERE outcome IS NULL
   AND (requested_at, id) > (coalesce(%(after_at)s::timestamptz, '-infinity'),
@@ -221,7 +221,7 @@ WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND round = %(round
 -- A run's approvals, decided or not, for its page: who may decide, the deadline, who decided what.
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
-       allow_self_approval, author, on_behalf_of
+       allow_self_approval, author, on_behalf_of, shown
 FROM approvals WHERE run_id = %(run_id)s
 ORDER BY visit
 
@@ -347,11 +347,11 @@ WITH asked AS (
          AS a (run_id bigint, flow_id bigint, version integer, node text, visit integer, title text,
                explanation text, approvers text[], deadline_us bigint, on_timeout text, quorum integer,
                reject text, allow_self_approval boolean, remind_after_us bigint[], escalate_after_us bigint,
-               escalate_to text[])
+               escalate_to text[], shown jsonb)
 ), inserted AS (
     INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers, deadline,
                            deadline_at, on_timeout, requested_at, started_by, quorum, reject_rule,
-                           allow_self_approval, author, remind_after, escalate_after, escalate_to)
+                           allow_self_approval, author, remind_after, escalate_after, escalate_to, shown)
     SELECT a.run_id, a.flow_id, a.version, a.node, a.visit, a.title, a.explanation, a.approvers,
            a.deadline_us * interval '1 microsecond',
            coalesce(%(now)s::timestamptz, now()) + a.deadline_us * interval '1 microsecond', a.on_timeout,
@@ -359,7 +359,7 @@ WITH asked AS (
            (SELECT started_by FROM runs WHERE id = a.run_id), a.quorum, a.reject, a.allow_self_approval,
            (SELECT created_by FROM flow_versions WHERE flow_id = a.flow_id AND version = a.version),
            ARRAY(SELECT after * interval '1 microsecond' FROM unnest(a.remind_after_us) AS after),
-           a.escalate_after_us * interval '1 microsecond', a.escalate_to
+           a.escalate_after_us * interval '1 microsecond', a.escalate_to, a.shown
     FROM asked AS a
     RETURNING id, flow_id, approvers
 )
@@ -395,3 +395,12 @@ FROM waits AS w
      CROSS JOIN LATERAL jsonb_each(w.pauses) AS p (key, value)
      JOIN approvals AS a ON a.run_id = w.run_id AND a.visit = (p.value ->> 'visit')::integer
 WHERE w.id = ANY(%(ids)s::bigint[]) AND p.value ->> 'kind' = 'approval' AND a.outcome IS NOT NULL
+
+-- name: decisions_of_runs
+-- Each of these runs' latest decision (by decided_at): an approval approved, rejected, or settled by its
+-- deadline; not one closed with its run or its branch (nobody decided those). For the runs list and page.
+SELECT DISTINCT ON (run_id) run_id, id AS approval, node, title, outcome, decided_by, decided_at
+FROM approvals
+WHERE run_id = ANY(%(run_ids)s::bigint[])
+  AND outcome IN ('approved', 'rejected', 'timed_out_approved', 'timed_out_rejected', 'skipped')
+ORDER BY run_id, decided_at DESC, id DESC

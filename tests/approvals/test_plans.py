@@ -88,6 +88,8 @@ PARAMS: dict[str, Any] = {
     "to_user": "u2",
     "starts_at": None,
     "ends_at": None,
+    "shown": "[]",
+    "run_ids": [1, 2],
 }
 GROWING = {
     *("approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures", "rights_trail"),

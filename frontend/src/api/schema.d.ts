@@ -874,6 +874,8 @@ export interface operations {
                             deadline_at?: string | null;
                             decided_at?: string | null;
                             decided_by?: string | null;
+                            /** @description SHA-256 (hex) of the canonical JSON of id, run_id, title, explanation and shown; sent back as a decision's `seen` */
+                            digest: string;
                             explanation: string;
                             flow_id: number;
                             id: number;
@@ -888,6 +890,14 @@ export interface operations {
                             reject_rule?: "any" | "quorum";
                             requested_at?: string;
                             run_id: number;
+                            /** @description what the approvers were shown, read when the approval was requested */
+                            shown: {
+                                label: string | null;
+                                /** @description a credential-like value was masked */
+                                masked?: boolean;
+                                path: string;
+                                value: unknown;
+                            }[];
                             started_by?: string | null;
                             title: string;
                             version?: number;
@@ -970,6 +980,8 @@ export interface operations {
                         deadline_at?: string | null;
                         decided_at?: string | null;
                         decided_by?: string | null;
+                        /** @description SHA-256 (hex) of the canonical JSON of id, run_id, title, explanation and shown; sent back as a decision's `seen` */
+                        digest: string;
                         explanation: string;
                         flow_id: number;
                         id: number;
@@ -984,6 +996,14 @@ export interface operations {
                         reject_rule?: "any" | "quorum";
                         requested_at?: string;
                         run_id: number;
+                        /** @description what the approvers were shown, read when the approval was requested */
+                        shown: {
+                            label: string | null;
+                            /** @description a credential-like value was masked */
+                            masked?: boolean;
+                            path: string;
+                            value: unknown;
+                        }[];
                         started_by?: string | null;
                         title: string;
                         version?: number;
@@ -1050,9 +1070,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description the id of the approval the decider sees; another than the path's is 409 decision_approval_mismatch, nothing written */
+                    approval?: number;
                     comment?: string;
                     /** @enum {unknown} */
                     outcome: "approve" | "reject";
+                    /** @description the digest of the approval the decider saw; another than the approval's is 409 approval_changed, nothing written */
+                    seen?: string;
                 };
             };
         };
@@ -1071,6 +1095,8 @@ export interface operations {
                         deadline_at?: string | null;
                         decided_at?: string | null;
                         decided_by?: string | null;
+                        /** @description SHA-256 (hex) of the canonical JSON of id, run_id, title, explanation and shown; sent back as a decision's `seen` */
+                        digest: string;
                         explanation: string;
                         flow_id: number;
                         id: number;
@@ -1085,6 +1111,14 @@ export interface operations {
                         reject_rule?: "any" | "quorum";
                         requested_at?: string;
                         run_id: number;
+                        /** @description what the approvers were shown, read when the approval was requested */
+                        shown: {
+                            label: string | null;
+                            /** @description a credential-like value was masked */
+                            masked?: boolean;
+                            path: string;
+                            value: unknown;
+                        }[];
                         started_by?: string | null;
                         title: string;
                         version?: number;
@@ -1226,6 +1260,8 @@ export interface operations {
                             deadline_at?: string | null;
                             decided_at?: string | null;
                             decided_by?: string | null;
+                            /** @description SHA-256 (hex) of the canonical JSON of id, run_id, title, explanation and shown; sent back as a decision's `seen` */
+                            digest: string;
                             explanation: string;
                             flow_id: number;
                             id: number;
@@ -1240,6 +1276,14 @@ export interface operations {
                             reject_rule?: "any" | "quorum";
                             requested_at?: string;
                             run_id: number;
+                            /** @description what the approvers were shown, read when the approval was requested */
+                            shown: {
+                                label: string | null;
+                                /** @description a credential-like value was masked */
+                                masked?: boolean;
+                                path: string;
+                                value: unknown;
+                            }[];
                             started_by?: string | null;
                             title: string;
                             version?: number;
@@ -3517,6 +3561,16 @@ export interface operations {
                         next: number | null;
                         runs: {
                             created_at: string;
+                            /** @description the run's latest decided approval: approved, rejected or settled by its deadline */
+                            decision: {
+                                approval: number;
+                                decided_at: string;
+                                decided_by: string | null;
+                                node: string;
+                                /** @enum {unknown} */
+                                outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped";
+                                title: string;
+                            } | null;
                             ended_at?: string | null;
                             error: string | null;
                             /** @description the error code's sentence, for people */
@@ -3671,6 +3725,16 @@ export interface operations {
                         next: number | null;
                         run: {
                             created_at: string;
+                            /** @description the run's latest decided approval: approved, rejected or settled by its deadline */
+                            decision: {
+                                approval: number;
+                                decided_at: string;
+                                decided_by: string | null;
+                                node: string;
+                                /** @enum {unknown} */
+                                outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped";
+                                title: string;
+                            } | null;
                             ended_at?: string | null;
                             error: string | null;
                             /** @description the error code's sentence, for people */
