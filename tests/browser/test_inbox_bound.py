@@ -36,13 +36,11 @@ def flow(story: Story, group: str, deadline: str, show: list[dict[str, str]] | N
 
 def start(story: Story, starter: str, group: str, invoice: str, **how: Any) -> None:
     """A run of the invoice flow asking `group`, started through the API by `starter` (four eyes)."""
-    amount = how.pop("amount", 1)
+    run_input = {"invoice": invoice, "amount": how.pop("amount", 1), **how.pop("extra", {})}
     with story.api(story.token(starter)) as api:
         made = api.post("/api/flows", json=flow(story, group, **how))
         assert made.status_code == 201, made.text
-        started = api.post(
-            f"/api/flows/{made.json()['id']}/runs", json={"input": {"invoice": invoice, "amount": amount}}
-        )
+        started = api.post(f"/api/flows/{made.json()['id']}/runs", json={"input": run_input})
         assert started.status_code in (200, 201, 202), started.text
 
 
@@ -282,14 +280,35 @@ def test_the_confirmation_names_what_is_decided(
 
 
 @pytest.mark.parametrize(
-    ("locale", "decided", "automatic", "amount"),
+    ("locale", "decided", "automatic", "amount", "hidden", "show_all"),
     [
-        ("en-US", "Approved: decided by emil at", "rejected automatically", "4,200"),
-        ("de-DE", "Genehmigt: entschieden von emilde am", "automatisch abgelehnt", "4.200"),
+        (
+            "en-US",
+            "Approved: decided by emil at",
+            "rejected automatically",
+            "4,200",
+            "Hidden: this value is secret and is not shown.",
+            "Show all",
+        ),
+        (
+            "de-DE",
+            "Genehmigt: entschieden von emilde am",
+            "automatisch abgelehnt",
+            "4.200",
+            "Verborgen: Dieser Wert ist geheim und wird nicht angezeigt.",
+            "Alles zeigen",
+        ),
     ],
 )
 def test_a_decided_approval_says_who_decided_and_no_deadline(
-    browser: Browser, story: Story, locale: str, decided: str, automatic: str, amount: str
+    browser: Browser,
+    story: Story,
+    locale: str,
+    decided: str,
+    automatic: str,
+    amount: str,
+    hidden: str,
+    show_all: str,
 ) -> None:
     starter, approver, group = (
         f"lou5{locale[:2]}",
@@ -298,7 +317,9 @@ def test_a_decided_approval_says_who_decided_and_no_deadline(
     )
     story.server.user(starter, "edit", "run")
     story.server.user(approver, "decide", groups=(group,))
-    start(story, starter, group, "E-1", deadline="P2D", amount=4200)
+    note = "Delivered in three parts. " * 12 + "The last part arrived late."
+    extra = {"api_token": "s3cr3t-t0ken", "note": note}
+    start(story, starter, group, "E-1", deadline="P2D", amount=4200, extra=extra)
     page = log_in(browser, story.server, approver, locale=locale)
     page.goto("/inbox")
     expect(page.locator(".inbox-list li")).to_have_count(1, timeout=LIVE)
@@ -312,6 +333,15 @@ def test_a_decided_approval_says_who_decided_and_no_deadline(
     expect(page.locator(".decided")).to_contain_text(decided)
     expect(card(page)).not_to_contain_text(automatic)
     expect(card(page).locator(".countdown")).to_have_count(0)
-    expect(card(page).locator("dl.shown")).to_contain_text(amount)
+    # What the approver saw: the amount in the reader's locale, the token as a mask with a sentence for
+    # screen readers (never the token), the long note folded until asked for.
+    values = card(page).locator("dl.shown")
+    expect(values).to_contain_text(amount)
+    expect(values).to_contain_text(hidden)
+    expect(values).not_to_contain_text("s3cr3t")
+    expect(values).not_to_contain_text("The last part arrived late.")
+    unfold = values.get_by_role("button", name=show_all)
+    unfold.click()
+    expect(values).to_contain_text("The last part arrived late.")
     screenshot(page, f"approval-decided-{locale[:2]}")
     page.context.close()

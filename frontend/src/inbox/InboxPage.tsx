@@ -90,16 +90,19 @@ export function InboxPage() {
     <section className="page inbox">
       <h1>{t('ui_inbox_title')}</h1>
       <p className="hint">{t('ui_inbox_keys')}</p>
-      {/* Live regions stay in the page, so what changes in them is announced. */}
-      <p role="status" className="inbox-result" data-testid="inbox-result">
-        {result &&
-          t(RESULT_KEYS[`${result.choice} ${result.settled ? 'settled' : 'vote'}`] ?? '', {
-            title: result.title,
-          })}
-      </p>
-      <p role="status" className="inbox-arrivals" data-testid="inbox-arrivals">
-        {arrived > 0 && t('ui_inbox_arrived', { count: arrived })}
-      </p>
+      {/* Live regions stay in the page, so what changes in them is announced; their row keeps its height,
+          so an announcement never pushes the open card down under the reader's pointer. */}
+      <div className="inbox-notices">
+        <p role="status" className="inbox-result" data-testid="inbox-result">
+          {result &&
+            t(RESULT_KEYS[`${result.choice} ${result.settled ? 'settled' : 'vote'}`] ?? '', {
+              title: result.title,
+            })}
+        </p>
+        <p role="status" className="inbox-arrivals" data-testid="inbox-arrivals">
+          {arrived > 0 && t('ui_inbox_arrived', { count: arrived })}
+        </p>
+      </div>
       {inbox.error && <p role="alert">{failureSentence(inbox.error, t)}</p>}
       {approvals && list.length === 0 && !selection.gone && <p>{t('ui_inbox_empty')}</p>}
       <div className="inbox-layout">

@@ -6,7 +6,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatMoment } from '../i18n/i18n';
 import type { ShownItem } from '../runs/types';
-import { DATE, FOLD_ITEMS, FOLD_TEXT, isRecord, long, MOMENT, readablePath, rows } from './shown';
+import { DATE, FOLD_ITEMS, FOLD_TEXT, isRecord, long, MASK, MOMENT, readablePath, rows } from './shown';
 import './inbox.css';
 
 // Deeper than this, a value is written as indented text: a list in a list in a list reads no better.
@@ -21,7 +21,7 @@ export function ShownValues({ items, compact = false }: { items: readonly ShownI
       {shown.map((row) => (
         <div key={row.key} className="shown-row">
           <dt>{row.label}</dt>
-          <dd>{row.masked ? <Masked /> : <Folded value={row.value} depth={0} />}</dd>
+          <dd>{row.masked ? <Masked /> : <Folded value={row.value} depth={0} masks={row.masks} />}</dd>
         </div>
       ))}
     </dl>
@@ -32,16 +32,23 @@ function Masked() {
   const { t } = useTranslation();
   return (
     <span className="masked">
-      <span aria-hidden="true">••••</span>
+      <span aria-hidden="true">{MASK}</span>
       <span className="visually-hidden">{t('ui_shown_masked')}</span>
     </span>
   );
 }
 
-function Folded({ value, depth }: { value: unknown; depth: number }) {
+interface Shown {
+  value: unknown;
+  depth: number;
+  /** Inside a masked item: a field reading MASK is a secret. */
+  masks: boolean;
+}
+
+function Folded({ value, depth, masks }: Shown) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  if (!long(value)) return <Value value={value} depth={depth} />;
+  if (!long(value)) return <Value value={value} depth={depth} masks={masks} />;
   const part: unknown =
     open || (typeof value !== 'string' && !Array.isArray(value) && !isRecord(value))
       ? value
@@ -52,7 +59,7 @@ function Folded({ value, depth }: { value: unknown; depth: number }) {
           : Object.fromEntries(Object.entries(value as Record<string, unknown>).slice(0, FOLD_ITEMS));
   return (
     <>
-      <Value value={part} depth={depth} />{' '}
+      <Value value={part} depth={depth} masks={masks} />{' '}
       <button type="button" className="fold" aria-expanded={open} onClick={() => setOpen(!open)}>
         {t(open ? 'ui_shown_show_less' : 'ui_shown_show_all')}
       </button>
@@ -77,10 +84,11 @@ function scalar(value: unknown, locale: string, t: TFunction): string {
   return JSON.stringify(value, null, 2);
 }
 
-function Value({ value, depth }: { value: unknown; depth: number }) {
+function Value({ value, depth, masks }: Shown) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language.replace('_', '-');
   if (value === null || value === undefined) return <em className="missing">{scalar(value, locale, t)}</em>;
+  if (masks && value === MASK) return <Masked />;
   if (typeof value === 'string' && (DATE.test(value) || MOMENT.test(value))) {
     return <time dateTime={value}>{scalar(value, locale, t)}</time>;
   }
@@ -96,7 +104,7 @@ function Value({ value, depth }: { value: unknown; depth: number }) {
       <ol className="nested">
         {value.map((v, i) => (
           <li key={i}>
-            <Folded value={v} depth={depth + 1} />
+            <Folded value={v} depth={depth + 1} masks={masks} />
           </li>
         ))}
       </ol>
@@ -108,7 +116,7 @@ function Value({ value, depth }: { value: unknown; depth: number }) {
         <div key={name} className="shown-row">
           <dt>{readablePath(name)}</dt>
           <dd>
-            <Folded value={v} depth={depth + 1} />
+            <Folded value={v} depth={depth + 1} masks={masks} />
           </dd>
         </div>
       ))}

@@ -109,6 +109,19 @@ describe('the values an approval shows', () => {
     ]);
   });
 
+  it('masks only what the server masked: a field inside an object, or the whole value', () => {
+    const shown = rows([
+      { label: null, path: 'trigger', value: { invoice: 'B-12', api_token: '••••' }, masked: true },
+      { label: 'Note', path: 'trigger.note', value: '••••' },
+    ]);
+    expect(shown.map((r) => [r.label, r.masked, r.masks])).toEqual([
+      ['invoice', false, true],
+      ['api token', true, true],
+      // Not masked by the server: the text someone typed, shown as it is.
+      ['Note', false, false],
+    ]);
+  });
+
   it("shows the trigger's input, an object without a label, one field a row", () => {
     const shown = rows([{ label: null, path: 'trigger', value: { invoice: 'B-12', amount: 98000 } }]);
     expect(shown.map((r) => [r.label, r.value])).toEqual([

@@ -3,12 +3,18 @@
 // readable. Pure, so the rules are tested without a page (inbox.test.ts).
 import type { ShownItem } from '../runs/types';
 
+/** What the server writes in place of a value under a credential's name. */
+export const MASK = '••••';
+
 export interface Row {
   key: string;
   /** The author's label, or the path made readable; never a template path's brackets and dots. */
   label: string;
   value: unknown;
+  /** The whole value is a secret's mask. */
   masked: boolean;
+  /** The item was masked somewhere inside: a field reading MASK is a secret, not the text "••••". */
+  masks: boolean;
 }
 
 /** A template path as a reader names it: `trigger.invoice.due_date` reads "invoice › due date". The
@@ -30,16 +36,25 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * the author chose nothing) shows each of its fields as a row of its own. */
 export function rows(items: readonly ShownItem[]): Row[] {
   return items.flatMap((item, index): Row[] => {
-    const masked = item.masked === true;
-    if (item.label === null && !masked && isRecord(item.value) && Object.keys(item.value).length > 0) {
+    const masks = item.masked === true;
+    if (item.label === null && isRecord(item.value) && Object.keys(item.value).length > 0) {
       return Object.entries(item.value).map(([name, value]) => ({
         key: `${index}.${name}`,
         label: readablePath(name),
         value,
-        masked: false,
+        masked: masks && value === MASK,
+        masks,
       }));
     }
-    return [{ key: String(index), label: item.label ?? readablePath(item.path), value: item.value, masked }];
+    return [
+      {
+        key: String(index),
+        label: item.label ?? readablePath(item.path),
+        value: item.value,
+        masked: masks && item.value === MASK,
+        masks,
+      },
+    ];
   });
 }
 

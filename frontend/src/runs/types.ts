@@ -1,5 +1,7 @@
 // The shapes the run, inbox and audit pages read. The generated schema types these answers loosely
 // (objects and arrays); these name the fields the backend writes (backend/api/run_details.py).
+import type { operations } from '../api/schema';
+
 export interface Run {
   id: number;
   flow_id: number;
@@ -122,13 +124,10 @@ export interface ShownItem {
   masked?: boolean;
 }
 
-/** The decision a page sends: always with the approval it shows (`approval`) and its `digest` (`seen`). */
-export interface DecisionBody {
-  outcome: 'approve' | 'reject';
-  comment?: string;
-  approval: number;
-  seen: string;
-}
+/** The decision a page sends: the API's body (generated), with the two fields a program may leave out
+ * and a page never does: the approval it shows (`approval`) and that approval's `digest` (`seen`). */
+type DecideBody = operations['decide']['requestBody']['content']['application/json'];
+export type DecisionBody = DecideBody & Required<Pick<DecideBody, 'approval' | 'seen'>>;
 
 export interface Vote {
   id: number;
