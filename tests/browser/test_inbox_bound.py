@@ -7,6 +7,7 @@ what would happen if nobody did. Each test has its own approver group, so the in
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -344,4 +345,43 @@ def test_a_decided_approval_says_who_decided_and_no_deadline(
     unfold.click()
     expect(values).to_contain_text("The last part arrived late.")
     screenshot(page, f"approval-decided-{locale[:2]}")
+    page.context.close()
+
+
+def test_a_decision_on_what_the_page_did_not_show_is_refused_and_the_card_read_again(
+    browser: Browser, story: Story
+) -> None:
+    """The page sends the approval's id and digest; when the server finds them stale (here the request is
+    changed on its way, as a page that kept an old copy would send it), its sentence is shown, nothing is
+    decided, and the card is read again, un-armed, keeping the comment written for it."""
+    story.server.user("lou6", "edit", "run")
+    story.server.user("fay", "decide", groups=("gf",))
+    start(story, "lou6", "gf", "F-1", deadline="P1D")
+    page = log_in(browser, story.server, "fay")
+    page.goto("/inbox")
+    expect(page.locator(".inbox-list li")).to_have_count(1, timeout=LIVE)
+    ids = open_ids(story, "fay")
+    sent: list[dict[str, Any]] = []
+
+    def stale(route: Any) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        sent.append(dict(body))
+        route.continue_(post_data=json.dumps({**body, "seen": "0" * 64}))
+
+    page.route("**/api/approvals/*/decision", stale)
+    page.get_by_label("Comment").fill("Checked")
+    card(page).get_by_role("button", name="Approve").click()
+    confirmation(page).get_by_role("button", name="Confirm").click()
+    expect(card(page).get_by_role("alert")).to_contain_text("nothing was recorded")
+    expect(confirmation(page)).to_have_count(0)
+    expect(card(page).get_by_role("heading")).to_have_text("Pay invoice F-1?")
+    expect(page.get_by_label("Comment")).to_have_value("Checked")
+    expect(page.get_by_test_id("inbox-result")).to_have_text("")
+    # What the page sent: the approval on the screen and its digest, as the API gave them.
+    with story.api(story.token("fay")) as api:
+        shown = api.get(f"/api/approvals/{ids['Pay invoice F-1?']}").json()
+    assert sent == [
+        {"outcome": "approve", "comment": "Checked", "approval": shown["id"], "seen": shown["digest"]}
+    ]
+    assert stored(story, "fay", ids) == {"Pay invoice F-1?": (None, None)}
     page.context.close()
