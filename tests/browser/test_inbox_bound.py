@@ -385,3 +385,44 @@ def test_a_decision_on_what_the_page_did_not_show_is_refused_and_the_card_read_a
     ]
     assert stored(story, "fay", ids) == {"Pay invoice F-1?": (None, None)}
     page.context.close()
+
+
+def test_a_card_decided_elsewhere_is_not_silently_replaced(browser: Browser, story: Story) -> None:
+    story.server.user("lou7", "edit", "run")
+    story.server.user("gus", "decide", groups=("gg",))
+    story.server.user("hal", "decide", groups=("gg",))
+    start(story, "lou7", "gg", "G-1", deadline="P1D")
+    start(story, "lou7", "gg", "G-2", deadline="P2D")
+    page = log_in(browser, story.server, "gus")
+    page.goto("/inbox")
+    expect(page.locator(".inbox-list li")).to_have_count(2, timeout=LIVE)
+    ids = open_ids(story, "gus")
+    expect(card(page).get_by_role("heading")).to_have_text("Pay invoice G-1?")
+    page.get_by_label("Comment").fill("Looks fine")
+    card(page).get_by_role("button", name="Approve").click()
+
+    # Hal rejects G-1 from elsewhere; the event stream brings it to gus's page.
+    with story.api(story.token("hal")) as api:
+        refused = api.post(f"/api/approvals/{ids['Pay invoice G-1?']}/decision", json={"outcome": "reject"})
+        assert refused.status_code == 200, refused.text
+    expect(page.get_by_test_id("inbox-gone")).to_have_text(
+        "“Pay invoice G-1?” no longer waits for your decision: it was decided elsewhere or withdrawn. "
+        "Choose a request from the list.",
+        timeout=LIVE,
+    )
+    expect(card(page)).to_have_count(0)
+    expect(confirmation(page)).to_have_count(0)
+    expect(page.locator(".inbox-list li")).to_have_text(["Pay invoice G-2?"])
+    page.keyboard.press("a")  # nothing shown, nothing to arm
+    expect(confirmation(page)).to_have_count(0)
+    screenshot(page, "inbox-gone-en")
+    page.get_by_role("button", name="Pay invoice G-2?").click()
+    expect(card(page).get_by_role("heading")).to_have_text("Pay invoice G-2?")
+    expect(page.get_by_label("Comment")).to_have_value("")
+    expect(confirmation(page)).to_have_count(0)
+    expect(page.get_by_test_id("inbox-gone")).to_have_count(0)
+    assert stored(story, "gus", ids) == {
+        "Pay invoice G-1?": ("rejected", None),
+        "Pay invoice G-2?": (None, None),
+    }
+    page.context.close()

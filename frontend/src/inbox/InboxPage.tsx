@@ -120,7 +120,7 @@ export function InboxPage() {
           ))}
         </ul>
         {selection.gone && (
-          <p className="inbox-gone" data-testid="inbox-gone">
+          <p className="inbox-gone" role="alert" data-testid="inbox-gone">
             {t('ui_inbox_gone', { title: selection.gone.title })}
           </p>
         )}
