@@ -41,6 +41,7 @@ PLURALS: dict[str, str] = {
     "loop_finished": "passes",
     "resume_attempts_exhausted": "attempts",
     "ui_canvas_findings_count": "count",
+    "ui_inbox_arrived": "count",
     "ui_inbox_count": "count",
     "ui_save_refused": "count",
 }
