@@ -36,7 +36,7 @@ def describe(policy: SelfApprovalPolicy, locale: str) -> str:
 
     Examples:
         >>> describe(SelfApprovalPolicy(), "en")
-        'Self-approval: each approval node decides whether its own people may decide it.'
+        'Self-approval: each approval node says whether the people of its own run may decide it.'
     """
     code = {"never": "policy_self_approval_never"}.get(policy.value, "policy_self_approval_per_node")
     sentence = message(code, locale)

@@ -5,6 +5,7 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { OUTCOME_KEYS, TIMEOUT_KEYS, when } from '../runs/format';
+import { useRights } from '../runs/rights';
 import type { Approval } from '../runs/types';
 import { Countdown } from './Countdown';
 import { Decision, type Decided } from './Decision';
@@ -22,6 +23,7 @@ interface Props {
 export function ApprovalCard({ approval, keys = false, onDecided }: Props) {
   const { t } = useTranslation();
   const open = approval.outcome === null;
+  const may = useRights();
   return (
     <article className="approval" aria-labelledby={`approval-${approval.id}`} data-approval={approval.id}>
       <h2 id={`approval-${approval.id}`}>{approval.title}</h2>
@@ -41,8 +43,11 @@ export function ApprovalCard({ approval, keys = false, onDecided }: Props) {
           <p className="deadline">{t('mail_approval_no_deadline')}</p>
         ))}
       <Votes approval={approval} />
-      {open ? (
+      {open && may('decide', approval.flow_id) ? (
         <Decision approval={approval} keys={keys} onDecided={onDecided} />
+      ) : open ? (
+        // Readers of the flow (its editors, its auditors) see the request; only a decider is offered to decide.
+        <p className="not-yours">{t('ui_approval_decide_right_missing')}</p>
       ) : (
         <p className="decided" role="status">
           {approval.decided_by

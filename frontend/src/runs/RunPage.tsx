@@ -8,6 +8,7 @@ import { failureSentence } from '../api/failure';
 import { Effects } from './Effects';
 import { Journal } from './Journal';
 import { RunCanvas } from './RunCanvas';
+import { DecisionLine } from './RunDecision';
 import { STATUS_KEYS, OUTCOME_KEYS, when } from './format';
 import { useRights } from './rights';
 import { StopActions } from './StopActions';
@@ -64,6 +65,7 @@ export function RunPage() {
           </span>
         )}
       </p>
+      {run.decision && <DecisionLine decision={run.decision} />}
       {open && may('run', run.flow_id) && (
         <button
           type="button"

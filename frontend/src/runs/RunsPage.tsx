@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
+import { DecisionTag } from './RunDecision';
 import { STATUS_KEYS, TRIGGER_KEYS, when } from './format';
 import type { Run } from './types';
 
@@ -125,6 +126,12 @@ export function RunsPage() {
                   <span className={`status status-${run.status}`}>
                     {t(STATUS_KEYS[run.status] ?? run.status)}
                   </span>
+                  {run.decision && (
+                    <>
+                      {' '}
+                      <DecisionTag decision={run.decision} />
+                    </>
+                  )}
                 </td>
                 <td data-label={t('ui_filter_trigger')}>{t(TRIGGER_KEYS[run.trigger] ?? run.trigger)}</td>
                 <td data-label={t('ui_runs_started_by')}>{run.started_by ?? ''}</td>

@@ -14,6 +14,17 @@ export interface Run {
   created_at: string;
   ended_at?: string | null;
   input?: unknown;
+  /** The run's latest decided approval (approved, rejected, or settled by its deadline), if any. */
+  decision?: RunDecision | null;
+}
+
+export interface RunDecision {
+  approval: number;
+  node: string;
+  title: string;
+  outcome: string;
+  decided_by: string | null;
+  decided_at: string;
 }
 
 export interface JournalLine {
