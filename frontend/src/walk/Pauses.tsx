@@ -17,9 +17,9 @@ interface Props {
 
 export function Pauses({ pending, doc, busy, onAnswer }: Props) {
   const { t } = useTranslation();
-  // An event's name is the author's own word, shown as data inside the catalog's sentence.
+  // An event's name is the author's own word (as a node's id is), set into the catalog's sentence.
   const answerLabel = (outcome: Outcome, waitsForEvent: boolean) => {
-    if (!waitsForEvent) return t(APPROVAL_KEYS[outcome] ?? 'ui_walk_answer_timeout');
+    if (!waitsForEvent) return t(APPROVAL_KEYS[outcome] ?? outcome);
     if (outcome === 'timeout') return t('ui_walk_answer_event_timeout');
     return t('ui_walk_answer_event', { event: outcome });
   };

@@ -1,5 +1,6 @@
 // "Walk with sample input": the server's pure walker (POST /api/flows/walk) run on the open document.
-// Nothing is saved, started or sent; the answers to approvals are chosen by the author as the walk pauses.
+// Nothing is saved, started or sent; the answers to approvals and to waits for an event are chosen by the
+// author as the walk pauses.
 import { api, unwrap } from '../api/client';
 import type { paths } from '../api/schema';
 import { eventNames, type FlowDocument, type FlowNode } from '../flows/document';
