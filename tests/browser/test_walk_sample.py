@@ -83,7 +83,7 @@ def test_a_walk_answers_the_approvals_a_parallel_waits_at_together(browser: Brow
     page.goto(f"/flows/{flow_id}")
     walk = page.get_by_role("region", name="Walk with sample input")
     walk.get_by_role("button", name="Walk", exact=True).click()
-    expect(walk.locator(".walk-result")).to_contain_text("The walk waits at 2 approvals at once")
+    expect(walk.locator(".walk-result")).to_contain_text("The walk waits at 2 nodes at once")
     legal = walk.get_by_role("group", name="Approval legal")
     finance = walk.get_by_role("group", name="Approval finance")
     for waiting in ("legal", "finance"):
