@@ -245,9 +245,16 @@ def _parser(locale: str = DEFAULT_LOCALE) -> argparse.ArgumentParser:
     workers.set_defaults(func=_command("backend.queue.commands:workers_command"))
 
     run = command("run", message("cli_help_run"))
-    run.set_defaults(func=_command("backend.queue.commands:run_command"))
+    run.set_defaults(func=_command("backend.processes:run_command"))
     run.add_argument("flow", type=int, metavar=message("cli_metavar_flow_id"))
     run.add_argument("--input", default=None, metavar="JSON", help=message("cli_help_input"))
+    run.add_argument(
+        "--as",
+        dest="as_user",
+        default=None,
+        metavar=message("cli_metavar_name"),
+        help=message("cli_help_run_as"),
+    )
 
     flow = command("flow", message("cli_help_flow"))
     flow.set_defaults(func=_command("backend.flows.commands:flow_command"))
@@ -280,6 +287,7 @@ def _parser(locale: str = DEFAULT_LOCALE) -> argparse.ArgumentParser:
 
     _add_people_parsers(command, message)
     _add_approvals_parsers(command, message)
+    _add_policy_parsers(command, message)
     _add_audit_parsers(command, message)
     _add_action_parsers(command, message)
 
@@ -410,6 +418,19 @@ def _add_approvals_parsers(command: Command, message: Text) -> None:
     decide.add_argument(
         "--as", dest="as_user", required=True, metavar=name, help=message("cli_help_approvals_decide_as")
     )
+
+
+def _add_policy_parsers(command: Command, message: Text) -> None:
+    """`policy show|set`: the installation's policies (four eyes an admin can require)."""
+    policy = command("policy", message("cli_help_policy"))
+    policy.set_defaults(func=_command("backend.approvals.policy_commands:policy_command"))
+    actions = _actions(policy, message)
+    text = message("cli_help_policy_show")
+    actions.add_parser("show", help=text, description=text)
+    text = message("cli_help_policy_set")
+    setting = actions.add_parser("set", help=text, description=text)
+    setting.add_argument("name", **_one_of("self_approval"))
+    setting.add_argument("value", **_one_of("per_node", "never"))
 
 
 def _add_audit_parsers(command: Command, message: Text) -> None:

@@ -14,7 +14,9 @@ import asyncio
 import os
 import signal
 import socket
+import sys
 from datetime import timedelta
+from typing import Any
 
 from psycopg import AsyncConnection
 
@@ -22,6 +24,7 @@ from backend.actions import ActionSender, ActionSettings
 from backend.actions.secret_store import SecretStore
 from backend.api.worker_port import bind, metrics_port
 from backend.approvals.mail import approval_mailer
+from backend.approvals.retention import record_retention
 from backend.approvals.service import ApprovalService
 from backend.config import settings
 from backend.console import refuse
@@ -29,7 +32,7 @@ from backend.faults import Faults
 from backend.i18n.catalogs import message
 from backend.i18n.terminal import terminal_locale
 from backend.observability.logs import configure as configure_logging
-from backend.people.accounts import anyone
+from backend.people.accounts import anyone, case_duplicates, has_right, user_exists
 from backend.queue import commands as queue_commands
 from backend.queue.commands import open_pool
 from backend.queue.sweep import approval_retention_from_env, retention_from_env
@@ -40,7 +43,8 @@ from backend.store.migrations import Migration, migrate
 
 
 def _migrate_and_seal(url: str) -> list[Migration]:
-    """Apply the migrations, then seal the server tokens migration 0008 moved in the clear.
+    """Apply the migrations, then seal the server tokens migration 0008 moved in the clear, and record
+    the approvals' retention (FLOWYARD_APPROVAL_RETENTION_DAYS) when it changed and the role may.
 
     The sealing needs the secret key, which SQL does not have; both `migrate` and `serve` do it, so that
     `make run` leaves no token in the clear.
@@ -48,6 +52,16 @@ def _migrate_and_seal(url: str) -> list[Migration]:
     with connect(url) as conn:
         done = migrate(conn)
         SecretStore.from_settings().seal_moved_tokens(conn)
+        # The approvals' retention, as the schema's owner records it: the trail's trigger trusts no other.
+        if not record_retention(conn, approval_retention_from_env()):
+            unrecorded = message("approval_retention_unrecorded", terminal_locale())
+            print(f"flowyard: {unrecorded} (approval_retention_unrecorded)", file=sys.stderr)
+        # Names that differ only by case from before they were one name: said each time, never merged.
+        for duplicate in case_duplicates(conn):
+            said = message(
+                "user_name_case_duplicate", terminal_locale(), name=duplicate.name, user=duplicate.kept_by
+            )
+            print(f"flowyard: {said} (user_name_case_duplicate)", file=sys.stderr)
     return done
 
 
@@ -91,6 +105,22 @@ def serve_command(args: argparse.Namespace) -> int:
 def bound_port(listener: socket.socket) -> int:
     """The port `listener` is bound to: the one asked for, or the one the system picked for port 0."""
     return int(listener.getsockname()[1])
+
+
+async def may_start(conn: AsyncConnection[Any], name: str, flow_id: int) -> str | None:
+    """Whether `name` may start runs of the flow from the terminal: the user exists and holds the run right
+    on it (as the API asks of whoever starts a run there)."""
+    code = None
+    if not await user_exists(conn, name):
+        code = "user_unknown"
+    elif not await has_right(conn, name, "run", flow_id):
+        code = "run_right_missing"
+    return code
+
+
+def run_command(args: argparse.Namespace, url: str) -> int:
+    """`flowyard run FLOW_ID [--as NAME]`: the queue's command, given who may start runs as whom."""
+    return queue_commands.run_command(args, url, may_start)
 
 
 def runs_command(args: argparse.Namespace, url: str) -> int:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 
 from backend.actions.settings import ActionSettings
 from backend.api.settings import ApiSettings
-from backend.events.store import keep_from_env
+from backend.events.store import keep_from_env, quota_from_env
 from backend.store.errors import StoreError
 
 
@@ -38,7 +38,12 @@ _ACTION_SETTINGS = (
     "FLOWYARD_HTTP_MAX_RESPONSE_BYTES",
     "FLOWYARD_HTTP_MAX_REDIRECTS",
 )
-_API_SETTINGS = ("FLOWYARD_BODY_TIMEOUT_S", "FLOWYARD_API_POOL_SIZE", "FLOWYARD_LOGIN_HASHERS")
+_API_SETTINGS = (
+    "FLOWYARD_BODY_TIMEOUT_S",
+    "FLOWYARD_API_POOL_SIZE",
+    "FLOWYARD_LOGIN_HASHERS",
+    "FLOWYARD_LOGIN_QUEUE",
+)
 SETTING_CHECKS: dict[str, Callable[[str], object]] = {
     "FLOWYARD_PORT": lambda text: _whole(text, 1, 65_535),
     "FLOWYARD_MAX_FINDINGS": _whole,
@@ -50,6 +55,8 @@ SETTING_CHECKS: dict[str, Callable[[str], object]] = {
     "FLOWYARD_RUN_RECORD_RETENTION_DAYS": _days,
     "FLOWYARD_KEY_RETENTION_DAYS": _days,
     "FLOWYARD_EVENTS_KEEP": keep_from_env,
+    "FLOWYARD_EVENTS_MAX_KEPT": lambda text: quota_from_env({"FLOWYARD_EVENTS_MAX_KEPT": text}),
+    "FLOWYARD_EVENTS_MAX_KEPT_BYTES": lambda text: quota_from_env({"FLOWYARD_EVENTS_MAX_KEPT_BYTES": text}),
     **{
         name: lambda text, name=name: ActionSettings.from_env({name: text})  # type: ignore[misc]
         for name in _ACTION_SETTINGS

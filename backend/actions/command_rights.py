@@ -1,8 +1,8 @@
 """Who may make a flow send commands: `use_server:NAME`, checked when a flow is saved and when it sends.
 
-Saving a version whose `command` nodes name a server takes `use_server` on that server, held by the
-one who saves, and each node must name a template registered for its server, with literal arguments
-that fit the template's types (arguments from templates are checked when the action is sent). When
+Saving a version whose `command` nodes (or their undos) name a server takes `use_server` on that
+server, held by the one who saves, and each must name a template registered for its server, with literal
+arguments that fit the template's types (arguments from templates are checked when the action is sent). When
 the action is sent, the version's author must still hold the right: revoking it stops the commands of
 every flow that author saved. The CLI (`flowyard flow save`, author `cli`) is the operator at the
 database and holds every right.
@@ -34,6 +34,8 @@ class CommandRefused(CodedError):
 
 
 def command_nodes(document: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Each command a document can send, by its node: the node's own config, then its undo's (a command
+    too), which a cancelled run sends under the same rights."""
     for node in document.get("nodes") or ():
         if (
             isinstance(node, Mapping)
@@ -41,6 +43,9 @@ def command_nodes(document: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[st
             and isinstance(node.get("config"), Mapping)
         ):
             yield str(node.get("id")), node["config"]
+            undo = node["config"].get("undo")
+            if isinstance(undo, Mapping):
+                yield str(node.get("id")), undo
 
 
 async def check_commands(conn: AsyncConnection[Any], document: Mapping[str, Any], author: str | None) -> None:

@@ -27,6 +27,7 @@ from backend.api import (  # noqa: F401 - they declare the endpoints
     openapi,
     people,
     people_list,
+    policies,
     run_records,
     runs,
     static,
@@ -86,7 +87,7 @@ def create_app(
             stack.push_async_callback(pool.close)
             app.state.pool = pool
             app.state.settings = config
-            app.state.hashing = PasswordHashing(config.login_hashers)
+            app.state.hashing = PasswordHashing(config.login_hashers, depth=config.login_queue)
             stack.callback(app.state.hashing.close)
             run_events = stream.RunEvents(database_url)
             run_events.start()

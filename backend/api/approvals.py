@@ -23,7 +23,18 @@ from backend.queue.sweep import approval_retention_from_env
 OUTCOMES: list[str] = list(get_args(Outcome))
 APPROVAL: dict[str, Any] = {
     "type": "object",
-    "required": ["id", "run_id", "flow_id", "node", "title", "explanation", "approvers", "outcome"],
+    "required": [
+        "id",
+        "run_id",
+        "flow_id",
+        "node",
+        "title",
+        "explanation",
+        "approvers",
+        "outcome",
+        "shown",
+        "digest",
+    ],
     "properties": {
         "id": {"type": "integer"},
         "run_id": {"type": "integer"},
@@ -47,6 +58,25 @@ APPROVAL: dict[str, Any] = {
         "allow_self_approval": {"type": "boolean"},
         "author": {"type": ["string", "null"]},
         "on_behalf_of": {"type": ["string", "null"], "description": "the approver a delegate stood in for"},
+        "shown": {
+            "type": "array",
+            "description": "what the approvers were shown, read when the approval was requested",
+            "items": {
+                "type": "object",
+                "required": ["label", "path", "value"],
+                "properties": {
+                    "label": {"type": ["string", "null"]},
+                    "path": {"type": "string"},
+                    "value": {},
+                    "masked": {"type": "boolean", "description": "a credential-like value was masked"},
+                },
+            },
+        },
+        "digest": {
+            "type": "string",
+            "description": "SHA-256 (hex) of the canonical JSON of id, run_id, title, explanation and shown; "
+            "sent back as a decision's `seen`",
+        },
         "votes": {
             "type": "array",
             "items": {
@@ -71,6 +101,17 @@ DECISION_BODY: dict[str, Any] = {
     "properties": {
         "outcome": {"enum": ["approve", "reject"]},
         "comment": {"type": "string", "maxLength": COMMENT_MAX},
+        "approval": {
+            "type": "integer",
+            "description": "the id of the approval the decider sees; another than the path's is 409 "
+            "decision_approval_mismatch, nothing written",
+        },
+        "seen": {
+            "type": "string",
+            "maxLength": 200,
+            "description": "the digest of the approval the decider saw; another than the approval's is 409 "
+            "approval_changed, nothing written",
+        },
     },
 }
 # The refusals of a decision, by how HTTP says them.
@@ -84,6 +125,8 @@ _REFUSAL_STATUS = {
     "approval_deadline_passed": 409,
     "decision_outcome_invalid": 422,
     "decision_comment_too_long": 422,
+    "decision_approval_mismatch": 409,
+    "approval_changed": 409,
 }
 
 
@@ -150,6 +193,8 @@ async def decide(call: Call) -> Response:
             by=call.me.name,
             comment=call.body.get("comment"),
             approval=approval,
+            seen_approval=call.body.get("approval"),
+            seen=call.body.get("seen"),
         )
     except DecisionRefused as refused:
         detail = None

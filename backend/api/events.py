@@ -16,7 +16,7 @@ from backend.api.errors import ApiError
 from backend.api.rights import require
 from backend.config import settings
 from backend.events.service import Delivery, EventRefused, check_secret, deliver, new_secret
-from backend.events.store import EVENT_NAME, MAX_KEY, check_name, keep_from_env
+from backend.events.store import EVENT_NAME, MAX_KEY, check_name, keep_from_env, quota_from_env
 
 EVENT_BODY: dict[str, Any] = {
     "type": "object",
@@ -38,10 +38,20 @@ DELIVERED: dict[str, Any] = {
             "format": "date-time",
             "description": "null once delivered",
         },
+        "repeated": {
+            "type": "boolean",
+            "description": "an Idempotency-Key this sender used for this name before: the first answer",
+        },
     },
 }
 # Refusals of an event and the status each answers with.
-_STATUS = {"event_payload_too_large": 413, "event_name_refused": 422}
+_STATUS = {
+    "event_payload_too_large": 413,
+    "event_name_refused": 422,
+    "idempotency_key_invalid": 400,
+    "event_quota_events": 429,
+    "event_quota_bytes": 429,
+}
 
 
 def _name(call: Call) -> str:
@@ -62,21 +72,27 @@ async def _deliver(call: Call, conn: Any, name: str, body: Any, sent_by: str) ->
             keep=keep_from_env(),
             max_payload_bytes=config.max_value_bytes,
             sent_by=sent_by,
+            quota=quota_from_env(),
+            idempotency_key=call.request.headers.get("idempotency-key"),
         )
     except EventRefused as refused:
         status = _STATUS.get(refused.code, 422)
         raise ApiError(status, code=refused.code, detail=refused.params or None, **refused.params) from None
-    kept_until = None if delivery.delivered else delivery.expires_at.isoformat()
-    return reply({"event": delivery.event_id, "delivered": delivery.delivered, "kept_until": kept_until}, 202)
+    kept_until = (
+        None if delivery.delivered or delivery.expires_at is None else delivery.expires_at.isoformat()
+    )
+    answer = {"event": delivery.event_id, "delivered": delivery.delivered, "kept_until": kept_until}
+    return reply({**answer, "repeated": delivery.repeated}, 202)
 
 
 @endpoint(
     "POST",
     "/api/events/{name}",
-    summary="Send an event: delivered to the oldest run waiting for it under its key, or kept for one",
+    summary="Send an event: delivered to the oldest run waiting for it under its key, or kept for one "
+    "(within the sender's quota); the same Idempotency-Key twice is one event",
     tag="runs",
     body=EVENT_BODY,
-    responses={202: DELIVERED, 413: None, 422: None},
+    responses={202: DELIVERED, 400: None, 413: None, 422: None, 429: None},
 )
 async def send(call: Call) -> Response:
     name = _name(call)
@@ -91,7 +107,7 @@ async def send(call: Call) -> Response:
     tag="runs",
     public=True,
     pooled=False,
-    responses={202: DELIVERED, 404: None, 413: None, 422: None},
+    responses={202: DELIVERED, 400: None, 404: None, 413: None, 422: None, 429: None},
 )
 async def send_with_secret(call: Call) -> Response:
     # As a webhook: the secret checked first, the body read holding no connection, a wrong secret and a

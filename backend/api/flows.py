@@ -14,6 +14,7 @@ from backend.actions.command_rights import CommandRefused
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.rights import require, require_read
+from backend.approvals.four_eyes import policy_findings
 from backend.config import settings
 from backend.flows import store
 from backend.flows.schedules import ScheduleInvalid
@@ -141,6 +142,8 @@ def _small(document: Any, budget: int = INLINE_VALUES) -> bool:
 
 async def _valid_document(call: Call) -> dict[str, Any]:
     findings = await findings_of(call.body, call.locale)
+    if not findings:
+        findings = await policy_findings(call.conn, call.body, call.locale)
     if findings:
         raise ApiError(422, code="flow_invalid", detail={"findings": [f.to_json() for f in findings]})
     assert isinstance(call.body, dict)
@@ -371,6 +374,8 @@ async def version(call: Call) -> Response:
 async def validate_document(call: Call) -> Response:
     warnings: list[Finding] = []
     findings = await findings_of(call.body, call.locale, warnings)
+    if not findings:
+        findings = await policy_findings(call.conn, call.body, call.locale)
     answer = {"valid": not findings, "findings": [f.to_json() for f in findings]}
     return reply({**answer, "warnings": [w.to_json() for w in warnings]})
 
@@ -428,7 +433,7 @@ async def new_webhook_secret(call: Call) -> Response:
     flow_id = call.path_id("flow_id")
     await require_read(call, flow_id)
     await require(call, "edit", flow_id)
-    secret = await store.new_webhook_secret(call.conn, flow_id)
+    secret = await store.new_webhook_secret(call.conn, flow_id, by=call.me.name)
     if secret is None:
         raise ApiError(404, code="flow_not_found")
     return reply({"path": f"/hooks/{flow_id}/{secret}", "secret": secret}, 201)

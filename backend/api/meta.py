@@ -15,7 +15,7 @@ from backend.i18n.catalogs import LOCALES
 from backend.i18n.pseudo import PSEUDO_LOCALE
 from backend.people import logins
 from backend.people.accounts import principals_of, rights_of
-from backend.people.hashing import PasswordHashing
+from backend.people.hashing import HashingBusy, PasswordHashing
 from backend.people.logins import LoginThrottled
 from backend.people.sessions import SESSION_LIFETIME, open_session
 from backend.store.queries import scalar
@@ -72,22 +72,32 @@ LOGIN: dict[str, Any] = {
 async def login(call: Call) -> Response:
     name, password = call.body["name"], call.body["password"]
     address = client_address(call)
-    async with call.pool.connection() as conn:
-        failures = await logins.recent_failures(conn, name, address)
-    # Refused before the password is looked at: guessing stops paying, for names that exist or not.
+    hashing: PasswordHashing = call.request.app.state.hashing
     try:
-        logins.check_throttle(failures)
+        # A place in the hashing queue first: a burst past its depth is told so at once, and costs no
+        # query and no count.
+        with hashing.slot():
+            return await _checked_login(call, hashing, name, password, address)
+    except HashingBusy as busy:
+        raise ApiError(429, code=busy.code) from None
+
+
+async def _checked_login(
+    call: Call, hashing: PasswordHashing, name: str, password: str, address: str
+) -> Response:
+    # Counted before the password is looked at, in the statement that checks the limits: a refusal costs
+    # no hash, for names that exist or not, and no burst gets more guesses than the limits.
+    try:
+        async with call.pool.connection() as conn:
+            await logins.reserve(conn, name, address)
     except LoginThrottled as throttled:
         raise ApiError(429, code=throttled.code, **throttled.params) from None
     # The hash runs holding no connection: thirty logins at once must not empty the pool.
-    hashing: PasswordHashing = call.request.app.state.hashing
     async with call.pool.connection() as conn:
         stored = await logins.stored_hash(conn, name)
     ok, stale = await hashing.verify(stored, password)
     if not ok:
-        async with call.pool.connection() as conn:
-            await logins.failed(conn, name, address)
-        raise ApiError(401, code="login_failed")
+        raise ApiError(401, code="login_failed")  # its reservation stands as the failure
     new_hash = await hashing.hash(password) if stale else None
     async with call.pool.connection() as conn:
         await logins.succeeded(conn, name, address, new_hash=new_hash)

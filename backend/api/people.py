@@ -95,6 +95,7 @@ NEW_TOKEN: dict[str, Any] = {
 _STATUS = {
     "user_unknown": 404,
     "user_exists": 409,
+    "user_name_taken": 409,
     "grant_not_held": 404,
     "right_unknown": 422,
     "grant_flow_invalid": 422,

@@ -47,6 +47,7 @@ async def run_details(conn: AsyncConnection[Any], run: RunPage, locale: str = "e
             "decided_by": approval.decided_by,
             "decided_at": _iso(approval.decided_at),
             "comment": approval.comment,
+            "shown": approval.shown,
         }
         for approval in await approvals_of_run(conn, run.id)
     ]

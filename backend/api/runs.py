@@ -12,6 +12,7 @@ from backend.api.flows import ID
 from backend.api.rights import require, require_read
 from backend.api.run_details import DETAILS, run_details
 from backend.api.times import moment
+from backend.approvals.records import DECIDED, RunDecision, decisions_of_runs
 from backend.approvals.service import ApprovalService
 from backend.flows.store import webhook_of
 from backend.i18n.catalogs import Sentences, explain
@@ -33,7 +34,7 @@ STATUSES = list(RUN_STATUSES)
 TRIGGERS = list(TRIGGER_KINDS)
 RUN: dict[str, Any] = {
     "type": "object",
-    "required": ["id", "flow_id", "version", "status", "trigger", "error", "created_at"],
+    "required": ["id", "flow_id", "version", "status", "trigger", "error", "created_at", "decision"],
     "properties": {
         "id": {"type": "integer"},
         "flow_id": {"type": "integer"},
@@ -46,6 +47,19 @@ RUN: dict[str, Any] = {
         "created_at": {"type": "string"},
         "updated_at": {"type": "string"},
         "ended_at": {"type": ["string", "null"]},
+        "decision": {
+            "type": ["object", "null"],
+            "description": "the run's latest decided approval: approved, rejected or settled by its deadline",
+            "required": ["approval", "node", "title", "outcome", "decided_by", "decided_at"],
+            "properties": {
+                "approval": {"type": "integer"},
+                "node": {"type": "string"},
+                "title": {"type": "string"},
+                "outcome": {"enum": list(DECIDED)},
+                "decided_by": {"type": ["string", "null"]},
+                "decided_at": {"type": "string"},
+            },
+        },
     },
 }
 STARTED: dict[str, Any] = {
@@ -73,7 +87,7 @@ JOURNAL_LINE: dict[str, Any] = {
 MAX_KEY = 200
 
 
-def _run_json(run: RunRow) -> dict[str, Any]:
+def _run_json(run: RunRow, decision: RunDecision | None) -> dict[str, Any]:
     return {
         "id": run.id,
         "flow_id": run.flow_id,
@@ -85,6 +99,7 @@ def _run_json(run: RunRow) -> dict[str, Any]:
         "created_at": run.created_at.isoformat(),
         "updated_at": run.updated_at.isoformat(),
         "ended_at": run.ended_at.isoformat() if run.ended_at else None,
+        "decision": decision.to_json() if decision is not None else None,
     }
 
 
@@ -142,7 +157,9 @@ async def list_runs(call: Call) -> Response:
         before=call.query.get("before"),
         limit=limit + 1,
     )
-    found = [_run_json(row) for row in rows[:limit]]
+    page = rows[:limit]
+    decisions = await decisions_of_runs(call.conn, [row.id for row in page])
+    found = [_run_json(row, decisions.get(row.id)) for row in page]
     return reply({"runs": found, "next": found[-1]["id"] if len(rows) > limit else None})
 
 
@@ -199,7 +216,7 @@ async def get_run(call: Call) -> Response:
     return reply(
         {
             "run": {
-                **_run_json(run),
+                **_run_json(run, (await decisions_of_runs(call.conn, [run.id])).get(run.id)),
                 "input": redact_values(run.input),
                 "error_message": _error_message(run, call.locale),
             },

@@ -5,6 +5,7 @@
 | FLOWYARD_BODY_TIMEOUT_S | 30 | how long a client may take to send a request's body; after it, 408 |
 | FLOWYARD_API_POOL_SIZE | 10 | the API's database connections (the in-process worker has a pool of its own) |
 | FLOWYARD_LOGIN_HASHERS | 2 | password hashes computed at once; more logins wait their turn |
+| FLOWYARD_LOGIN_QUEUE | 30 | logins that may wait for a hasher; past them, 429 login_busy at once |
 
 Examples:
     >>> ApiSettings.from_env({"FLOWYARD_BODY_TIMEOUT_S": "2.5"}).body_timeout_s
@@ -28,6 +29,7 @@ class ApiSettings:
     body_timeout_s: float = 30.0
     pool_size: int = 10
     login_hashers: int = 2
+    login_queue: int = 30
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> ApiSettings:
@@ -37,6 +39,7 @@ class ApiSettings:
             body_timeout_s=_positive(env, "FLOWYARD_BODY_TIMEOUT_S", 30.0),
             pool_size=int(_positive(env, "FLOWYARD_API_POOL_SIZE", 10, whole=True)),
             login_hashers=int(_positive(env, "FLOWYARD_LOGIN_HASHERS", 2, whole=True)),
+            login_queue=int(_positive(env, "FLOWYARD_LOGIN_QUEUE", 30, whole=True)),
         )
 
 

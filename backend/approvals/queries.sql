@@ -4,14 +4,16 @@
 -- The request a paused run asks; one per visit.
 INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers, deadline,
                        deadline_at, on_timeout, requested_at, started_by, quorum, reject_rule,
-                       allow_self_approval, author, remind_after, escalate_after, escalate_to)
+                       allow_self_approval, author, remind_after, escalate_after, escalate_to, shown,
+                       hook_secret_by)
 VALUES (%(run_id)s, %(flow_id)s, %(version)s, %(node)s, %(visit)s, %(title)s, %(explanation)s,
         %(approvers)s, %(deadline)s::interval,
         coalesce(%(now)s::timestamptz, now()) + %(deadline)s::interval, %(on_timeout)s,
         coalesce(%(now)s::timestamptz, now()),
         (SELECT started_by FROM runs WHERE id = %(run_id)s), %(quorum)s, %(reject)s, %(allow_self_approval)s,
         (SELECT created_by FROM flow_versions WHERE flow_id = %(flow_id)s AND version = %(version)s),
-        %(remind_after)s::interval[], %(escalate_after)s::interval, %(escalate_to)s::text[])
+        %(remind_after)s::interval[], %(escalate_after)s::interval, %(escalate_to)s::text[], %(shown)s::jsonb,
+        (SELECT hook_secret_by FROM runs WHERE id = %(run_id)s))
 RETURNING id
 
 -- name: approval_of_visit
@@ -73,7 +75,7 @@ RETURNING run_id, visit, outcome, decided_at
 -- One approval, as the inbox and the audit show it.
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
-       allow_self_approval, author, on_behalf_of
+       allow_self_approval, author, on_behalf_of, shown
 FROM approvals WHERE id = %(id)s
 
 -- name: cancel_open_approvals
@@ -83,19 +85,20 @@ WHERE run_id = %(run_id)s AND outcome IS NULL
 
 -- name: inbox
 -- The open approvals a user may decide now (the decide right on the flow; named, or standing in for
--- someone named, or nobody named; not their own run or flow version unless the node allows it; not
--- voted on yet), oldest first, a page after the cursor (requested_at, id).
+-- someone named, or nobody named; not their own run, flow version or webhook secret's run unless the node
+-- allows it; not voted on yet), oldest first, a page after the cursor (requested_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
-       allow_self_approval, author, on_behalf_of
+       allow_self_approval, author, on_behalf_of, shown
 FROM approvals AS a
 WHERE a.outcome IS NULL
   AND EXISTS (SELECT 1 FROM grants AS g
               WHERE g.user_name = %(name)s AND g."right" = 'decide'
                 AND (g.flow_id IS NULL OR g.flow_id = a.flow_id))
   AND (cardinality(a.approvers) = 0 OR a.approvers && %(principals)s::text[])
-  AND (a.allow_self_approval
-       OR (a.started_by IS DISTINCT FROM %(name)s AND a.author IS DISTINCT FROM %(name)s))
+  AND (self_approval_allowed(a.allow_self_approval)
+       OR (a.started_by IS DISTINCT FROM %(name)s AND a.author IS DISTINCT FROM %(name)s
+           AND a.hook_secret_by IS DISTINCT FROM %(name)s))
   AND NOT EXISTS (SELECT 1 FROM approval_votes AS v WHERE v.approval_id = a.id AND v.voter = %(name)s)
   AND (a.requested_at, a.id) > (coalesce(%(after_at)s::timestamptz, '-infinity'),
                                 coalesce(%(after_id)s::bigint, 0))
@@ -107,7 +110,7 @@ LIMIT %(limit)s
 -- one page after the cursor (decided_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
-       allow_self_approval, author, on_behalf_of
+       allow_self_approval, author, on_behalf_of, shown
 FROM approvals
 WHERE outcome IS NOT NULL
   AND (%(flow_id)s::bigint IS NULL OR flow_id = %(flow_id)s::bigint)
@@ -123,17 +126,14 @@ WHERE outcome IS NOT NULL
 ORDER BY decided_at, id
 LIMIT %(limit)s
 
--- name: declare_retention_sweep
--- This transaction is the approvals' retention sweep, with its retention: the trail's trigger lets it
--- delete decided approvals older than that, and nothing else.
-SELECT set_config('flowyard.approval_retention', %(retention)s::interval::text, true)
-
 -- name: sweep_decided_approvals
--- Decided approvals past their own retention, oldest first, a batch at a time.
+-- Decided approvals past their own retention, oldest first, a batch at a time; and past the retention the
+-- schema's owner recorded, the only one the trail's trigger lets a decision go by (none: nothing goes).
 DELETE FROM approvals
 WHERE id IN (
     SELECT id FROM approvals
     WHERE outcome IS NOT NULL AND decided_at < coalesce(%(now)s::timestamptz, now()) - %(retention)s::interval
+      AND decided_at < now() - (SELECT retention FROM approval_retention)
     ORDER BY decided_at, id
     LIMIT %(limit)s
 )
@@ -149,7 +149,7 @@ WHERE run_id = %(run_id)s AND outcome IS NULL
 -- after the cursor (requested_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
-       allow_self_approval, author, on_behalf_of
+       allow_self_approval, author, on_behalf_of, shown
 FROM approvals
 WHERE outcome IS NULL
   AND (requested_at, id) > (coalesce(%(after_at)s::timestamptz, '-infinity'),
@@ -221,7 +221,7 @@ WHERE approval_id = %(approval_id)s AND user_name = %(name)s AND round = %(round
 -- A run's approvals, decided or not, for its page: who may decide, the deadline, who decided what.
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
-       allow_self_approval, author, on_behalf_of
+       allow_self_approval, author, on_behalf_of, shown
 FROM approvals WHERE run_id = %(run_id)s
 ORDER BY visit
 
@@ -244,7 +244,8 @@ RETURNING id
 -- name: tally
 -- An approval's approving votes so far, and how many seats could still approve: the users who may decide
 -- it (the decide right on the flow; named, or in a named group, or anyone when nobody is named; not the
--- run's starter nor the version's author unless self-approval is allowed) who have not voted.
+-- run's starter nor the version's author nor who had set the webhook secret that started it, unless
+-- self-approval is allowed) who have not voted.
 SELECT count(*) FILTER (WHERE v.vote = 'approve') AS approves,
        (SELECT count(*) FROM users AS u
         WHERE EXISTS (SELECT 1 FROM grants AS g
@@ -254,8 +255,9 @@ SELECT count(*) FILTER (WHERE v.vote = 'approve') AS approves,
                OR ('user:' || u.name) = ANY(a.approvers)
                OR EXISTS (SELECT 1 FROM group_members AS m
                           WHERE m.user_name = u.name AND ('group:' || m.group_name) = ANY(a.approvers)))
-          AND (a.allow_self_approval OR u.name IS DISTINCT FROM a.started_by)
-          AND (a.allow_self_approval OR u.name IS DISTINCT FROM a.author)
+          AND (self_approval_allowed(a.allow_self_approval)
+               OR (u.name IS DISTINCT FROM a.started_by AND u.name IS DISTINCT FROM a.author
+                   AND u.name IS DISTINCT FROM a.hook_secret_by))
           AND NOT EXISTS (SELECT 1 FROM approval_votes AS w WHERE w.approval_id = a.id AND w.seat = u.name))
        AS could_still
 FROM approvals AS a LEFT JOIN approval_votes AS v ON v.approval_id = a.id
@@ -347,11 +349,12 @@ WITH asked AS (
          AS a (run_id bigint, flow_id bigint, version integer, node text, visit integer, title text,
                explanation text, approvers text[], deadline_us bigint, on_timeout text, quorum integer,
                reject text, allow_self_approval boolean, remind_after_us bigint[], escalate_after_us bigint,
-               escalate_to text[])
+               escalate_to text[], shown jsonb)
 ), inserted AS (
     INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers, deadline,
                            deadline_at, on_timeout, requested_at, started_by, quorum, reject_rule,
-                           allow_self_approval, author, remind_after, escalate_after, escalate_to)
+                           allow_self_approval, author, remind_after, escalate_after, escalate_to, shown,
+                           hook_secret_by)
     SELECT a.run_id, a.flow_id, a.version, a.node, a.visit, a.title, a.explanation, a.approvers,
            a.deadline_us * interval '1 microsecond',
            coalesce(%(now)s::timestamptz, now()) + a.deadline_us * interval '1 microsecond', a.on_timeout,
@@ -359,7 +362,8 @@ WITH asked AS (
            (SELECT started_by FROM runs WHERE id = a.run_id), a.quorum, a.reject, a.allow_self_approval,
            (SELECT created_by FROM flow_versions WHERE flow_id = a.flow_id AND version = a.version),
            ARRAY(SELECT after * interval '1 microsecond' FROM unnest(a.remind_after_us) AS after),
-           a.escalate_after_us * interval '1 microsecond', a.escalate_to
+           a.escalate_after_us * interval '1 microsecond', a.escalate_to, a.shown,
+           (SELECT hook_secret_by FROM runs WHERE id = a.run_id)
     FROM asked AS a
     RETURNING id, flow_id, approvers
 )
@@ -395,3 +399,39 @@ FROM waits AS w
      CROSS JOIN LATERAL jsonb_each(w.pauses) AS p (key, value)
      JOIN approvals AS a ON a.run_id = w.run_id AND a.visit = (p.value ->> 'visit')::integer
 WHERE w.id = ANY(%(ids)s::bigint[]) AND p.value ->> 'kind' = 'approval' AND a.outcome IS NOT NULL
+
+-- name: decisions_of_runs
+-- Each of these runs' latest decision (by decided_at): an approval approved, rejected, or settled by its
+-- deadline; not one closed with its run or its branch (nobody decided those). For the runs list and page.
+SELECT DISTINCT ON (run_id) run_id, id AS approval, node, title, outcome, decided_by, decided_at
+FROM approvals
+WHERE run_id = ANY(%(run_ids)s::bigint[])
+  AND outcome IN ('approved', 'rejected', 'timed_out_approved', 'timed_out_rejected', 'skipped')
+ORDER BY run_id, decided_at DESC, id DESC
+
+-- name: four_eyes_of
+-- Whether the approval's own people may decide it (the node and the policy), and who had set the flow's
+-- webhook secret when the webhook started its run (none: no webhook).
+SELECT self_approval_allowed(allow_self_approval) AS allowed, hook_secret_by FROM approvals WHERE id = %(id)s
+
+-- name: policy
+-- A policy's value and who set it when; no row: its default.
+SELECT value, set_by, set_at FROM policies WHERE name = %(name)s
+
+-- name: set_policy
+-- An admin sets a policy.
+INSERT INTO policies (name, value, set_by) VALUES (%(name)s, %(value)s, %(by)s)
+ON CONFLICT (name) DO UPDATE SET value = excluded.value, set_by = excluded.set_by, set_at = now()
+
+-- name: recorded_retention
+-- The approvals' retention the schema's owner recorded; no row: decided approvals are kept forever.
+SELECT retention FROM approval_retention
+
+-- name: record_retention
+-- The owner records the approvals' retention (the table's trigger refuses any other role).
+INSERT INTO approval_retention (retention) VALUES (%(retention)s)
+ON CONFLICT (only_row) DO UPDATE SET retention = excluded.retention, set_at = now()
+
+-- name: forget_retention
+-- The owner records that decided approvals are kept forever.
+DELETE FROM approval_retention

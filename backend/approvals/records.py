@@ -3,6 +3,8 @@ statements' columns are the fields), one reader for every list of them."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal, LiteralString
@@ -21,6 +23,8 @@ Outcome = FinalOutcome
 VoteKind = Literal["approve", "reject"]
 OnTimeout = Literal["approve", "reject", "skip"]
 RejectRule = Literal["any", "quorum"]
+# The outcomes someone or a deadline decided (decisions_of_runs); the others closed an approval undecided.
+DECIDED: tuple[Outcome, ...] = ("approved", "rejected", "timed_out_approved", "timed_out_rejected", "skipped")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +69,14 @@ class Approval:
     allow_self_approval: bool
     author: str | None
     on_behalf_of: str | None
+    # What the approvers were shown (backend/walker/shown.py), as it was when the approval was requested.
+    shown: list[dict[str, Any]] = field(default_factory=list)
     votes: tuple[Vote, ...] = field(default=())
+
+    @property
+    def digest(self) -> str:
+        """What this approval asks, as one value: a decision that names another was made on something else."""
+        return digest(self.id, self.run_id, self.title, self.explanation, self.shown)
 
     def to_json(self) -> dict[str, Any]:
         """JSON with times in UTC, ISO 8601."""
@@ -74,7 +85,29 @@ class Approval:
             if data[key] is not None:
                 data[key] = data[key].isoformat()
         data["votes"] = [vote.to_json() for vote in self.votes]
+        data["digest"] = self.digest
         return data
+
+
+def digest(approval_id: int, run_id: int, title: str, explanation: str, shown: list[dict[str, Any]]) -> str:
+    """The lower-case hex SHA-256 of the canonical JSON (keys sorted, no spaces, UTF-8 as is) of what an
+    approval asks: its id, its run, its title, its explanation and what it shows. The page sends the
+    digest it showed with a decision (`seen`); the content never changes, so neither does the digest.
+
+    Examples:
+        >>> shown = [{"label": None, "path": "trigger", "value": {"amount": 98000}}]
+        >>> digest(7, 3, "Pay A-7?", "", shown)[:16]
+        'c8688e8b56b4f6d2'
+    """
+    document = {
+        "id": approval_id,
+        "run_id": run_id,
+        "title": title,
+        "explanation": explanation,
+        "shown": shown,
+    }
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 async def read_with_votes(
@@ -94,6 +127,33 @@ async def read_with_votes(
 async def approvals_of_run(conn: AsyncConnection[Any], run_id: int) -> list[Approval]:
     """A run's approvals, decided or not, by visit, without their votes (the run page shows none)."""
     return await every(conn, Approval, QUERIES["approvals_of_run"], {"run_id": run_id})
+
+
+@dataclass(frozen=True, slots=True)
+class RunDecision:
+    """A run's latest decision, shown beside its status: a run whose invoice was rejected did not only
+    succeed."""
+
+    run_id: int
+    approval: int
+    node: str
+    title: str
+    outcome: Outcome
+    decided_by: str | None
+    decided_at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        del data["run_id"]  # shown inside its run
+        return {**data, "decided_at": self.decided_at.isoformat()}
+
+
+async def decisions_of_runs(conn: AsyncConnection[Any], run_ids: list[int]) -> dict[int, RunDecision]:
+    """The latest decision of each of these runs that has one, by run: one indexed statement."""
+    if not run_ids:
+        return {}
+    found = await every(conn, RunDecision, QUERIES["decisions_of_runs"], {"run_ids": run_ids})
+    return {decision.run_id: decision for decision in found}
 
 
 async def read_one_with_votes(

@@ -18,6 +18,7 @@ from psycopg import AsyncConnection
 from psycopg.rows import class_row, scalar_row
 from psycopg.types.json import Jsonb
 
+from backend.approvals.four_eyes import selves_of
 from backend.approvals.records import Approval, Outcome, VoteKind, read_one_with_votes, read_with_votes
 from backend.approvals.retention import sweep_decided_approvals
 from backend.errors import CodedError
@@ -194,6 +195,7 @@ class ApprovalService:
                 "remind_after": [parse_duration(after) for after in request.remind_after],
                 "escalate_after": parse_duration(request.escalate_after) if request.escalate_after else None,
                 "escalate_to": list(request.escalate_to),
+                "shown": Jsonb(list(request.shown)),
             },
         )
         assert approval_id is not None, "one approval per visit, and the claim makes this visit ours"
@@ -236,6 +238,7 @@ class ApprovalService:
                     parse_duration(request.escalate_after) if request.escalate_after else None
                 ),
                 "escalate_to": list(request.escalate_to),
+                "shown": list(request.shown),
             }
             for run, request, deadline in asks
         ]
@@ -366,9 +369,16 @@ class ApprovalService:
         by: str,
         comment: str | None,
         approval: Approval | None = None,
+        seen_approval: int | None = None,
+        seen: str | None = None,
     ) -> Decision:
         """Cast `by`'s vote ("approved" or "rejected"); when it settles the approval, record the outcome
         and wake the run. `approval` is the approval as the caller read it already, if it has.
+
+        What the decider saw binds the decision, when they say it (the page always does): `seen_approval`
+        is the approval they decided on (another than `approval_id` is `decision_approval_mismatch`) and
+        `seen` its digest (another is `approval_changed`). Both are refused before anything else is asked
+        or written, so a decision is never applied to an approval its decider did not see.
 
         `by` must hold the decide right on the flow and be among the approvers, or stand in for one of
         them by a delegation; unless the node allows it, neither may be the run's starter nor the flow
@@ -380,17 +390,22 @@ class ApprovalService:
             raise DecisionRefused(code="decision_outcome_invalid", outcome=outcome)
         if comment is not None and len(comment) > COMMENT_MAX:
             raise DecisionRefused(code="decision_comment_too_long", limit=COMMENT_MAX)
+        if seen_approval is not None and seen_approval != approval_id:
+            raise DecisionRefused(
+                code="decision_approval_mismatch", approval=approval_id, seen_approval=seen_approval
+            )
         approval = approval or await self.get(conn, approval_id)
         if approval is None:
             raise DecisionRefused(code="approval_not_found", approval=approval_id)
+        if seen is not None and seen != approval.digest:
+            raise DecisionRefused(code="approval_changed", approval=approval_id)
         if not await has_right(conn, by, "decide", approval.flow_id):
             raise DecisionRefused(code="decide_right_missing", user=by)
         on_behalf_of = await self._seat(conn, approval, by)
-        if not approval.allow_self_approval:
-            selves = {approval.started_by, approval.author} - {None}
-            for person in (by, on_behalf_of):
-                if person in selves:
-                    raise DecisionRefused(code="self_approval_refused", user=person)
+        selves = await selves_of(conn, approval)
+        for person in (by, on_behalf_of):
+            if person in selves:
+                raise DecisionRefused(code="self_approval_refused", user=person)
         vote = _Vote(approval, "approve" if outcome == "approved" else "reject", by, on_behalf_of, comment)
         decision = await self._cast(conn, vote, self.clock())
         if decision is not None:

@@ -9,10 +9,38 @@ FROM unnest(%(pairs)s::text[]) AS pair
 ORDER BY pair
 
 -- name: insert_event
-INSERT INTO events (name, key, payload, sent_by, received_at, expires_at)
-VALUES (%(name)s, %(key)s, %(payload)s, %(sent_by)s, coalesce(%(now)s::timestamptz, now()),
+INSERT INTO events (name, key, payload, payload_bytes, sent_by, received_at, expires_at)
+VALUES (%(name)s, %(key)s, %(payload)s, %(payload_bytes)s, %(sent_by)s, coalesce(%(now)s::timestamptz, now()),
         coalesce(%(now)s::timestamptz, now()) + %(keep)s::interval)
 RETURNING id AS event_id, received_at, expires_at
+
+-- name: lock_sender
+-- Serialize a sender's posts until the transaction ends: its quota is counted one post after the other.
+SELECT pg_advisory_xact_lock(hashtextextended('event sender ' || %(sent_by)s, 24))
+
+-- name: kept_by_sender
+-- The events kept for a sender (not consumed, not expired), and their payloads' bytes.
+SELECT count(*) AS events, coalesce(sum(coalesce(payload_bytes, octet_length(payload::text))), 0) AS bytes
+FROM events
+WHERE sent_by = %(sent_by)s AND consumed_run IS NULL AND expires_at > coalesce(%(now)s::timestamptz, now())
+
+-- name: claim_event_key
+-- A sender's Idempotency-Key for an event name, taken for a new event; no row when it was taken already
+-- (a concurrent taker waits here until the first one commits, then finds it taken).
+INSERT INTO event_keys (sender, name, key, created_at)
+VALUES (%(sent_by)s, %(name)s, %(idempotency_key)s, coalesce(%(now)s::timestamptz, now()))
+ON CONFLICT DO NOTHING
+RETURNING 1
+
+-- name: event_of_key
+-- What the first post under a key got: its event, whether it was delivered, until when it was kept.
+SELECT event_id, delivered, expires_at FROM event_keys
+WHERE sender = %(sent_by)s AND name = %(name)s AND key = %(idempotency_key)s
+
+-- name: answer_event_key
+-- The answer the first post under a key got, for its retries.
+UPDATE event_keys SET event_id = %(event_id)s, delivered = %(delivered)s, expires_at = %(expires_at)s
+WHERE sender = %(sent_by)s AND name = %(name)s AND key = %(idempotency_key)s
 
 -- name: deliver
 -- Give a new event to the oldest open pause waiting for its name under its key, of a run still waiting:
@@ -123,8 +151,14 @@ RETURNING run_id
 
 -- name: sweep_events
 -- Events past their keep, consumed or not (a consumed one's pause holds its name and payload itself),
--- and the pauses of runs that have ended.
-WITH gone AS (
+-- the pauses of runs that have ended, and senders' Idempotency-Keys past the keys' retention.
+WITH keys AS (
+    DELETE FROM event_keys WHERE (sender, name, key) IN (
+        SELECT sender, name, key FROM event_keys
+        WHERE created_at < coalesce(%(now)s::timestamptz, now()) - %(key_retention)s::interval
+        ORDER BY created_at LIMIT 1000
+    )
+), gone AS (
     DELETE FROM events WHERE id IN (
         SELECT id FROM events WHERE expires_at <= coalesce(%(now)s::timestamptz, now()) LIMIT 1000
     )

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -21,6 +22,10 @@ EVENT_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 RESERVED = frozenset({"timeout"})
 MAX_KEY = 200
 DEFAULT_KEEP = "P1D"
+# What one sender may have kept at once (events nobody waits for yet): FLOWYARD_EVENTS_MAX_KEPT and
+# FLOWYARD_EVENTS_MAX_KEPT_BYTES. A sender is a user (a token with send_events) or an event name's hook.
+DEFAULT_MAX_KEPT = 10_000
+DEFAULT_MAX_KEPT_BYTES = 64 * 1024 * 1024
 # The channel the workers LISTEN on (backend/queue/runs.py NOTIFY_CHANNEL; a test holds them equal). Named
 # here because the queue imports this package, not the other way round.
 WAKE_CHANNEL = "flowyard_waits"
@@ -72,3 +77,38 @@ def pair(name: str, key: str) -> str:
 async def lock_keys(conn: AsyncConnection[Any], pairs: Iterable[str]) -> None:
     """Hold these (name, key) pairs until the transaction ends (sorted inside the statement)."""
     await conn.execute(QUERIES["lock_keys"], {"pairs": sorted(set(pairs))})
+
+
+@dataclass(frozen=True, slots=True)
+class Quota:
+    """What one sender may have kept at once: events, and the bytes of their payloads."""
+
+    events: int = DEFAULT_MAX_KEPT
+    bytes: int = DEFAULT_MAX_KEPT_BYTES
+
+
+def quota_from_env(env: Mapping[str, str] | None = None) -> Quota:
+    """The senders' quota from FLOWYARD_EVENTS_MAX_KEPT and FLOWYARD_EVENTS_MAX_KEPT_BYTES.
+
+    Examples:
+        >>> quota_from_env({"FLOWYARD_EVENTS_MAX_KEPT": "5"})
+        Quota(events=5, bytes=67108864)
+        >>> quota_from_env({"FLOWYARD_EVENTS_MAX_KEPT_BYTES": "0"})
+        Traceback (most recent call last):
+        ...
+        ValueError: FLOWYARD_EVENTS_MAX_KEPT_BYTES must be a whole number of at least 1, not '0'
+    """
+    env = os.environ if env is None else env
+
+    def whole(name: str, default: int) -> int:
+        text = env.get(name)
+        if not text:
+            return default
+        if not text.isdigit() or int(text) < 1:
+            raise ValueError(f"{name} must be a whole number of at least 1, not {text!r}")
+        return int(text)
+
+    return Quota(
+        events=whole("FLOWYARD_EVENTS_MAX_KEPT", DEFAULT_MAX_KEPT),
+        bytes=whole("FLOWYARD_EVENTS_MAX_KEPT_BYTES", DEFAULT_MAX_KEPT_BYTES),
+    )

@@ -154,9 +154,12 @@ async def answered_now(conn: AsyncConnection[Any], run_id: int, visit: int, now:
     return pause.event_name is not None or pause.timed_out
 
 
-async def sweep(conn: AsyncConnection[Any], now: datetime | None) -> tuple[int, int]:
-    """Delete events past their keep (a thousand at a time) and the pauses of ended runs."""
-    swept = await one(conn, _Swept, QUERIES["sweep_events"], {"now": now})
+async def sweep(
+    conn: AsyncConnection[Any], now: datetime | None, key_retention: timedelta
+) -> tuple[int, int]:
+    """Delete events past their keep (a thousand at a time), the pauses of ended runs, and senders'
+    Idempotency-Keys older than `key_retention` (FLOWYARD_KEY_RETENTION_DAYS, as webhooks' keys)."""
+    swept = await one(conn, _Swept, QUERIES["sweep_events"], {"now": now, "key_retention": key_retention})
     assert swept is not None
     return swept.events, swept.pauses
 

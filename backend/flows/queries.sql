@@ -44,8 +44,9 @@ SELECT version, created_at, created_by, document FROM flow_versions
 WHERE flow_id = %(flow_id)s AND version = %(version)s
 
 -- name: set_webhook_secret
--- A new webhook secret (its digest): the old one stops working at once.
-UPDATE flows SET webhook_secret_hash = %(digest)s WHERE id = %(flow_id)s RETURNING id
+-- A new webhook secret (its digest), and who set it: the old one stops working at once.
+UPDATE flows SET webhook_secret_hash = %(digest)s, webhook_secret_by = %(by)s WHERE id = %(flow_id)s
+RETURNING id
 
 -- name: webhook_of
 -- What a webhook call is checked against: the secret's digest, and the newest document (its trigger).

@@ -154,12 +154,13 @@ async def version_of(conn: AsyncConnection[Any], flow_id: int, version: int) -> 
     return await cur.fetchone()
 
 
-async def new_webhook_secret(conn: AsyncConnection[Any], flow_id: int) -> str | None:
-    """A new webhook secret for the flow (only its digest is kept; the old secret stops working at once);
-    None when there is no such flow."""
+async def new_webhook_secret(conn: AsyncConnection[Any], flow_id: int, *, by: str) -> str | None:
+    """A new webhook secret for the flow (only its digest is kept, and who set it: the runs it starts
+    count them as their starter for self-approval; the old secret stops working at once); None when there
+    is no such flow."""
     secret = secrets.token_urlsafe(32)
     cur = await conn.execute(
-        QUERIES["set_webhook_secret"], {"flow_id": flow_id, "digest": secret_digest(secret)}
+        QUERIES["set_webhook_secret"], {"flow_id": flow_id, "digest": secret_digest(secret), "by": by}
     )
     return secret if await cur.fetchone() is not None else None
 

@@ -93,6 +93,25 @@ def url_fields(node_type: str, config: dict[str, Any]) -> list[tuple[tuple[str, 
     return found
 
 
+def first_secret_path(config: Any) -> tuple[str | int, ...] | None:
+    """Where the first `show` item of an approval reads a secret by its path (`secrets.api`), or None.
+
+    Examples:
+        >>> first_secret_path({"show": [{"value": "invoice.amount"}, {"value": "secrets.api"}]})
+        ('show', 1, 'value')
+        >>> first_secret_path({"show": [{"value": "secretsauce"}, "secrets"]}) is None
+        True
+        >>> first_secret_path(["secrets"]) is None  # a config that is no object has no show
+        True
+    """
+    show = config.get("show") if isinstance(config, dict) else None
+    for index, item in enumerate(show if isinstance(show, list) else ()):
+        value = item.get("value") if isinstance(item, dict) else None
+        if isinstance(value, str) and value.split(".")[0] == "secrets":
+            return ("show", index, "value")
+    return None
+
+
 def check_secret_refs(node: NodeEntry, report: Report) -> None:
     assert isinstance(node.config, dict)
     if node.type in ACTION_TYPES:
@@ -103,6 +122,8 @@ def check_secret_refs(node: NodeEntry, report: Report) -> None:
                 return
         return
     found = first_secret_ref(node.config)
+    if found is None and node.type == "approval":
+        found = first_secret_path(node.config)
     if found is not None:
         where = pointer(("nodes", node.place, "config", *found))
         report.add(code="secret_outside_action", node=node.id, detail=where, pointer=where)

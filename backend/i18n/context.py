@@ -127,6 +127,7 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "hash": ("a SHA-256 hash, in hexadecimal", "9f86d081884c7d65"),
     "missing": ("node ids, listed", "check_invoice, pay"),
     "named": ("a count of users an approval names", "2"),
+    "seen_approval": ("the number of the approval a person decided on, as their page showed it", "43"),
     "quorum": ("how many approvers must approve, a number", "2"),
     "records": ("a count of records of the audit trail", "1,204"),
     "ref": ("the number of the decision, vote or rights change a record is about", "42"),

@@ -72,11 +72,20 @@ def _keyed(line: int, key: str, notes: list[str]) -> Extracted:
 
 
 def _relative(path: str) -> str:
-    """A source path from the repository's root, as the `#:` lines write it."""
+    """A source path from the repository's root, as the `#:` lines write it.
+
+    The root is a whole directory name: a checkout in `/work/wt-backend/` is not the `backend/` package.
+
+    Examples:
+        >>> _relative("/work/wt-backend/backend/walker/walk.py"), _relative("frontend/src/App.tsx")
+        ('backend/walker/walk.py', 'frontend/src/App.tsx')
+    """
     for root in ("backend/", "frontend/"):
-        at = path.find(root)
+        if path.startswith(root):
+            return path
+        at = path.find("/" + root)
         if at >= 0:
-            return path[at:]
+            return path[at + 1 :]
     return path
 
 

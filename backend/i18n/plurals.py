@@ -33,6 +33,7 @@ from babel.support import Translations
 # parameter as an integer wherever it is used; without one, `message` reads the last form.
 PLURALS: dict[str, str] = {
     "cli_secrets_rotated": "count",
+    "event_quota_events": "limit",
     "findings_truncated": "count",
     "iteration_limit_exceeded": "passes",
     "login_throttled": "minutes",
@@ -40,6 +41,7 @@ PLURALS: dict[str, str] = {
     "loop_finished": "passes",
     "resume_attempts_exhausted": "attempts",
     "ui_canvas_findings_count": "count",
+    "ui_inbox_arrived": "count",
     "ui_inbox_count": "count",
     "ui_save_refused": "count",
 }

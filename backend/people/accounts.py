@@ -151,6 +151,9 @@ async def add_user(
             },
         )
         if await cur.fetchone() is None:
+            holder = await scalar(conn, QUERIES["name_taken_by"], {"name": name})
+            if holder is not None and holder != name:
+                raise AccountRefused(code="user_name_taken", name=name, user=holder)
             raise AccountRefused(code="user_exists", name=name)
         for group in groups:
             await conn.execute(QUERIES["add_to_group"], {"group": group, "name": name})
@@ -266,3 +269,17 @@ async def anyone(conn: AsyncConnection[Any]) -> bool:
     cur = conn.cursor(row_factory=scalar_row)
     await cur.execute(QUERIES["any_user"])
     return bool(await cur.fetchone())
+
+
+@dataclass(frozen=True, slots=True)
+class CaseDuplicate:
+    """A user whose name differs only by case from an older user's (`kept_by`): both were made before
+    names were one name in any capitals, and neither is merged into the other."""
+
+    name: str
+    kept_by: str
+
+
+def case_duplicates(conn: psycopg.Connection[Any]) -> list[CaseDuplicate]:
+    """The users `flowyard migrate` names until an admin removes them (or the older one)."""
+    return conn.cursor(row_factory=class_row(CaseDuplicate)).execute(QUERIES["case_duplicates"]).fetchall()

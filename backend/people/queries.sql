@@ -1,11 +1,21 @@
 -- Users, groups, grants and tokens.
 
 -- name: insert_user
--- A new user; nothing when the name is taken.
+-- A new user; nothing when the name is taken, in any capitals (users_name_folded).
 INSERT INTO users (name, password_hash, locale, email)
 VALUES (%(name)s, %(password_hash)s, %(locale)s, %(email)s)
-ON CONFLICT (name) DO NOTHING
+ON CONFLICT DO NOTHING
 RETURNING name
+
+-- name: name_taken_by
+-- The user who holds a name, in whatever capitals (the oldest, when several do from before the rule).
+SELECT name FROM users WHERE lower(name) = lower(%(name)s) ORDER BY name_case_duplicate, created_at LIMIT 1
+
+-- name: case_duplicates
+-- Users whose names differ only by case from an older user's: kept from before the rule, never merged.
+SELECT d.name, (SELECT o.name FROM users AS o
+                WHERE lower(o.name) = lower(d.name) AND NOT o.name_case_duplicate) AS kept_by
+FROM users AS d WHERE d.name_case_duplicate ORDER BY lower(d.name), d.name
 
 -- name: add_to_group
 -- A user joins a group.
@@ -97,17 +107,29 @@ SELECT EXISTS (
     SELECT 1 FROM grants WHERE user_name = %(name)s AND (flow_id IS NULL OR flow_id = %(flow_id)s)
 )
 
--- name: recent_login_failures
--- Failed logins lately: from this address (any name), on this name (any address), on it from here.
-SELECT count(*) FILTER (WHERE address = %(address)s) AS from_address,
-       count(*) FILTER (WHERE user_name = %(name)s) AS on_name,
-       count(*) FILTER (WHERE user_name = %(name)s AND address = %(address)s) AS on_name_from_here
-FROM login_failures
-WHERE (address = %(address)s OR user_name = %(name)s) AND at > now() - %(window)s::interval
+-- name: lock_login
+-- Logins on this name or from this address wait for each other's reservation (till commit): the count
+-- the next statement reads then holds every attempt before it. Address first, then name, in every
+-- transaction, so two logins never wait on each other in a circle.
+SELECT pg_advisory_xact_lock(hashtextextended('login address ' || %(address)s, 0)),
+       pg_advisory_xact_lock(hashtextextended('login name ' || %(name)s, 0))
 
--- name: login_failed
--- One more failed login for a name, from an address.
-INSERT INTO login_failures (user_name, address) VALUES (%(name)s, %(address)s)
+-- name: reserve_login
+-- An attempt, counted as a failure before its password is checked, unless recent failures refuse it:
+-- from this address (any name), on this name (any address), on it from here; and whether it was kept.
+WITH recent AS (
+    SELECT count(*) FILTER (WHERE address = %(address)s) AS from_address,
+           count(*) FILTER (WHERE user_name = %(name)s) AS on_name,
+           count(*) FILTER (WHERE user_name = %(name)s AND address = %(address)s) AS on_name_from_here
+    FROM login_failures
+    WHERE (address = %(address)s OR user_name = %(name)s) AND at > now() - %(window)s::interval
+), kept AS (
+    INSERT INTO login_failures (user_name, address)
+    SELECT %(name)s, %(address)s FROM recent
+    WHERE from_address < %(max_address)s AND NOT (on_name >= %(max_name)s AND on_name_from_here > 0)
+    RETURNING 1
+)
+SELECT from_address, on_name, on_name_from_here, EXISTS (SELECT 1 FROM kept) AS reserved FROM recent
 
 -- name: login_succeeded
 -- A good login clears the name's failures from its address; other addresses' failures stand.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -52,7 +53,20 @@ async def list_workers(url: str) -> int:
     return 0
 
 
-async def start_run_command(url: str, flow_id: int, input_text: str | None) -> int:
+# Whether a named user may start runs of a flow: None, or the reason code that refuses it. The people
+# package answers; backend/processes.py hands its answer in (the queue imports nothing of people).
+MayStart = Callable[[AsyncConnection[Any], str, int], Awaitable[str | None]]
+
+
+async def start_run_command(
+    url: str,
+    flow_id: int,
+    input_text: str | None,
+    as_user: str | None = None,
+    may_start: MayStart | None = None,
+) -> int:
+    """`flowyard run FLOW_ID`: a run started by the operator at the terminal ("cli"), or, with `--as`, by
+    that user, who must exist and hold the run right on the flow (asked in the connection that starts it)."""
     from backend.queue.runs import FlowHasNoVersion, start_run
 
     try:
@@ -60,8 +74,15 @@ async def start_run_command(url: str, flow_id: int, input_text: str | None) -> i
     except InputRefused as refused:
         return refuse(refused, exit_code=2)
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
+        if as_user is not None:
+            assert may_start is not None, "a named starter is checked by whoever knows the users"
+            refused_code = await may_start(conn, as_user, flow_id)
+            if refused_code is not None:
+                return refuse(code=refused_code, name=as_user, user=as_user)
         try:
-            started = await start_run(conn, flow_id, input=payload, trigger_kind="manual", started_by="cli")
+            started = await start_run(
+                conn, flow_id, input=payload, trigger_kind="manual", started_by=as_user or "cli"
+            )
         except FlowHasNoVersion:
             return refuse(code="flow_not_found")
     print(f"started run {started.run_id}")
@@ -72,8 +93,8 @@ def workers_command(args: argparse.Namespace, url: str) -> int:
     return asyncio.run(list_workers(url))
 
 
-def run_command(args: argparse.Namespace, url: str) -> int:
-    return asyncio.run(start_run_command(url, args.flow, args.input))
+def run_command(args: argparse.Namespace, url: str, may_start: MayStart) -> int:
+    return asyncio.run(start_run_command(url, args.flow, args.input, args.as_user, may_start))
 
 
 async def stop_command(

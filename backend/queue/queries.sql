@@ -220,9 +220,12 @@ FROM unnest(%(codes)s::text[], %(nodes)s::text[], %(visits)s::integer[], %(datas
 SELECT latest_version FROM flows WHERE id = %(flow_id)s AND latest_version > 0
 
 -- name: insert_run
--- A new run; on a repeated idempotency key, nothing (and the caller reads the run that stands).
-INSERT INTO runs (flow_id, version, status, trigger_kind, input, idempotency_key, started_by)
-VALUES (%(flow_id)s, %(version)s, 'waiting', %(trigger_kind)s, %(input)s, %(idempotency_key)s, %(started_by)s)
+-- A new run; on a repeated idempotency key, nothing (and the caller reads the run that stands). A run the
+-- webhook starts keeps who had set the webhook's secret: for self-approval, they are its starter.
+INSERT INTO runs (flow_id, version, status, trigger_kind, input, idempotency_key, started_by, hook_secret_by)
+VALUES (%(flow_id)s, %(version)s, 'waiting', %(trigger_kind)s, %(input)s, %(idempotency_key)s, %(started_by)s,
+        CASE WHEN %(trigger_kind)s = 'webhook'
+             THEN (SELECT webhook_secret_by FROM flows WHERE id = %(flow_id)s) END)
 ON CONFLICT (flow_id, idempotency_key) DO NOTHING
 RETURNING id
 

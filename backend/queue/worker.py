@@ -61,7 +61,7 @@ from backend.queue.records import record_retention_from_env, sweep_run_records
 from backend.queue.runs import NOTIFY_CHANNEL
 from backend.queue.schedules import fire_due
 from backend.queue.settle import Outcome
-from backend.queue.sweep import DEFAULT_RETENTION, sweep_ended_runs
+from backend.queue.sweep import DEFAULT_RETENTION, key_retention_from_env, sweep_ended_runs
 from backend.store.errors import database_gone
 from backend.store.queries import one
 
@@ -519,7 +519,8 @@ class Worker:
                     if beats % SWEEP_EVERY_BEATS == 0:
                         await conn.execute(QUERIES["forget_silent_workers"])
                         await conn.execute(QUERIES["forget_expired_sessions"])
-                        await sweep_events(conn, self.clock())  # wait_event (backend/events)
+                        keys_kept = key_retention_from_env(self.retention or timedelta(0))
+                        await sweep_events(conn, self.clock(), keys_kept)  # wait_event (backend/events)
                         if self.retention is not None:
                             await sweep_ended_runs(conn, self.clock(), self.retention)
                         if self.record_retention is not None:

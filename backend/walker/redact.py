@@ -37,6 +37,8 @@ from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlu
 REDACTED = "[redacted]"
 # The shortest side of a secret split at its `@` that is still redacted on its own.
 MIN_SIDE = 6
+# What an approver sees in place of a credential-like value (backend/walker/shown.py).
+MASK = "••••"
 # A name is split into words at `-`, `_`, `.` and case changes; any word below marks a credential.
 # `Idempotency-Key` names a key but is ours and harmless.
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
@@ -169,7 +171,21 @@ def redact_values(value: Any) -> Any:
         >>> redact_values({"invoice": "A-7", "api": {"token": "t", "page": 2}, "rows": [{"password": "p"}]})
         {'invoice': 'A-7', 'api': {'token': '[redacted]', 'page': 2}, 'rows': [{'password': '[redacted]'}]}
     """
+    return mask_credentials(value, REDACTED)[0]
+
+
+def mask_credentials(value: Any, mark: str = MASK) -> tuple[Any, bool]:
+    """A copy of `value` with every value under a credential-like key replaced by `mark`, and whether
+    any was (an approval's shown values say so to the approver).
+
+    Examples:
+        >>> mask_credentials({"amount": 12, "bank": {"api_key": "k"}})
+        ({'amount': 12, 'bank': {'api_key': '••••'}}, True)
+        >>> mask_credentials(["a", {"key": "PROJ-1"}])
+        (['a', {'key': 'PROJ-1'}], False)
+    """
     # Iterative, as every traversal here: a deep document must not reach Python's recursion limit.
+    masked = False
     root: list[Any] = [value]
     stack: list[tuple[Any, Any, Any]] = [(root, 0, value)]
     while stack:
@@ -179,7 +195,8 @@ def redact_values(value: Any) -> Any:
             parent[slot] = copy
             for name, inner in item.items():
                 if isinstance(name, str) and is_credential_name(name, field=True):
-                    copy[name] = REDACTED
+                    copy[name] = mark
+                    masked = True
                 else:
                     copy[name] = inner
                     stack.append((copy, name, inner))
@@ -187,7 +204,7 @@ def redact_values(value: Any) -> Any:
             items = list(item)
             parent[slot] = items
             stack.extend((items, index, inner) for index, inner in enumerate(item))
-    return root[0]
+    return root[0], masked
 
 
 def redact_request(action_type: str, config: Mapping[str, Any]) -> dict[str, Any]:

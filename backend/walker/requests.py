@@ -11,7 +11,7 @@ Examples:
     >>> approval_request(node, 4, {"invoice": {"id": "A-7"}})
     ApprovalRequest(node='ask', visit=4, title='Pay A-7?', explanation='', approvers=['group:finance'], \
 deadline=None, on_timeout=None, quorum=1, reject='any', allow_self_approval=False, remind_after=(), \
-escalate_after=None, escalate_to=())
+escalate_after=None, escalate_to=(), shown=({'label': None, 'path': 'trigger', 'value': None},))
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from backend.graph.durations import parse_duration
 from backend.graph.model import Node
 from backend.walker.errors import WalkFailure
 from backend.walker.secret_refs import Slot, secret_slots, shown
+from backend.walker.shown import shown_items
 from backend.walker.templates import MISSING, as_text, evaluate, render_text
 
 
@@ -47,6 +48,8 @@ class ApprovalRequest:
     remind_after: tuple[str, ...] = ()
     escalate_after: str | None = None
     escalate_to: tuple[str, ...] = ()
+    # What the approvers see (backend/walker/shown.py), read now and kept with the approval.
+    shown: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +115,7 @@ def approval_request(
         remind_after=tuple(config.get("remind_after") or ()),
         escalate_after=config.get("escalate_after"),
         escalate_to=tuple(render_text(p, variables, limit) for p in config.get("escalate_to") or ()),
+        shown=shown_items(config, variables, limit),
     )
 
 

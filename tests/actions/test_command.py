@@ -199,6 +199,32 @@ def test_use_server_is_checked_when_the_flow_is_saved_and_again_when_the_action_
     assert receiver.received == []
 
 
+def test_an_undo_is_held_to_use_server_and_its_template_when_the_flow_is_saved(
+    queue: Queue, receiver: RecordingServer
+) -> None:
+    admin(queue, server=("web-10", receiver.url), template=("web-10", "uptime", ["uptime"], {}))
+    admin(queue, server=("web-11", receiver.url), template=("web-11", "uptime", ["uptime"], {}))
+    queue.one("DELETE FROM server_grants WHERE server = 'web-11' RETURNING server")
+    flows_before = queue.one("SELECT count(*) FROM flows")
+    # The node's own server is allowed; its undo names one the author may not use: refused at save, not
+    # left to the send, where a cancelled run would stick retrying its undo.
+    with pytest.raises(CommandRefused) as refused:
+        queue.save(
+            command_flow(server="web-10", template="uptime", undo={"server": "web-11", "template": "uptime"})
+        )
+    assert (refused.value.status, refused.value.code) == (403, "server_use_refused")
+    assert refused.value.params == {"server": "web-11", "node": "cmd"}
+    with pytest.raises(CommandRefused) as refused:
+        queue.save(
+            command_flow(server="web-10", template="uptime", undo={"server": "web-10", "template": "gone"})
+        )
+    assert refused.value.code == "command_template_unknown"
+    assert queue.one("SELECT count(*) FROM flows") == flows_before, "a refused save saves nothing"
+    queue.save(
+        command_flow(server="web-10", template="uptime", undo={"server": "web-10", "template": "uptime"})
+    )
+
+
 def test_a_stored_free_command_line_is_refused_when_sent(queue: Queue, receiver: RecordingServer) -> None:
     """A version saved before templates were required still names `command`: it never reaches an agent."""
     admin(queue, server=("web-8", receiver.url), template=("web-8", "uptime", ["uptime"], {}))

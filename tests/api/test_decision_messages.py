@@ -45,6 +45,20 @@ def test_decision_refusals_name_the_user_and_the_approval_in_every_language(queu
                     api.post(decide, json={"outcome": "reject"}, headers=auth(named, **language)),
                     str(approval_id),
                 ),
+                "decision_approval_mismatch": (
+                    api.post(
+                        decide,
+                        json={"outcome": "reject", "approval": 987653},
+                        headers=auth(named, **language),
+                    ),
+                    "987653",
+                ),
+                "approval_changed": (
+                    api.post(
+                        decide, json={"outcome": "reject", "seen": "0" * 64}, headers=auth(named, **language)
+                    ),
+                    str(approval_id),
+                ),
             }
             for code, (answer, named_in_it) in cases.items():
                 error = answer.json()["error"]

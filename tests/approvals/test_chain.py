@@ -169,7 +169,7 @@ def test_rights_changes_are_chained(database_url: str) -> None:
 def test_the_retention_sweep_takes_votes_with_their_approval_and_verify_counts_them_swept(
     decided: tuple[Queue, int, list[int]],
 ) -> None:
-    from backend.approvals.retention import sweep_decided_approvals
+    from backend.approvals.retention import record_retention, sweep_decided_approvals
 
     queue, flow_id, approvals = decided
     # Forty days pass for the first approval: its decision, its vote and their records.
@@ -191,6 +191,9 @@ def test_the_retention_sweep_takes_votes_with_their_approval_and_verify_counts_t
     )
     # The aged row no longer makes its record: what a change by hand looks like, until the sweep takes it.
     assert [b.code for b in verdict(queue, flow_id).breaks] == ["chain_row_changed"] * 2
+
+    with psycopg.connect(queue.url) as owner:
+        record_retention(owner, timedelta(days=30))  # as `flowyard migrate` does, as the schema's owner
 
     async def sweep() -> int:
         async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:

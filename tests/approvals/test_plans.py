@@ -56,6 +56,9 @@ PARAMS: dict[str, Any] = {
     "csrf": "c",
     "lifetime": "1 hour",
     "address": "10.0.0.1",
+    "max_address": 30,
+    "max_name": 10,
+    "value": "never",
     "actor": "cli",
     "server": "web-1",
     "expires_in": None,
@@ -88,6 +91,8 @@ PARAMS: dict[str, Any] = {
     "to_user": "u2",
     "starts_at": None,
     "ends_at": None,
+    "shown": "[]",
+    "run_ids": [1, 2],
 }
 GROWING = {
     *("approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures", "rights_trail"),

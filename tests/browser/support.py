@@ -113,9 +113,20 @@ def serve(database_url: str, extra_env: dict[str, str] | None = None) -> Iterato
             server_log(f"browser serve on {database_url.rsplit('/', 1)[-1]}", log.read())
 
 
-def log_in(browser: Browser, server: Server, name: str, *, locale: str = "en-US") -> Page:
-    """A new browser context logged in as `name` through the login page; the page shows the flows."""
-    context = browser.new_context(base_url=server.url, locale=locale, viewport={"width": 1400, "height": 900})
+def log_in(
+    browser: Browser,
+    server: Server,
+    name: str,
+    *,
+    locale: str = "en-US",
+    width: int = 1400,
+    height: int = 900,
+) -> Page:
+    """A new browser context logged in as `name` through the login page; the page shows the flows.
+    `width` and `height`: the viewport (390 x 844 is a phone, tests/browser/test_phone.py)."""
+    context = browser.new_context(
+        base_url=server.url, locale=locale, viewport={"width": width, "height": height}
+    )
     page = context.new_page()
     page.goto("/login")
     page.locator("input[name=name]").fill(name)  # by name: the label is in the browser's language

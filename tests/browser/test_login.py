@@ -10,7 +10,7 @@ from tests.browser.support import PASSWORD, Server, log_in, screenshot
 def test_a_wrong_password_is_refused_and_the_right_one_opens_the_flows(
     browser: Browser, server: Server
 ) -> None:
-    server.user("lena", "edit", "run")
+    server.user("lena", "edit", "run", "decide", "audit", "admin")
     context = browser.new_context(base_url=server.url, locale="en-US")
     page = context.new_page()
     page.goto("/flows")
@@ -25,7 +25,7 @@ def test_a_wrong_password_is_refused_and_the_right_one_opens_the_flows(
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url("**/flows")
     nav = page.get_by_role("navigation")
-    for name in ("Flows", "Runs", "Inbox", "Audit", "People"):
+    for name in ("Flows", "Runs", "Inbox", "Audit", "People"):  # each page her rights open
         expect(nav.get_by_role("link", name=name)).to_be_visible()
 
     page.get_by_role("button", name="Log out").click()
@@ -42,6 +42,6 @@ def test_the_language_menu_switches_and_is_stored_on_the_user(browser: Browser, 
     expect(page.get_by_role("navigation").get_by_role("link", name="フロー")).to_be_visible()
     # A new context (another device) follows the stored setting.
     again = log_in(browser, server, "jun", locale="de-DE")
-    expect(again.get_by_role("navigation").get_by_role("link", name="受信トレイ")).to_be_visible()
+    expect(again.get_by_role("navigation").get_by_role("link", name="実行")).to_be_visible()
     page.context.close()
     again.context.close()

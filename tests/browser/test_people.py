@@ -134,3 +134,27 @@ def test_an_admin_adds_a_user_grants_decide_and_revokes_a_token(browser: Browser
     dora.wait_for_url("**/login")
     for page in (author, admin, dora):
         page.context.close()
+
+
+def test_an_admin_requires_four_eyes_on_the_people_page(browser: Browser, story: Story) -> None:
+    server = story.server
+    server.user("pia", "admin")
+    admin = log_in(browser, server, "pia")
+    admin.goto("/people")
+    policy = admin.get_by_role("region", name="Four eyes")
+    never = policy.get_by_role("checkbox", name="Never allow self-approval")
+    expect(never).not_to_be_checked()
+    expect(policy).to_contain_text(message("ui_people_policy_per_node_hint"))
+    never.click()  # the box follows the stored policy: checked once the server has it
+    expect(never).to_be_checked()
+    expect(policy).to_contain_text(message("ui_people_policy_never_hint"))
+    expect(policy).to_contain_text("Set by pia at ")
+    expect(policy.get_by_role("alert")).to_have_count(0)
+    with story.api(story.token("pia")) as api:
+        assert api.get("/api/policies").json()["self_approval"]["value"] == "never"
+    policy.screenshot(path=str(SCREENSHOTS / "people-four-eyes.png"))
+    never.click()
+    expect(policy).to_contain_text(message("ui_people_policy_per_node_hint"))
+    with story.api(story.token("pia")) as api:
+        assert api.get("/api/policies").json()["self_approval"]["value"] == "per_node"
+    admin.context.close()

@@ -64,7 +64,7 @@ async def _sweep(queue: Queue, sweep: object) -> tuple[int, int]:
     from backend.events.wake import sweep as sweep_events
 
     async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-        return await sweep_events(conn, queue.clock())
+        return await sweep_events(conn, queue.clock(), timedelta(days=90))
 
 
 def test_the_timeout_port_is_followed_when_no_event_comes(queue: Queue) -> None:
@@ -188,5 +188,5 @@ def test_a_cancelled_run_takes_no_event_and_its_pause_is_swept(queue: Queue) -> 
     drain(queue)
     assert queue.aconn(lambda conn: cancel_run(conn, run_id, by="test", approvals=ApprovalService()))
     assert not post(queue, "paid", "X-1").delivered, "kept for a run that waits, not given to a cancelled one"
-    queue.aconn(lambda conn: sweep(conn, queue.clock()))
+    queue.aconn(lambda conn: sweep(conn, queue.clock(), timedelta(days=90)))
     assert queue.one("SELECT count(*) FROM event_waits WHERE run_id = %s", run_id) == (0,)

@@ -85,3 +85,30 @@ def test_flow_save_makes_a_flow_then_a_new_version(queue: Queue, tmp_path: Path)
     refused = flowyard(queue.url, "flow", "save", str(path), "--flow", str(flow_id))
     assert refused.returncode == 1 and "node_type_unknown" in refused.stdout
     assert queue.one("SELECT latest_version FROM flows WHERE id = %s", flow_id) == (2,)
+
+
+def test_run_as_a_user_names_them_as_the_starter_if_they_may_run_the_flow(queue: Queue) -> None:
+    from tests.api.support import make_user
+
+    flow_id = queue.save(flow("start:trigger", wires=[]))
+    other_id = queue.save(flow("start:trigger", wires=[]))
+    make_user(queue.url, "ann", f"run:{flow_id}")
+    make_user(queue.url, "bob", "decide")
+
+    started = flowyard(queue.url, "run", str(flow_id), "--as", "ann")
+    assert started.returncode == 0, started.stderr
+    run_id = int(started.stdout.split()[-1])
+    assert queue.one("SELECT started_by FROM runs WHERE id = %s", run_id) == ("ann",)
+    plain = flowyard(queue.url, "run", str(flow_id))
+    assert queue.one("SELECT started_by FROM runs WHERE id = %s", int(plain.stdout.split()[-1])) == ("cli",)
+
+    for args, code, name in (
+        ([str(other_id), "--as", "ann"], "run_right_missing", "ann"),  # her right is on the other flow
+        ([str(flow_id), "--as", "bob"], "run_right_missing", "bob"),
+        ([str(flow_id), "--as", "nobody"], "user_unknown", "nobody"),
+    ):
+        refused = flowyard(queue.url, "run", *args)
+        assert refused.returncode == 1, refused.stderr
+        assert refused.stderr.rstrip().endswith(f"({code})") and name in refused.stderr
+        assert "Traceback" not in refused.stderr
+    assert queue.one("SELECT count(*) FROM runs WHERE flow_id = ANY(%s)", [flow_id, other_id]) == (2,)

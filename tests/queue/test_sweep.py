@@ -87,7 +87,7 @@ def test_a_running_worker_sweeps_from_its_heartbeat(queue: Queue) -> None:
 
 
 def test_approvals_have_their_own_retention_and_only_the_sweep_may_delete_a_decided_one(queue: Queue) -> None:
-    from backend.approvals.retention import sweep_decided_approvals
+    from backend.approvals.retention import record_retention, sweep_decided_approvals
 
     asked = queue.start(queue.save(ASK))
     fresh = queue.start(queue.save(ASK))
@@ -106,6 +106,10 @@ def test_approvals_have_their_own_retention_and_only_the_sweep_may_delete_a_deci
     with psycopg.connect(queue.url) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):
         conn.execute("DELETE FROM approvals WHERE run_id = %s", (asked,))
 
+    # Only by the retention the schema's owner recorded (flowyard migrate): none recorded, nothing goes.
+    assert queue.aconn(lambda conn: sweep_decided_approvals(conn, None, timedelta(days=365 * 2))) == 0
+    with psycopg.connect(queue.url) as conn:
+        assert record_retention(conn, timedelta(days=365 * 2))
     assert queue.aconn(lambda conn: sweep_decided_approvals(conn, None, timedelta(days=365 * 2))) == 1
     assert queue.all("SELECT run_id FROM approvals WHERE run_id IN (%s, %s)", asked, fresh) == [(fresh,)]
     with psycopg.connect(queue.url) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):

@@ -16,7 +16,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from backend.approvals.retention import sweep_decided_approvals
+from backend.approvals.retention import record_retention, sweep_decided_approvals
 from tests.queue.test_sweep import ASK
 from tests.support import AsyncConnection, Queue
 
@@ -97,22 +97,56 @@ def test_truncate_is_refused_even_to_the_owner(queue: Queue) -> None:
                 conn.execute(sql.SQL("TRUNCATE {} CASCADE").format(sql.Identifier(table)))
 
 
-def test_the_retention_exception_deletes_only_what_is_older_than_the_retention(
+def test_a_retention_the_app_role_declares_or_writes_itself_deletes_no_decision(
+    queue: Queue, app_role: str
+) -> None:
+    old, _recent = decided_approvals(queue)
+    with as_app(queue.url, app_role) as conn:
+        # The attack of issue 32: a session setting the retention itself, then deleting a decision.
+        for retention in ("1 day", "2 years"):
+            with pytest.raises(psycopg.errors.IntegrityConstraintViolation), conn.transaction():
+                conn.execute("SELECT set_config('flowyard.approval_retention', %s, true)", (retention,))
+                conn.execute("DELETE FROM approvals WHERE run_id = %s", (old,))
+        # Nor may it write the retention the trigger trusts, whatever the grants say.
+        for statement in (
+            "INSERT INTO approval_retention (retention) VALUES ('1 day')",
+            "UPDATE approval_retention SET retention = '1 day'",
+            "DELETE FROM approval_retention",
+            "TRUNCATE approval_retention",
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(statement)
+        assert not record_retention(conn, timedelta(days=1))
+        # A temporary table of the same name comes first on its search path; the trigger does not read it.
+        conn.execute("CREATE TEMP TABLE approval_retention (retention interval)")
+        conn.execute("INSERT INTO approval_retention VALUES ('1 day')")
+        with pytest.raises(psycopg.errors.IntegrityConstraintViolation):
+            conn.execute("DELETE FROM approvals WHERE run_id = %s", (old,))
+    assert queue.one("SELECT count(*) FROM approvals WHERE run_id = %s", old) == (1,)
+    assert queue.one("SELECT count(*) FROM approval_retention") == (0,)
+
+
+def test_the_retention_exception_deletes_only_what_is_older_than_the_recorded_retention(
     queue: Queue, app_role: str
 ) -> None:
     old, recent = decided_approvals(queue)
-    with as_app(queue.url, app_role) as conn:
-        # A transaction that declares itself the sweep still cannot delete a decision younger than the
-        # retention it declares, nor declare a retention of nothing.
-        for retention in ("2 years", "0 seconds", "-5 years", "not an interval"):
-            with pytest.raises(psycopg.errors.IntegrityConstraintViolation), conn.transaction():
-                conn.execute("SELECT set_config('flowyard.approval_retention', %s, true)", (retention,))
-                conn.execute("DELETE FROM approvals WHERE run_id = %s", (recent,))
 
     async def sweep(conn: AsyncConnection) -> int:
         await conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(app_role)))
         return await sweep_decided_approvals(conn, None, timedelta(days=365 * 2))
 
+    # The app's own setting is an upper bound at most: with none recorded, nothing goes.
+    assert queue.aconn(sweep) == 0
+    with psycopg.connect(queue.url) as owner:  # `flowyard migrate`, as the schema's owner
+        assert record_retention(owner, timedelta(days=365 * 2))
+    # A decision younger than the recorded retention stays, whatever the session declares.
+    with (
+        as_app(queue.url, app_role) as conn,
+        pytest.raises(psycopg.errors.IntegrityConstraintViolation),
+        conn.transaction(),
+    ):
+        conn.execute("SELECT set_config('flowyard.approval_retention', '1 second', true)")
+        conn.execute("DELETE FROM approvals WHERE run_id = %s", (recent,))
     # Every decision older than two years goes (an earlier test's too), and only those.
     assert queue.aconn(sweep) >= 1
     assert queue.one("SELECT count(*) FROM approvals WHERE decided_at < now() - interval '2 years'") == (0,)
@@ -145,3 +179,21 @@ def test_the_app_role_starts_on_a_migrated_database(database_url: str, app_role:
         assert migrate(conn) == []
         key = "x" * 43 + "="
         assert SecretStore(keys_from_text(key)).seal_moved_tokens(conn) == 0
+
+
+def test_flowyard_migrate_records_the_approvals_retention_it_is_given(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from backend.processes import _migrate_and_seal
+
+    def recorded() -> object:
+        with psycopg.connect(database_url) as conn:
+            row = conn.execute("SELECT retention FROM approval_retention").fetchone()
+        return row[0] if row else None
+
+    monkeypatch.setenv("FLOWYARD_APPROVAL_RETENTION_DAYS", "30")
+    _migrate_and_seal(database_url)
+    assert recorded() == timedelta(days=30)
+    monkeypatch.setenv("FLOWYARD_APPROVAL_RETENTION_DAYS", "0")
+    _migrate_and_seal(database_url)
+    assert recorded() is None

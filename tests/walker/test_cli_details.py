@@ -181,7 +181,9 @@ def test_a_literal_until_too_far_ahead_is_a_finding_before_anything_walks(
 def test_the_walk_command_keeps_to_the_configured_limits_before_and_after_a_pause(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    nodes = {"t": trigger(), "ask": approval("Go?"), "say": log("said {{trigger}}")}
+    # The approval shows nothing: by default it would show the input, itself held to the value limit.
+    ask = ("approval", {**approval("Go?")[1], "show": []})
+    nodes = {"t": trigger(), "ask": ask, "say": log("said {{trigger}}")}
     path = _flow(tmp_path, nodes, "t>ask ask.approve>say")
     payload = json.dumps("x" * 300)
     assert main(["walk", path, "--input", payload, "--answer", "ask=approve", "--json"]) == 0
@@ -194,6 +196,9 @@ def test_the_walk_command_keeps_to_the_configured_limits_before_and_after_a_paus
         "value_too_large",
         ["t", "ask", "say"],
     )
+    shows_input = _flow(tmp_path, {**nodes, "ask": approval("Go?")}, "t>ask ask.approve>say")
+    assert main(["walk", shows_input, "--input", payload, "--answer", "ask=approve", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["visits"] == ["t", "ask"]
     monkeypatch.delenv("FLOWYARD_MAX_VALUE_BYTES")
     monkeypatch.setenv("FLOWYARD_MAX_VARIABLES_BYTES", "200")
     assert main(["walk", path, "--input", payload, "--json"]) == 1

@@ -166,6 +166,7 @@ def test_an_approval_asks_with_every_rule_as_written_and_its_texts_rendered() ->
         "remind_after": ["P1D", "PT12H"],
         "escalate_after": "P3D",
         "escalate_to": ["user:{{boss}}", "group:board"],
+        "show": [{"label": "Invoice of {{boss}}", "value": "invoice.id"}],
     }
     variables = {"invoice": {"id": "A-7"}, "why": "it is due", "team": "finance", "boss": "eve"}
     assert approval_request(Node("ask", "approval", config), 6, variables, 1000) == ApprovalRequest(
@@ -182,6 +183,7 @@ def test_an_approval_asks_with_every_rule_as_written_and_its_texts_rendered() ->
         remind_after=("P1D", "PT12H"),
         escalate_after="P3D",
         escalate_to=("user:eve", "group:board"),
+        shown=({"label": "Invoice of eve", "path": "invoice.id", "value": "A-7"},),
     )
 
 
@@ -201,6 +203,7 @@ def test_an_approval_with_nothing_but_its_node_asks_with_the_defaults() -> None:
         remind_after=(),
         escalate_after=None,
         escalate_to=(),
+        shown=({"label": None, "path": "trigger", "value": None},),
     )
     nulls = {"approvers": None, "remind_after": None, "escalate_to": None}
     assert approval_request(Node("ask", "approval", nulls), 3, {}, 1000) == request

@@ -46,6 +46,7 @@ def test_an_approval_pauses_with_its_request_rendered() -> None:
         approvers=["group:finance", "user:ann"],
         deadline="P2D",
         on_timeout="skip",
+        shown=({"label": None, "path": "trigger", "value": {"id": "A-7", "amount": 1200, "owner": "ann"}},),
     )
     assert [line.code for line in step.journal] == ["node_visited", "node_visited", "approval_requested"]
     assert step.journal[1].data == {"type": "approval", "port": None}

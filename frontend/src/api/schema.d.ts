@@ -149,7 +149,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an event: delivered to the oldest run waiting for it under its key, or kept for one */
+        /** Send an event: delivered to the oldest run waiting for it under its key, or kept for one (within the sender's quota); the same Idempotency-Key twice is one event */
         post: operations["send"];
         delete?: never;
         options?: never;
@@ -443,6 +443,40 @@ export interface paths {
         /** Users, their groups, rights and token counts, by name, a page after a name (admin) */
         get: operations["people"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The installation's policies: self_approval is per_node (each approval node decides) or never */
+        get: operations["policies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/policies/self_approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the self-approval policy (admin): never holds every approval to four eyes, those of versions saved before included */
+        put: operations["set_self_approval"];
         post?: never;
         delete?: never;
         options?: never;
@@ -874,6 +908,8 @@ export interface operations {
                             deadline_at?: string | null;
                             decided_at?: string | null;
                             decided_by?: string | null;
+                            /** @description SHA-256 (hex) of the canonical JSON of id, run_id, title, explanation and shown; sent back as a decision's `seen` */
+                            digest: string;
                             explanation: string;
                             flow_id: number;
                             id: number;
@@ -888,6 +924,14 @@ export interface operations {
                             reject_rule?: "any" | "quorum";
                             requested_at?: string;
                             run_id: number;
+                            /** @description what the approvers were shown, read when the approval was requested */
+                            shown: {
+                                label: string | null;
+                                /** @description a credential-like value was masked */
+                                masked?: boolean;
+                                path: string;
+                                value: unknown;
+                            }[];
                             started_by?: string | null;
                             title: string;
                             version?: number;
@@ -970,6 +1014,8 @@ export interface operations {
                         deadline_at?: string | null;
                         decided_at?: string | null;
                         decided_by?: string | null;
+                        /** @description SHA-256 (hex) of the canonical JSON of id, run_id, title, explanation and shown; sent back as a decision's `seen` */
+                        digest: string;
                         explanation: string;
                         flow_id: number;
                         id: number;
@@ -984,6 +1030,14 @@ export interface operations {
                         reject_rule?: "any" | "quorum";
                         requested_at?: string;
                         run_id: number;
+                        /** @description what the approvers were shown, read when the approval was requested */
+                        shown: {
+                            label: string | null;
+                            /** @description a credential-like value was masked */
+                            masked?: boolean;
+                            path: string;
+                            value: unknown;
+                        }[];
                         started_by?: string | null;
                         title: string;
                         version?: number;
@@ -1050,9 +1104,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description the id of the approval the decider sees; another than the path's is 409 decision_approval_mismatch, nothing written */
+                    approval?: number;
                     comment?: string;
                     /** @enum {unknown} */
                     outcome: "approve" | "reject";
+                    /** @description the digest of the approval the decider saw; another than the approval's is 409 approval_changed, nothing written */
+                    seen?: string;
                 };
             };
         };
@@ -1071,6 +1129,8 @@ export interface operations {
                         deadline_at?: string | null;
                         decided_at?: string | null;
                         decided_by?: string | null;
+                        /** @description SHA-256 (hex) of the canonical JSON of id, run_id, title, explanation and shown; sent back as a decision's `seen` */
+                        digest: string;
                         explanation: string;
                         flow_id: number;
                         id: number;
@@ -1085,6 +1145,14 @@ export interface operations {
                         reject_rule?: "any" | "quorum";
                         requested_at?: string;
                         run_id: number;
+                        /** @description what the approvers were shown, read when the approval was requested */
+                        shown: {
+                            label: string | null;
+                            /** @description a credential-like value was masked */
+                            masked?: boolean;
+                            path: string;
+                            value: unknown;
+                        }[];
                         started_by?: string | null;
                         title: string;
                         version?: number;
@@ -1226,6 +1294,8 @@ export interface operations {
                             deadline_at?: string | null;
                             decided_at?: string | null;
                             decided_by?: string | null;
+                            /** @description SHA-256 (hex) of the canonical JSON of id, run_id, title, explanation and shown; sent back as a decision's `seen` */
+                            digest: string;
                             explanation: string;
                             flow_id: number;
                             id: number;
@@ -1240,6 +1310,14 @@ export interface operations {
                             reject_rule?: "any" | "quorum";
                             requested_at?: string;
                             run_id: number;
+                            /** @description what the approvers were shown, read when the approval was requested */
+                            shown: {
+                                label: string | null;
+                                /** @description a credential-like value was masked */
+                                masked?: boolean;
+                                path: string;
+                                value: unknown;
+                            }[];
                             started_by?: string | null;
                             title: string;
                             version?: number;
@@ -1593,6 +1671,8 @@ export interface operations {
                          * @description null once delivered
                          */
                         kept_until: string | null;
+                        /** @description an Idempotency-Key this sender used for this name before: the first answer */
+                        repeated?: boolean;
                     };
                 };
             };
@@ -1661,6 +1741,15 @@ export interface operations {
             };
             /** @description Invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3425,6 +3514,166 @@ export interface operations {
             };
         };
     };
+    policies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        self_approval: {
+                            set_at: string | null;
+                            /** @description null: never set, the default holds */
+                            set_by: string | null;
+                            /** @enum {string} */
+                            value: "per_node" | "never";
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy, or the database is unavailable (database_unavailable, Retry-After): try again in a moment */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    set_self_approval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    value: "per_node" | "never";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        set_at: string | null;
+                        /** @description null: never set, the default holds */
+                        set_by: string | null;
+                        /** @enum {string} */
+                        value: "per_node" | "never";
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy, or the database is unavailable (database_unavailable, Retry-After): try again in a moment */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     rights_trail: {
         parameters: {
             query?: {
@@ -3528,6 +3777,16 @@ export interface operations {
                         next: number | null;
                         runs: {
                             created_at: string;
+                            /** @description the run's latest decided approval: approved, rejected or settled by its deadline */
+                            decision: {
+                                approval: number;
+                                decided_at: string;
+                                decided_by: string | null;
+                                node: string;
+                                /** @enum {unknown} */
+                                outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped";
+                                title: string;
+                            } | null;
                             ended_at?: string | null;
                             error: string | null;
                             /** @description the error code's sentence, for people */
@@ -3682,6 +3941,16 @@ export interface operations {
                         next: number | null;
                         run: {
                             created_at: string;
+                            /** @description the run's latest decided approval: approved, rejected or settled by its deadline */
+                            decision: {
+                                approval: number;
+                                decided_at: string;
+                                decided_by: string | null;
+                                node: string;
+                                /** @enum {unknown} */
+                                outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped";
+                                title: string;
+                            } | null;
                             ended_at?: string | null;
                             error: string | null;
                             /** @description the error code's sentence, for people */
@@ -5029,6 +5298,8 @@ export interface operations {
                          * @description null once delivered
                          */
                         kept_until: string | null;
+                        /** @description an Idempotency-Key this sender used for this name before: the first answer */
+                        repeated?: boolean;
                     };
                 };
             };
@@ -5079,6 +5350,15 @@ export interface operations {
             };
             /** @description Invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

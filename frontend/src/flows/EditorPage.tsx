@@ -1,5 +1,7 @@
 // One flow in the editor: the palette, the canvas (or the list view), the selected node's panel and the
-// live findings. Save is refused while findings stand; Run starts a real run and links to it.
+// live findings. Save is refused while findings stand; Run starts a real run and links to it. Without the
+// edit right on the flow it is read-only (no palette, no edit in the panels); on a phone (shell/phone.ts)
+// it says that drawing needs a larger screen and shows the flow as a list to read.
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactFlowInstance } from '@xyflow/react';
@@ -28,6 +30,8 @@ import { visitsByNode } from '../walk/walk';
 import { diffDocuments, diffMarks, useCompare } from './compare';
 import { ComparePanel } from './ComparePanel';
 import { failureSentence } from '../api/failure';
+import { useRights } from '../runs/rights';
+import { usePhone } from '../shell/phone';
 
 // rjsf and its ajv validator load with the first node's panel, not with the canvas.
 const ConfigPanel = lazy(() => import('../panel/ConfigPanel').then((m) => ({ default: m.ConfigPanel })));
@@ -42,6 +46,9 @@ export function EditorPage() {
   const [flow, setFlow] = useState<ReactFlowInstance | null>(null);
   const [view, setView] = useState<'canvas' | 'list'>('canvas');
   const editor = useEditor();
+  const may = useRights();
+  const phone = usePhone();
+  const readOnly = editor.viewing !== null || !may('edit', flowId) || phone;
   const loaded = useQuery(flowQuery(flowId));
   // The flow as opened is checked once the canvas has drawn (a saved version has no findings, only
   // perhaps warnings); every edit after that at once (flows/findings.ts).
@@ -59,7 +66,7 @@ export function EditorPage() {
   const order = useMemo(() => (sample ? visitsByNode(sample.visits) : undefined), [sample]);
   const paused = useMemo(() => (sample ? new Set(sample.pending.map((p) => p.node)) : NOT_WALKED), [sample]);
   useUndoKeys();
-  useCopyPasteKeys(editor.viewing !== null);
+  useCopyPasteKeys(readOnly);
   useLeaveGuard(unsaved(editor), t('ui_leave_confirm'));
   const newer = newerVersion(
     {
@@ -137,7 +144,20 @@ export function EditorPage() {
   // A refetch that fails (the server away a moment) leaves the flow being edited on the page.
   if (loaded.error && !loaded.data) return <p role="alert">{failureSentence(loaded.error, t)}</p>;
   if (editor.flowId !== flowId) return <p aria-busy="true">{t('ui_loading')}</p>;
-  const readOnly = editor.viewing !== null;
+  if (phone) {
+    return (
+      <section className="page editor-phone">
+        <h1>
+          <span className="data">{editor.doc.name}</span>{' '}
+          <span className="version">{t('ui_toolbar_version', { version: editor.version ?? 0 })}</span>
+        </h1>
+        <p role="note" className="phone-notice">
+          {t('ui_editor_phone_notice')}
+        </p>
+        <ListView findings={findings} readOnly selectable={false} />
+      </section>
+    );
+  }
   const selected =
     editor.selected.length === 1 ? editor.doc.nodes.find((n) => n.id === editor.selected[0]) : undefined;
 
@@ -152,7 +172,7 @@ export function EditorPage() {
         </p>
       )}
       <div className="editor-body">
-        <Palette onAdd={addAtCentre} disabled={readOnly} />
+        {may('edit', flowId) && <Palette onAdd={addAtCentre} disabled={readOnly} />}
         {view === 'canvas' ? (
           <Canvas
             findings={findings}
@@ -165,7 +185,7 @@ export function EditorPage() {
             onInit={setFlow}
           />
         ) : (
-          <ListView findings={findings} />
+          <ListView findings={findings} readOnly={readOnly} />
         )}
         <div className="side">
           {selected ? (

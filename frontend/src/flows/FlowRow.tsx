@@ -1,4 +1,5 @@
-// One row of the flows page, with its rename, duplicate and export actions.
+// One row of the flows page, with its rename (edit on the flow), duplicate (edit everywhere: it makes a
+// flow) and export actions. On a phone the row is a card, each cell named by its column (data-label).
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -7,6 +8,7 @@ import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
 import { formatMoment } from '../i18n/i18n';
 import type { FlowDocument } from './document';
+import { useRights } from '../runs/rights';
 
 interface Summary {
   id: number;
@@ -40,12 +42,14 @@ async function documentOf(id: number): Promise<FlowDocument> {
 interface Props {
   flow: Summary;
   onMessage: (message: string) => void;
-  onDuplicate: (doc: FlowDocument) => Promise<void>;
+  /** null: the user may not create flows, so no Duplicate. */
+  onDuplicate: ((doc: FlowDocument) => Promise<void>) | null;
 }
 
 export function FlowRow({ flow, onMessage, onDuplicate }: Props) {
   const { t } = useTranslation();
   const queries = useQueryClient();
+  const may = useRights();
   const [renaming, setRenaming] = useState<string | null>(null);
   const when = flow.changed_at ? formatMoment(flow.changed_at) : '';
 
@@ -77,7 +81,7 @@ export function FlowRow({ flow, onMessage, onDuplicate }: Props) {
 
   return (
     <tr>
-      <td>
+      <td data-label={t('ui_flows_name')}>
         {renaming === null ? (
           <Link to={`/flows/${flow.id}`} className="data">
             {flow.name}
@@ -99,33 +103,41 @@ export function FlowRow({ flow, onMessage, onDuplicate }: Props) {
           </form>
         )}
       </td>
-      <td>{flow.version}</td>
-      <td>{flow.trigger_kind ? t(TRIGGERS[flow.trigger_kind] ?? flow.trigger_kind) : ''}</td>
-      <td>
+      <td data-label={t('ui_flows_version')}>{flow.version}</td>
+      <td data-label={t('ui_flows_trigger')}>
+        {flow.trigger_kind ? t(TRIGGERS[flow.trigger_kind] ?? flow.trigger_kind) : ''}
+      </td>
+      <td data-label={t('ui_flows_last_run')}>
         {flow.last_run_status
           ? t(STATUSES[flow.last_run_status] ?? flow.last_run_status)
           : t('ui_flows_never_run')}
       </td>
-      <td>{flow.changed_by ? t('ui_flows_changed_by', { user: flow.changed_by, when }) : when}</td>
-      <td className="actions">
-        <button
-          type="button"
-          onClick={() => setRenaming(flow.name)}
-          aria-label={t('ui_flows_rename_label', { name: flow.name })}
-        >
-          {t('ui_flows_rename')}
-        </button>
-        <button
-          type="button"
-          onClick={() =>
-            void documentOf(flow.id).then((doc) =>
-              onDuplicate({ ...doc, name: t('ui_flows_copy_name', { name: flow.name }) }),
-            )
-          }
-          aria-label={t('ui_flows_duplicate_label', { name: flow.name })}
-        >
-          {t('ui_flows_duplicate')}
-        </button>
+      <td data-label={t('ui_flows_changed')}>
+        {flow.changed_by ? t('ui_flows_changed_by', { user: flow.changed_by, when }) : when}
+      </td>
+      <td className="actions" data-label={t('ui_flows_actions')}>
+        {may('edit', flow.id) && (
+          <button
+            type="button"
+            onClick={() => setRenaming(flow.name)}
+            aria-label={t('ui_flows_rename_label', { name: flow.name })}
+          >
+            {t('ui_flows_rename')}
+          </button>
+        )}
+        {onDuplicate && (
+          <button
+            type="button"
+            onClick={() =>
+              void documentOf(flow.id).then((doc) =>
+                onDuplicate({ ...doc, name: t('ui_flows_copy_name', { name: flow.name }) }),
+              )
+            }
+            aria-label={t('ui_flows_duplicate_label', { name: flow.name })}
+          >
+            {t('ui_flows_duplicate')}
+          </button>
+        )}
         <button
           type="button"
           onClick={() => void exportFlow()}

@@ -1,5 +1,6 @@
 // The flows page: every flow the user may read, newest first, with its trigger, newest version, who
-// changed it when and how its last run went; create, rename, duplicate, import and export.
+// changed it when and how its last run went; create, rename, duplicate, import and export, each offered
+// only to those whose rights allow it (creating, importing and duplicating take edit everywhere).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -8,11 +9,14 @@ import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
 import { emptyDocument, type FlowDocument } from './document';
 import { FlowRow } from './FlowRow';
+import { useRights } from '../runs/rights';
 
 export function FlowsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queries = useQueryClient();
+  const may = useRights();
+  const creates = may('edit');
   const [message, setMessage] = useState<string | null>(null);
   const flows = useQuery({ queryKey: ['flows'], queryFn: async () => unwrap(await api.GET('/api/flows')) });
 
@@ -38,27 +42,29 @@ export function FlowsPage() {
   return (
     <section className="page">
       <h1>{t('ui_flows_title')}</h1>
-      <div className="row">
-        <button
-          type="button"
-          className="primary"
-          onClick={() => void create(emptyDocument(t('ui_flows_new_name')), true)}
-        >
-          {t('ui_flows_create')}
-        </button>
-        <label className="file-button">
-          {t('ui_flows_import')}
-          <input
-            type="file"
-            accept="application/json,.json"
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              if (file) void importFile(file);
-              e.target.value = '';
-            }}
-          />
-        </label>
-      </div>
+      {creates && (
+        <div className="row">
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void create(emptyDocument(t('ui_flows_new_name')), true)}
+          >
+            {t('ui_flows_create')}
+          </button>
+          <label className="file-button">
+            {t('ui_flows_import')}
+            <input
+              type="file"
+              accept="application/json,.json"
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                if (file) void importFile(file);
+                e.target.value = '';
+              }}
+            />
+          </label>
+        </div>
+      )}
       <p role="status">{message}</p>
       {flows.error && <p role="alert">{failureSentence(flows.error, t)}</p>}
       <table className="flows">
@@ -78,7 +84,7 @@ export function FlowsPage() {
               key={flow.id}
               flow={flow}
               onMessage={setMessage}
-              onDuplicate={(doc) => create(doc, false)}
+              onDuplicate={creates ? (doc) => create(doc, false) : null}
             />
           ))}
         </tbody>

@@ -1,4 +1,5 @@
-// The editor's toolbar: the flow's name, undo/redo, layout, fit, the view switch, save and run.
+// The editor's toolbar: the flow's name, undo/redo, layout, fit, the view switch, save and run. Editing
+// buttons only with the edit right on the flow, Run only with the run right (runs/rights.ts).
 import { useState } from 'react';
 import type { ReactFlowInstance } from '@xyflow/react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -11,6 +12,7 @@ import { layoutInWorker } from './layoutWorker';
 import type { Finding } from './findings';
 import { useEditor } from './store';
 import { reopen } from './open';
+import { useRights } from '../runs/rights';
 
 interface Props {
   findings: Finding[];
@@ -23,6 +25,9 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
   const { t } = useTranslation();
   const queries = useQueryClient();
   const { doc, savedDoc, past, future, flowId, version, viewing, undo, redo } = useEditor();
+  const may = useRights();
+  const edits = flowId !== null && may('edit', flowId);
+  const runs = flowId !== null && may('run', flowId);
   const [message, setMessage] = useState<string | null>(null);
   const [run, setRun] = useState<number | null>(null);
   const [stale, setStale] = useState(false);
@@ -102,15 +107,24 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
         {dirty && viewing === null && <span className="dirty">{t('ui_toolbar_unsaved')}</span>}
         {viewing !== null && <span className="dirty">{t('ui_versions_viewing', { version: viewing })}</span>}
       </h1>
-      <button type="button" onClick={undo} disabled={!past.length || viewing !== null}>
-        {t('ui_toolbar_undo')}
-      </button>
-      <button type="button" onClick={redo} disabled={!future.length}>
-        {t('ui_toolbar_redo')}
-      </button>
-      <button type="button" onClick={arrange} disabled={viewing !== null || arranging} aria-busy={arranging}>
-        {t('ui_toolbar_layout')}
-      </button>
+      {edits && (
+        <>
+          <button type="button" onClick={undo} disabled={!past.length || viewing !== null}>
+            {t('ui_toolbar_undo')}
+          </button>
+          <button type="button" onClick={redo} disabled={!future.length}>
+            {t('ui_toolbar_redo')}
+          </button>
+          <button
+            type="button"
+            onClick={arrange}
+            disabled={viewing !== null || arranging}
+            aria-busy={arranging}
+          >
+            {t('ui_toolbar_layout')}
+          </button>
+        </>
+      )}
       <button type="button" onClick={() => void flow?.fitView()} disabled={view !== 'canvas'}>
         {t('ui_toolbar_fit')}
       </button>
@@ -121,17 +135,21 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
       >
         {t(view === 'canvas' ? 'ui_toolbar_list_view' : 'ui_toolbar_canvas_view')}
       </button>
-      <button
-        type="button"
-        className="primary"
-        onClick={() => void save(version)}
-        disabled={viewing !== null}
-      >
-        {t('ui_toolbar_save')}
-      </button>
-      <button type="button" onClick={() => void start()} disabled={dirty || viewing !== null}>
-        {t('ui_toolbar_run')}
-      </button>
+      {edits && (
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void save(version)}
+          disabled={viewing !== null}
+        >
+          {t('ui_toolbar_save')}
+        </button>
+      )}
+      {runs && (
+        <button type="button" onClick={() => void start()} disabled={dirty || viewing !== null}>
+          {t('ui_toolbar_run')}
+        </button>
+      )}
       <p role="status" className="toolbar-status">
         {message}
         {run !== null && <Link to={`/runs/${run}`}>{t('ui_toolbar_run_started', { run })}</Link>}

@@ -1,5 +1,5 @@
 // The flow's versions, newest first, with who saved each when: open an old one read-only, go back to
-// the newest, or restore an old one as the next version.
+// the newest, or restore an old one as the next version (with the edit right on the flow).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import type { FlowDocument } from './document';
 import { unsaved, useEditor } from './store';
 import { useCompare } from './compare';
 import { reopen } from './open';
+import { useRights } from '../runs/rights';
 
 async function versionDocument(flowId: number, version: number): Promise<FlowDocument> {
   const found = unwrap(
@@ -25,6 +26,7 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
   const queries = useQueryClient();
   const { version: newest, viewing, savedDoc, view } = useEditor();
   const compare = useCompare((s) => s.compare);
+  const edits = useRights()('edit', flowId);
   const versions = useQuery({
     queryKey: ['versions', flowId],
     queryFn: async () =>
@@ -99,9 +101,11 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
                 <button type="button" onClick={() => void read(v.version, (doc) => compare(v.version, doc))}>
                   {t('ui_versions_compare', { version: v.version })}
                 </button>
-                <button type="button" onClick={() => void restore(v.version)}>
-                  {t('ui_versions_restore', { version: v.version })}
-                </button>
+                {edits && (
+                  <button type="button" onClick={() => void restore(v.version)}>
+                    {t('ui_versions_restore', { version: v.version })}
+                  </button>
+                )}
               </span>
             )}
           </li>

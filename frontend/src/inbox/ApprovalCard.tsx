@@ -1,47 +1,60 @@
 // One approval as an approver reads it: the question and explanation (rendered with the run's data when
-// the run asked), who started the run and when, the deadline counting down and what happens then.
+// the run asked), the values the author chose to show, who started the run and when. An open approval
+// says its deadline, counting down, and what happens then; a decided one says who decided what and when,
+// and nothing of a deadline that no longer matters.
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { OUTCOME_KEYS, TIMEOUT_KEYS, when } from '../runs/format';
 import type { Approval } from '../runs/types';
 import { Countdown } from './Countdown';
-import { Decision, type Choice } from './Decision';
+import { Decision, type Decided } from './Decision';
+import { ShownValues } from './ShownValues';
 import { Votes } from './Votes';
+import './inbox.css';
 
 interface Props {
   approval: Approval;
-  choice: Choice | null;
-  onChoose: (choice: Choice | null) => void;
+  /** The inbox's keys (a, r, Escape) act on this card. */
+  keys?: boolean;
+  onDecided?: (decided: Decided) => void;
 }
 
-export function ApprovalCard({ approval, choice, onChoose }: Props) {
+export function ApprovalCard({ approval, keys = false, onDecided }: Props) {
   const { t } = useTranslation();
+  const open = approval.outcome === null;
   return (
-    <article className="approval" aria-labelledby={`approval-${approval.id}`}>
+    <article className="approval" aria-labelledby={`approval-${approval.id}`} data-approval={approval.id}>
       <h2 id={`approval-${approval.id}`}>{approval.title}</h2>
       {approval.explanation && <p className="explanation">{approval.explanation}</p>}
+      <ShownValues items={approval.shown} />
       <p>
         {t('ui_inbox_requested', { who: approval.started_by ?? '—', when: when(approval.requested_at) })}{' '}
         <Link to={`/runs/${approval.run_id}`}>{t('ui_run_title', { run: approval.run_id })}</Link>
       </p>
-      {approval.deadline_at ? (
-        <p>
-          {t('ui_inbox_deadline')}: <Countdown deadline={approval.deadline_at} />{' '}
-          {t(TIMEOUT_KEYS[approval.on_timeout ?? 'skip'] ?? '')}
-        </p>
-      ) : (
-        <p>{t('mail_approval_no_deadline')}</p>
-      )}
+      {open &&
+        (approval.deadline_at ? (
+          <p className="deadline">
+            <Countdown deadline={approval.deadline_at} />{' '}
+            {t(TIMEOUT_KEYS[approval.on_timeout ?? 'skip'] ?? '')}
+          </p>
+        ) : (
+          <p className="deadline">{t('mail_approval_no_deadline')}</p>
+        ))}
       <Votes approval={approval} />
-      {approval.outcome === null ? (
-        <Decision approvalId={approval.id} choice={choice} onChoose={onChoose} />
+      {open ? (
+        <Decision approval={approval} keys={keys} onDecided={onDecided} />
       ) : (
         <p className="decided" role="status">
-          {t('ui_inbox_decided_by', {
-            outcome: t(OUTCOME_KEYS[approval.outcome] ?? approval.outcome),
-            who: approval.decided_by ?? '—',
-            when: when(approval.decided_at),
-          })}
+          {approval.decided_by
+            ? t('ui_inbox_decided_by', {
+                outcome: t(OUTCOME_KEYS[approval.outcome ?? ''] ?? approval.outcome ?? ''),
+                who: approval.decided_by,
+                when: when(approval.decided_at),
+              })
+            : t('ui_inbox_ended_at', {
+                outcome: t(OUTCOME_KEYS[approval.outcome ?? ''] ?? approval.outcome ?? ''),
+                when: when(approval.decided_at),
+              })}
           {approval.on_behalf_of && <> {t('ui_vote_on_behalf_of', { who: approval.on_behalf_of })}</>}
           {approval.comment && <q>{approval.comment}</q>}
         </p>

@@ -1,6 +1,5 @@
 // The page a mail links to (/approvals/:id). Opening it decides nothing: mail scanners and link
 // previews open links too. It shows the question, and for a decided approval who decided what and when.
-import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -8,12 +7,10 @@ import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
 import type { Approval } from '../runs/types';
 import { ApprovalCard } from './ApprovalCard';
-import type { Choice } from './Decision';
 
 export function ApprovalPage() {
   const { t } = useTranslation();
   const approvalId = Number(useParams().approvalId);
-  const [choice, setChoice] = useState<Choice | null>(null);
   // Not refetched under the approver's hands while they read and write a comment: a decision that lost
   // the race meanwhile is answered by the server with who decided what and when.
   const approval = useQuery({
@@ -29,7 +26,8 @@ export function ApprovalPage() {
   return (
     <section className="page">
       <h1>{t('ui_approval_title')}</h1>
-      <ApprovalCard approval={approval.data} choice={choice} onChoose={setChoice} />
+      {/* One card per approval id: another approval's page starts with nothing armed and no comment. */}
+      <ApprovalCard key={approval.data.id} approval={approval.data} />
     </section>
   );
 }

@@ -1,4 +1,4 @@
-// A deadline counting down in the reader's time zone. The ticking is local (a timer redraws the
+// A deadline counting down in the reader's time zone, as one sentence ("Deadline: …, 1 d 3 h 4 min left."). The ticking is local (a timer redraws the
 // remaining time); nothing here asks the server.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,9 +22,10 @@ export function Countdown({ deadline }: { deadline: string }) {
   }, []);
   const left = remaining(new Date(deadline), now);
   return (
-    <span className="countdown">
-      <time dateTime={deadline}>{when(deadline)}</time> (
-      {left ? t('ui_inbox_left', left) : t('ui_inbox_deadline_passed')})
-    </span>
+    <time className="countdown" dateTime={deadline}>
+      {left
+        ? t('ui_inbox_deadline_left', { deadline: when(deadline), ...left })
+        : t('ui_inbox_deadline_passed_at', { deadline: when(deadline) })}
+    </time>
   );
 }

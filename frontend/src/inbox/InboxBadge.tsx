@@ -1,12 +1,10 @@
-// The header's count of approvals waiting for the user; it also holds the tab's one runs event stream,
-// since the header is on every page.
+// The header's count of approvals waiting for the user (the header holds the runs event stream that
+// keeps it current).
 import { useTranslation } from 'react-i18next';
-import { useLiveRuns } from '../runs/live';
 import { INBOX_PAGE, useInbox } from './useInbox';
 
 export function InboxBadge() {
   const { t } = useTranslation();
-  useLiveRuns();
   const inbox = useInbox();
   const count = inbox.data?.approvals.length ?? 0;
   if (count === 0) return null;

@@ -1,6 +1,8 @@
 // The list view: the flow as an ordered, indented outline (the API's list view), usable with the
 // keyboard and a screen reader. Everything the canvas does is here as a form control: add after the
-// selected node, connect by choosing a target, reorder, delete.
+// selected node, connect by choosing a target, reorder, delete. Read-only (`readOnly`: a user without the
+// edit right, an old version, a phone) it offers none of that; `selectable` false (a phone, where no
+// panel shows the choice) shows the steps as text, with nothing to press.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
@@ -16,7 +18,13 @@ interface Entry {
   depth: number;
 }
 
-export function ListView({ findings }: { findings: Finding[] }) {
+interface Props {
+  findings: Finding[];
+  readOnly: boolean;
+  selectable?: boolean;
+}
+
+export function ListView({ findings, readOnly, selectable = true }: Props) {
   const { t } = useTranslation();
   const { doc, selected, select } = useEditor();
   const checked = useDebounced(doc, 150);
@@ -38,22 +46,31 @@ export function ListView({ findings }: { findings: Finding[] }) {
           const node = doc.nodes.find((n) => n.id === entry.id);
           const count = findings.filter((f) => f.node === entry.id).length;
           const wires = doc.wires.filter((w) => w.from === entry.id);
+          const label = t('ui_canvas_node_label', {
+            type: t(`node_type_${entry.type}`),
+            id: node?.label ?? entry.id,
+          });
+          const findingsNote = count > 0 && (
+            <span className="outline-findings">{t('ui_canvas_findings_count', { count })}</span>
+          );
           return (
             <li key={entry.id} style={{ marginLeft: `${entry.depth * 1.5}rem` }} aria-level={entry.depth + 1}>
-              <button
-                type="button"
-                className="outline-node"
-                aria-pressed={current === entry.id}
-                onClick={() => select([entry.id])}
-              >
-                {t('ui_canvas_node_label', {
-                  type: t(`node_type_${entry.type}`),
-                  id: node?.label ?? entry.id,
-                })}
-                {count > 0 && (
-                  <span className="outline-findings">{t('ui_canvas_findings_count', { count })}</span>
-                )}
-              </button>
+              {selectable ? (
+                <button
+                  type="button"
+                  className="outline-node"
+                  aria-pressed={current === entry.id}
+                  onClick={() => select([entry.id])}
+                >
+                  {label}
+                  {findingsNote}
+                </button>
+              ) : (
+                <span className="outline-node">
+                  {label}
+                  {findingsNote}
+                </span>
+              )}
               {wires.length > 0 && (
                 <span className="outline-wires">
                   {wires
@@ -67,7 +84,7 @@ export function ListView({ findings }: { findings: Finding[] }) {
           );
         })}
       </ol>
-      {current && <ListActions id={current} />}
+      {current && !readOnly && <ListActions id={current} />}
     </div>
   );
 }

@@ -13,6 +13,7 @@ import { NAMES } from '../shell/LanguageMenu';
 import { NewUser } from './NewUser';
 import { GrantRight } from './GrantRight';
 import { Tokens } from './Tokens';
+import { FourEyesPolicy } from './FourEyesPolicy';
 import { Trail } from './Trail';
 import { invalidatePeople, noContent, rightLabel, type Person } from './people';
 
@@ -79,6 +80,7 @@ export function PeoplePage() {
         <NewUser />
         <GrantRight names={names} flowNames={flowNames} />
       </div>
+      <FourEyesPolicy />
       <Tokens names={names} />
       <Trail flowNames={flowNames} />
     </section>

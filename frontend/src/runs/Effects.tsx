@@ -1,5 +1,6 @@
 // The run's actions and their effect state: sent (an answer is recorded), failed, or pending (a try is
-// under way, or died and will be tried again under the same key).
+// under way, or died and will be tried again under the same key). On a phone each effect is a card, each
+// cell named by its column (data-label).
 import { useTranslation } from 'react-i18next';
 import { EFFECT_KEYS } from './format';
 import type { Effect } from './types';
@@ -12,7 +13,7 @@ export function Effects({ effects }: { effects: Effect[] }) {
       {effects.length === 0 ? (
         <p>{t('ui_run_no_effects')}</p>
       ) : (
-        <table>
+        <table className="effects">
           <thead>
             <tr>
               <th scope="col">{t('ui_run_node')}</th>
@@ -25,13 +26,17 @@ export function Effects({ effects }: { effects: Effect[] }) {
           <tbody>
             {effects.map((effect) => (
               <tr key={effect.visit} data-effect={effect.node}>
-                <td>{effect.node}</td>
-                <td data-type={effect.type}>{t(`node_type_${effect.type}`)}</td>
-                <td className={`effect-${effect.state}`}>{t(EFFECT_KEYS[effect.state] ?? effect.state)}</td>
-                <td data-code={effect.code ?? undefined}>
+                <td data-label={t('ui_run_node')}>{effect.node}</td>
+                <td data-label={t('ui_run_effect_type')} data-type={effect.type}>
+                  {t(`node_type_${effect.type}`)}
+                </td>
+                <td data-label={t('ui_run_effect_state')} className={`effect-${effect.state}`}>
+                  {t(EFFECT_KEYS[effect.state] ?? effect.state)}
+                </td>
+                <td data-label={t('ui_run_effect_answer')} data-code={effect.code ?? undefined}>
                   {effect.status ?? effect.code_message ?? effect.code ?? ''}
                 </td>
-                <td>
+                <td data-label={t('ui_run_effect_key')}>
                   <code>{effect.key}</code>
                 </td>
               </tr>

@@ -1,11 +1,13 @@
 // The flow as the run saw it: the pinned version's nodes laid out by dagre, read-only. Visited nodes and
 // the wires between them are the path taken; a loop body shows its visit count; the waiting node is
-// marked. React Flow's nodes and edges are derived from the document, never edited here.
+// marked. React Flow's nodes and edges are derived from the document, never edited here. On a phone the
+// flow runs top to bottom, so that a long path keeps a readable size in the narrow column.
 import { useMemo } from 'react';
 import dagre from '@dagrejs/dagre';
 import { Background, ReactFlow, type Edge, type Node } from '@xyflow/react';
 import { useTranslation } from 'react-i18next';
 import type { FlowDocument } from './types';
+import { usePhone } from '../shell/phone';
 
 const WIDTH = 170;
 const HEIGHT = 56;
@@ -16,9 +18,12 @@ interface Props {
   waitingAt: string | null;
 }
 
-export function layout(document: FlowDocument): Map<string, { x: number; y: number }> {
+export function layout(
+  document: FlowDocument,
+  direction: 'LR' | 'TB' = 'LR',
+): Map<string, { x: number; y: number }> {
   const graph = new dagre.graphlib.Graph();
-  graph.setGraph({ rankdir: 'LR', nodesep: 30, ranksep: 60 });
+  graph.setGraph({ rankdir: direction, nodesep: 30, ranksep: direction === 'LR' ? 60 : 40 });
   graph.setDefaultEdgeLabel(() => ({}));
   for (const node of document.nodes) graph.setNode(node.id, { width: WIDTH, height: HEIGHT });
   for (const wire of document.wires) graph.setEdge(wire.from, wire.to);
@@ -33,8 +38,9 @@ export function layout(document: FlowDocument): Map<string, { x: number; y: numb
 
 export function RunCanvas({ document, visits, waitingAt }: Props) {
   const { t } = useTranslation();
+  const phone = usePhone();
   const { nodes, edges } = useMemo(() => {
-    const at = layout(document);
+    const at = layout(document, phone ? 'TB' : 'LR');
     const nodes: Node[] = document.nodes.map((node) => {
       const count = visits[node.id] ?? 0;
       const waiting = node.id === waitingAt;
@@ -46,7 +52,7 @@ export function RunCanvas({ document, visits, waitingAt }: Props) {
         data: {
           label: (
             <span data-node={node.id} data-visits={count}>
-              <strong>{node.id}</strong> <small>{node.type}</small>
+              <strong>{node.id}</strong> <small>{t(`node_type_${node.type}`)}</small>
               {count > 1 && <span className="visits">×{count}</span>}
               {waiting && <span className="waits">{t('ui_run_waits_here')}</span>}
             </span>
@@ -70,17 +76,19 @@ export function RunCanvas({ document, visits, waitingAt }: Props) {
       };
     });
     return { nodes, edges };
-  }, [document, visits, waitingAt, t]);
+  }, [document, visits, waitingAt, t, phone]);
 
   return (
     <div className="run-canvas" aria-label={t('ui_run_canvas')} role="img">
       <ReactFlow
+        key={phone ? 'TB' : 'LR'} // laid out anew, and fitted to the view anew, when the direction turns
         nodes={nodes}
         edges={edges}
         fitView
         nodesDraggable={false}
         nodesConnectable={false}
         elementsSelectable={false}
+        minZoom={0.1}
         proOptions={{ hideAttribution: true }}
       >
         <Background />

@@ -1,5 +1,6 @@
 // The runs list: filtered by flow, status, trigger and creation time, newest first, a page at a time
-// (the API's keyset cursor), kept current by the runs' event stream (runs/live.ts), never by polling.
+// (the API's keyset cursor), kept current by the runs' event stream (runs/live.ts), never by polling. On
+// a phone each run is a card, each cell named by its column (data-label, app.css "Phones").
 import { useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -114,20 +115,20 @@ export function RunsPage() {
           {runs.data?.pages.flatMap((page) =>
             page.runs.map((run) => (
               <tr key={run.id} data-run={run.id}>
-                <td>
+                <td data-label={t('ui_runs_run')}>
                   <Link to={`/runs/${run.id}`}>#{run.id}</Link>
                 </td>
-                <td>
+                <td data-label={t('ui_filter_flow')}>
                   {names.get(run.flow_id) ?? run.flow_id} · v{run.version}
                 </td>
-                <td>
+                <td data-label={t('ui_filter_status')}>
                   <span className={`status status-${run.status}`}>
                     {t(STATUS_KEYS[run.status] ?? run.status)}
                   </span>
                 </td>
-                <td>{t(TRIGGER_KEYS[run.trigger] ?? run.trigger)}</td>
-                <td>{run.started_by ?? ''}</td>
-                <td>{when(run.created_at)}</td>
+                <td data-label={t('ui_filter_trigger')}>{t(TRIGGER_KEYS[run.trigger] ?? run.trigger)}</td>
+                <td data-label={t('ui_runs_started_by')}>{run.started_by ?? ''}</td>
+                <td data-label={t('ui_runs_created')}>{when(run.created_at)}</td>
               </tr>
             )),
           )}

@@ -1,5 +1,7 @@
 // The shapes the run, inbox and audit pages read. The generated schema types these answers loosely
 // (objects and arrays); these name the fields the backend writes (backend/api/run_details.py).
+import type { operations } from '../api/schema';
+
 export interface Run {
   id: number;
   flow_id: number;
@@ -107,7 +109,25 @@ export interface Approval {
   quorum?: number;
   on_behalf_of?: string | null;
   votes?: Vote[];
+  /** What the approver is asked about, rendered when the approval was asked (contract of issue 31). */
+  shown: ShownItem[];
+  /** SHA-256 of the approval's id, run, title, explanation and shown: sent back with a decision as `seen`. */
+  digest: string;
 }
+
+/** One value an approval shows: the author's label (or none), the template path, the value then. A value
+ * under a credential's name is replaced by a mask and `masked` is true. */
+export interface ShownItem {
+  label: string | null;
+  path: string;
+  value: unknown;
+  masked?: boolean;
+}
+
+/** The decision a page sends: the API's body (generated), with the two fields a program may leave out
+ * and a page never does: the approval it shows (`approval`) and that approval's `digest` (`seen`). */
+type DecideBody = operations['decide']['requestBody']['content']['application/json'];
+export type DecisionBody = DecideBody & Required<Pick<DecideBody, 'approval' | 'seen'>>;
 
 export interface Vote {
   id: number;
