@@ -1,10 +1,10 @@
 """`POST /api/flows/walk`: the editor's "Walk with sample input".
 
 The same pure walker as `flowyard walk`: a document, a sample input and the answers chosen for the
-approvals in, the visits and the journal out. No run is created, no database row is written, nothing is
-sent: an action is journaled as what would be sent and follows `out`, a delay passes at once. The walk
-is bounded by the walker's own limits (visits, value sizes) and runs on a worker thread under the same
-limiter as a large validation, so a walk never holds the event loop.
+approvals and event waits in, the visits and the journal out. No run is created, no database row is
+written, nothing is sent: an action is journaled as what would be sent and follows `out`, a delay passes
+at once. The walk is bounded by the walker's own limits (visits, value sizes) and runs on a worker
+thread under the same limiter as a large validation, so a walk never holds the event loop.
 
 A walk costs the server what the document makes it cost, so it takes a right: `edit` everywhere, or,
 for the flow named by `flow`, `edit` or `run` on it. Its journal is held to
@@ -30,11 +30,11 @@ from backend.config import settings
 from backend.graph.model import Flow
 from backend.i18n.catalogs import message
 from backend.people.accounts import has_right
+from backend.walker.answers import refusal
 from backend.walker.cli import walk_answering
 from backend.walker.sizes import JournalBudget, Limits
 from backend.walker.step import JournalLine
 
-OUTCOMES = ("approve", "reject", "timeout")
 MAX_ANSWERS = 100
 
 BODY: dict[str, Any] = {
@@ -52,14 +52,18 @@ BODY: dict[str, Any] = {
         "answers": {
             "type": "array",
             "maxItems": MAX_ANSWERS,
-            "description": "the answers to the approvals, taken in order by the node they name",
+            "description": "the answers to approvals and wait_events, taken in order by the node they name",
             "items": {
                 "type": "object",
                 "required": ["node", "outcome"],
                 "additionalProperties": False,
                 "properties": {
                     "node": {"type": "string", "maxLength": 200},
-                    "outcome": {"enum": list(OUTCOMES)},
+                    "outcome": {
+                        "type": "string",
+                        "pattern": "^[a-z][a-z0-9_]{0,63}$",
+                        "description": "approve, reject or timeout (approval); an event's name or timeout",
+                    },
                 },
             },
         },
@@ -75,7 +79,7 @@ WALKED: dict[str, Any] = {
         "waiting_at": {"type": ["string", "null"], "description": "the first of the pauses pending"},
         "pending": {
             "type": "array",
-            "description": "the approvals the walk waits at, in branch order (several inside a parallel)",
+            "description": "the approvals and wait_events waited at, in branch order (several in a parallel)",
             "items": {
                 "type": "object",
                 "required": ["node", "visit"],
@@ -102,15 +106,20 @@ WALKED: dict[str, Any] = {
 
 def _answers(given: list[dict[str, str]], flow: Flow) -> list[tuple[str, str]]:
     """The answers in the order given (which decides the order pauses of a parallel resume); each must
-    name an approval that can take it."""
+    name an approval or a wait_event that can take it (backend/walker/answers.py)."""
     queued: list[tuple[str, str]] = []
     for answer in given:
         node_id, outcome = answer["node"], answer["outcome"]
-        node = flow.nodes.get(node_id)
-        if node is None or node.type != "approval":
-            raise ApiError(422, code="walk_sample_not_approval", detail={"node": node_id}, node=node_id)
-        if outcome == "timeout" and node.config.get("on_timeout") not in ("approve", "reject", "skip"):
-            raise ApiError(422, code="walk_sample_cannot_time_out", detail={"node": node_id}, node=node_id)
+        why = refusal(flow, node_id, outcome)
+        if why is not None:
+            code = {
+                "not_answerable": "walk_sample_not_approval",
+                "outcome_unknown": "walk_sample_outcome_unknown",
+                "cannot_time_out": "walk_sample_cannot_time_out",
+                "event_unknown": "walk_sample_event_unknown",
+                "event_cannot_time_out": "walk_sample_event_cannot_time_out",
+            }[why]
+            raise ApiError(422, code=code, detail={"node": node_id, "outcome": outcome}, node=node_id)
         queued.append((node_id, outcome))
     return queued
 

@@ -46,6 +46,7 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "email": ("an e-mail address", "anna@example.com"),
     "endpoint": ("a path of the API", "/api/runs"),
     "error": ("the sentence of another reason code, translated", "the approval was rejected"),
+    "event": ("the name of an event a wait step waits for, as the flow's author wrote it", "payment"),
     "exit_code": ("a program's exit status, a number", "2"),
     "expected": ("what the program expected, in English", "an on_timeout rule"),
     "field": ("the name of a setting of a node", "url"),

@@ -1,11 +1,13 @@
-"""`flowyard walk FLOW.json [--input JSON] [--answer NODE=approve|reject|timeout ...] [--json]`.
+"""`flowyard walk FLOW.json [--input JSON] [--answer NODE=ANSWER ...] [--json]`.
 
 Walks a flow file in memory from its trigger, with no database and no side effects: an approval takes
-the next `--answer` given for its node, a delay passes at once, an action is journaled as what would be
-sent (`action_requested`) and follows `out`. At every pause the continuation is frozen to JSON text and
-thawed again before the walk goes on, which proves the round trip a worker relies on.
+the next `--answer` given for its node (approve, reject or timeout), a wait_event too (the name of one
+of its events, or timeout; the event carries no payload), a delay passes at once, an action is journaled
+as what would be sent (`action_requested`) and follows `out`. At every pause the continuation is frozen
+to JSON text and thawed again before the walk goes on, which proves the round trip a worker relies on.
 
-Exit codes: 0 when the run succeeded, or is waiting at an approval that no `--answer` is left for;
+Exit codes: 0 when the run succeeded, or is waiting at an approval or a wait_event that no `--answer` is
+left for;
 1 when the run failed, or the flow has findings (printed as `flowyard check` prints them); 2 when the
 command cannot start: an unreadable file, a file or `--input` that is not JSON, a malformed `--answer`.
 
@@ -17,6 +19,7 @@ Examples:
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -32,13 +35,15 @@ from backend.graph.cli import FlowFileUnreadable, print_findings, read_flow_file
 from backend.graph.durations import check_moment, parse_moment
 from backend.graph.model import Flow
 from backend.i18n.catalogs import message
+from backend.walker.answers import refusal
 from backend.walker.errors import CodedError
-from backend.walker.requests import ApprovalRequest, DelayRequest, Request
+from backend.walker.requests import ApprovalRequest, DelayRequest, EventRequest, Request
 from backend.walker.sizes import JournalBudget, Limits
 from backend.walker.step import JournalLine, Resume, Status
 from backend.walker.walk import walk
 
-ANSWERS = ("approve", "reject", "timeout")
+# What follows NODE= : an approval's answer or an event's name (the flow format's rule for event names).
+ANSWER_WORD = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
 
 class _Refused(CodedError):
@@ -46,18 +51,24 @@ class _Refused(CodedError):
 
 
 def _read_answers(answers: Sequence[str], flow: Flow) -> list[tuple[str, str]]:
-    """The answers as (approval node, outcome), in the order given; each must name an approval that can
-    take it."""
+    """The answers as (node, outcome), in the order given; each must name an approval or a wait_event
+    that can take it (answers.py)."""
     queued: list[tuple[str, str]] = []
     for answer in answers:
         node_id, _, outcome = answer.partition("=")
-        if not node_id or outcome not in ANSWERS:
+        if not node_id or not ANSWER_WORD.fullmatch(outcome):
             raise _Refused(code="walk_answer_invalid", answer=answer)
-        node = flow.nodes.get(node_id)
-        if node is None or node.type != "approval":
-            raise _Refused(code="walk_answer_not_approval", answer=answer, node=node_id)
-        if outcome == "timeout" and node.config.get("on_timeout") not in ("approve", "reject", "skip"):
-            raise _Refused(code="walk_answer_cannot_time_out", answer=answer, node=node_id)
+        why = refusal(flow, node_id, outcome)
+        if why is not None:
+            code = {
+                "not_answerable": "walk_answer_not_approval",
+                "outcome_unknown": "walk_answer_invalid",
+                "cannot_time_out": "walk_answer_cannot_time_out",
+                "event_unknown": "walk_answer_event_unknown",
+                "event_cannot_time_out": "walk_answer_event_cannot_time_out",
+            }[why]
+            params = {"answer": answer} if why == "outcome_unknown" else {"answer": answer, "node": node_id}
+            raise _Refused(code=code, **params)
         queued.append((node_id, outcome))
     return queued
 
@@ -83,10 +94,11 @@ def walk_answering(
 ) -> Walked:
     """Walk on while a pending pause can be answered; `budget`, when given, bounds the whole journal.
 
-    Delays pass and actions follow `out` at once, the first pending one first. An approval takes the
-    first answer left, in the order given, for its node; inside a parallel several approvals wait at
-    once, and the answers decide them in the order they were given. With no answer left for any pending
-    approval, the walk ends `waiting`. Answers given by node (a mapping) are taken node after node.
+    Delays pass and actions follow `out` at once, the first pending one first. An approval or a
+    wait_event takes the first answer left, in the order given, for its node; inside a parallel several
+    of them wait at once, and the answers decide them in the order they were given. With no answer left
+    for any pending one, the walk ends `waiting`. Answers given by node (a mapping) are taken node
+    after node.
     """
     if isinstance(answers, Mapping):
         left = [(node, outcome) for node, outcomes in answers.items() for outcome in outcomes]
@@ -117,19 +129,22 @@ def walk_answering(
 
 def _next_resume(pending: list[Request], left: list[tuple[str, str]]) -> Resume | JournalLine | None:
     """The pause to answer next (a delay or action first, else the first answer given for a pending
-    approval, which is used up), a delay's refusal, or None when no pause can be answered."""
+    approval or wait_event, which is used up), a delay's refusal, or None when no pause can be answered."""
     for request in pending:
         if isinstance(request, DelayRequest):
             refused = _until_refused(request)
             return refused or Resume(request.node, request.visit, "passed")
-        if not isinstance(request, ApprovalRequest):
+        if not isinstance(request, (ApprovalRequest, EventRequest)):
             return Resume(request.node, request.visit, "out")
-    approvals = {request.node: request for request in pending}
+    answerable = {request.node: request for request in pending}
     for place, (node, outcome) in enumerate(left):
-        if node in approvals:
+        if node in answerable:
             del left[place]
-            request = approvals[node]
-            return Resume(request.node, request.visit, outcome, {"outcome": outcome})
+            request = answerable[node]
+            # An event's payload is its node's output; a walk's event carries none (`{{paid.amount}}`
+            # is missing), as a timeout leaves none.
+            output = {"outcome": outcome} if isinstance(request, ApprovalRequest) else {}
+            return Resume(request.node, request.visit, outcome, output)
     return None
 
 
@@ -218,5 +233,7 @@ def run_walk(path: str, *, input_text: str | None, answers: list[str], as_json: 
         for line in walked.journal:
             write_line(sys.stdout, f"{line.visit or '':>4}  {line.node or '':<16} {_sentence(line)}")
         for node, _ in walked.pending:
-            write_line(sys.stdout, _say(code="walk_waiting", params={"node": node}))
+            waits_for_event = flow.nodes[node].type == "wait_event"
+            code = "walk_waiting_event" if waits_for_event else "walk_waiting"
+            write_line(sys.stdout, _say(code=code, params={"node": node}))
     return 1 if walked.status == "failed" else 0

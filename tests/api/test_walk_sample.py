@@ -100,6 +100,10 @@ def test_bad_walks_are_refused_with_a_reason_and_change_nothing(queue: Queue) ->
         ),
         (
             {"document": approval_and_delay_flow(), "answers": [{"node": "ask", "outcome": "maybe"}]},
+            "walk_sample_outcome_unknown",
+        ),
+        (
+            {"document": approval_and_delay_flow(), "answers": [{"node": "ask", "outcome": "Maybe!"}]},
             "request_invalid",
         ),
         ({"document": approval_and_delay_flow(), "extra": 1}, "request_field_unknown"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import psycopg
 from playwright.sync_api import Browser, expect
@@ -15,6 +16,8 @@ from tests.api.support import approval_and_delay_flow
 from tests.api.test_walk_sample import parallel_approvals
 from tests.browser.canvas import add, arrange, node
 from tests.browser.support import Server, log_in, screenshot, serious_violations
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _runs(server: Server) -> int:
@@ -80,7 +83,7 @@ def test_a_walk_answers_the_approvals_a_parallel_waits_at_together(browser: Brow
     page.goto(f"/flows/{flow_id}")
     walk = page.get_by_role("region", name="Walk with sample input")
     walk.get_by_role("button", name="Walk", exact=True).click()
-    expect(walk.locator(".walk-result")).to_contain_text("The walk waits at 2 approvals at once")
+    expect(walk.locator(".walk-result")).to_contain_text("The walk waits at 2 nodes at once")
     legal = walk.get_by_role("group", name="Approval legal")
     finance = walk.get_by_role("group", name="Approval finance")
     for waiting in ("legal", "finance"):
@@ -135,3 +138,52 @@ def test_an_author_with_edit_on_one_flow_walks_it(browser: Browser, server: Serv
     expect(walk.get_by_role("alert")).to_have_count(0)
     screenshot(page, "editor-walk-one-flow-author")
     page.context.close()
+
+
+def test_a_walk_waiting_for_an_event_offers_the_events_the_node_lists(
+    browser: Browser, server: Server
+) -> None:
+    """Issue 35, item 1: the deferred choice's wait_event is answered like an approval, by its events."""
+    server.user("eve", "edit")
+    page = log_in(browser, server, "eve")
+    csrf = page.request.get("/api/me").json()["csrf_token"]
+    headers = {"X-CSRF-Token": csrf, "Content-Type": "application/json"}
+    document = json.loads((EXAMPLES / "patterns-events" / "16-deferred-choice.json").read_text("utf-8"))
+    flow_id = page.request.post("/api/flows", data=json.dumps(document), headers=headers).json()["id"]
+
+    page.goto(f"/flows/{flow_id}")
+    walk = page.get_by_role("region", name="Walk with sample input")
+    walk.get_by_label("Sample input of the trigger (JSON)").fill('{"offer": "O-7"}')
+    walk.get_by_role("button", name="Walk", exact=True).click()
+    waiting = walk.get_by_role("group", name="Wait for an event answer")
+    expect(waiting).to_contain_text("The walk waits at answer for an event. Which one should arrive?")
+    answers = ["Event accepted arrives", "Event declined arrives", "No event before the timeout"]
+    expect(waiting.get_by_role("button")).to_have_text(answers)
+    expect(node(page, "answer").locator(".card")).to_have_class(re.compile(r"\bpaused\b"))
+    assert serious_violations(page) == []
+    screenshot(page, "editor-walk-event")
+
+    waiting.get_by_role("button", name="Event declined arrives").click()
+    expect(walk.locator(".walk-result")).to_contain_text("The walk reached its end (visits: 4)")
+    visits = walk.get_by_role("list", name="Visits of the walk, in order")
+    expect(visits.locator('li[data-node="close"]')).to_contain_text("offer O-7 declined")
+    expect(visits.locator('li[data-node="book"]')).to_have_count(0)
+    page.context.close()
+
+    # In German the answers are the catalog's sentences around the node's own event names.
+    server.user("eve-de", "edit")
+    german = log_in(browser, server, "eve-de", locale="de-DE")
+    german.goto(f"/flows/{flow_id}")
+    german.locator("section.walk textarea").fill('{"offer": "O-8"}')
+    german.locator("section.walk .row button").first.click()
+    pause = german.locator("section.walk .walk-pause [role=group]")
+    expect(pause.get_by_role("button")).to_have_text(
+        [message("ui_walk_answer_event", "de", event=name) for name in ("accepted", "declined")]
+        + [message("ui_walk_answer_event_timeout", "de")]
+    )
+    screenshot(german, "editor-walk-event-de")
+    pause.get_by_role("button", name=message("ui_walk_answer_event_timeout", "de")).click()
+    expect(german.locator("section.walk .walk-visits li[data-node=lapse]")).to_contain_text(
+        "offer O-8 lapsed"
+    )
+    german.context.close()

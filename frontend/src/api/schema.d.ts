@@ -2238,11 +2238,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the answers to the approvals, taken in order by the node they name */
+                    /** @description the answers to approvals and wait_events, taken in order by the node they name */
                     answers?: {
                         node: string;
-                        /** @enum {unknown} */
-                        outcome: "approve" | "reject" | "timeout";
+                        /** @description approve, reject or timeout (approval); an event's name or timeout */
+                        outcome: string;
                     }[];
                     /** @description A flow document, format flowyard.flow/1 (GET /api/schemas/flow). An invalid one is answered 422 flow_invalid with every finding in detail.findings. */
                     document: Record<string, never>;
@@ -2270,7 +2270,7 @@ export interface operations {
                             node: string | null;
                             visit: number | null;
                         }[];
-                        /** @description the approvals the walk waits at, in branch order (several inside a parallel) */
+                        /** @description the approvals and wait_events waited at, in branch order (several in a parallel) */
                         pending: {
                             node: string;
                             visit: number;

@@ -1,7 +1,7 @@
 // The side panel's "Walk with sample input": the author types the trigger's input as JSON and sees the
-// path the walker would take, each visit with what it did, and the end; the approvals it waits at (several
-// in a parallel) ask for their answers, and it walks again from the start with them. An edit of the flow clears the walk, which showed the old
-// one; moving cards does not (walkShape).
+// path the walker would take, each visit with what it did, and the end; the approvals and event waits it
+// stops at (several in a parallel) ask for their answers, and it walks again from the start with them. An
+// edit of the flow clears the walk, which showed the old one; moving cards does not (walkShape).
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureSentence } from '../api/failure';

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowDocument } from '../flows/document';
-import { endLines, parseInput, placeOf, visitRows, visitsByNode, walkShape, type JournalEntry } from './walk';
+import {
+  answersOf,
+  endLines,
+  parseInput,
+  placeOf,
+  visitRows,
+  visitsByNode,
+  walkShape,
+  type JournalEntry,
+} from './walk';
 
 const line = (code: string, node: string | null, visit: number | null, message = code): JournalEntry => ({
   code,
@@ -63,5 +72,21 @@ describe('the sample walk', () => {
       ['each', [2, 4]],
       ['body', [3, 5]],
     ]);
+  });
+
+  it('offers a wait for an event its events, and its timeout only when it has one', () => {
+    const wait = (config: Record<string, unknown>) => ({ type: 'wait_event', config });
+    expect(answersOf(wait({ events: ['paid', 'refused'], key: 'k', timeout: 'P1D' }))).toEqual([
+      'paid',
+      'refused',
+      'timeout',
+    ]);
+    expect(answersOf(wait({ events: ['paid', 'paid'], key: 'k' }))).toEqual(['paid']);
+    expect(answersOf({ type: 'approval', config: { on_timeout: 'skip' } })).toEqual([
+      'approve',
+      'reject',
+      'timeout',
+    ]);
+    expect(answersOf({ type: 'approval', config: {} })).toEqual(['approve', 'reject']);
   });
 });

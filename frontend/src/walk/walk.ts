@@ -1,17 +1,30 @@
 // "Walk with sample input": the server's pure walker (POST /api/flows/walk) run on the open document.
-// Nothing is saved, started or sent; the answers to approvals are chosen by the author as the walk pauses.
+// Nothing is saved, started or sent; the answers to approvals and to waits for an event are chosen by the
+// author as the walk pauses.
 import { api, unwrap } from '../api/client';
 import type { paths } from '../api/schema';
-import type { FlowDocument } from '../flows/document';
+import { eventNames, type FlowDocument, type FlowNode } from '../flows/document';
 
 export type WalkResult = paths['/api/flows/walk']['post']['responses'][200]['content']['application/json'];
 export type JournalEntry = WalkResult['journal'][number];
-export type Outcome = 'approve' | 'reject' | 'timeout';
-/** An approval the walk waits at: its node and visit (several at once in a parallel's branches). */
+/** An approval's `approve`, `reject` or `timeout`; a wait_event's event name or `timeout`. */
+export type Outcome = string;
+/** An approval or wait_event the walk waits at: its node and visit (several at once in a parallel). */
 export type Pause = WalkResult['pending'][number];
 export interface Answer {
   node: string;
   outcome: Outcome;
+}
+
+/**
+ * The answers a pause at `node` may take, as the server's walk takes them (backend/walker/answers.py): an
+ * approval's approve and reject, and timeout with an on_timeout rule; a wait_event's event names, and
+ * timeout when it has one (without, it waits for ever).
+ */
+export function answersOf(node: Pick<FlowNode, 'type' | 'config'> | undefined): Outcome[] {
+  if (node?.type === 'wait_event')
+    return [...new Set(eventNames(node)), ...(node.config.timeout ? ['timeout'] : [])];
+  return node?.config.on_timeout ? ['approve', 'reject', 'timeout'] : ['approve', 'reject'];
 }
 
 /** One visit of the walk: its number, the node, and what the walker wrote about it besides the visit. */
