@@ -41,7 +41,11 @@ def test_a_deadline_that_passes_takes_the_timeout_exit(browser: Browser, story: 
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "succeeded", timeout=60_000)
     expect(page.locator(".run-node:has([data-node='refused'])")).to_have_class(re.compile("visited"))
     expect(page.locator(".run-node:has([data-node='pay'])")).to_have_class(re.compile("unvisited"))
-    expect(page.get_by_text("Rejected when the deadline passed")).to_be_visible()
+    # Under the status, and in the run's list of approvals: nobody decided, the deadline did.
+    expect(page.locator(".run-decision")).to_contain_text(
+        "Last decision: Rejected when the deadline passed for “Pay invoice B-2?”, at "
+    )
+    expect(page.get_by_role("listitem").filter(has_text="Rejected when the deadline passed")).to_be_visible()
     page.context.close()
 
 
