@@ -14,6 +14,9 @@ prints, for each, what came back, the server's peak memory and `/healthz` latenc
 - `walk_amplifier`: a 1 MB document that logs its megabyte at each of 100 passes of a loop, sent to the
   walk preview (`POST /api/flows/walk`) by an editor, `--at-once` requests together; before issue 32 each
   answered 180 MB. And the same by a token with no right.
+- `login_burst`: `--logins` wrong passwords for one name from one address sent together, and the right
+  one among them; before issue 32 every wrong one was hashed and answered `login_failed` (no 429) and a
+  real login waited behind the burst. Printed: how many got each answer (status and reason code).
 
 It makes its own database (`flowyard_bench_adversarial_<pid>`, dropped after). Nothing is asserted.
 """
@@ -31,6 +34,7 @@ import asyncio
 import json
 import os
 import time
+from collections import Counter
 from collections.abc import Callable, Coroutine, Sequence
 from functools import partial
 from itertools import pairwise
@@ -249,26 +253,35 @@ def _reset_peak(pid: int) -> bool:
     return True
 
 
-async def _post(port: int, path: str, body: bytes, token: str) -> tuple[int, int, float]:
-    """Status, answer size and seconds of one POST on a connection of its own (read to its end)."""
+# What one request of an attack came to: its status (and reason code, where one is read), its answer's
+# size in bytes, and its seconds.
+Answer = tuple[str, int, float]
+
+
+async def _post(port: int, path: str, body: bytes, token: str | None, *, code: bool = False) -> Answer:
+    """One POST on a connection of its own (read to its end); `code` reads the answer's reason code."""
     started = time.perf_counter()
     reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
+    bearer = f"Authorization: Bearer {token}\r\n" if token else ""
     writer.write(
-        f"POST {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {token}\r\n"
+        f"POST {path} HTTP/1.1\r\nHost: bench\r\n{bearer}"
         f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
         + body
     )
     await writer.drain()
-    status = int((await reader.readline()).split()[1])
-    size = 0
+    status = (await reader.readline()).split()[1].decode()
+    chunks = []
     while chunk := await reader.read(1 << 20):
-        size += len(chunk)
+        chunks.append(chunk)
     writer.close()
-    return status, size, time.perf_counter() - started
+    answer = b"".join(chunks)
+    if code and b'"code"' in answer:
+        status += " " + json.loads(answer.partition(b"\r\n\r\n")[2])["error"]["code"]
+    return status, len(answer), time.perf_counter() - started
 
 
 async def _attack(
-    port: int, pid: int, name: str, sends: Sequence[Callable[[], Coroutine[Any, Any, tuple[int, int, float]]]]
+    port: int, pid: int, name: str, sends: Sequence[Callable[[], Coroutine[Any, Any, Answer]]]
 ) -> None:
     """Run the sends together; meanwhile ask /healthz one request at a time, and sample the server's size."""
     before = _rss_kib(pid, "VmRSS")
@@ -286,7 +299,7 @@ async def _attack(
     peak = _rss_kib(pid, "VmHWM") if exact else sampled
     latencies.sort()
     p = {q: latencies[max(0, int(len(latencies) * q / 100) - 1)] for q in (50, 99)}
-    statuses = sorted({status for status, _size, _took in results})
+    statuses = dict(sorted(Counter(status for status, _size, _took in results).items()))
     largest = max(size for _status, size, _took in results)
     slowest = max(took for _status, _size, took in results)
     print(
@@ -307,9 +320,13 @@ async def _post_get_health(port: int) -> tuple[int, int, float]:
     return status, 0, time.perf_counter() - started
 
 
+LOGIN_PASSWORD = "the right bench passphrase"
+
+
 async def _users(url: str) -> tuple[str, str]:
-    """An editor's token and the token of a user with no right."""
+    """An editor's token and the token of a user with no right; and bench_login, who logs in."""
     async with await psycopg.AsyncConnection.connect(url) as conn:
+        await add_user(conn, "bench_login", grants=[], groups=[], password=LOGIN_PASSWORD)
         await add_user(conn, "bench_editor", grants=[Grant.parse("edit")], groups=[], password=None)
         await add_user(conn, "bench_nobody", grants=[], groups=[], password=None)
         tokens = (await create_token(conn, "bench_editor"), await create_token(conn, "bench_nobody"))
@@ -320,6 +337,7 @@ async def _users(url: str) -> tuple[str, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description="the security rounds' attacks against a real server")
     parser.add_argument("--at-once", type=int, default=4, help="requests of each attack sent together")
+    parser.add_argument("--logins", type=int, default=60, help="wrong passwords of the login burst")
     args = parser.parse_args()
     database = f"flowyard_bench_adversarial_{os.getpid()}"
     url = fresh_database(database)
@@ -332,6 +350,11 @@ def main() -> None:
             for name, token in (("walk_amplifier (edit)", editor), ("walk_amplifier (no right)", nobody)):
                 sends = [partial(_post, port, "/api/flows/walk", body, token) for _ in range(args.at_once)]
                 asyncio.run(_attack(port, pid, name, sends))
+            wrong = json.dumps({"name": "bench_login", "password": "not the password"}).encode()
+            right = json.dumps({"name": "bench_login", "password": LOGIN_PASSWORD}).encode()
+            logins = [partial(_post, port, "/api/session", wrong, None, code=True)] * args.logins
+            logins.insert(len(logins) // 2, partial(_post, port, "/api/session", right, None, code=True))
+            asyncio.run(_attack(port, pid, f"login_burst ({args.logins} wrong, 1 right)", logins))
     finally:
         drop_database(database)
 
