@@ -220,7 +220,8 @@ def test_the_values_an_approval_showed_are_part_of_its_chained_decision(
     queue, flow_id, approvals = decided
     shown = queue.one("SELECT shown FROM approvals WHERE id = %s", approvals[0])
     assert shown is not None and shown[0] == [{"label": None, "path": "trigger", "value": {"id": "A-0"}}]
-    record = queue.one("SELECT content FROM audit_chain WHERE kind = 'decision' AND ref_id = %s", approvals[0])
+    chained = "SELECT content FROM audit_chain WHERE kind = 'decision' AND ref_id = %s"
+    record = queue.one(chained, approvals[0])
     assert record is not None and json.loads(record[0])["shown"] == shown[0]
 
     other = '[{"label": null, "path": "trigger", "value": {"id": "A-9"}}]'
