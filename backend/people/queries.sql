@@ -161,7 +161,17 @@ RETURNING user_name
 
 -- name: remove_user
 -- Remove a user; grants, groups, tokens and sessions go with it (each revocation on the rights trail).
-DELETE FROM users WHERE name = %(name)s RETURNING name
+-- When it held a name that younger users share in other capitals (from before names were one name), the
+-- oldest of them holds it now (users_name_folded): a further spelling stays refused.
+WITH gone AS (
+    DELETE FROM users WHERE name = %(name)s RETURNING name, name_case_duplicate
+), heir AS (
+    UPDATE users SET name_case_duplicate = false
+    WHERE name = (SELECT u.name FROM users AS u JOIN gone AS g ON lower(u.name) = lower(g.name)
+                  WHERE u.name <> g.name AND u.name_case_duplicate AND NOT g.name_case_duplicate
+                  ORDER BY u.created_at, u.name LIMIT 1)
+)
+SELECT name FROM gone
 
 -- name: user_exists
 -- Whether a user exists.

@@ -210,3 +210,26 @@ def test_the_retention_sweep_takes_votes_with_their_approval_and_verify_counts_t
     assert kept.intact and kept.swept == 2, "the records keep what the swept rows said"
     unexplained = asyncio.run(with_retention(None))
     assert [b.code for b in unexplained.breaks] == ["chain_row_removed", "chain_row_removed"]
+
+
+def test_the_values_an_approval_showed_are_part_of_its_chained_decision(
+    decided: tuple[Queue, int, list[int]],
+) -> None:
+    """The approver decided on the values shown (issue 31): changing them afterwards, by hand, is found like
+    a changed title. So is who had set the webhook secret that started the run (issue 32's four eyes)."""
+    queue, flow_id, approvals = decided
+    shown = queue.one("SELECT shown FROM approvals WHERE id = %s", approvals[0])
+    assert shown is not None and shown[0] == [{"label": None, "path": "trigger", "value": {"id": "A-0"}}]
+    chained = "SELECT content FROM audit_chain WHERE kind = 'decision' AND ref_id = %s"
+    record = queue.one(chained, approvals[0])
+    assert record is not None and json.loads(record[0])["shown"] == shown[0]
+
+    other = '[{"label": null, "path": "trigger", "value": {"id": "A-9"}}]'
+    by_hand(queue, "approvals", f"UPDATE approvals SET shown = '{other}' WHERE id = {approvals[0]}")
+    by_hand(queue, "approvals", f"UPDATE approvals SET hook_secret_by = 'mallory' WHERE id = {approvals[2]}")
+
+    found = verdict(queue, flow_id)
+    assert [(b.code, b.kind, b.ref_id) for b in found.breaks] == [
+        ("chain_row_changed", "decision", approvals[0]),
+        ("chain_row_changed", "decision", approvals[2]),
+    ]

@@ -61,3 +61,31 @@ def test_names_that_already_differ_only_by_case_are_kept_and_named_by_migrate(
     capsys.readouterr()
     _migrate_and_seal(empty_database_url)
     assert "user_name_case_duplicate" not in capsys.readouterr().err
+
+
+def test_when_the_older_of_two_alike_names_is_removed_a_third_spelling_is_still_refused(
+    empty_database_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shipped = migrations.known()
+    [ours] = [m for m in shipped if m.name == "security_round_two"]
+    monkeypatch.setattr(migrations, "known", lambda: [m for m in shipped if m.number < ours.number])
+    with connect(empty_database_url) as conn:
+        migrations.migrate(conn)
+        conn.execute(
+            "INSERT INTO users (name, created_at) VALUES ('Ann', now() - interval '1 day'), ('ann', now())"
+        )
+        conn.commit()
+    monkeypatch.undo()
+    _migrate_and_seal(empty_database_url)
+    # The admin removes the older one: 'ann' stays, the only user of that name.
+    assert run_people_command(_parser().parse_args(["user", "remove", "Ann"]), empty_database_url) == 0
+    capsys.readouterr()
+
+    # A third spelling still reads like 'ann' in the audit: refused, by the name that holds it.
+    assert run_people_command(_parser().parse_args(["user", "add", "ANN"]), empty_database_url) == 1
+    refused = capsys.readouterr().err
+    assert refused.rstrip().endswith("(user_name_taken)")
+    assert "ann" in refused
+    with connect(empty_database_url) as conn:
+        assert conn.execute("SELECT name FROM users WHERE lower(name) = 'ann'").fetchall() == [("ann",)]
+        conn.commit()

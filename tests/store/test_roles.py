@@ -197,3 +197,46 @@ def test_flowyard_migrate_records_the_approvals_retention_it_is_given(
     monkeypatch.setenv("FLOWYARD_APPROVAL_RETENTION_DAYS", "0")
     _migrate_and_seal(database_url)
     assert recorded() is None
+
+
+def test_a_function_of_the_app_roles_own_schema_does_not_stand_in_for_the_recorded_retention(
+    queue: Queue, app_role: str
+) -> None:
+    """A database where the app's role may create in a schema (public on a database from before
+    PostgreSQL 15 lets everyone): a function it makes named like the one the trail's triggers call, first
+    on its own search path, must not tell them what the retention is."""
+    _old, recent = decided_approvals(queue)
+    shadow = sql.Identifier(f"shadow_{os.getpid()}")
+    with psycopg.connect(queue.url, autocommit=True) as owner:
+        owner.execute(sql.SQL("CREATE SCHEMA {}").format(shadow))
+        owner.execute(
+            sql.SQL("GRANT USAGE, CREATE ON SCHEMA {} TO {}").format(shadow, sql.Identifier(app_role))
+        )
+        owner.execute(
+            "INSERT INTO approval_votes (approval_id, flow_id, voter, vote, cast_at)"
+            " SELECT id, flow_id, 'ann', 'approve', now() FROM approvals WHERE run_id = %s",
+            (recent,),
+        )
+    try:
+        with as_app(queue.url, app_role) as conn:
+            conn.execute(
+                sql.SQL(
+                    "CREATE FUNCTION {}.recorded_approval_retention(name) RETURNS interval"
+                    " LANGUAGE sql AS $$ SELECT interval '1 microsecond' $$"
+                ).format(shadow)
+            )
+            conn.execute(sql.SQL("SET search_path = {}, public").format(shadow))
+            with pytest.raises(psycopg.errors.IntegrityConstraintViolation):
+                conn.execute(
+                    "DELETE FROM approval_votes WHERE approval_id IN"
+                    " (SELECT id FROM approvals WHERE run_id = %s)",
+                    (recent,),
+                )
+            with pytest.raises(psycopg.errors.IntegrityConstraintViolation):
+                conn.execute("DELETE FROM approvals WHERE run_id = %s", (recent,))
+        assert queue.one("SELECT count(*) FROM approvals WHERE run_id = %s", recent) == (1,)
+        votes = "SELECT count(*) FROM approval_votes AS v JOIN approvals AS a ON a.id = v.approval_id"
+        assert queue.one(votes + " WHERE a.run_id = %s", recent) == (1,)
+    finally:
+        with psycopg.connect(queue.url, autocommit=True) as owner:
+            owner.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(shadow))
