@@ -94,6 +94,11 @@ APPROVAL: dict[str, Any] = {
         },
     },
 }
+# An inbox page's approval: as APPROVAL, but a page asked without values carries neither them nor a digest.
+INBOX_ITEM: dict[str, Any] = {
+    **APPROVAL,
+    "required": [name for name in APPROVAL["required"] if name not in ("shown", "digest")],
+}
 DECISION_BODY: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -138,13 +143,17 @@ _REFUSAL_STATUS = {
     query={
         "limit": {"type": "integer", "minimum": 1, "maximum": 200},
         "cursor": {"type": "string", "maxLength": 100},
+        "values": {
+            "enum": ["shown", "none"],
+            "description": "none: each approval without its shown values and digest (a count needs neither)",
+        },
     },
     responses={
         200: {
             "type": "object",
             "required": ["approvals", "next"],
             "properties": {
-                "approvals": {"type": "array", "items": APPROVAL},
+                "approvals": {"type": "array", "items": INBOX_ITEM},
                 "next": {"type": ["string", "null"], "description": "the cursor of the next page, if any"},
             },
         },
@@ -152,13 +161,22 @@ _REFUSAL_STATUS = {
     },
 )
 async def inbox(call: Call) -> Response:
+    with_values = call.query.get("values", "shown") == "shown"
     try:
         found, cursor = await ApprovalService().inbox(
-            call.conn, call.me.name, limit=call.query.get("limit", 100), cursor=call.query.get("cursor")
+            call.conn,
+            call.me.name,
+            limit=call.query.get("limit", 100),
+            cursor=call.query.get("cursor"),
+            with_values=with_values,
         )
     except AuditRefused as refused:
         raise ApiError(400, code=refused.code) from None
-    return reply({"approvals": [a.to_json() for a in found], "next": cursor})
+    approvals = [a.to_json() for a in found]
+    if not with_values:
+        # Left unread, the values are not the approval's, and neither would be a digest of them.
+        approvals = [{k: v for k, v in a.items() if k not in ("shown", "digest")} for a in approvals]
+    return reply({"approvals": approvals, "next": cursor})
 
 
 @endpoint(

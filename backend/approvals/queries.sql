@@ -86,10 +86,12 @@ WHERE run_id = %(run_id)s AND outcome IS NULL
 -- name: inbox
 -- The open approvals a user may decide now (the decide right on the flow; named, or standing in for
 -- someone named, or nobody named; not their own run, flow version or webhook secret's run unless the node
--- allows it; not voted on yet), oldest first, a page after the cursor (requested_at, id).
+-- allows it; not voted on yet), oldest first, a page after the cursor (requested_at, id). Without
+-- with_values, what each shows is left unread (a count, such as the header's badge, needs none of it).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
-       allow_self_approval, author, on_behalf_of, shown
+       allow_self_approval, author, on_behalf_of,
+       CASE WHEN %(with_values)s::boolean THEN shown ELSE '[]'::jsonb END AS shown
 FROM approvals AS a
 WHERE a.outcome IS NULL
   AND EXISTS (SELECT 1 FROM grants AS g
@@ -149,7 +151,8 @@ WHERE run_id = %(run_id)s AND outcome IS NULL
 -- after the cursor (requested_at, id).
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
-       allow_self_approval, author, on_behalf_of, shown
+       allow_self_approval, author, on_behalf_of,
+       CASE WHEN %(with_values)s::boolean THEN shown ELSE '[]'::jsonb END AS shown
 FROM approvals
 WHERE outcome IS NULL
   AND (requested_at, id) > (coalesce(%(after_at)s::timestamptz, '-infinity'),

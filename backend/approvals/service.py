@@ -501,16 +501,29 @@ class ApprovalService:
         return await read_one_with_votes(conn, QUERIES["approval"], approval_id)
 
     async def inbox(
-        self, conn: AsyncConnection[Any], user: str | None, *, limit: int = 100, cursor: str | None = None
+        self,
+        conn: AsyncConnection[Any],
+        user: str | None,
+        *,
+        limit: int = 100,
+        cursor: str | None = None,
+        with_values: bool = True,
     ) -> tuple[list[Approval], str | None]:
         """What `user` may decide now, the oldest request first, a page at a time; and the next cursor.
 
         `user=None` lists every open approval: the view of whoever holds the database's credentials.
+        Without `with_values` each approval's `shown` is left unread and empty (its digest is then not the
+        approval's: such a page is for counting, never for deciding).
         """
         from backend.approvals.audit import decode_cursor, encode_cursor
 
         after_at, after_id = decode_cursor(cursor) if cursor else (None, None)
-        page_params = {"limit": limit + 1, "after_at": after_at, "after_id": after_id}
+        page_params = {
+            "limit": limit + 1,
+            "after_at": after_at,
+            "after_id": after_id,
+            "with_values": with_values,
+        }
         if user is None:
             rows = await read_with_votes(conn, QUERIES["open_approvals"], page_params)
         else:

@@ -137,3 +137,28 @@ def test_the_digest_is_that_of_what_the_approval_shows_and_the_same_wherever_it_
         ensure_ascii=False,
     )
     assert one["digest"] == listed["digest"] == hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def test_an_inbox_asked_without_values_lists_the_same_approvals_and_no_digest_to_decide_by(
+    queue: Queue,
+) -> None:
+    """The header's badge counts the inbox on every page: asked with `values=none`, the same approvals come
+    back without what each shows (never read from the table) and without a digest, which would not be the
+    approval's and so could never bind a decision."""
+    author = make_user(queue.url, "counted_author", "edit", "run")
+    approver = make_user(queue.url, "counter", "decide", groups=("finance",))
+    with app_client(queue.url) as api:
+        flow_id = api.post("/api/flows", json=approval_and_delay_flow(), headers=auth(author)).json()["id"]
+        for invoice in ("C-1", "C-2"):
+            api.post(f"/api/flows/{flow_id}/runs", json={"input": {"invoice": invoice}}, headers=auth(author))
+        queue.drain()
+        full = _inbox(api, approver, flow_id)
+        answer = api.get("/api/approvals", params={"values": "none"}, headers=auth(approver))
+        assert answer.status_code == 200, answer.text
+        light = [a for a in answer.json()["approvals"] if a["flow_id"] == flow_id]
+        assert [a["id"] for a in light] == [a["id"] for a in full] and len(full) == 2
+        assert all(a["shown"] and a["digest"] for a in full)
+        assert all("shown" not in a and "digest" not in a for a in light)
+        assert [a["title"] for a in light] == [a["title"] for a in full]
+        unknown = api.get("/api/approvals", params={"values": "some"}, headers=auth(approver))
+        assert unknown.status_code == 400, unknown.text

@@ -92,6 +92,7 @@ PARAMS: dict[str, Any] = {
     "starts_at": None,
     "ends_at": None,
     "shown": "[]",
+    "with_values": True,
     "run_ids": [1, 2],
 }
 GROWING = {

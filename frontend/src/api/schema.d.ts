@@ -886,6 +886,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
+                values?: "shown" | "none";
             };
             header?: never;
             path?: never;
@@ -909,7 +910,7 @@ export interface operations {
                             decided_at?: string | null;
                             decided_by?: string | null;
                             /** @description SHA-256 (hex) of the canonical JSON of id, run_id, title, explanation and shown; sent back as a decision's `seen` */
-                            digest: string;
+                            digest?: string;
                             explanation: string;
                             flow_id: number;
                             id: number;
@@ -925,7 +926,7 @@ export interface operations {
                             requested_at?: string;
                             run_id: number;
                             /** @description what the approvers were shown, read when the approval was requested */
-                            shown: {
+                            shown?: {
                                 label: string | null;
                                 /** @description a credential-like value was masked */
                                 masked?: boolean;

@@ -1,14 +1,14 @@
 // The header's count of approvals waiting for the user (the header holds the runs event stream that
 // keeps it current).
 import { useTranslation } from 'react-i18next';
-import { INBOX_PAGE, useInbox } from './useInbox';
+import { INBOX_PAGE, useInboxCount } from './useInbox';
 
 export function InboxBadge() {
   const { t } = useTranslation();
-  const inbox = useInbox();
-  const count = inbox.data?.approvals.length ?? 0;
+  const inbox = useInboxCount();
+  const count = inbox.data?.count ?? 0;
   if (count === 0) return null;
-  const text = inbox.data?.next ? `${INBOX_PAGE}+` : String(count);
+  const text = inbox.data?.more ? `${INBOX_PAGE}+` : String(count);
   return (
     <span className="badge" data-testid="inbox-count" aria-label={t('ui_inbox_count', { count: text })}>
       {text}

@@ -18,6 +18,21 @@ export function useInbox() {
   });
 }
 
+/** How many approvals wait for the user (up to a page; `more` past it), for the header's badge on every
+ * page: the same inbox without the values each approval shows, which a count never reads. Under the
+ * inbox's key, so the event stream's refresh of the inbox refreshes it too. */
+export function useInboxCount() {
+  return useQuery({
+    queryKey: ['inbox', 'count'],
+    queryFn: async () => {
+      const page = unwrap(
+        await api.GET('/api/approvals', { params: { query: { limit: INBOX_PAGE, values: 'none' } } }),
+      ) as unknown as { approvals: unknown[]; next: string | null };
+      return { count: page.approvals.length, more: page.next !== null };
+    },
+  });
+}
+
 /** Decides the approval the body names (`approval`, the id in the path too), as its digest was seen. */
 export async function postDecision(body: DecisionBody): Promise<unknown> {
   return unwrap(
