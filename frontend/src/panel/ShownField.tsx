@@ -10,6 +10,7 @@ import { parseInput } from '../walk/walk';
 import { scopeAt, type ScopeEntry } from './scope';
 import { choiceName, moved, nextValue, SHOW_LIMIT, showConfig, showRows, type ShowRow } from './show';
 import { TemplateInput } from './TemplateInput';
+import './panels.css';
 
 // The select's choice that opens a text field for a path; no scope path is empty, so it never clashes.
 const TYPED = '';
@@ -33,6 +34,8 @@ export function ShownField({ nodeId, show, readOnly, change }: Props) {
   // Rows whose author chose to type a path although the value is one the list offers.
   const [typing, setTyping] = useState<ReadonlySet<number>>(new Set());
   const full = rows.length >= SHOW_LIMIT;
+  // The input's fields are known from the walk's sample input only; without one, say where they come from.
+  const fieldsKnown = scope.some((entry) => entry.kind === 'trigger' && entry.path.includes('.'));
 
   function write(next: ShowRow[]) {
     change({ show: showConfig(next) });
@@ -126,6 +129,7 @@ export function ShownField({ nodeId, show, readOnly, change }: Props) {
           );
         })}
       </ol>
+      {!fieldsKnown && !readOnly && <p className="hint">{t('ui_show_sample_hint')}</p>}
       <button
         type="button"
         disabled={readOnly || full}
