@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.browser.canvas import node
 from tests.browser.pages_support import Story, invoice_flow, story_server
-from tests.browser.support import log_in, screenshot
+from tests.browser.support import log_in, screenshot, serious_violations
 
 LIVE = 60_000  # the worker must ask the approval before the inbox can show it
 SAMPLE = '{"invoice": "INV-9", "amount": 1200, "vendor": {"name": "Acme"}}'
@@ -96,6 +96,7 @@ def test_an_author_chooses_the_values_an_approver_sees(browser: Browser, story: 
     shown(page).get_by_role("button", name="Remove shown value 3").click()
     expect(shown(page).get_by_role("group")).to_have_count(2)
     expect(page.get_by_text("No findings")).to_be_visible()
+    assert serious_violations(page) == []
     shown(page).scroll_into_view_if_needed()
     screenshot(page, "approval-show-en")
     page.get_by_role("button", name="Save").click()

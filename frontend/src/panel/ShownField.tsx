@@ -59,71 +59,73 @@ export function ShownField({ nodeId, show, readOnly, change }: Props) {
           const known = scope.some((entry) => entry.path === row.value);
           const typed = typing.has(index) || !known;
           return (
-            <li key={index} role="group" aria-label={t('ui_show_row', { position })}>
-              <label htmlFor={`${id}-label`}>{t('ui_show_label')}</label>
-              <TemplateInput
-                id={`${id}-label`}
-                nodeId={nodeId}
-                value={row.label}
-                multiline={false}
-                disabled={readOnly}
-                onChange={(label) => edit(index, { label })}
-              />
-              <label htmlFor={`${id}-value`}>{t('ui_show_value')}</label>
-              <select
-                id={`${id}-value`}
-                value={typed ? TYPED : row.value}
-                disabled={readOnly}
-                onChange={(e) => {
-                  const value = e.target.value;
-                  const rest = new Set(typing);
-                  if (value === TYPED) rest.add(index);
-                  else rest.delete(index);
-                  setTyping(rest);
-                  if (value !== TYPED) edit(index, { value });
-                }}
-              >
-                <Choices scope={scope} />
-                <option value={TYPED}>{t('ui_show_choice_typed')}</option>
-              </select>
-              {typed && (
-                <>
-                  <label htmlFor={`${id}-path`}>{t('ui_show_path')}</label>
-                  <input
-                    id={`${id}-path`}
-                    className="data"
-                    value={row.value}
-                    disabled={readOnly}
-                    spellCheck={false}
-                    onChange={(e) => edit(index, { value: e.target.value.trim() })}
-                  />
-                </>
-              )}
-              <div className="row">
-                <button
-                  type="button"
-                  disabled={readOnly || index === 0}
-                  aria-label={t('ui_show_up', { position })}
-                  onClick={() => rearrange(moved(rows, index, -1))}
-                >
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  disabled={readOnly || index === rows.length - 1}
-                  aria-label={t('ui_show_down', { position })}
-                  onClick={() => rearrange(moved(rows, index, 1))}
-                >
-                  ↓
-                </button>
-                <button
-                  type="button"
+            <li key={index}>
+              <div role="group" aria-label={t('ui_show_row', { position })}>
+                <label htmlFor={`${id}-label`}>{t('ui_show_label')}</label>
+                <TemplateInput
+                  id={`${id}-label`}
+                  nodeId={nodeId}
+                  value={row.label}
+                  multiline={false}
                   disabled={readOnly}
-                  aria-label={t('ui_show_remove', { position })}
-                  onClick={() => rearrange(rows.filter((_, i) => i !== index))}
+                  onChange={(label) => edit(index, { label })}
+                />
+                <label htmlFor={`${id}-value`}>{t('ui_show_value')}</label>
+                <select
+                  id={`${id}-value`}
+                  value={typed ? TYPED : row.value}
+                  disabled={readOnly}
+                  onChange={(e) => {
+                    const value = e.target.value;
+                    const rest = new Set(typing);
+                    if (value === TYPED) rest.add(index);
+                    else rest.delete(index);
+                    setTyping(rest);
+                    if (value !== TYPED) edit(index, { value });
+                  }}
                 >
-                  ×
-                </button>
+                  <Choices scope={scope} />
+                  <option value={TYPED}>{t('ui_show_choice_typed')}</option>
+                </select>
+                {typed && (
+                  <>
+                    <label htmlFor={`${id}-path`}>{t('ui_show_path')}</label>
+                    <input
+                      id={`${id}-path`}
+                      className="data"
+                      value={row.value}
+                      disabled={readOnly}
+                      spellCheck={false}
+                      onChange={(e) => edit(index, { value: e.target.value.trim() })}
+                    />
+                  </>
+                )}
+                <div className="row">
+                  <button
+                    type="button"
+                    disabled={readOnly || index === 0}
+                    aria-label={t('ui_show_up', { position })}
+                    onClick={() => rearrange(moved(rows, index, -1))}
+                  >
+                    ↑
+                  </button>
+                  <button
+                    type="button"
+                    disabled={readOnly || index === rows.length - 1}
+                    aria-label={t('ui_show_down', { position })}
+                    onClick={() => rearrange(moved(rows, index, 1))}
+                  >
+                    ↓
+                  </button>
+                  <button
+                    type="button"
+                    disabled={readOnly}
+                    aria-label={t('ui_show_remove', { position })}
+                    onClick={() => rearrange(rows.filter((_, i) => i !== index))}
+                  >
+                    ×
+                  </button>
+                </div>
               </div>
             </li>
           );
