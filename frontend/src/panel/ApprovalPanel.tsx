@@ -1,5 +1,6 @@
-// The approval node's panel: what is asked (title, explanation), who may decide (users and groups), and
-// what happens when nobody decides in time (a deadline and one of the three timeout exits).
+// The approval node's panel: what is asked (title, explanation), what the approvers see beside it, who
+// may decide (users and groups), and what happens when nobody decides in time (a deadline and one of the
+// three timeout exits).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setConfig, type FlowNode } from '../flows/document';
@@ -7,6 +8,7 @@ import { useEditor } from '../flows/store';
 import { ApprovalRules } from './ApprovalRules';
 import { TemplateInput } from './TemplateInput';
 import { DeadlineField } from './DeadlineField';
+import { ShownField } from './ShownField';
 
 const EXITS = [
   ['approve', 'port_approve'],
@@ -57,6 +59,7 @@ export function ApprovalPanel({ node, readOnly }: { node: FlowNode; readOnly: bo
           onChange={(explanation) => change({ explanation })}
         />
       </div>
+      <ShownField nodeId={node.id} show={config.show} readOnly={readOnly} change={change} />
       <fieldset>
         <legend>{t('ui_field_approvers')}</legend>
         <ul className="chips">
