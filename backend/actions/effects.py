@@ -181,6 +181,23 @@ class EffectLog:
             raise EffectInDoubt(f"run {run_id} visit {visit}: another try is under way")
         return standing.outcome, dict(standing.output)
 
+    async def keep_late(
+        self, run_id: int, request: ActionRequest, opened: Opened, outcome: str, output: dict[str, Any]
+    ) -> None:
+        """Keep the answer of a try given up at its timeout, which came while it was still listened to:
+        with the effect, journaled as `action_answered_late`; nothing else of the run changes (its walk
+        went on with the timeout). A run swept or gone meanwhile keeps nothing."""
+        assert opened.attempt is not None
+        status = output.get("status")
+        line = JournalLine(
+            code="action_answered_late",
+            node=request.node,
+            visit=request.visit,
+            data={"attempt": opened.attempt, "status": status if isinstance(status, int) else ""},
+        )
+        async with self.pool.connection() as conn:
+            await self._keep_late(conn, run_id, request, opened, outcome, output, line)
+
     async def _keep_late(
         self,
         conn: Any,
@@ -189,6 +206,7 @@ class EffectLog:
         opened: Opened,
         outcome: str,
         output: dict[str, Any],
+        line: JournalLine | None = None,
     ) -> None:
         params = {
             "run_id": run_id,
@@ -200,14 +218,15 @@ class EffectLog:
         }
         async with conn.transaction():
             kept = await (await conn.execute(QUERIES["keep_late_result"], params)).fetchone()
-            if kept is not None:
-                error = output.get("code") if outcome == "error" else None
-                data = {
-                    "attempt": opened.attempt,
-                    "outcome": outcome,
-                    "error": error if isinstance(error, str) else "",
-                }
-                line = JournalLine(
-                    code="late_result_ignored", node=request.node, visit=request.visit, data=data
-                )
+            if kept is not None and kept[0] is not None:
+                if line is None:
+                    error = output.get("code") if outcome == "error" else None
+                    data = {
+                        "attempt": opened.attempt,
+                        "outcome": outcome,
+                        "error": error if isinstance(error, str) else "",
+                    }
+                    line = JournalLine(
+                        code="late_result_ignored", node=request.node, visit=request.visit, data=data
+                    )
                 await journal.append(conn, run_id, [line])

@@ -1,10 +1,11 @@
-"""Retention: ended runs and their journals go once they have been quiet for the retention; nothing else does.
+"""Retention: ended runs and their journals go once quiet for the retention; nothing else does.
 
 The statement names ended runs only (`ended_at` is set when a run succeeds, fails or is cancelled), so a
 run that waits, for an approval or for years, is never swept; and among them only those whose last journal
-line is older than the retention too (a late answer journaled after the end keeps its run that much longer). Approvals have no foreign key to runs and
-outlive them: their own retention (FLOWYARD_APPROVAL_RETENTION_DAYS) is separate, and off unless set;
-the worker sweeps them through its approvals port (backend/approvals/retention.py).
+line is older than the retention too (a late answer journaled after the end keeps its run that much longer).
+Approvals have no foreign key to runs and outlive them: their own retention
+(FLOWYARD_APPROVAL_RETENTION_DAYS) is separate, and off unless set; the worker sweeps them through its
+approvals port (backend/approvals/retention.py).
 Triggers' idempotency keys outlive their runs too (FLOWYARD_KEY_RETENTION_DAYS, 90 by default, never
 shorter than the runs'): a sender retrying after its run was swept still gets that run, not a new one.
 """

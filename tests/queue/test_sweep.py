@@ -1,4 +1,4 @@
-"""Retention sweeps ended runs and their journals once they went quiet, never a waiting run, never an approval."""
+"""Retention sweeps ended runs and their journals once quiet, never a waiting run, never an approval."""
 
 from __future__ import annotations
 
@@ -171,7 +171,8 @@ def test_retention_counts_from_the_last_journal_line_not_only_from_the_end(queue
         conn.execute("UPDATE runs SET journal_seq = journal_seq + 1 WHERE id = %s", (spoken,))
         conn.execute(
             "INSERT INTO journal (run_id, seq, code, at)"
-            " SELECT id, journal_seq, 'late_result_ignored', now() - interval '1 day' FROM runs WHERE id = %s",
+            " SELECT id, journal_seq, 'late_result_ignored', now() - interval '1 day'"
+            " FROM runs WHERE id = %s",
             (spoken,),
         )
 
