@@ -186,7 +186,9 @@ class EffectLog:
     ) -> None:
         """Keep the answer of a try given up at its timeout, which came while it was still listened to:
         with the effect, journaled as `action_answered_late`; nothing else of the run changes (its walk
-        went on with the timeout). A run swept or gone meanwhile keeps nothing."""
+        went on with the timeout). Nothing is kept when the run is gone (swept) or a later attempt of the
+        visit has started: that attempt's worker then found this one's deadline passed, and its own
+        answer, or the timeout it wrote, is what `complete` keeps of this attempt."""
         assert opened.attempt is not None
         status = output.get("status")
         line = JournalLine(
@@ -196,7 +198,9 @@ class EffectLog:
             data={"attempt": opened.attempt, "status": status if isinstance(status, int) else ""},
         )
         async with self.pool.connection() as conn:
-            await self._keep_late(conn, run_id, request, opened, outcome, output, line)
+            await self._keep_late(
+                conn, run_id, request, opened, outcome, output, line, "keep_answer_after_timeout"
+            )
 
     async def _keep_late(
         self,
@@ -207,6 +211,7 @@ class EffectLog:
         outcome: str,
         output: dict[str, Any],
         line: JournalLine | None = None,
+        statement: str = "keep_late_result",
     ) -> None:
         params = {
             "run_id": run_id,
@@ -217,7 +222,7 @@ class EffectLog:
             "deadline_at": opened.deadline_at,
         }
         async with conn.transaction():
-            kept = await (await conn.execute(QUERIES["keep_late_result"], params)).fetchone()
+            kept = await (await conn.execute(QUERIES[statement], params)).fetchone()
             if kept is not None and kept[0] is not None:
                 if line is None:
                     error = output.get("code") if outcome == "error" else None

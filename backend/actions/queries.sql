@@ -37,6 +37,15 @@ FROM effects WHERE run_id = %(run_id)s AND visit = %(visit)s
 ON CONFLICT DO NOTHING
 RETURNING (SELECT node FROM effects WHERE run_id = %(run_id)s AND visit = %(visit)s)
 
+-- name: keep_answer_after_timeout
+-- The answer of an attempt given up at its timeout, come while it was still listened to: kept as late, as
+-- above, while that attempt is the visit's last (a later attempt's worker keeps its own answers).
+INSERT INTO late_results (run_id, visit, attempt, outcome, output, deadline_at)
+SELECT run_id, visit, %(attempt)s, %(outcome)s, %(output)s, %(deadline_at)s
+FROM effects WHERE run_id = %(run_id)s AND visit = %(visit)s AND attempts = %(attempt)s
+ON CONFLICT DO NOTHING
+RETURNING (SELECT node FROM effects WHERE run_id = %(run_id)s AND visit = %(visit)s)
+
 -- name: complete_effect
 -- First result wins: the outcome of this try, unless another try's outcome was written first.
 UPDATE effects
