@@ -6,6 +6,10 @@
     fault point after_action_sent     ->  a test kills the worker here: sent, outcome not written
     complete the row                  ->  first result wins; the outcome that stands is the answer
 
+An http try given up at its timeout writes `action_timeout` at once; its request is listened to until the
+try's deadline in a task of its own, and an answer then is kept with the effect as late
+(`EffectLog.keep_late`), changing nothing else.
+
 `perform` raises only when it cannot tell how the action went: the database failed, or the try's
 outcome could not be written and none stands. The row then has no outcome, and the next try of the
 walk sends again under the same key.
