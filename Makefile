@@ -64,7 +64,7 @@ typecheck: setup
 PYTEST_WORKERS ?= 3
 
 pytest: setup
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile --durations=15 $(PYTEST_ARGS)
 
 # The browser tests, writing their screenshots into docs/screenshots/ (a plain test run keeps them in
 # .flowyard/screenshots/, so `make test` leaves the tree as it found it).

@@ -22,6 +22,7 @@ from psycopg import AsyncConnection
 
 from backend.actions import ActionSender, ActionSettings
 from backend.actions.secret_store import SecretStore
+from backend.actions.transport import listening_done
 from backend.api.worker_port import bind, metrics_port
 from backend.approvals.mail import approval_mailer
 from backend.approvals.retention import record_retention
@@ -181,6 +182,7 @@ async def run_worker(
             )
         async with metrics_port(pool, metrics):
             await worker.run(stop)
+        await listening_done()  # answers given up at their timeout, still listened to: kept, then gone
     finally:
         await pool.close()
     return 0

@@ -181,6 +181,27 @@ class EffectLog:
             raise EffectInDoubt(f"run {run_id} visit {visit}: another try is under way")
         return standing.outcome, dict(standing.output)
 
+    async def keep_late(
+        self, run_id: int, request: ActionRequest, opened: Opened, outcome: str, output: dict[str, Any]
+    ) -> None:
+        """Keep the answer of a try given up at its timeout, which came while it was still listened to:
+        with the effect, journaled as `action_answered_late`; nothing else of the run changes (its walk
+        went on with the timeout). Nothing is kept when the run is gone (swept) or a later attempt of the
+        visit has started: that attempt's worker then found this one's deadline passed, and its own
+        answer, or the timeout it wrote, is what `complete` keeps of this attempt."""
+        assert opened.attempt is not None
+        status = output.get("status")
+        line = JournalLine(
+            code="action_answered_late",
+            node=request.node,
+            visit=request.visit,
+            data={"attempt": opened.attempt, "status": status if isinstance(status, int) else ""},
+        )
+        async with self.pool.connection() as conn:
+            await self._keep_late(
+                conn, run_id, request, opened, outcome, output, line, "keep_answer_after_timeout"
+            )
+
     async def _keep_late(
         self,
         conn: Any,
@@ -189,6 +210,8 @@ class EffectLog:
         opened: Opened,
         outcome: str,
         output: dict[str, Any],
+        line: JournalLine | None = None,
+        statement: str = "keep_late_result",
     ) -> None:
         params = {
             "run_id": run_id,
@@ -199,15 +222,16 @@ class EffectLog:
             "deadline_at": opened.deadline_at,
         }
         async with conn.transaction():
-            kept = await (await conn.execute(QUERIES["keep_late_result"], params)).fetchone()
-            if kept is not None:
-                error = output.get("code") if outcome == "error" else None
-                data = {
-                    "attempt": opened.attempt,
-                    "outcome": outcome,
-                    "error": error if isinstance(error, str) else "",
-                }
-                line = JournalLine(
-                    code="late_result_ignored", node=request.node, visit=request.visit, data=data
-                )
+            kept = await (await conn.execute(QUERIES[statement], params)).fetchone()
+            if kept is not None and kept[0] is not None:
+                if line is None:
+                    error = output.get("code") if outcome == "error" else None
+                    data = {
+                        "attempt": opened.attempt,
+                        "outcome": outcome,
+                        "error": error if isinstance(error, str) else "",
+                    }
+                    line = JournalLine(
+                        code="late_result_ignored", node=request.node, visit=request.visit, data=data
+                    )
                 await journal.append(conn, run_id, [line])

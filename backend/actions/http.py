@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from backend.actions.failures import ActionFailure
-from backend.actions.transport import Exchange, HttpSender
+from backend.actions.transport import Answer, Exchange, HttpSender, LateAnswer
 
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
@@ -35,9 +35,12 @@ async def send_http(
     max_redirects: int,
     shown_url: str | None = None,
     secret_headers: frozenset[str] = frozenset(),
+    late: LateAnswer | None = None,
+    late_s: float = 0.0,
 ) -> dict[str, Any]:
     """Send the request; `shown_url` is the URL as written when a secret went into it (what is reported),
-    `secret_headers` the lower-case names of the headers a secret went into (kept from other origins)."""
+    `secret_headers` the lower-case names of the headers a secret went into (kept from other origins).
+    `late`, `late_s`: an answer that comes within `late_s` after the timeout is handed to `late`."""
     method = str(config.get("method", "GET")).upper()
     if method not in METHODS:
         raise ActionFailure(code="action_config_invalid", field="method", detail=method)
@@ -59,11 +62,19 @@ async def send_http(
         follow=max_redirects,
         shown_url=shown_url,
         secret_headers=secret_headers,
+        late_s=late_s,
     )
-    answer = await sender.send(exchange)
+    answer = await sender.send(exchange, late)
     if answer.status >= 400:
         raise ActionFailure(code="http_status_error", **answer.output())
     return answer.output()
+
+
+def answered(answer: Answer) -> tuple[Literal["out", "error"], dict[str, Any]]:
+    """An answer as the effects log keeps it: 400 or more is the error `http_status_error` carrying it."""
+    if answer.status >= 400:
+        return "error", ActionFailure(code="http_status_error", **answer.output()).output()
+    return "out", answer.output()
 
 
 def header_values(headers: Any) -> dict[str, str]:

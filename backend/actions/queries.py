@@ -32,6 +32,25 @@ class EffectRow:
     code: str | None  # the failure's reason code
     created_at: datetime
     completed_at: datetime | None
+    late_status: Any  # the HTTP status of an answer kept as late (its attempt given up), when it had one
+    late_at: datetime | None  # when that answer came; None: no late answer kept
+
+
+@dataclass(frozen=True, slots=True)
+class LateAnswer:
+    """An answer that came after its attempt was given up: kept for people, used by nothing."""
+
+    node: str
+    attempt: int
+    status: Any  # its HTTP status, when it had one
+    at: datetime
+
+
+async def late_answers_of_run(conn: AsyncConnection[Any], run_id: int) -> list[LateAnswer]:
+    """The late answers of a run's actions, in the order they came."""
+    cur = conn.cursor(row_factory=class_row(LateAnswer))
+    await cur.execute(QUERIES["late_answers_of_run"], {"run_id": run_id})
+    return await cur.fetchall()
 
 
 async def effects_of_run(conn: AsyncConnection[Any], run_id: int) -> list[EffectRow]:

@@ -29,9 +29,20 @@ WHERE run_id = %(run_id)s AND visit = %(visit)s
 RETURNING attempts, deadline_at
 
 -- name: keep_late_result
--- The answer of an attempt that came back after a later one had started: kept for people, used by nothing.
+-- The answer of an attempt that came back after it was given up (a later one had started, or its timeout
+-- had passed): kept for people, used by nothing. Nothing when the effect is gone (its run swept).
 INSERT INTO late_results (run_id, visit, attempt, outcome, output, deadline_at)
-VALUES (%(run_id)s, %(visit)s, %(attempt)s, %(outcome)s, %(output)s, %(deadline_at)s)
+SELECT run_id, visit, %(attempt)s, %(outcome)s, %(output)s, %(deadline_at)s
+FROM effects WHERE run_id = %(run_id)s AND visit = %(visit)s
+ON CONFLICT DO NOTHING
+RETURNING (SELECT node FROM effects WHERE run_id = %(run_id)s AND visit = %(visit)s)
+
+-- name: keep_answer_after_timeout
+-- The answer of an attempt given up at its timeout, come while it was still listened to: kept as late, as
+-- above, while that attempt is the visit's last (a later attempt's worker keeps its own answers).
+INSERT INTO late_results (run_id, visit, attempt, outcome, output, deadline_at)
+SELECT run_id, visit, %(attempt)s, %(outcome)s, %(output)s, %(deadline_at)s
+FROM effects WHERE run_id = %(run_id)s AND visit = %(visit)s AND attempts = %(attempt)s
 ON CONFLICT DO NOTHING
 RETURNING (SELECT node FROM effects WHERE run_id = %(run_id)s AND visit = %(visit)s)
 
@@ -131,8 +142,23 @@ SELECT name, sealed FROM secrets WHERE sealed IS NOT NULL FOR UPDATE
 UPDATE secrets SET sealed = %(sealed)s, legacy_plain = NULL WHERE name = %(name)s
 
 -- name: effects_of_run
--- A run's actions with their state and key, for the run page; never the response body it kept.
-SELECT visit, node, type, key, attempts, outcome, request, output -> 'status' AS status,
-       output ->> 'code' AS code, created_at, completed_at
-FROM effects WHERE run_id = %(run_id)s
-ORDER BY visit
+-- A run's actions with their state and key, for the run page; never the response body it kept. With each,
+-- the last answer kept as late (its attempt given up before it came), if any: its status and when it came.
+SELECT e.visit, e.node, e.type, e.key, e.attempts, e.outcome, e.request, e.output -> 'status' AS status,
+       e.output ->> 'code' AS code, e.created_at, e.completed_at,
+       late.output -> 'status' AS late_status, late.at AS late_at
+FROM effects AS e
+LEFT JOIN LATERAL (
+    SELECT l.output, l.at FROM late_results AS l
+    WHERE l.run_id = e.run_id AND l.visit = e.visit
+    ORDER BY l.attempt DESC LIMIT 1
+) AS late ON true
+WHERE e.run_id = %(run_id)s
+ORDER BY e.visit
+
+-- name: late_answers_of_run
+-- The answers a run's actions gave after their attempts were given up, in the order they came.
+SELECT e.node, l.attempt, l.output -> 'status' AS status, l.at
+FROM late_results AS l JOIN effects AS e USING (run_id, visit)
+WHERE l.run_id = %(run_id)s
+ORDER BY l.at, l.visit, l.attempt

@@ -6,6 +6,10 @@
     fault point after_action_sent     ->  a test kills the worker here: sent, outcome not written
     complete the row                  ->  first result wins; the outcome that stands is the answer
 
+An http try given up at its timeout writes `action_timeout` at once; its request is listened to until the
+try's deadline in a task of its own, and an answer then is kept with the effect as late
+(`EffectLog.keep_late`), changing nothing else.
+
 `perform` raises only when it cannot tell how the action went: the database failed, or the try's
 outcome could not be written and none stands. The row then has no outcome, and the next try of the
 walk sends again under the same key.
@@ -22,14 +26,14 @@ from psycopg_pool import AsyncConnectionPool
 
 from backend.actions.command import send_command
 from backend.actions.destinations import Destinations, Resolver, system_resolver
-from backend.actions.effects import EffectLog
+from backend.actions.effects import EffectLog, Opened
 from backend.actions.failures import ActionFailure
-from backend.actions.http import send_http
+from backend.actions.http import answered, send_http
 from backend.actions.notify import send_notify
 from backend.actions.secret_store import SecretStore
 from backend.actions.settings import ActionSettings
 from backend.actions.shown import check_place, secret_headers, written_pairs, written_url
-from backend.actions.transport import HttpSender
+from backend.actions.transport import Answer, HttpSender, LateAnswer
 from backend.faults import Faults
 from backend.observability import events
 from backend.queue.claims import ClaimLost
@@ -91,28 +95,60 @@ class ActionSender:
                 async with self.pool.connection() as conn:
                     opened_values = await self.secrets.reveal(conn, secret_names(request.secrets))
                 config = fill(config, request.secrets, opened_values)
-            output, outcome = await self._send(run_id, request, config, opened.key), "out"
+            late = self._late(run_id, request, opened, config, opened_values)
+            output, outcome = await self._send(run_id, request, config, opened.key, late), "out"
         except ActionFailure as failure:
             output, outcome = failure.output(), "error"
-        if request.secrets:
-            # What the action quotes of a config text a secret went into, it quotes as written.
-            output = replace_texts(output, written_pairs(request, config))
-        # The second net: a value that came from a secret, echoed by a server or quoted in an error,
-        # never reaches the effects log, the journal or the variables.
-        output = redact_output(output, frozenset(opened_values.values()))
+        output = self._redacted(request, config, opened_values, output)
 
         events.action_sent(request, outcome, started, output)
         await self.faults.reach("after_action_sent")
         outcome, output = await self.effects.complete(run_id, request, opened, outcome, output)
         return Resume(request.node, request.visit, outcome, output)
 
+    @staticmethod
+    def _redacted(
+        request: ActionRequest, config: dict[str, Any], opened: dict[str, str], output: dict[str, Any]
+    ) -> dict[str, Any]:
+        if request.secrets:
+            # What the action quotes of a config text a secret went into, it quotes as written.
+            output = replace_texts(output, written_pairs(request, config))
+        # The second net: a value that came from a secret, echoed by a server or quoted in an error,
+        # never reaches the effects log, the journal or the variables.
+        return redact_output(output, frozenset(opened.values()))
+
+    def _late(
+        self,
+        run_id: int,
+        request: ActionRequest,
+        opened: Opened,
+        config: dict[str, Any],
+        opened_values: dict[str, str],
+    ) -> LateAnswer:
+        """What keeps an answer that came after this try was given up at its timeout: with the effect
+        (`late_results`), redacted like any output, journaled; nothing else of the run changes."""
+
+        async def keep(answer: Answer) -> None:
+            outcome, output = answered(answer)
+            output = self._redacted(request, config, opened_values, output)
+            await self.effects.keep_late(run_id, request, opened, outcome, output)
+
+        return keep
+
     async def _send(
-        self, run_id: int, request: ActionRequest, config: dict[str, Any], key: str
+        self,
+        run_id: int,
+        request: ActionRequest,
+        config: dict[str, Any],
+        key: str,
+        late: LateAnswer | None = None,
     ) -> dict[str, Any]:
         settings = self.settings
         timeout_s = action_timeout(config, settings.timeout_s)
         shown_url = written_url(request)
         if request.type == "http":
+            # Given up at its timeout, the request is still listened to until the try's deadline (the
+            # margin): an answer then is kept aside as late, and no next try can start before it.
             return await send_http(
                 config,
                 key,
@@ -121,6 +157,8 @@ class ActionSender:
                 max_redirects=settings.max_redirects,
                 shown_url=shown_url,
                 secret_headers=secret_headers(request),
+                late=late,
+                late_s=settings.attempt_margin_s,
             )
         if request.type == "notify":
             return await send_notify(

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
+import logging
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,8 @@ from backend.actions.destinations import Destinations
 from backend.actions.failures import ActionFailure
 from backend.actions.shown import pairs_of, shown_after, told, told_answer
 from backend.walker.redact import is_credential_name
+
+log = logging.getLogger(__name__)
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 # Headers that never follow a redirect to another origin, besides those a secret went into and those
@@ -54,6 +57,12 @@ class Exchange:
     follow: int | None
     shown_url: str | None = None
     secret_headers: frozenset[str] = frozenset()
+    # How long past `timeout_s` an answer is still listened for, to be kept as late (0: not at all).
+    late_s: float = 0.0
+
+
+# Told of an answer that came after the exchange was given up at its timeout.
+LateAnswer = Callable[["Answer"], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,13 +83,31 @@ class HttpSender:
         # Loading the CA bundle costs tens of milliseconds: once per sender, not once per request.
         self.tls = httpx.create_ssl_context()
 
-    async def send(self, exchange: Exchange) -> Answer:
-        """The final answer, whatever its status; ActionFailure when there is none to give."""
+    async def send(self, exchange: Exchange, late: LateAnswer | None = None) -> Answer:
+        """The final answer, whatever its status; ActionFailure when there is none to give.
+
+        At its timeout the exchange is given up (`action_timeout`). With `late` and `exchange.late_s`, the
+        request is not dropped then: it is listened to for `late_s` more in a task of its own, and an
+        answer that comes meanwhile is handed to `late` (which must not raise); the caller goes on at once.
+        """
+        if late is None or exchange.late_s <= 0:
+            try:
+                async with asyncio.timeout(exchange.timeout_s):
+                    return await self._send(exchange)
+            except (TimeoutError, httpx.TimeoutException):
+                raise ActionFailure(code="action_timeout", timeout_s=exchange.timeout_s) from None
+        task = asyncio.ensure_future(self._send(exchange))
         try:
-            async with asyncio.timeout(exchange.timeout_s):
-                return await self._send(exchange)
+            return await asyncio.wait_for(asyncio.shield(task), exchange.timeout_s)
         except (TimeoutError, httpx.TimeoutException):
+            if not task.done():  # still in flight: listened to a while longer, in a task of its own
+                listener = asyncio.ensure_future(_listen(task, exchange.late_s, late))
+                _listening.add(listener)
+                listener.add_done_callback(_listening.discard)
             raise ActionFailure(code="action_timeout", timeout_s=exchange.timeout_s) from None
+        except BaseException:
+            task.cancel()
+            raise
 
     async def _send(self, exchange: Exchange) -> Answer:
         method, content, shown = exchange.method, exchange.content, exchange.shown_url
@@ -98,7 +125,7 @@ class HttpSender:
             follow_redirects=False,
             limits=limits,
             verify=self.tls,
-            timeout=httpx.Timeout(exchange.timeout_s),
+            timeout=httpx.Timeout(exchange.timeout_s + exchange.late_s),
         )
         async with client:
             redirects = 0
@@ -189,6 +216,31 @@ class HttpSender:
                 raise ActionFailure(code="http_response_too_large", limit=limit, status=response.status_code)
             chunks.append(chunk)
         return b"".join(chunks)
+
+
+# Exchanges given up at their timeout and still listened to (a reference keeps each task alive).
+_listening: set[asyncio.Future[None]] = set()
+
+
+async def _listen(task: asyncio.Future[Answer], late_s: float, late: LateAnswer) -> None:
+    """Wait `late_s` more for a given-up exchange; hand its answer, if one comes, to `late`."""
+    try:
+        answer = await asyncio.wait_for(task, late_s)
+    except (TimeoutError, httpx.TimeoutException, ActionFailure, httpx.TransportError):
+        return  # no answer within the listening time, or none to keep: dropped, as before
+    except Exception:
+        log.exception("a late answer could not be read")
+        return
+    try:
+        await late(answer)
+    except Exception:
+        log.exception("a late answer could not be kept")
+
+
+async def listening_done() -> None:
+    """Wait for every exchange still listened to (a worker's shutdown, tests)."""
+    while _listening:
+        await asyncio.gather(*list(_listening), return_exceptions=True)
 
 
 def _credential(name: str, secret_headers: frozenset[str]) -> bool:

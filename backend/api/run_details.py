@@ -58,14 +58,20 @@ async def run_details(conn: AsyncConnection[Any], run: RunPage, locale: str = "e
             "type": effect.type,
             "key": effect.key,
             "attempts": effect.attempts,
-            # sent: an answer is recorded; failed: an error is; pending: a try is under way or died
-            "state": {"out": "sent", "error": "failed"}.get(effect.outcome or "", "pending"),
+            # sent: an answer is recorded; failed: an error is; pending: a try is under way or died;
+            # late: an answer came after its attempt was given up (kept, used by nothing; the outcome
+            # that stands is still the one in `status` and `code`)
+            "state": "late"
+            if effect.late_at is not None
+            else {"out": "sent", "error": "failed"}.get(effect.outcome or "", "pending"),
             "request": effect.request,
             "status": effect.status,
             "code": effect.code,
             "code_message": explain(effect.code, locale) if effect.code else None,
             "created_at": _iso(effect.created_at),
             "completed_at": _iso(effect.completed_at),
+            "late_status": effect.late_status,
+            "late_at": _iso(effect.late_at),
         }
         for effect in await effects_of_run(conn, run.id)
     ]

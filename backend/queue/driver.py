@@ -23,6 +23,7 @@ from backend.graph.durations import check_moment, parse_duration, parse_moment
 from backend.graph.model import Flow
 from backend.queue.claims import Claim, ClaimLost, WaitKind
 from backend.queue.queries import QUERIES
+from backend.queue.runs import RunStatus
 from backend.store.queries import every, scalar
 from backend.walker import (
     ActionRequest,
@@ -193,7 +194,7 @@ class Ended:
 
     step: Step
     journal: list[JournalLine]
-    status: str
+    status: RunStatus
     error: str | None
     closes: str | None = None
 

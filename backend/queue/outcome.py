@@ -24,6 +24,7 @@ from backend.queue import journal
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, backoff
 from backend.queue.driver import Approvals, Ended, Parked, Pause, Reparked, Run, WaitFailed, Walked
 from backend.queue.queries import QUERIES
+from backend.queue.runs import RunStatus
 from backend.store.queries import every, one
 from backend.walker import EventRequest, JournalLine
 
@@ -162,7 +163,7 @@ async def write_failure(
             await _guarded(conn, "retry_later", {**guard, "error": code, "backoff": wait})
 
 
-async def _set_status(conn: AsyncConnection[Any], run_id: int, status: str, error: str | None) -> None:
+async def _set_status(conn: AsyncConnection[Any], run_id: int, status: RunStatus, error: str | None) -> None:
     await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": status, "error": error})
 
 

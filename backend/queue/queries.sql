@@ -327,12 +327,18 @@ FROM workers ORDER BY heartbeat_at DESC
 DELETE FROM workers WHERE heartbeat_at < now() - interval '1 day'
 
 -- name: sweep_ended_runs
--- Delete ended runs past retention, oldest first, a batch at a time; never a waiting run.
+-- Delete ended runs that went quiet before retention, oldest end first, a batch at a time; never a waiting
+-- run. Quiet: ended, and its last journal line (by number: the primary key's last entry for the run) written
+-- before the cutoff too, so a line journaled after the end (a late answer) keeps the run a retention longer.
 DELETE FROM runs
 WHERE id IN (
-    SELECT id FROM runs
-    WHERE ended_at < coalesce(%(now)s::timestamptz, now()) - %(retention)s::interval
-    ORDER BY ended_at
+    SELECT r.id FROM runs r
+    WHERE r.ended_at < coalesce(%(now)s::timestamptz, now()) - %(retention)s::interval
+      AND coalesce(
+            (SELECT j.at FROM journal j WHERE j.run_id = r.id ORDER BY j.seq DESC LIMIT 1),
+            r.ended_at
+          ) < coalesce(%(now)s::timestamptz, now()) - %(retention)s::interval
+    ORDER BY r.ended_at
     LIMIT %(limit)s
 )
 RETURNING id

@@ -1,9 +1,11 @@
-"""Retention: ended runs and their journals go once the retention has passed; nothing else does.
+"""Retention: ended runs and their journals go once quiet for the retention; nothing else does.
 
 The statement names ended runs only (`ended_at` is set when a run succeeds, fails or is cancelled), so a
-run that waits, for an approval or for years, is never swept. Approvals have no foreign key to runs and
-outlive them: their own retention (FLOWYARD_APPROVAL_RETENTION_DAYS) is separate, and off unless set;
-the worker sweeps them through its approvals port (backend/approvals/retention.py).
+run that waits, for an approval or for years, is never swept; and among them only those whose last journal
+line is older than the retention too (a late answer journaled after the end keeps its run that much longer).
+Approvals have no foreign key to runs and outlive them: their own retention
+(FLOWYARD_APPROVAL_RETENTION_DAYS) is separate, and off unless set; the worker sweeps them through its
+approvals port (backend/approvals/retention.py).
 Triggers' idempotency keys outlive their runs too (FLOWYARD_KEY_RETENTION_DAYS, 90 by default, never
 shorter than the runs'): a sender retrying after its run was swept still gets that run, not a new one.
 """
@@ -66,7 +68,8 @@ def retention_from_env() -> timedelta | None:
 
 
 async def sweep_ended_runs(conn: AsyncConnection[Any], now: datetime | None, retention: timedelta) -> int:
-    """Delete ended runs older than `retention`, a batch per transaction; how many went.
+    """Delete ended runs quiet for longer than `retention` (ended, last journal line before the cutoff), a
+    batch per transaction; how many went.
 
     Then the triggers' keys past their own retention whose runs are gone.
     """

@@ -1,4 +1,5 @@
-"""`flowyard runs show RUN_ID [--wait SECONDS]`: where a run stands, in one sentence.
+"""`flowyard runs show RUN_ID [--wait SECONDS]`: where a run stands, in one sentence, and under it the
+answers its actions gave after their attempts were given up (kept aside, used by nothing).
 
 `--wait` waits until the run has nothing for a worker to do: it ended, or it is paused at an approval or
 a delay that is not due. That is what a terminal needs after `flowyard run` or a decision, both of which
@@ -16,6 +17,7 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
+from backend.actions.queries import LateAnswer, late_answers_of_run
 from backend.console import refuse
 from backend.i18n.catalogs import message
 from backend.queue.runs import RunApprovals, get_run, wait_of_run
@@ -68,6 +70,14 @@ async def run_state(conn: AsyncConnection[Any], run_id: int, approvals: RunAppro
     return RunState(message("run_state_waiting_until", run=run_id, node=node, until=until), settled=True)
 
 
+def _late_sentence(late: LateAnswer) -> str:
+    """An answer kept after its attempt was given up (its timeout passed): said under the run's state."""
+    at = late.at.astimezone(UTC)
+    if isinstance(late.status, int):
+        return message("run_late_answer", node=late.node, status=late.status, at=at)
+    return message("run_late_answer_plain", node=late.node, at=at)
+
+
 async def _now(conn: AsyncConnection[Any]) -> datetime:
     now = await scalar(conn, "SELECT now()")
     assert isinstance(now, datetime)
@@ -83,6 +93,8 @@ async def show_run(url: str, run_id: int, wait_s: float | None, approvals: RunAp
                 return refuse(code="run_not_found", run=run_id)
             if deadline is None or state.settled:
                 print(state.sentence)
+                for late in await late_answers_of_run(conn, run_id):
+                    print(_late_sentence(late))
                 return 0
             if time.monotonic() >= deadline:
                 print(state.sentence)

@@ -48,7 +48,9 @@ class Story:
 
 
 @contextmanager
-def story_server(pg_server_url: str, template_database: str, suffix: str) -> Iterator[Story]:
+def story_server(
+    pg_server_url: str, template_database: str, suffix: str, env: dict[str, str] | None = None
+) -> Iterator[Story]:
     name = f"{template_database}_{suffix}"
     with connect(pg_server_url, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
@@ -63,6 +65,7 @@ def story_server(pg_server_url: str, template_database: str, suffix: str) -> Ite
                 "FLOWYARD_SMTP_HOST": "127.0.0.1",
                 "FLOWYARD_SMTP_PORT": str(port),
                 "FLOWYARD_ACTIONS_ALLOW": "127.0.0.1",
+                **(env or {}),
             }
             with serve(with_database(pg_server_url, name), env) as server:
                 yield Story(server, mailbox, receiver)

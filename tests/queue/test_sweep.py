@@ -1,4 +1,4 @@
-"""Retention sweeps ended runs and their journals, never a waiting run, never an approval."""
+"""Retention sweeps ended runs and their journals once quiet, never a waiting run, never an approval."""
 
 from __future__ import annotations
 
@@ -24,6 +24,12 @@ ASK = flow(
 )
 
 
+def _age(conn: psycopg.Connection[tuple[object, ...]], run_id: int, interval: str) -> None:
+    """Move a run's end and every journal line of it `interval` into the past: the run went quiet then."""
+    conn.execute(f"UPDATE runs SET ended_at = ended_at - interval '{interval}' WHERE id = %s", (run_id,))
+    conn.execute(f"UPDATE journal SET at = at - interval '{interval}' WHERE run_id = %s", (run_id,))
+
+
 def test_the_sweep_takes_old_ended_runs_and_nothing_else(queue: Queue) -> None:
     ended = queue.start(queue.save(flow("start:trigger", wires=[])))
     recent = queue.start(queue.save(flow("start:trigger", wires=[])))
@@ -33,14 +39,13 @@ def test_the_sweep_takes_old_ended_runs_and_nothing_else(queue: Queue) -> None:
     with psycopg.connect(queue.url) as conn:
         # Age everything a year: the ended run is past retention, the waiting ones are merely old.
         conn.execute("UPDATE runs SET created_at = created_at - interval '1 year' WHERE id <> %s", (recent,))
-        conn.execute("UPDATE runs SET ended_at = ended_at - interval '1 year' WHERE id = %s", (ended,))
+        _age(conn, ended, "1 year")
         conn.execute(
             "UPDATE approvals SET outcome = 'cancelled', decided_at = now() WHERE run_id = %s", (asked,)
         )
-        conn.execute(
-            "UPDATE runs SET status = 'cancelled', ended_at = now() - interval '1 year' WHERE id = %s",
-            (asked,),
-        )
+        conn.execute("UPDATE runs SET status = 'cancelled', ended_at = now() WHERE id = %s", (asked,))
+        _age(conn, asked, "1 year")
+        conn.execute("UPDATE journal SET at = at - interval '1 year' WHERE run_id = %s", (waiting,))
 
     def sweep() -> int:
         return queue.aconn(lambda conn: sweep_ended_runs(conn, None, timedelta(days=30)))
@@ -60,7 +65,7 @@ def test_a_running_worker_sweeps_from_its_heartbeat(queue: Queue) -> None:
     old = queue.start(queue.save(flow("start:trigger", wires=[])))
     queue.drain()
     with psycopg.connect(queue.url) as conn:
-        conn.execute("UPDATE runs SET ended_at = now() - interval '40 days' WHERE id = %s", (old,))
+        _age(conn, old, "40 days")
 
     async def run_until_swept() -> None:
         pool = open_pool(queue.url, size=5)
@@ -125,7 +130,7 @@ def test_a_webhook_key_still_answers_its_run_after_the_run_was_swept(queue: Queu
     first = queue.start(flow_id, key="webhook:order-6")
     queue.drain()
     with psycopg.connect(queue.url) as conn:
-        conn.execute("UPDATE runs SET ended_at = now() - interval '31 days' WHERE id = %s", (first,))
+        _age(conn, first, "31 days")
 
     assert _sweep(queue, timedelta(days=30)) == 1
     assert queue.one("SELECT count(*) FROM runs WHERE id = %s", first) == (0,)
@@ -145,10 +150,38 @@ def test_keys_go_after_their_own_retention_but_never_while_their_run_is_kept(
     waiting = queue.start(queue.save(DELAY), key="webhook:still-waiting")
     queue.drain()
     with psycopg.connect(queue.url) as conn:
-        conn.execute("UPDATE runs SET ended_at = now() - interval '100 days' WHERE id = %s", (swept,))
+        _age(conn, swept, "100 days")
         conn.execute("UPDATE trigger_keys SET created_at = now() - interval '100 days'")
 
     _sweep(queue, timedelta(days=30))
 
     assert queue.all("SELECT key FROM trigger_keys ORDER BY key") == [("webhook:still-waiting",)]
     assert queue.start(flow_id, key="webhook:old") not in (swept, waiting)
+
+
+def test_retention_counts_from_the_last_journal_line_not_only_from_the_end(queue: Queue) -> None:
+    # Both runs ended 40 days ago; one had a line journaled yesterday (an answer that came back after its
+    # try was given up is journaled whenever it comes, even after the run ended).
+    quiet = queue.start(queue.save(flow("start:trigger", wires=[])))
+    spoken = queue.start(queue.save(flow("start:trigger", wires=[])))
+    queue.drain()
+    with psycopg.connect(queue.url) as conn:
+        _age(conn, quiet, "40 days")
+        _age(conn, spoken, "40 days")
+        conn.execute("UPDATE runs SET journal_seq = journal_seq + 1 WHERE id = %s", (spoken,))
+        conn.execute(
+            "INSERT INTO journal (run_id, seq, code, at)"
+            " SELECT id, journal_seq, 'late_result_ignored', now() - interval '1 day'"
+            " FROM runs WHERE id = %s",
+            (spoken,),
+        )
+
+    assert _sweep(queue, timedelta(days=30)) == 1
+    assert queue.all("SELECT id FROM runs WHERE id IN (%s, %s)", quiet, spoken) == [(spoken,)]
+    assert queue.one("SELECT count(*) FROM journal WHERE run_id = %s", spoken) != (0,)
+
+    # Quiet for a retention since that line, it goes like any other.
+    with psycopg.connect(queue.url) as conn:
+        conn.execute("UPDATE journal SET at = at - interval '30 days' WHERE run_id = %s", (spoken,))
+    assert _sweep(queue, timedelta(days=30)) == 1
+    assert queue.one("SELECT count(*) FROM runs WHERE id = %s", spoken) == (0,)

@@ -1,8 +1,9 @@
-// The run's actions and their effect state: sent (an answer is recorded), failed, or pending (a try is
-// under way, or died and will be tried again under the same key). On a phone each effect is a card, each
+// The run's actions and their effect state: sent (an answer is recorded), failed, pending (a try is
+// under way, or died and will be tried again under the same key), or late (an answer came after its
+// attempt was given up: kept for people beside the outcome that stands, which the run went on with). On a phone each effect is a card, each
 // cell named by its column (data-label).
 import { useTranslation } from 'react-i18next';
-import { EFFECT_KEYS } from './format';
+import { EFFECT_KEYS, when } from './format';
 import type { Effect } from './types';
 
 export function Effects({ effects }: { effects: Effect[] }) {
@@ -35,6 +36,16 @@ export function Effects({ effects }: { effects: Effect[] }) {
                 </td>
                 <td data-label={t('ui_run_effect_answer')} data-code={effect.code ?? undefined}>
                   {effect.status ?? effect.code_message ?? effect.code ?? ''}
+                  {effect.late_at ? (
+                    <p className="effect-late-answer">
+                      {typeof effect.late_status === 'number'
+                        ? t('ui_run_effect_late_status', {
+                            status: effect.late_status,
+                            at: when(effect.late_at),
+                          })
+                        : t('ui_run_effect_late_plain', { at: when(effect.late_at) })}
+                    </p>
+                  ) : null}
                 </td>
                 <td data-label={t('ui_run_effect_key')}>
                   <code>{effect.key}</code>

@@ -45,4 +45,5 @@ export const EFFECT_KEYS: Record<string, string> = {
   sent: 'ui_effect_sent',
   failed: 'ui_effect_failed',
   pending: 'ui_effect_pending',
+  late: 'ui_effect_late',
 };

@@ -69,10 +69,13 @@ export interface Effect {
   type: string;
   key: string;
   attempts: number;
-  state: 'sent' | 'failed' | 'pending';
+  // late: an answer came after its attempt was given up (kept aside; the outcome that stands is status/code)
+  state: 'sent' | 'failed' | 'pending' | 'late';
   status: number | null;
   code: string | null;
   code_message?: string | null;
+  late_status?: number | null;
+  late_at?: string | null;
 }
 
 export interface FlowNode {
