@@ -21,6 +21,7 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from backend.actions import ActionSender, ActionSettings
+from backend.actions.queries import late_answer_lines
 from backend.actions.secret_store import SecretStore
 from backend.actions.transport import listening_done
 from backend.api.worker_port import bind, metrics_port
@@ -125,8 +126,9 @@ def run_command(args: argparse.Namespace, url: str) -> int:
 
 
 def runs_command(args: argparse.Namespace, url: str) -> int:
-    """`flowyard runs show|resume|end`: the queue's command, given the approvals it reads and closes."""
-    return queue_commands.runs_command(args, url, ApprovalService())
+    """`flowyard runs show|resume|end`: the queue's command, given the approvals it reads and closes and
+    the actions' late answers `show` says under a run's state."""
+    return queue_commands.runs_command(args, url, ApprovalService(), late_answer_lines)
 
 
 async def _anyone(url: str) -> bool:

@@ -4,12 +4,13 @@ tables, as typed functions."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from psycopg import AsyncConnection
 from psycopg.rows import class_row
 
+from backend.i18n.catalogs import message
 from backend.store.queries import load
 
 QUERIES = load("backend.actions", "queries.sql")
@@ -58,3 +59,16 @@ async def effects_of_run(conn: AsyncConnection[Any], run_id: int) -> list[Effect
     cur = conn.cursor(row_factory=class_row(EffectRow))
     await cur.execute(QUERIES["effects_of_run"], {"run_id": run_id})
     return await cur.fetchall()
+
+
+async def late_answer_lines(conn: AsyncConnection[Any], run_id: int) -> list[str]:
+    """A run's late answers as `flowyard runs show` says them under the run's state, a sentence each, in
+    the terminal's language: kept aside after their attempts were given up, used by nothing."""
+    lines = []
+    for late in await late_answers_of_run(conn, run_id):
+        at = late.at.astimezone(UTC)
+        if isinstance(late.status, int):
+            lines.append(message("run_late_answer", node=late.node, status=late.status, at=at))
+        else:
+            lines.append(message("run_late_answer_plain", node=late.node, at=at))
+    return lines

@@ -15,7 +15,7 @@ from psycopg_pool import AsyncConnectionPool
 from backend.console import InputRefused, read_input, refuse
 from backend.i18n.terminal import terminal_locale
 from backend.queue.queries import QUERIES
-from backend.queue.runs import RunApprovals
+from backend.queue.runs import RunApprovals, RunNotes
 from backend.store.queries import every
 
 
@@ -117,10 +117,15 @@ async def stop_command(
     return 0
 
 
-def runs_command(args: argparse.Namespace, url: str, approvals: RunApprovals) -> int:
-    """`flowyard runs show|resume|end`, with the approvals it reads and closes (backend/processes.py)."""
+def runs_command(
+    args: argparse.Namespace, url: str, approvals: RunApprovals, notes: RunNotes | None = None
+) -> int:
+    """`flowyard runs show|resume|end`, with the approvals it reads and closes and what else `show` says
+    under a run's state (backend/processes.py)."""
     if args.action in ("resume", "end"):
         return asyncio.run(stop_command(url, args.action, args.run, args.version, approvals))
     from backend.queue.watch import show_run
 
-    return asyncio.run(show_run(url, args.run, args.wait, approvals))
+    if notes is None:
+        return asyncio.run(show_run(url, args.run, args.wait, approvals))
+    return asyncio.run(show_run(url, args.run, args.wait, approvals, notes))

@@ -6,6 +6,7 @@ transaction too: the run's status, the deletion of its wait, and a journal line 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol
@@ -149,6 +150,11 @@ class WaitApproval:
 
     id: int
     outcome: str | None
+
+
+# What else `flowyard runs show` says under a run's state, a sentence a line: the actions' late answers,
+# handed in by backend/processes.py (the queue does not read the actions' tables).
+RunNotes = Callable[[AsyncConnection[Any], int], Awaitable[list[str]]]
 
 
 class RunApprovals(Protocol):

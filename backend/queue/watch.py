@@ -17,10 +17,9 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
-from backend.actions.queries import LateAnswer, late_answers_of_run
 from backend.console import refuse
 from backend.i18n.catalogs import message
-from backend.queue.runs import RunApprovals, get_run, wait_of_run
+from backend.queue.runs import RunApprovals, RunNotes, get_run, wait_of_run
 from backend.store.queries import scalar
 
 _POLL_S = 0.2
@@ -70,12 +69,8 @@ async def run_state(conn: AsyncConnection[Any], run_id: int, approvals: RunAppro
     return RunState(message("run_state_waiting_until", run=run_id, node=node, until=until), settled=True)
 
 
-def _late_sentence(late: LateAnswer) -> str:
-    """An answer kept after its attempt was given up (its timeout passed): said under the run's state."""
-    at = late.at.astimezone(UTC)
-    if isinstance(late.status, int):
-        return message("run_late_answer", node=late.node, status=late.status, at=at)
-    return message("run_late_answer_plain", node=late.node, at=at)
+async def _no_notes(conn: AsyncConnection[Any], run_id: int) -> list[str]:
+    return []
 
 
 async def _now(conn: AsyncConnection[Any]) -> datetime:
@@ -84,7 +79,9 @@ async def _now(conn: AsyncConnection[Any]) -> datetime:
     return now
 
 
-async def show_run(url: str, run_id: int, wait_s: float | None, approvals: RunApprovals) -> int:
+async def show_run(
+    url: str, run_id: int, wait_s: float | None, approvals: RunApprovals, notes: RunNotes = _no_notes
+) -> int:
     deadline = None if wait_s is None else time.monotonic() + wait_s
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
         while True:
@@ -93,8 +90,8 @@ async def show_run(url: str, run_id: int, wait_s: float | None, approvals: RunAp
                 return refuse(code="run_not_found", run=run_id)
             if deadline is None or state.settled:
                 print(state.sentence)
-                for late in await late_answers_of_run(conn, run_id):
-                    print(_late_sentence(late))
+                for note in await notes(conn, run_id):
+                    print(note)
                 return 0
             if time.monotonic() >= deadline:
                 print(state.sentence)

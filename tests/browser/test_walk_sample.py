@@ -144,8 +144,9 @@ def test_a_walk_waiting_for_an_event_offers_the_events_the_node_lists(
     browser: Browser, server: Server
 ) -> None:
     """Issue 35, item 1: the deferred choice's wait_event is answered like an approval, by its events."""
-    server.user("eve", "edit")
-    page = log_in(browser, server, "eve")
+    # A name of its own: the session's server is shared with test_parallel.py, which adds eve.
+    server.user("ewa", "edit")
+    page = log_in(browser, server, "ewa")
     csrf = page.request.get("/api/me").json()["csrf_token"]
     headers = {"X-CSRF-Token": csrf, "Content-Type": "application/json"}
     document = json.loads((EXAMPLES / "patterns-events" / "16-deferred-choice.json").read_text("utf-8"))
