@@ -326,19 +326,28 @@ async def revoke_token(call: Call) -> Response:
 
 TRAIL_ENTRY: dict[str, Any] = {
     "type": "object",
-    "required": ["id", "at", "actor", "change", "user", "right", "flow_id", "server", "token_id"],
+    "required": ["id", "at", "actor", "change", "user", "right", "flow_id", "server", "token_id", "value"],
     "properties": {
         "id": {"type": "integer"},
         "at": {"type": "string"},
         "actor": {"type": "string"},
         "change": {
-            "enum": ["user_added", "user_removed", "granted", "revoked", "token_created", "token_revoked"]
+            "enum": [
+                "user_added",
+                "user_removed",
+                "granted",
+                "revoked",
+                "token_created",
+                "token_revoked",
+                "policy_set",
+            ]
         },
         "user": {"type": "string"},
         "right": {"type": ["string", "null"]},
         "flow_id": {"type": ["integer", "null"]},
         "server": {"type": ["string", "null"]},
         "token_id": {"type": ["integer", "null"]},
+        "value": {"type": ["string", "null"], "description": "A policy's new value (policy_set)"},
     },
 }
 
@@ -387,6 +396,7 @@ async def rights_trail(call: Call) -> Response:
             "flow_id": e.flow_id,
             "server": e.server,
             "token_id": e.token_id,
+            "value": e.value,
         }
         for e in page
     ]

@@ -70,11 +70,14 @@ async def self_approval_policy(conn: AsyncConnection[Any]) -> SelfApprovalPolicy
 
 
 async def set_self_approval_policy(conn: AsyncConnection[Any], value: str, *, by: str) -> SelfApprovalPolicy:
-    """Set the policy (`by`: the admin, or `cli`); a value it does not know raises ValueError."""
+    """Set the policy (`by`: the admin, or `cli`, also the actor on the rights trail); a value it does not
+    know raises ValueError."""
     if value not in SELF_APPROVAL_VALUES:
         raise ValueError(f"self_approval: {value!r} is not one of {SELF_APPROVAL_VALUES}")
-    await conn.execute(QUERIES["set_policy"], {"name": "self_approval", "value": value, "by": by})
-    return await self_approval_policy(conn)
+    async with conn.transaction():
+        await conn.execute(QUERIES["declare_policy_actor"], {"actor": by})
+        await conn.execute(QUERIES["set_policy"], {"name": "self_approval", "value": value, "by": by})
+        return await self_approval_policy(conn)
 
 
 def self_approval_findings(document: Mapping[str, Any], policy: SelfApproval, locale: str) -> list[Finding]:

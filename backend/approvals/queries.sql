@@ -421,8 +421,12 @@ SELECT self_approval_allowed(allow_self_approval) AS allowed, hook_secret_by FRO
 -- A policy's value and who set it when; no row: its default.
 SELECT value, set_by, set_at FROM policies WHERE name = %(name)s
 
+-- name: declare_policy_actor
+-- Who sets a policy, for the transaction: the trigger of migration 0023 writes it on the rights trail.
+SELECT set_config('flowyard.actor', %(actor)s, true)
+
 -- name: set_policy
--- An admin sets a policy.
+-- An admin sets a policy (on the rights trail, by the trigger of migration 0023).
 INSERT INTO policies (name, value, set_by) VALUES (%(name)s, %(value)s, %(by)s)
 ON CONFLICT (name) DO UPDATE SET value = excluded.value, set_by = excluded.set_by, set_at = now()
 

@@ -47,6 +47,7 @@ class TrailEntry:
     flow_id: int | None
     server: str | None
     token_id: int | None
+    value: str | None  # a policy's new value (`policy_set`: `right` is the policy's name)
 
 
 async def _require_user(conn: AsyncConnection[Any], name: str) -> None:
