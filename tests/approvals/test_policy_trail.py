@@ -44,7 +44,10 @@ def test_each_policy_set_is_on_the_trail_the_api_and_the_chain_and_verify_finds_
         for value in ("per_node", "never"):
             answer = api.put("/api/policies/self_approval", json={"value": value}, headers=auth(admin))
             assert answer.status_code == 200, answer.text
-        assert policy_command(_parser().parse_args(["policy", "set", "self_approval", "per_node"]), database_url) == 0
+        assert (
+            policy_command(_parser().parse_args(["policy", "set", "self_approval", "per_node"]), database_url)
+            == 0
+        )
         capsys.readouterr()
         trail = api.get("/api/rights-trail?order=newest", headers=auth(admin)).json()["entries"]
 
@@ -73,7 +76,11 @@ def test_each_policy_set_is_on_the_trail_the_api_and_the_chain_and_verify_finds_
     assert cli_ok(database_url)
 
     # The window hidden by hand: the `never` row rewritten as `per_node`, triggers disabled.
-    by_hand(Queue(database_url), "rights_trail", f"UPDATE rights_trail SET value = 'per_node' WHERE id = {rows[1][0]}")
+    by_hand(
+        Queue(database_url),
+        "rights_trail",
+        f"UPDATE rights_trail SET value = 'per_node' WHERE id = {rows[1][0]}",
+    )
     found = verdict(database_url)
     assert [(b.code, b.kind, b.ref_id) for b in found.breaks] == [("chain_row_changed", "rights", rows[1][0])]
     assert not cli_ok(database_url)

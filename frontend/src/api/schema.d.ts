@@ -3701,13 +3701,15 @@ export interface operations {
                             actor: string;
                             at: string;
                             /** @enum {unknown} */
-                            change: "user_added" | "user_removed" | "granted" | "revoked" | "token_created" | "token_revoked";
+                            change: "user_added" | "user_removed" | "granted" | "revoked" | "token_created" | "token_revoked" | "policy_set";
                             flow_id: number | null;
                             id: number;
                             right: string | null;
                             server: string | null;
                             token_id: number | null;
                             user: string;
+                            /** @description A policy's new value (policy_set) */
+                            value: string | null;
                         }[];
                         next: number | null;
                     };

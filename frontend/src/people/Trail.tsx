@@ -6,7 +6,7 @@ import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
 import { when } from '../runs/format';
 import { useRights } from '../runs/rights';
-import { CHANGE_KEYS, rightLabel, type TrailEntry } from './people';
+import { CHANGE_KEYS, POLICY_SET_KEYS, rightLabel, type TrailEntry } from './people';
 
 export function Trail({ flowNames }: { flowNames: Map<number, string> }) {
   const { t } = useTranslation();
@@ -24,7 +24,12 @@ export function Trail({ flowNames }: { flowNames: Map<number, string> }) {
         }),
       ) as unknown as { entries: TrailEntry[]; next: number | null },
   });
+  const change = (entry: TrailEntry): string =>
+    entry.change === 'policy_set'
+      ? t(POLICY_SET_KEYS[entry.value ?? ''] ?? 'ui_people_change_policy_set')
+      : t(CHANGE_KEYS[entry.change] ?? entry.change);
   const what = (entry: TrailEntry): string => {
+    if (entry.change === 'policy_set') return ''; // the sentence says it all; `right` is the policy's name
     if (entry.server) return `${entry.right ?? ''}:${entry.server}`;
     if (entry.right)
       return rightLabel(t, entry.flow_id ? `${entry.right}:${entry.flow_id}` : entry.right, flowNames);
@@ -56,7 +61,7 @@ export function Trail({ flowNames }: { flowNames: Map<number, string> }) {
                   <tr key={entry.id} data-trail={entry.id}>
                     <td>{when(entry.at)}</td>
                     <td className="data">{entry.actor || t('ui_people_trail_cli')}</td>
-                    <td>{t(CHANGE_KEYS[entry.change] ?? entry.change)}</td>
+                    <td>{change(entry)}</td>
                     <td className="data">{entry.user}</td>
                     <td>{what(entry)}</td>
                   </tr>

@@ -32,6 +32,8 @@ export interface TrailEntry {
   flow_id: number | null;
   server: string | null;
   token_id: number | null;
+  /** A policy's new value (`policy_set`; `right` is the policy's name). */
+  value: string | null;
 }
 
 /** The rights a flow grant can name; `decide` is never implied by another, `admin` included. */
@@ -54,6 +56,12 @@ export const CHANGE_KEYS: Record<string, string> = {
   revoked: 'ui_people_change_revoked',
   token_created: 'ui_people_change_token_created',
   token_revoked: 'ui_people_change_token_revoked',
+};
+
+/** A policy set, as a sentence naming the policy and its new value: `self_approval` is the only policy. */
+export const POLICY_SET_KEYS: Record<string, string> = {
+  never: 'ui_people_change_policy_self_approval_never',
+  per_node: 'ui_people_change_policy_self_approval_per_node',
 };
 
 /** A grant as the API writes it (`decide`, `decide:12`), split into its right and flow. */
