@@ -138,7 +138,7 @@ def test_an_admin_adds_a_user_grants_decide_and_revokes_a_token(browser: Browser
 
 def test_an_admin_requires_four_eyes_on_the_people_page(browser: Browser, story: Story) -> None:
     server = story.server
-    server.user("pia", "admin")
+    server.user("pia", "admin", "audit")
     admin = log_in(browser, server, "pia")
     admin.goto("/people")
     policy = admin.get_by_role("region", name="Four eyes")
@@ -157,4 +157,15 @@ def test_an_admin_requires_four_eyes_on_the_people_page(browser: Browser, story:
     expect(policy).to_contain_text(message("ui_people_policy_per_node_hint"))
     with story.api(story.token("pia")) as api:
         assert api.get("/api/policies").json()["self_approval"]["value"] == "per_node"
+    # Both sets are on the rights trail (between the tokens made above) under pia's name: the window
+    # is on record.
+    admin.reload()
+    trail = admin.locator("table.trail-list tbody tr")
+    for value in ("never", "per_node"):
+        row = trail.filter(has_text=message(f"ui_people_change_policy_self_approval_{value}"))
+        expect(row).to_have_count(1)
+        expect(row.locator("td").nth(1)).to_have_text("pia")
+    admin.get_by_role("region", name="Rights trail").screenshot(
+        path=str(SCREENSHOTS / "people-policy-trail.png")
+    )
     admin.context.close()
