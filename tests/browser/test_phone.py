@@ -161,6 +161,7 @@ def test_the_approvers_pages_fit_a_phone(browser: Browser, story: Story, world: 
     for name, path, ready in pages:
         page.goto(path)
         expect(page.locator(ready)).to_be_visible(timeout=60_000)
+        screenshot(page, f"wide-{name}-{lang}")
         found += [f"{name} at 1400: {v}" for v in serious_violations(page)]
     expect(page.get_by_role("button", name=words["ui_nav_menu"])).to_be_hidden()
     page.context.close()

@@ -76,6 +76,10 @@ def test_a_rejected_run_says_so_beside_its_status(browser: Browser, story: Story
     expect(german.locator(".run-decision")).to_contain_text(
         "Letzte Entscheidung: Abgelehnt für „Pay invoice R-1?“, von rex am"
     )
+    # The run diagram names its ports in the reader's words, as the editor does (not "approve"/"reject").
+    ports = german.locator(".run-canvas .react-flow__edge-text")
+    expect(ports).to_have_count(2)
+    assert sorted(ports.all_text_contents()) == ["Abgelehnt", "Genehmigt"]
     german.goto("/runs")
     expect(german.locator(f"tr[data-run='{runs['R-1']}'] .decision-tag")).to_have_text("Abgelehnt")
     screenshot(german, "runs-decision-de")

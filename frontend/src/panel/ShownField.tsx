@@ -2,14 +2,12 @@
 // is a label (a template, like the title) and a value chosen from what is in scope at the node (scope.ts),
 // or a path typed for a field the scope does not know. No rows is the default, the run's input; the limit
 // disables adding and says so.
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useEditor } from '../flows/store';
-import { useWalk } from '../walk/store';
-import { parseInput } from '../walk/walk';
-import { scopeAt, type ScopeEntry } from './scope';
+import { type ScopeEntry } from './scope';
 import { choiceName, moved, nextValue, SHOW_LIMIT, showConfig, showRows, type ShowRow } from './show';
 import { TemplateInput } from './TemplateInput';
+import { useScope } from './useScope';
 import './panels.css';
 
 // The select's choice that opens a text field for a path; no scope path is empty, so it never clashes.
@@ -24,12 +22,7 @@ interface Props {
 
 export function ShownField({ nodeId, show, readOnly, change }: Props) {
   const { t } = useTranslation();
-  const doc = useEditor((s) => s.doc);
-  const sample = useWalk((s) => s.sample);
-  const scope = useMemo(() => {
-    const parsed = parseInput(sample);
-    return scopeAt(doc, nodeId, 'input' in parsed ? parsed.input : null);
-  }, [doc, nodeId, sample]);
+  const scope = useScope(nodeId);
   const rows = showRows(show);
   // Rows whose author chose to type a path although the value is one the list offers.
   const [typing, setTyping] = useState<ReadonlySet<number>>(new Set());

@@ -1,12 +1,10 @@
 // A text field that holds a template: typing `{{` offers what is in scope at the node (scope.ts) as a
 // listbox (arrows, Enter or Tab to take one, Escape to close), and a name nothing provides is named below
 // the field. The server's findings stay the rule; this hint only comes sooner.
-import { useId, useMemo, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useEditor } from '../flows/store';
-import { useWalk } from '../walk/store';
-import { parseInput } from '../walk/walk';
-import { insert, openTemplate, scopeAt, suggestions, unknownNames } from './scope';
+import { insert, openTemplate, suggestions, unknownNames } from './scope';
+import { useScope } from './useScope';
 
 interface Props {
   id: string;
@@ -21,12 +19,7 @@ interface Props {
 
 export function TemplateInput({ id, nodeId, value, multiline, disabled, onChange, labelledBy }: Props) {
   const { t } = useTranslation();
-  const doc = useEditor((s) => s.doc);
-  const sample = useWalk((s) => s.sample);
-  const scope = useMemo(() => {
-    const parsed = parseInput(sample);
-    return scopeAt(doc, nodeId, 'input' in parsed ? parsed.input : null);
-  }, [doc, nodeId, sample]);
+  const scope = useScope(nodeId);
   const field = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const [open, setOpen] = useState<{ start: number; caret: number; typed: string } | null>(null);
   const [active, setActive] = useState(0);

@@ -7,6 +7,7 @@ import dagre from '@dagrejs/dagre';
 import { Background, ReactFlow, type Edge, type Node } from '@xyflow/react';
 import { useTranslation } from 'react-i18next';
 import type { FlowDocument } from './types';
+import { portLabel } from '../canvas/ports';
 import { usePhone } from '../shell/phone';
 
 const WIDTH = 170;
@@ -63,13 +64,15 @@ export function RunCanvas({ document, visits, waitingAt }: Props) {
         style: { width: WIDTH },
       };
     });
+    const byId = new Map(document.nodes.map((node) => [node.id, node]));
     const edges: Edge[] = document.wires.map((wire, index) => {
       const taken = (visits[wire.from] ?? 0) > 0 && (visits[wire.to] ?? 0) > 0;
       return {
         id: `${wire.from}-${wire.port ?? 'out'}-${wire.to}-${index}`,
         source: wire.from,
         target: wire.to,
-        label: wire.port,
+        // The port in the reader's words (an event's port is the author's event name, as on the editor).
+        label: wire.port && wire.port !== 'out' ? portLabel(t, byId.get(wire.from), wire.port) : undefined,
         animated: taken,
         className: taken ? 'taken' : 'not-taken',
         style: { strokeWidth: taken ? 3 : 1, stroke: taken ? '#1a7f37' : '#9aa4b2' },
