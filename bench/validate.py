@@ -6,6 +6,9 @@ loops (nested up to three deep) whose bodies sometimes break out, approvals, in 
 Run: `.venv/bin/python bench/validate.py [--repeat N]`. It prints figures; it passes or fails nothing.
 The aim (issue #3): 1,000 nodes under 50 ms on the 2-core dev machine, growing no worse than linearly.
 The aim for the adversarial shapes (issue #12): each well under a second, its output a few dozen KB.
+The aim for the CLI's start (issue #36): `flowyard check` and `flowyard walk` of a small flow under 0.5 s
+wall, printed beside `flowyard --help` (the floor: the interpreter and the parser) and the modules each
+command imported, so that a heavy import creeping back shows here.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import argparse
 import json
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -148,6 +152,39 @@ def main() -> None:
         f" best {bests[1000] / bests[100]:.1f} (10.0 is linear)"
     )
     adversarial(max(3, args.repeat // 10), medians[1000])
+    cli_start(max(5, args.repeat // 3))
+
+
+_EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "invoice-approval.json")
+_COMMANDS = {"--help": ["--help"], "check": ["check", _EXAMPLE], "walk": ["walk", _EXAMPLE, "--json"]}
+# What a command imported, counted in a child that runs it and then prints len(sys.modules).
+_COUNT = (
+    "import sys, contextlib, io; from backend.cli import main\n"
+    "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit): main(sys.argv[1:])\n"
+    "print(len(sys.modules), 'networkx' in sys.modules, 'psycopg' in sys.modules)"
+)
+_IMPORTED = {"True": "imported", "False": "not imported", "?": "?"}
+
+
+def cli_start(repeat: int) -> None:
+    """Each command's wall time as a user starts it (a new interpreter each time), median and best."""
+    print(f"the CLI's start ({repeat} runs each, a new process each; the invoice example):")
+    cli = str(Path(sys.executable).parent / "flowyard")
+    for name, argv in _COMMANDS.items():
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            subprocess.run([cli, *argv], check=False, capture_output=True)
+            times.append(time.perf_counter() - start)
+        counted = subprocess.run(
+            [sys.executable, "-c", _COUNT, *argv], check=False, capture_output=True, text=True
+        ).stdout.split()
+        modules, networkx, psycopg = counted[-3:] if len(counted) >= 3 else ("?", "?", "?")
+        print(
+            f"  flowyard {name:<7} median {statistics.median(times) * 1000:6.0f} ms"
+            f" (best {min(times) * 1000:5.0f} ms; target 500 ms): {modules} modules,"
+            f" networkx {_IMPORTED[networkx]}, psycopg {_IMPORTED[psycopg]}"
+        )
 
 
 def adversarial(repeat: int, valid_ms: float) -> None:

@@ -36,12 +36,13 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
-
-import networkx as nx
+from typing import TYPE_CHECKING, NamedTuple
 
 from backend.graph.model import LOOP_TYPES
 from backend.graph.outline import NodeEntry, Outline, WireEntry
+
+if TYPE_CHECKING:  # networkx is imported where a cycle needs it: it is a third of a CLI check's start
+    import networkx as nx
 
 # The nodes that open a region, and the port whose wires lead into it: a loop's body, a parallel's branches.
 REGION_PORTS = {**dict.fromkeys(LOOP_TYPES, "body"), "parallel": "branches"}
@@ -85,6 +86,8 @@ class Topology:
 
     def cycle_path(self, component: tuple[int, ...], closing: Edge) -> list[int]:
         """A shortest way around a cycle: from the target of `closing` to its source, inside the cycle."""
+        import networkx as nx
+
         members = set(component)
         inside: nx.DiGraph[int] = nx.DiGraph()
         inside.add_nodes_from(component)
@@ -174,6 +177,8 @@ def _stable_order(incoming: list[list[Edge]], outgoing: list[list[int]]) -> tupl
                 heapq.heappush(ready, target)
     if len(order) == len(incoming):
         return tuple(order)
+    import networkx as nx
+
     graph: nx.DiGraph[int] = nx.DiGraph()
     graph.add_nodes_from(range(len(incoming)))
     graph.add_edges_from((source, target) for source, targets in enumerate(outgoing) for target in targets)
