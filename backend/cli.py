@@ -444,7 +444,19 @@ def _add_audit_parsers(command: Command, message: Text) -> None:
         "--file", default=None, metavar=message("cli_metavar_export"), help=message("cli_help_audit_file")
     )
     check.add_argument("--json", action="store_true", help=message("cli_help_audit_json"))
+    check.add_argument(
+        "--public-key",
+        default=None,
+        metavar=message("cli_metavar_key"),
+        help=message("cli_help_audit_public_key"),
+    )
     check.set_defaults(func=_audit)
+    text = message("cli_help_audit_sign")
+    sign = actions.add_parser("sign", help=text, description=text)
+    sign.set_defaults(func=_command("backend.approvals.chain_commands:run_sign_command"))
+    text = message("cli_help_audit_key")
+    key = actions.add_parser("public-key", help=text, description=text)
+    key.set_defaults(func=_command("backend.approvals.chain_commands:run_key_command", database=False))
 
 
 def _audit(args: argparse.Namespace) -> int:

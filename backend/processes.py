@@ -25,6 +25,7 @@ from backend.actions.queries import late_answer_lines
 from backend.actions.secret_store import SecretStore
 from backend.actions.transport import listening_done
 from backend.api.worker_port import bind, metrics_port
+from backend.approvals.head_signer import signing
 from backend.approvals.mail import approval_mailer
 from backend.approvals.retention import record_retention
 from backend.approvals.service import ApprovalService
@@ -182,7 +183,7 @@ async def run_worker(
                 f"worker {worker.name} serves its metrics on http://{host}:{bound_port(metrics)}/metrics",
                 flush=True,
             )
-        async with metrics_port(pool, metrics):
+        async with metrics_port(pool, metrics), signing(pool, settings().data_dir):
             await worker.run(stop)
         await listening_done()  # answers given up at their timeout, still listened to: kept, then gone
     finally:

@@ -27,6 +27,11 @@ def _days(text: str) -> None:
         raise ValueError(text)
 
 
+def _minutes(text: str) -> None:
+    if not 0 <= float(text) <= 525_600:  # a year at most; NaN and infinity refused
+        raise ValueError(text)
+
+
 # Every setting the commands take from the environment with a form to keep, each with the check
 # of that form. Secrets (the SMTP
 # password, the keys) are not here: no value of theirs is ever printed.
@@ -54,6 +59,7 @@ SETTING_CHECKS: dict[str, Callable[[str], object]] = {
     "FLOWYARD_APPROVAL_RETENTION_DAYS": _days,
     "FLOWYARD_RUN_RECORD_RETENTION_DAYS": _days,
     "FLOWYARD_KEY_RETENTION_DAYS": _days,
+    "FLOWYARD_SIGN_HEADS_MINUTES": _minutes,
     "FLOWYARD_EVENTS_KEEP": keep_from_env,
     "FLOWYARD_EVENTS_MAX_KEPT": lambda text: quota_from_env({"FLOWYARD_EVENTS_MAX_KEPT": text}),
     "FLOWYARD_EVENTS_MAX_KEPT_BYTES": lambda text: quota_from_env({"FLOWYARD_EVENTS_MAX_KEPT_BYTES": text}),

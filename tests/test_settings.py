@@ -33,6 +33,8 @@ def test_every_checked_setting_refuses_what_is_not_of_its_form(name: str) -> Non
         ("FLOWYARD_LOGIN_QUEUE", "-3"),
         ("FLOWYARD_EVENTS_MAX_KEPT", "0"),
         ("FLOWYARD_EVENTS_MAX_KEPT_BYTES", "lots"),
+        ("FLOWYARD_SIGN_HEADS_MINUTES", "hourly"),
+        ("FLOWYARD_SIGN_HEADS_MINUTES", "-5"),
     ],
 )
 def test_the_retentions_and_the_api_settings_of_the_readme_table_are_checked_too(

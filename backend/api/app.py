@@ -41,8 +41,10 @@ from backend.api.errors import ApiError, error_response
 from backend.api.observed import ObservedRequests, metrics_route
 from backend.api.probes import probe_routes
 from backend.api.settings import ApiSettings
+from backend.approvals.head_signer import signing
 from backend.approvals.mail import approval_mailer
 from backend.approvals.service import ApprovalService
+from backend.config import settings as data_settings
 from backend.i18n import negotiate
 from backend.people.hashing import PasswordHashing
 from backend.queue.commands import open_pool
@@ -99,6 +101,7 @@ def create_app(
                 await worker_pool.open(wait=False)
                 stack.push_async_callback(worker_pool.close)
                 await stack.enter_async_context(_worker(worker_pool, actions))
+                await stack.enter_async_context(signing(worker_pool, data_settings().data_dir))
             yield
 
     handlers: dict[Any, Any] = {HTTPException: _http_error}

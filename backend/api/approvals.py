@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from typing import Any, get_args
 
@@ -13,7 +14,7 @@ from backend.api.flows import ID
 from backend.api.rights import require, require_read
 from backend.approvals import chain
 from backend.approvals.audit import AuditFilter, AuditRefused, export_csv, export_json, search
-from backend.approvals.chain_commands import export_document
+from backend.approvals.chain_commands import export_document, signed_heads_here
 from backend.approvals.records import Approval, Outcome
 from backend.approvals.service import COMMENT_MAX, ApprovalService, DecisionRefused
 from backend.i18n.zones import reader_zone
@@ -391,6 +392,7 @@ async def audit_chain(call: Call) -> Response:
                 "swept": {"type": "integer"},
                 "heads": {"type": "object", "additionalProperties": {"type": "string"}},
                 "breaks": {"type": "array", "items": {"type": "object"}},
+                "signed": {"type": "integer"},
             },
         },
         403: None,
@@ -398,7 +400,8 @@ async def audit_chain(call: Call) -> Response:
 )
 async def audit_verify(call: Call) -> Response:
     flow_id = await _chain_reader(call)
-    verdict = await chain.verify(call.conn, flow_id, approval_retention_from_env())
+    signed = await asyncio.to_thread(signed_heads_here)
+    verdict = await chain.verify(call.conn, flow_id, approval_retention_from_env(), signed)
     return reply(
         {
             "intact": verdict.intact,
@@ -406,5 +409,6 @@ async def audit_verify(call: Call) -> Response:
             "swept": verdict.swept,
             "heads": verdict.heads,
             "breaks": [b.to_json() for b in verdict.breaks],
+            "signed": verdict.signed,
         }
     )

@@ -28,13 +28,16 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from psycopg import AsyncConnection
 
 from backend.store.queries import every, load
+
+if TYPE_CHECKING:
+    from backend.approvals.signing import Signed
 
 QUERIES = load("backend.approvals", "chain.sql")
 # What a record (and so a break) is of: a decision, a vote, or a change of rights.
@@ -109,6 +112,8 @@ class Verdict:
     heads: dict[str, str] = field(default_factory=dict)
     breaks: list[Break] = field(default_factory=list)
     swept: int = 0  # records whose rows the approvals' retention sweep removed, as it may
+    signed: int = 0  # lines of the signed heads file held against the chains (signing.py)
+    signed_at: str | None = None  # the last one's moment
 
     @property
     def intact(self) -> bool:
@@ -171,9 +176,13 @@ async def heads(conn: AsyncConnection[Any], chain: str | None) -> dict[str, str]
 
 
 async def verify(
-    conn: AsyncConnection[Any], flow_id: int | None = None, retention: timedelta | None = None
+    conn: AsyncConnection[Any],
+    flow_id: int | None = None,
+    retention: timedelta | None = None,
+    signed: tuple[list[Signed], list[Break]] | None = None,
 ) -> Verdict:
-    """Check the chains (of one flow's, with `flow_id`) against themselves, their heads and the rows.
+    """Check the chains (of one flow's, with `flow_id`) against themselves, their heads and the rows,
+    and against the signed heads (`signed`: the file's lines that hold, and its breaks; signing.py).
 
     A record whose row is gone is a break unless `retention` is the approvals' retention and the record
     is older than it: the sweep deletes such rows, and their records keep what they were.
@@ -184,6 +193,8 @@ async def verify(
     all_records = await records(conn, chain)
     verdict.records = len(all_records)
     verdict.breaks = check_links(all_records, verdict.heads)
+    if signed is not None:
+        verdict.breaks.extend(_against_signed(all_records, chain, *signed, verdict))
     now = datetime.now().astimezone()
     for row in await every(conn, _Differing, QUERIES["chain_rows_differing"], {"chain": chain}):
         if row.gone and row.kind != "rights" and retention is not None and row.at < now - retention:
@@ -208,3 +219,22 @@ async def verify(
             )
         )
     return verdict
+
+
+def _against_signed(
+    found: list[Record], chain: str | None, lines: list[Signed], invalid: list[Break], verdict: Verdict
+) -> list[Break]:
+    """The signed heads (of `chain` only, when given) the records contradict, after the file's own
+    invalid lines."""
+    from backend.approvals.signing import check_signed
+
+    wanted = {(c, seq) for line in lines for c, (seq, _) in line.heads.items()}
+    hashes = {(r.chain, r.seq): r.hash for r in found if (r.chain, r.seq) in wanted}
+    last: dict[str, int] = {}
+    for record in found:
+        last[record.chain] = max(last.get(record.chain, 0), record.seq)
+    if chain is not None:
+        lines = [replace(line, heads={c: h for c, h in line.heads.items() if c == chain}) for line in lines]
+    verdict.signed = len(lines)
+    verdict.signed_at = lines[-1].signed_at if lines else None
+    return [*invalid, *check_signed(lines, hashes, last)]

@@ -45,3 +45,7 @@ SELECT kind, ref_id, chain FROM (
 WHERE (%(chain)s::text IS NULL OR trail.chain = %(chain)s::text)
   AND NOT EXISTS (SELECT 1 FROM audit_chain AS c WHERE c.kind = trail.kind AND c.ref_id = trail.ref_id)
 ORDER BY chain, kind, ref_id
+
+-- name: chain_heads_to_sign
+-- Each chain's head with its seq, read at one moment: what a signed heads line holds.
+SELECT chain, seq, hash FROM audit_chain_heads WHERE seq > 0 ORDER BY chain

@@ -1,5 +1,7 @@
-"""`flowyard audit verify [--flow ID] [--json]` against the database, `flowyard audit verify --file F`
-against a chain export (GET /api/audit/chain), offline: exit 0 when intact, 1 with each break."""
+"""`flowyard audit verify [--flow ID] [--json] [--public-key KEY]` against the database and the signed
+heads, `flowyard audit verify --file F` against a chain export (GET /api/audit/chain), offline: exit 0 when
+intact, 1 with each break. `flowyard audit sign` signs the heads now; `flowyard audit public-key` prints
+the key that checks them (signing.py)."""
 
 from __future__ import annotations
 
@@ -7,14 +9,27 @@ import argparse
 import asyncio
 import json
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from psycopg import AsyncConnection
 
 from backend.approvals.chain import Break, Record, Verdict, check_links, verify
+from backend.approvals.head_signer import sign_heads
+from backend.approvals.signing import (
+    Signed,
+    SigningKeyInvalid,
+    existing_key,
+    load_key,
+    public_key_text,
+    read_file,
+    signing_paths,
+)
+from backend.config import settings
 from backend.console import refuse
 from backend.i18n.catalogs import message
+from backend.i18n.formats import format_datetime
 from backend.i18n.terminal import terminal_locale
 
 EXPORT_FORMAT = "flowyard.audit-chain/1"
@@ -47,12 +62,18 @@ def _say(verdict: Verdict, as_json: bool) -> int:
                     "swept": verdict.swept,
                     "heads": verdict.heads,
                     "breaks": [b.to_json() for b in verdict.breaks],
+                    "signed": verdict.signed,
+                    "signed_at": verdict.signed_at,
                 }
             )
         )
         return 0 if verdict.intact else 1
+    locale = terminal_locale()
     for name, head in sorted(verdict.heads.items()):
-        print(message("audit_chain_head", terminal_locale(), chain=name, hash=head))
+        print(message("audit_chain_head", locale, chain=name, hash=head))
+    if verdict.signed and verdict.signed_at:
+        at = format_datetime(datetime.fromisoformat(verdict.signed_at), locale, tz=UTC)
+        print(message("audit_signed_heads_checked", locale, lines=verdict.signed, at=at))
     for found in verdict.breaks:
         print(_break_line(found), file=sys.stderr)
     if verdict.intact:
@@ -71,15 +92,60 @@ def _break_line(found: Break) -> str:
     return f"{message(found.code, terminal_locale(), **params)} ({found.code})"
 
 
-async def _verify(url: str, flow_id: int | None) -> Verdict:
+def signed_heads_here(public_key: str | None = None) -> tuple[list[Signed], list[Break]] | None:
+    """The signed heads file's lines, held to `public_key`, else to the key that signs here; None when
+    there is no key (nothing was signed here). Reads a file: call it off the event loop."""
+    data_dir = settings().data_dir
+    if public_key is None:
+        key = existing_key(data_dir)
+        public_key = None if key is None else public_key_text(key)
+    return None if public_key is None else read_file(signing_paths(data_dir), public_key)
+
+
+async def _verify(url: str, flow_id: int | None, public_key: str | None) -> Verdict:
     from backend.queue.sweep import approval_retention_from_env
 
+    signed = signed_heads_here(public_key)
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
-        return await verify(conn, flow_id, approval_retention_from_env())
+        return await verify(conn, flow_id, approval_retention_from_env(), signed)
 
 
 def run_audit_command(args: argparse.Namespace, url: str) -> int:
-    return _say(asyncio.run(_verify(url, args.flow)), args.json)
+    try:
+        return _say(asyncio.run(_verify(url, args.flow, args.public_key)), args.json)
+    except SigningKeyInvalid as refused:
+        return refuse(refused, exit_code=2)
+
+
+async def _sign(url: str) -> dict[str, tuple[int, str]]:
+    data_dir = settings().data_dir
+    key, path = load_key(data_dir), signing_paths(data_dir)
+    async with await AsyncConnection.connect(url, autocommit=True) as conn:
+        return await sign_heads(conn, key, path)
+
+
+def run_sign_command(args: argparse.Namespace, url: str) -> int:
+    """Sign every chain's head now, even when the file's last line holds the same heads."""
+    try:
+        heads = asyncio.run(_sign(url))
+    except SigningKeyInvalid as refused:
+        return refuse(refused, exit_code=2)
+    locale = terminal_locale()
+    if not heads:
+        print(message("audit_signed_nothing", locale))
+        return 0
+    path = signing_paths(settings().data_dir)
+    print(message("audit_signed_heads", locale, chains=len(heads), file=str(path)))
+    return 0
+
+
+def run_key_command(args: argparse.Namespace) -> int:
+    """The public key auditors keep, to check the signed heads with (made with the key on first use)."""
+    try:
+        print(public_key_text(load_key(settings().data_dir)))
+    except SigningKeyInvalid as refused:
+        return refuse(refused, exit_code=2)
+    return 0
 
 
 def run_offline_verify(args: argparse.Namespace) -> int:

@@ -123,6 +123,7 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "approves": ("a count of approving votes so far", "1"),
     "breaks": ("a count of places where the chained trail is broken", "2"),
     "chains": ("a count of chains of the audit trail (one per flow)", "4"),
+    "lines": ("a count of lines of the signed heads file", "12"),
     "delegation": ("the number of a delegation", "7"),
     "hash": ("a SHA-256 hash, in hexadecimal", "9f86d081884c7d65"),
     "missing": ("node ids, listed", "check_invoice, pay"),

@@ -32,6 +32,8 @@ from babel.support import Translations
 # The counting keys, each with the parameter that holds its count. A key here must be passed that
 # parameter as an integer wherever it is used; without one, `message` reads the last form.
 PLURALS: dict[str, str] = {
+    "audit_signed_heads": "chains",
+    "audit_signed_heads_checked": "lines",
     "cli_secrets_rotated": "count",
     "event_quota_events": "limit",
     "findings_truncated": "count",

@@ -1595,6 +1595,7 @@ export interface operations {
                         };
                         intact: boolean;
                         records: number;
+                        signed?: number;
                         swept?: number;
                     };
                 };

@@ -1,0 +1,115 @@
+"""Signing the chains' heads on demand (`flowyard audit sign`) and at an interval (every worker).
+
+A worker signs every `FLOWYARD_SIGN_HEADS_MINUTES` (60 by default; 0: only on demand) the heads that
+moved since they were last signed, so a line is as long as the hour was busy and a quiet night adds none.
+Several workers sharing a data folder may each sign the same heads once: a duplicate is harmless, and each
+line is one write. `flowyard audit sign` signs every head, moved or not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from psycopg import AsyncConnection
+from psycopg_pool import AsyncConnectionPool
+
+from backend.approvals.chain import QUERIES
+from backend.approvals.signing import append, load_key, sign, signed_so_far, signing_paths
+from backend.store.queries import every
+
+log = logging.getLogger(__name__)
+
+DEFAULT_EVERY_MINUTES = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Head:
+    chain: str
+    seq: int
+    hash: str
+
+
+def interval_from_env(environ: Mapping[str, str] = os.environ) -> float | None:
+    """Seconds between signings, None for never by time.
+
+    Examples:
+        >>> interval_from_env({}), interval_from_env({"FLOWYARD_SIGN_HEADS_MINUTES": "0"})
+        (3600.0, None)
+    """
+    minutes = float(environ.get("FLOWYARD_SIGN_HEADS_MINUTES") or DEFAULT_EVERY_MINUTES)
+    return minutes * 60 if minutes > 0 else None
+
+
+async def sign_heads(
+    conn: AsyncConnection[Any],
+    key: Ed25519PrivateKey,
+    path: Path,
+    signed: dict[str, tuple[int, str]] | None = None,
+) -> dict[str, tuple[int, str]]:
+    """Sign the heads as they are now that differ from `signed` (None: every head) and append the line;
+    the heads the line holds (none: nothing moved, no line written). `signed` is brought up to date."""
+    now = {h.chain: (h.seq, h.hash) for h in await every(conn, _Head, QUERIES["chain_heads_to_sign"], {})}
+    moved = {chain: head for chain, head in now.items() if signed is None or signed.get(chain) != head}
+    if moved:
+        moment = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        await asyncio.to_thread(append, path, sign(moved, key, moment))
+        if signed is not None:
+            signed.update(moved)
+    return moved
+
+
+class HeadSigner:
+    """The worker's signer: signs at its interval until `stop` is set."""
+
+    def __init__(
+        self, pool: AsyncConnectionPool[Any], key: Ed25519PrivateKey, path: Path, every_s: float
+    ) -> None:
+        self.pool, self.key, self.path, self.every_s = pool, key, path, every_s
+
+    async def run(self, stop: asyncio.Event) -> None:
+        # The first signing is an interval after the start: a process restarted often signs no more.
+        signed: dict[str, tuple[int, str]] | None = None
+        while not await _stopped(stop, self.every_s):
+            try:
+                if signed is None:
+                    signed = await asyncio.to_thread(signed_so_far, self.path)
+                async with self.pool.connection() as conn:
+                    await sign_heads(conn, self.key, self.path, signed)
+            except Exception:  # a database away or a full disk: said, and tried at the next interval
+                log.warning("signing the chains' heads failed", exc_info=True)
+
+
+async def _stopped(stop: asyncio.Event, within_s: float) -> bool:
+    """Whether `stop` is set within `within_s` seconds."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), within_s)
+    return stop.is_set()
+
+
+@contextlib.asynccontextmanager
+async def signing(
+    pool: AsyncConnectionPool[Any], data_dir: Path, environ: Mapping[str, str] = os.environ
+) -> AsyncIterator[None]:
+    """A worker's signer, running while the context is open (nothing when signing by time is off). The
+    key is read (or made) here, so a bad key stops the worker at its start, not an hour later."""
+    every_s = interval_from_env(environ)
+    if every_s is None:
+        yield
+        return
+    stop = asyncio.Event()
+    signer = HeadSigner(pool, load_key(data_dir, environ), signing_paths(data_dir, environ), every_s)
+    task = asyncio.create_task(signer.run(stop))
+    try:
+        yield
+    finally:
+        stop.set()
+        await task
