@@ -457,6 +457,25 @@ def _add_audit_parsers(command: Command, message: Text) -> None:
     text = message("cli_help_audit_key")
     key = actions.add_parser("public-key", help=text, description=text)
     key.set_defaults(func=_command("backend.approvals.chain_commands:run_key_command", database=False))
+    text = message("cli_help_audit_evidence")
+    evidence = actions.add_parser("evidence", help=text, description=text)
+    evidence.add_argument("approval", type=int, metavar="ID", help=message("cli_help_audit_approval"))
+    evidence.add_argument(
+        "--output", default=None, metavar=message("cli_metavar_file"), help=message("cli_help_audit_output")
+    )
+    evidence.set_defaults(func=_command("backend.approvals.evidence_commands:run_evidence_command"))
+    text = message("cli_help_audit_check_evidence")
+    checking = actions.add_parser("check-evidence", help=text, description=text)
+    checking.add_argument(
+        "file", metavar=message("cli_metavar_file"), help=message("cli_help_audit_evidence_file")
+    )
+    checking.add_argument(
+        "--public-key",
+        required=True,
+        metavar=message("cli_metavar_key"),
+        help=message("cli_help_audit_evidence_key"),
+    )
+    checking.set_defaults(func=_offline("backend.approvals.evidence_commands:run_check_command"))
 
 
 def _audit(args: argparse.Namespace) -> int:

@@ -21,6 +21,7 @@ from backend.api import (  # noqa: F401 - they declare the endpoints
     approvals,
     delegations,
     events,
+    evidence,
     flows,
     me,
     meta,

@@ -35,6 +35,7 @@ PLURALS: dict[str, str] = {
     "audit_signed_heads": "chains",
     "audit_signed_heads_checked": "lines",
     "cli_secrets_rotated": "count",
+    "evidence_proof_records": "records",
     "event_quota_events": "limit",
     "findings_truncated": "count",
     "iteration_limit_exceeded": "passes",

@@ -10,6 +10,7 @@ import { OUTCOME_KEYS, TIMEOUT_KEYS, when } from '../runs/format';
 import { withOffset } from '../runs/RunsPage';
 import type { Approval } from '../runs/types';
 import { ChainCheck } from './ChainCheck';
+import { EvidenceLink } from './EvidenceLink';
 
 interface Filters {
   flow: string;
@@ -129,6 +130,7 @@ export function AuditPage() {
             <th scope="col">{t('ui_inbox_deadline')}</th>
             <th scope="col">{t('audit_column_version')}</th>
             <th scope="col">{t('audit_column_started_by')}</th>
+            <th scope="col">{t('ui_evidence_column')}</th>
           </tr>
         </thead>
         <tbody>
@@ -149,6 +151,9 @@ export function AuditPage() {
                   {d.flow_id} · v{d.version}
                 </td>
                 <td>{d.started_by ?? ''}</td>
+                <td>
+                  <EvidenceLink approval={d} />
+                </td>
               </tr>
             )),
           )}

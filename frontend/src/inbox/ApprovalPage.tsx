@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
 import type { Approval } from '../runs/types';
+import { EvidenceLink } from '../audit/EvidenceLink';
 import { ApprovalCard } from './ApprovalCard';
 
 export function ApprovalPage() {
@@ -28,6 +29,9 @@ export function ApprovalPage() {
       <h1>{t('ui_approval_title')}</h1>
       {/* One card per approval id: another approval's page starts with nothing armed and no comment. */}
       <ApprovalCard key={approval.data.id} approval={approval.data} />
+      <p>
+        <EvidenceLink approval={approval.data} />
+      </p>
     </section>
   );
 }

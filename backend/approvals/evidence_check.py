@@ -1,0 +1,95 @@
+"""Checking an evidence file with the public key alone, no database (`flowyard audit check-evidence`).
+
+In order, each failure with its reason code (and the part it is in, translated, where there is one):
+the file must be an evidence file (`evidence_invalid`); each part and the rendering must match the
+digest the manifest gives (`evidence_part_changed`); the manifest's signature must hold with the public
+key given (`evidence_signature_invalid`); the chain span must link record to record, hold the approval's
+decision, and end at the head the signed line gives, whose signature must hold too
+(`evidence_chain_broken`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from backend.approvals.chain import GENESIS, link
+from backend.approvals.evidence import FORMAT, PARTS, canonical, digest
+from backend.approvals.evidence_page import split
+from backend.approvals.signing import read_line
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    code: str
+    part: str | None = None  # a part's name (PARTS, or "rendering")
+
+
+@dataclass(slots=True)
+class Outcome:
+    approval: int | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+
+def check(page: bytes, public_key: str) -> Outcome:
+    """What is wrong with an evidence file, held to `public_key` (base64, as `audit public-key` prints)."""
+    try:
+        rendering, data = split(page)
+        body, signature, parts = data["manifest"], bytes.fromhex(data["signature"]), data["parts"]
+        if body.get("format") != FORMAT or not isinstance(parts, dict):
+            raise ValueError(body.get("format"))
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return Outcome(problems=[Problem(code="evidence_invalid")])
+    outcome = Outcome(approval=body.get("approval") if isinstance(body.get("approval"), int) else None)
+    digests = body.get("parts") if isinstance(body.get("parts"), dict) else {}
+    for name in PARTS:
+        if name not in parts or digests.get(name) != digest(parts[name]):
+            outcome.problems.append(Problem(code="evidence_part_changed", part=name))
+    if body.get("rendering") != hashlib.sha256(rendering).hexdigest():
+        outcome.problems.append(Problem(code="evidence_part_changed", part="rendering"))
+    if not _signed(body, signature, public_key):
+        outcome.problems.append(Problem(code="evidence_signature_invalid"))
+    if not outcome.problems and not _chain_holds(parts, outcome.approval, public_key):
+        outcome.problems.append(Problem(code="evidence_chain_broken", part="chain"))
+    return outcome
+
+
+def _signed(body: dict[str, Any], signature: bytes, public_key: str) -> bool:
+    if body.get("public_key") != public_key:
+        return False
+    try:
+        key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key, validate=True))
+        key.verify(signature, canonical(body))
+    except (ValueError, binascii.Error, InvalidSignature):
+        return False
+    return True
+
+
+def _chain_holds(parts: dict[str, Any], approval: int | None, public_key: str) -> bool:
+    """The span links, holds the approval's decision, and ends at the signed line's head of its chain."""
+    try:
+        chain, records = parts["chain"]["chain"], parts["chain"]["records"]
+        signed = read_line(parts["signed_head"], public_key)
+        if signed is None or not records or chain not in signed.heads:
+            return False
+        previous = records[0]["prev_hash"]
+        seq = records[0]["seq"] - 1
+        decided = False
+        for record in records:
+            if record["chain"] != chain or record["seq"] != seq + 1 or record["prev_hash"] != previous:
+                return False
+            if record["hash"] != link(record["prev_hash"], record["content"]):
+                return False
+            decided |= record["kind"] == "decision" and record["ref_id"] == approval
+            previous, seq = record["hash"], record["seq"]
+        if records[0]["seq"] == 1 and records[0]["prev_hash"] != GENESIS:
+            return False
+        return decided and signed.heads[chain] == (seq, previous)
+    except (TypeError, KeyError, AttributeError):
+        return False

@@ -1,0 +1,73 @@
+"""`flowyard audit evidence APPROVAL [--output FILE]` writes the evidence for one decision;
+`flowyard audit check-evidence FILE --public-key KEY` checks one without the database (evidence.py)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from psycopg import AsyncConnection
+
+from backend.approvals.evidence import EvidenceRefused, gather, manifest
+from backend.approvals.evidence_check import check
+from backend.approvals.evidence_page import assemble, render
+from backend.approvals.signing import SigningKeyInvalid, load_key, signing_paths
+from backend.config import settings
+from backend.console import refuse
+from backend.i18n.catalogs import message
+from backend.i18n.terminal import terminal_locale
+
+
+async def make(conn: AsyncConnection[Any], approval_id: int, locale: str, made_by: str | None) -> bytes:
+    """The evidence file for a decided approval, in `locale`; signs with the data folder's key (or
+    FLOWYARD_SIGNING_KEY), which must be the key the workers sign the heads with."""
+    data_dir = settings().data_dir
+    key = await asyncio.to_thread(load_key, data_dir)
+    parts = await gather(conn, approval_id, key, signing_paths(data_dir))
+    rendering = render(parts, locale)
+    return assemble(rendering, {**manifest(approval_id, parts, rendering, key, made_by), "parts": parts})
+
+
+async def _make(url: str, approval_id: int, locale: str) -> bytes:
+    async with await AsyncConnection.connect(url, autocommit=True) as conn:
+        return await make(conn, approval_id, locale, None)
+
+
+def run_evidence_command(args: argparse.Namespace, url: str) -> int:
+    locale = terminal_locale()
+    try:
+        page = asyncio.run(_make(url, args.approval, locale))
+    except (EvidenceRefused, SigningKeyInvalid) as refused:
+        return refuse(refused)
+    path = Path(args.output or f"evidence-{args.approval}.html")
+    path.write_bytes(page)
+    print(message("evidence_written", locale, approval=args.approval, file=str(path)))
+    return 0
+
+
+def run_check_command(args: argparse.Namespace) -> int:
+    locale = terminal_locale()
+    try:
+        page = Path(args.file).read_bytes()
+    except OSError:
+        return refuse(code="evidence_invalid", file=args.file)
+    outcome = check(page, args.public_key.strip())
+    parts = {
+        "chain": message("evidence_part_chain", locale),
+        "signed_head": message("evidence_part_signed_head", locale),
+        "run": message("evidence_part_run", locale),
+        "flow": message("evidence_part_flow", locale),
+        "rights": message("evidence_part_rights", locale),
+        "rendering": message("evidence_part_rendering", locale),
+    }
+    for problem in outcome.problems:
+        part = parts.get(problem.part or "", "")
+        line = message(problem.code, locale, file=args.file, part=part)
+        print(f"{line} ({problem.code})", file=sys.stderr)
+    if outcome.problems:
+        return 1
+    print(message("evidence_intact", locale, approval=outcome.approval, file=args.file))
+    return 0
