@@ -108,14 +108,16 @@ ORDER BY a.requested_at, a.id
 LIMIT %(limit)s
 
 -- name: audit
--- Decisions, filtered (the text in title, explanation or comment, ignoring case), in a stable order,
--- one page after the cursor (decided_at, id).
+-- Decisions, filtered (the text in title, explanation or comment, ignoring case: first by its pieces in
+-- the text index approvals_text_grams, then itself), in a stable order, one page after the cursor.
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
        allow_self_approval, author, on_behalf_of, shown
 FROM approvals
 WHERE outcome IS NOT NULL
   AND (%(flow_id)s::bigint IS NULL OR flow_id = %(flow_id)s::bigint)
+  AND (%(text)s::text IS NULL
+       OR audit_grams(audit_text(title, explanation, comment)) @> audit_grams(lower(%(text)s::text)))
   AND (%(text)s::text IS NULL
        OR strpos(lower(title), lower(%(text)s::text)) > 0
        OR strpos(lower(explanation), lower(%(text)s::text)) > 0

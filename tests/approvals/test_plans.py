@@ -136,7 +136,8 @@ def big_trail(database_url: str) -> Queue:
         conn.execute(
             "INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers,"
             " requested_at, outcome, decided_by, decided_at)"
-            " SELECT g, 1 + g % 20000, 1, 'ask', 1, 't', '', '{}', now() - g * interval '5 minutes',"
+            " SELECT g, 1 + g % 20000, 1, 'ask', 1, 'Pay invoice ' || g || ' of supplier ' || g % 500,"
+            " 'Amount over the limit', '{}', now() - g * interval '5 minutes',"
             " CASE WHEN g % 50 = 0 THEN NULL ELSE 'approved' END,"
             " CASE WHEN g % 50 = 0 THEN NULL ELSE 'u' || g % 20 END,"
             " CASE WHEN g % 50 = 0 THEN NULL ELSE now() - g * interval '4 minutes' END"
@@ -215,6 +216,8 @@ def test_no_statement_reads_a_growing_table_whole(big_trail: Queue, name: str) -
         {"decider": "u3"},
         {"outcome": "approved"},
         {"since": "2026-01-01T00:00:00+00:00", "until": "2026-02-01T00:00:00+00:00"},
+        {"text": "invoice 4711 "},  # one decision in 100,000: the text index, not the whole trail
+        {"text": "請求書"},  # no decision holds it: the index says so at once
     ],
 )
 def test_every_audit_filter_reads_an_index(big_trail: Queue, where: dict[str, Any]) -> None:
@@ -223,6 +226,13 @@ def test_every_audit_filter_reads_an_index(big_trail: Queue, where: dict[str, An
     assert scans == [], (
         f"audit {where} scans {scans}:\n{plan_text(big_trail.url, APPROVALS['audit'], params)}"
     )
+
+
+@pytest.mark.parametrize("text", ["invoice 4711 ", "請求書"])
+def test_a_text_searched_for_is_looked_up_in_the_text_index(big_trail: Queue, text: str) -> None:
+    """Two-character pieces, so that Japanese (no spaces between words) is found as English is."""
+    params = {**PARAMS, "flow_id": None, "outcome": None, "text": text}
+    assert "approvals_text_grams" in plan_text(big_trail.url, APPROVALS["audit"], params)
 
 
 def test_the_trail_holds_what_the_plans_were_measured_on(big_trail: Queue) -> None:
