@@ -1,0 +1,262 @@
+"""The auditor's year (issue 38): a busy company's decisions in bulk, then what an auditor does with them.
+
+Run: `.venv/bin/python bench/audit_year.py [--decisions 200000] [--year]` (DATABASE_URL, or the embedded
+server). `--year` is the issue's full size: 5,000,000 decided approvals over 365 days across 500 flows
+and 2,000 deciders, each with its run, four journal lines, a vote, and their chain records (hashes as
+the database computes them, so `verify` checks real links). It makes its own database
+(`flowyard_bench_audit_year`) and prints:
+
+- the database's size per decision, and how long the fill took;
+- the audit search, p50 and p95 over `--samples` searches per filter a person can set on the page (none,
+  flow, decider, outcome, a week, a rare text, a common text, a Japanese text), first page and the page
+  after it (keyset), against the target p95 under 100 ms;
+- the CSV export of up to 100,000 decisions through the service (the API's code path without HTTP):
+  rows per second (target 50,000) and how much the process's peak memory grew while it built the file;
+- `verify` over every chain: records per second (target 50,000);
+- the runs' sweep of the oldest ended month: how long it took, and its batches.
+
+Nothing is asserted: the machine is shared and noisy. The load average is printed beside the figures.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+import argparse
+import asyncio
+import hashlib
+import os
+import random
+import resource
+import statistics
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import psycopg
+
+from backend.approvals.audit import AuditFilter, export_csv, search
+from backend.approvals.chain import GENESIS, verify
+from backend.queue.sweep import sweep_ended_runs
+from bench.common import drop_database, fresh_database
+
+BENCH_DB = "flowyard_bench_audit_year"
+START = datetime(2025, 12, 1, tzinfo=UTC)
+DAY_S = 86_400
+
+FILL_RUNS = (
+    "INSERT INTO runs (flow_id, version, status, trigger_kind, started_by, created_at, ended_at)"
+    " SELECT 1 + g %% %(flows)s, 1, 'succeeded', 'manual', 'u' || g %% %(deciders)s,"
+    " at, at + interval '3 hours'"
+    " FROM generate_series(1, %(count)s) AS g, LATERAL (SELECT %(start)s::timestamptz"
+    " + (g::float8 / %(count)s * %(days)s) * interval '1 day' AS at) AS t"
+)
+FILL_JOURNAL = (
+    "INSERT INTO journal (run_id, seq, at, code, node, visit, data)"
+    " SELECT r.id, s, r.created_at + s * interval '1 second',"
+    " (ARRAY['run_started', 'approval_requested', 'approval_decided', 'run_succeeded'])[s],"
+    " 'ask', 2, '{}'::jsonb"
+    " FROM runs AS r, generate_series(1, 4) AS s"
+)
+FILL_APPROVALS = (
+    "INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers,"
+    " requested_at, outcome, decided_by, decided_at, comment)"
+    " SELECT r.id, r.flow_id, 1, 'ask', 2,"
+    " 'Pay invoice ' || r.id || ' of supplier ' || r.id %% 997,"
+    " CASE WHEN r.id %% 7 = 0 THEN '請求書 ' || r.id || ' の支払い' ELSE 'Amount over the limit' END,"
+    " '{group:finance}', r.created_at,"
+    " CASE WHEN r.id %% 9 = 0 THEN 'rejected' ELSE 'approved' END,"
+    " 'u' || r.id %% %(deciders)s, r.created_at + interval '2 hours',"
+    " CASE WHEN r.id %% 5 = 0 THEN 'checked against the contract' END"
+    " FROM runs AS r"
+)
+FILL_VOTES = (
+    "INSERT INTO approval_votes (approval_id, flow_id, voter, vote, cast_at)"
+    " SELECT id, flow_id, decided_by, CASE WHEN outcome = 'approved' THEN 'approve' ELSE 'reject' END,"
+    " decided_at - interval '1 second' FROM approvals"
+)
+# The chain in the order the triggers would have written it: per flow, each vote, then its decision.
+CHAIN_ROWS = (
+    "SELECT 'flow:' || a.flow_id AS chain, kind, ref, content FROM approvals AS a,"
+    " LATERAL (SELECT 'vote' AS kind, v.id AS ref, audit_vote_content(v) AS content, 0 AS o"
+    "          FROM approval_votes AS v WHERE v.approval_id = a.id"
+    "          UNION ALL SELECT 'decision', a.id, audit_decision_content(a), 1) AS rec"
+    " ORDER BY a.flow_id, a.id, rec.o"
+)
+
+
+TRIGGERED = ("runs", "journal", "approvals", "approval_votes")
+
+
+def fill(url: str, count: int, flows: int, deciders: int, days: int) -> None:
+    params = {"count": count, "flows": flows, "deciders": deciders, "days": days, "start": START}
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO flows (name, latest_version) SELECT 'flow ' || g, 1 FROM generate_series(1, %s) g",
+            (flows,),
+        )
+        conn.execute(
+            "INSERT INTO flow_versions (flow_id, version, document)"
+            ' SELECT id, 1, \'{"format": "flowyard.flow/1"}\'::jsonb FROM flows'
+        )
+        # The triggers chain one record at a time and tell the pages of each run: the chain is computed
+        # below instead, and no page listens.
+        for table in TRIGGERED:
+            conn.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+        try:
+            for statement in (FILL_RUNS, FILL_JOURNAL, FILL_APPROVALS, FILL_VOTES):
+                conn.execute(statement, params)
+            _chain(conn)
+        finally:
+            for table in TRIGGERED:
+                conn.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
+        conn.execute("VACUUM ANALYZE")
+
+
+def _chain(conn: psycopg.Connection[Any]) -> None:
+    """Every record's hash computed here as `audit_chain_append` would, and copied in."""
+    heads: dict[str, tuple[int, str]] = {}
+    with (
+        psycopg.connect(conn.info.dsn) as reading,  # a named cursor lives in a transaction
+        reading.cursor(name="chain_rows") as rows,
+        psycopg.connect(conn.info.dsn, autocommit=True) as out,
+        out.cursor().copy(
+            "COPY audit_chain (chain, seq, kind, ref_id, content, prev_hash, hash) FROM STDIN"
+        ) as copy,
+    ):
+        rows.itersize = 20_000
+        rows.execute(CHAIN_ROWS)
+        for chain, kind, ref, content in rows:
+            seq, prev = heads.get(chain, (0, GENESIS))
+            hash_ = hashlib.sha256(f"{prev}\n{content}".encode()).hexdigest()
+            copy.write_row((chain, seq + 1, kind, ref, content, prev, hash_))
+            heads[chain] = (seq + 1, hash_)
+    with conn.cursor().copy("COPY audit_chain_heads (chain, seq, hash) FROM STDIN") as copy:
+        for chain, (seq, hash_) in heads.items():
+            copy.write_row((chain, seq, hash_))
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def searches(url: str, samples: int, flows: int, deciders: int, days: int) -> None:
+    rng = random.Random(7)
+    filters: dict[str, Any] = {
+        "none": lambda: AuditFilter(),
+        "flow": lambda: AuditFilter(flow_id=rng.randint(1, flows)),
+        "decider": lambda: AuditFilter(decider=f"u{rng.randrange(deciders)}"),
+        "outcome": lambda: AuditFilter(outcome="rejected"),
+        "a week": lambda: _week(rng, days),
+        "rare text": lambda: AuditFilter(text=f"invoice {rng.randint(1, 1000)} "),
+        "common text": lambda: AuditFilter(text="contract"),
+        "Japanese text": lambda: AuditFilter(text="請求書"),
+    }
+    print(f"audit search, {samples} searches per filter (first page, then the next; target p95 < 100 ms):")
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        for name, make in filters.items():
+            first, second = [], []
+            for _ in range(samples):
+                where = make()
+                started = time.perf_counter()
+                page = await search(conn, where, limit=100)
+                first.append((time.perf_counter() - started) * 1000)
+                if page.next_cursor is not None:
+                    started = time.perf_counter()
+                    await search(conn, where, cursor=page.next_cursor, limit=100)
+                    second.append((time.perf_counter() - started) * 1000)
+            after = f"; next page p50 {statistics.median(second):7.1f} ms" if second else ""
+            print(
+                f"  {name:<14} p50 {statistics.median(first):7.1f} ms  p95 {percentile(first, 0.95):7.1f} ms"
+                f"{after}"
+            )
+
+
+def _week(rng: random.Random, days: int) -> AuditFilter:
+    since = START + timedelta(days=rng.randint(0, max(0, days - 7)))
+    return AuditFilter(since=since, until=since + timedelta(days=7))
+
+
+async def export(url: str, rows_wanted: int) -> None:
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        started = time.perf_counter()
+        rows: list[Any] = []
+        cursor = None
+        while len(rows) < rows_wanted:
+            page = await search(conn, AuditFilter(), cursor=cursor, limit=1000)
+            rows.extend(page.rows)
+            if page.next_cursor is None:
+                break
+            cursor = page.next_cursor
+        text = export_csv(rows[:rows_wanted], "de")
+        elapsed = time.perf_counter() - started
+        grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    print(
+        f"CSV export of {min(rows_wanted, len(rows)):,} decisions: {len(rows) / elapsed:,.0f} rows/s"
+        f" (target 50,000), {len(text) / 1e6:.1f} MB of CSV; the process's peak memory grew"
+        f" {grown / 1e3:.0f} MB (the API builds the whole file in memory: it is not streamed)"
+    )
+
+
+async def verifying(url: str) -> None:
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        started = time.perf_counter()
+        verdict = await verify(conn)
+        elapsed = time.perf_counter() - started
+    print(
+        f"verify over every chain: {verdict.records:,} records in {elapsed:.1f} s,"
+        f" {verdict.records / elapsed:,.0f} records/s (target 50,000), intact: {verdict.intact}"
+        f" ({len(verdict.breaks)} breaks)"
+    )
+
+
+async def sweep_month(url: str, days: int) -> None:
+    """The ended runs of the oldest month, swept as the workers do (a retention that reaches them)."""
+    now = START + timedelta(days=days)
+    retention = timedelta(days=days - 30)
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        started = time.perf_counter()
+        swept = await sweep_ended_runs(conn, now, retention)
+        elapsed = time.perf_counter() - started
+    print(f"runs' sweep of the oldest month: {swept:,} runs (and their journals) in {elapsed:.1f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--decisions", type=int, default=200_000)
+    parser.add_argument("--year", action="store_true", help="5,000,000 decisions (the issue's size)")
+    parser.add_argument("--flows", type=int, default=500)
+    parser.add_argument("--deciders", type=int, default=2000)
+    parser.add_argument("--days", type=int, default=365)
+    parser.add_argument("--samples", type=int, default=30)
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    args = parser.parse_args()
+    count = 5_000_000 if args.year else args.decisions
+    print(f"load average {os.getloadavg()[0]:.2f}; {count:,} decisions, {args.flows} flows, {args.days} days")
+    url = fresh_database(BENCH_DB)
+    try:
+        started = time.perf_counter()
+        fill(url, count, args.flows, args.deciders, args.days)
+        with psycopg.connect(url) as conn:
+            size = conn.execute("SELECT pg_database_size(current_database())").fetchone()
+        assert size is not None
+        print(
+            f"filled in {time.perf_counter() - started:.0f} s: database {size[0] / 1e9:.2f} GB,"
+            f" {size[0] / count / 1e3:.1f} KB per decision (with its run, journal, vote and records)"
+        )
+        asyncio.run(searches(url, args.samples, args.flows, args.deciders, args.days))
+        asyncio.run(export(url, 100_000))
+        asyncio.run(verifying(url))
+        asyncio.run(sweep_month(url, args.days))
+    finally:
+        if not args.keep:
+            drop_database(BENCH_DB)
+
+
+if __name__ == "__main__":
+    main()
