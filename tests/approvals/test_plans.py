@@ -8,6 +8,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from backend.approvals.evidence import QUERIES as EVIDENCE
 from backend.approvals.service import QUERIES as APPROVALS
 from backend.flows.store import QUERIES as FLOWS
 from backend.people.accounts import QUERIES as PEOPLE
@@ -94,6 +95,13 @@ PARAMS: dict[str, Any] = {
     "shown": "[]",
     "with_values": True,
     "run_ids": [1, 2],
+    "approval": 1,
+    "run": 1,
+    "flow": 1,
+    "first": 1,
+    "last": 10,
+    "users": ["u1"],
+    "at": "2026-01-01T00:00:00+00:00",
 }
 GROWING = {
     *("approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures", "rights_trail"),
@@ -106,6 +114,7 @@ STATEMENTS = {
     **{f"approvals.{n}": q for n, q in APPROVALS.items()},
     **{f"flows.{n}": q for n, q in FLOWS.items()},
     **{f"people.{n}": q for n, q in PEOPLE.items()},
+    **{f"evidence.{n}": q for n, q in EVIDENCE.items()},
 }
 
 
