@@ -108,25 +108,53 @@ ORDER BY a.requested_at, a.id
 LIMIT %(limit)s
 
 -- name: audit
--- Decisions, filtered (the text in title, explanation or comment, ignoring case: first by its pieces in
--- the text index approvals_text_grams, then itself), in a stable order, one page after the cursor.
+-- Decisions, filtered, in a stable order, one page after the cursor (decided_at, id). A text (in the
+-- title, the explanation or the comment, ignoring case) is looked for two ways, so that neither a common
+-- nor a rare one reads the whole trail: first in the next `scan` decisions in order (a common text
+-- fills the page there); only when those hold less than a page, after them through the text index
+-- approvals_text_grams (a rare text: the index names the few that hold its two-character pieces).
+WITH ordered AS MATERIALIZED (
+    SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
+           requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
+           allow_self_approval, author, on_behalf_of, shown
+    FROM approvals
+    WHERE outcome IS NOT NULL
+      AND (%(flow_id)s::bigint IS NULL OR flow_id = %(flow_id)s::bigint)
+      AND (%(decider)s::text IS NULL OR decided_by = %(decider)s::text)
+      AND (%(outcome)s::text IS NULL OR outcome = %(outcome)s::text)
+      AND decided_at >= coalesce(%(since)s::timestamptz, '-infinity')
+      AND decided_at < coalesce(%(until)s::timestamptz, 'infinity')
+      AND (decided_at, id) > (coalesce(%(after_at)s::timestamptz, '-infinity'),
+                              coalesce(%(after_id)s::bigint, 0))
+    ORDER BY decided_at, id
+    LIMIT CASE WHEN %(text)s::text IS NULL THEN %(limit)s ELSE %(scan)s END
+), hits AS MATERIALIZED (
+    SELECT * FROM ordered
+    WHERE %(text)s::text IS NULL
+       OR strpos(lower(title), lower(%(text)s::text)) > 0
+       OR strpos(lower(explanation), lower(%(text)s::text)) > 0
+       OR strpos(lower(coalesce(comment, '')), lower(%(text)s::text)) > 0
+)
+SELECT * FROM hits
+UNION ALL
 SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
        requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
        allow_self_approval, author, on_behalf_of, shown
 FROM approvals
-WHERE outcome IS NOT NULL
-  AND (%(flow_id)s::bigint IS NULL OR flow_id = %(flow_id)s::bigint)
-  AND (%(text)s::text IS NULL
-       OR audit_grams(audit_text(title, explanation, comment)) @> audit_grams(lower(%(text)s::text)))
-  AND (%(text)s::text IS NULL
-       OR strpos(lower(title), lower(%(text)s::text)) > 0
+WHERE %(text)s::text IS NOT NULL
+  AND (SELECT count(*) FROM ordered) = %(scan)s
+  AND (SELECT count(*) FROM hits) < %(limit)s
+  AND outcome IS NOT NULL
+  AND audit_grams(audit_text(title, explanation, comment)) @> audit_grams(lower(%(text)s::text))
+  AND (strpos(lower(title), lower(%(text)s::text)) > 0
        OR strpos(lower(explanation), lower(%(text)s::text)) > 0
        OR strpos(lower(coalesce(comment, '')), lower(%(text)s::text)) > 0)
+  AND (%(flow_id)s::bigint IS NULL OR flow_id = %(flow_id)s::bigint)
   AND (%(decider)s::text IS NULL OR decided_by = %(decider)s::text)
   AND (%(outcome)s::text IS NULL OR outcome = %(outcome)s::text)
   AND decided_at >= coalesce(%(since)s::timestamptz, '-infinity')
   AND decided_at < coalesce(%(until)s::timestamptz, 'infinity')
-  AND (decided_at, id) > (coalesce(%(after_at)s::timestamptz, '-infinity'), coalesce(%(after_id)s::bigint, 0))
+  AND (decided_at, id) > (SELECT decided_at, id FROM ordered ORDER BY decided_at DESC, id DESC LIMIT 1)
 ORDER BY decided_at, id
 LIMIT %(limit)s
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from backend.approvals.audit import AuditFilter, search
+from backend.approvals.audit import AuditFilter, Page, search
 from backend.approvals.service import ApprovalService
 from tests.approvals.test_decisions import approval_flow, user
 from tests.support import Queue
@@ -35,9 +35,21 @@ def decide_with(queue: Queue, approval_id: int, by: str, comment: str | None) ->
     queue.aconn(lambda conn: service.decide(conn, approval_id, "approved", by=by, comment=comment))
 
 
-def found(queue: Queue, text: str) -> list[int]:
-    page = queue.aconn(lambda conn: search(conn, AuditFilter(text=text), cursor=None, limit=100))
-    return [row.id for row in page.rows]
+def _page(queue: Queue, text: str, cursor: str | None, window: int, limit: int) -> Page:
+    where = AuditFilter(text=text)
+    return queue.aconn(lambda conn: search(conn, where, cursor=cursor, limit=limit, window=window))
+
+
+def found(queue: Queue, text: str, window: int = 20_000, limit: int = 100) -> list[int]:
+    """Every decision holding `text`, page after page."""
+    ids: list[int] = []
+    cursor: str | None = None
+    while True:
+        page = _page(queue, text, cursor, window, limit)
+        ids.extend(row.id for row in page.rows)
+        if page.next_cursor is None:
+            return ids
+        cursor = page.next_cursor
 
 
 def test_a_japanese_phrase_inside_a_comment_is_found(decided: tuple[Queue, list[int]]) -> None:
@@ -60,3 +72,15 @@ def test_a_text_only_across_two_fields_is_not_found(decided: tuple[Queue, list[i
     # The title ends "?" and the explanation starts "over": the index holds "?\\n" and "\\no", never "?o".
     assert found(queue, "?over") == []
     assert found(queue, "? over") == []
+
+
+@pytest.mark.parametrize("window", [1, 2, 3])
+@pytest.mark.parametrize("limit", [1, 2, 100])
+def test_the_text_index_after_the_window_finds_the_same_in_the_same_order(
+    decided: tuple[Queue, list[int]], window: int, limit: int
+) -> None:
+    """A window smaller than the trail: what it lacks comes from the text index, after it, in order."""
+    queue, ids = decided
+    for text in ("支払い", "RECHNUNG", "k-2", "BUDGET", "ü", "?over", "pay"):
+        assert found(queue, text, window, limit) == found(queue, text), (text, window, limit)
+    assert found(queue, "budget", window, limit) == ids

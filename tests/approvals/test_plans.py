@@ -96,6 +96,7 @@ PARAMS: dict[str, Any] = {
     "with_values": True,
     "run_ids": [1, 2],
     "approval": 1,
+    "scan": 20000,
     "run": 1,
     "flow": 1,
     "first": 1,
