@@ -64,6 +64,11 @@ RULES = (
         "autocommit; they read no table, so they have no plan",
     ),
     Rule(
+        re.compile(r"DEALLOCATE (ALL|_pg3_\d+)"),
+        "psycopg's own: its cache of prepared statements, emptied after a rollback (a prepared plan may "
+        "name what the rollback undid) and trimmed when full",
+    ),
+    Rule(
         re.compile(f"LISTEN ({re.escape(NOTIFY_CHANNEL)}|{re.escape(RUNS_CHANNEL)})"),
         "a utility statement with no plan and no parameter (a channel cannot be one): the worker's wake-up "
         "and the API's run stream name their channel as a constant",
@@ -87,7 +92,8 @@ def unnamed(executed: list[str], named: dict[str, str]) -> list[str]:
     """The executed statements (normalised) that are neither named nor allowed by a rule, each once.
 
     Examples:
-        >>> unnamed(["COMMIT", "SELECT 1 FROM t WHERE a = $1", "DELETE FROM t"], {"SELECT 1 FROM t WHERE a = ?": "x"})
+        >>> named = {"SELECT 1 FROM t WHERE a = ?": "x"}
+        >>> unnamed(["COMMIT", "SELECT 1 FROM t WHERE a = $1", "DELETE FROM t", "DELETE FROM t"], named)
         ['DELETE FROM t']
     """
     found: list[str] = []

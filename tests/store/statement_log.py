@@ -19,13 +19,14 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, LiteralString
 
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg.rows import scalar_row
 
-from backend.store.database import connect, with_database
+from backend.store.database import connect
 
 _SETTINGS = {"log_statement": "all", "log_parameter_max_length": "0", "lc_messages": "C"}
 # A log record's first line: `LOG:  statement: ...` (simple protocol) or `LOG:  execute <name>: ...`
@@ -33,7 +34,9 @@ _SETTINGS = {"log_statement": "all", "log_parameter_max_length": "0", "lc_messag
 _STATEMENT = re.compile(r"\bLOG:  (?:statement|execute [^:]*): (?P<text>.*)$")
 # Any record's first line: a continuation line of a statement is SQL, which never holds a severity followed
 # by a colon and two spaces.
-_RECORD = re.compile(r"\b(?:LOG|ERROR|FATAL|PANIC|WARNING|NOTICE|INFO|DETAIL|HINT|CONTEXT|STATEMENT|DEBUG\d?):  ")
+_RECORD = re.compile(
+    r"\b(?:LOG|ERROR|FATAL|PANIC|WARNING|NOTICE|INFO|DETAIL|HINT|CONTEXT|STATEMENT|DEBUG\d?):  "
+)
 
 
 def statements_in(log: str) -> list[str]:
@@ -84,17 +87,24 @@ class StatementLog:
 
     def statements(self) -> list[str]:
         with connect(quiet(self.server_url), autocommit=True) as conn:
-            row = conn.execute(
+            logged = _scalar(
+                conn,
                 "SELECT pg_read_binary_file(%s, %s, (pg_stat_file(%s)).size - %s)",
-                (self.path, self.start, self.path, self.start),
-            ).fetchone()
-        assert row is not None
-        return statements_in(bytes(row[0]).decode("utf-8", errors="replace"))
+                self.path,
+                self.start,
+                self.path,
+                self.start,
+            )
+        return statements_in(bytes(logged).decode("utf-8", errors="replace"))
+
+
+def _scalar(conn: psycopg.Connection[Any], query: LiteralString, *params: object) -> Any:
+    return conn.cursor(row_factory=scalar_row).execute(query, params).fetchone()
 
 
 def _log_file(conn: psycopg.Connection[Any]) -> str:
-    collector = conn.execute("SELECT pg_current_logfile('stderr')").fetchone()
-    return str(collector[0]) if collector and collector[0] else "/proc/self/fd/2"
+    collector = _scalar(conn, "SELECT pg_current_logfile('stderr')")
+    return str(collector) if collector else "/proc/self/fd/2"
 
 
 @contextmanager
@@ -103,8 +113,7 @@ def logging_statements(server_url: str, database: str) -> Iterator[StatementLog]
     before goes on as it was). Needs a superuser: `log_statement` is theirs to set."""
     with connect(quiet(server_url), autocommit=True) as conn:
         path = _log_file(conn)
-        size = conn.execute("SELECT (pg_stat_file(%s)).size", (path,)).fetchone()
-        assert size is not None
+        size = int(_scalar(conn, "SELECT (pg_stat_file(%s)).size", path))
         for name, value in _SETTINGS.items():
             conn.execute(
                 sql.SQL("ALTER DATABASE {} SET {} = {}").format(
@@ -112,20 +121,19 @@ def logging_statements(server_url: str, database: str) -> Iterator[StatementLog]
                 )
             )
     try:
-        yield StatementLog(server_url, path, int(size[0]))
+        yield StatementLog(server_url, path, size)
     finally:
         with connect(quiet(server_url), autocommit=True) as conn:
             for name in _SETTINGS:
-                conn.execute(
-                    sql.SQL("ALTER DATABASE {} RESET {}").format(sql.Identifier(database), sql.Identifier(name))
-                )
+                reset = sql.SQL("ALTER DATABASE {} RESET {}")
+                conn.execute(reset.format(sql.Identifier(database), sql.Identifier(name)))
 
 
 def database_of(url: str) -> str:
     """The database `url` connects to.
 
     Examples:
-        >>> database_of(with_database("postgresql://u@h/postgres", "flowyard_test_1"))
+        >>> database_of("user=postgres dbname=flowyard_test_1 host=/tmp")
         'flowyard_test_1'
     """
     return str(conninfo_to_dict(url)["dbname"])

@@ -105,14 +105,15 @@ def parallel_approvals_and_payment(stage: Stage, boss: str, legal: str, finance:
             ok(decided)
     stage.ended(run_id, "succeeded")
     assert stage.receiver.wait_for(1)[0].path == "/pay"
-    return flow_id
+    return int(flow_id)
 
 
 def event_answers_a_wait(stage: Stage, boss: str) -> None:
     """A run waits for an event under its key; a sender's event answers it; another comes by the event
     name's secret and is kept for a run that is not waiting yet."""
     with stage.api(boss) as api:
-        flow_id = ok(api.post("/api/flows", json=example("patterns-events/16-deferred-choice.json")), 201)["id"]
+        document = example("patterns-events/16-deferred-choice.json")
+        flow_id = ok(api.post("/api/flows", json=document), 201)["id"]
         run_id = int(ok(api.post(f"/api/flows/{flow_id}/runs", json={"input": {"offer": "O-1"}}), 201)["run"])
         stage.until("SELECT 1 FROM event_waits WHERE run_id = %s", run_id)
         sent = api.post("/api/events/accepted", json={"key": "O-1", "payload": {"customer": "Cy"}})
@@ -166,9 +167,11 @@ def stop_resume_end_and_cancel(stage: Stage, boss: str) -> None:
                 conn.execute("UPDATE waits SET attempts = 5, wake_at = now() WHERE run_id = %s", (stopped,))
             stage.ended(stopped, "stopped")
             ok(api.get(f"/api/runs/{stopped}"))
-            ok(api.post(f"/api/runs/{stopped}/resume", json={}) if attempt == "resume" else api.post(
-                f"/api/runs/{stopped}/end"
-            ))
+            ok(
+                api.post(f"/api/runs/{stopped}/resume", json={})
+                if attempt == "resume"
+                else api.post(f"/api/runs/{stopped}/end")
+            )
         stage.ended(stopped, "failed")
         stage.until("SELECT 1 FROM waits WHERE run_id = %s AND kind = 'approval'", cancelled)
         ok(api.post(f"/api/runs/{cancelled}/cancel"), 200, 202)

@@ -89,4 +89,3 @@ def test_the_capture_finds_what_the_test_itself_would_run_unnamed(
             conn.execute("SELECT count(*) FROM runs WHERE id > %s", (0,))
         found = unnamed(statement_log.statements(), named_statements())
     assert found == ["SELECT count(*) FROM runs WHERE id > ?"]
-
