@@ -10,6 +10,7 @@ import pytest
 
 from backend.approvals.service import QUERIES as APPROVALS
 from backend.flows.store import QUERIES as FLOWS
+from backend.observability.queries import QUERIES as GAUGES
 from backend.people.accounts import QUERIES as PEOPLE
 from tests.support import Queue, flow, plan_text, sequential_scans
 
@@ -106,6 +107,9 @@ STATEMENTS = {
     **{f"approvals.{n}": q for n, q in APPROVALS.items()},
     **{f"flows.{n}": q for n, q in FLOWS.items()},
     **{f"people.{n}": q for n, q in PEOPLE.items()},
+    # The metrics' gauges: approvals_waiting counts open approvals here; waits_due is planned on
+    # tests/events/test_plans.py's waits.
+    **{f"observability.{n}": q for n, q in GAUGES.items()},
 }
 
 
