@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,7 @@ def parallel_approvals_and_payment(stage: Stage, boss: str, legal: str, finance:
         payload = {"input": {**given, "payment_url": f"{stage.receiver.url}/pay"}}
         run_id = int(ok(api.post(f"/api/flows/{flow_id}/runs", json=payload), 201)["run"])
     stage.until("SELECT 1 FROM approvals WHERE run_id = %s HAVING count(*) = 2", run_id)
+    assert "fin@example.test" in str(stage.mailbox.wait_for_mail_to("fin@example.test")["To"])
     for token in (legal, finance):
         with stage.api(token) as api:
             inbox = ok(api.get("/api/approvals"))["approvals"]
@@ -205,7 +207,34 @@ def reading_everything(stage: Stage, boss: str, flow_id: int) -> None:
             "/api/me/delegations",
         ):
             ok(api.get(path))
+        # The run stream answers `ready` once the API's LISTEN is in place.
+        with api.stream("GET", "/api/runs/stream") as events:
+            assert "event: ready" in next(line for line in events.iter_lines() if line.startswith("event:"))
     metrics = httpx.get(
         f"{stage.base}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}, timeout=HTTP_TIMEOUT_S
     )
     assert metrics.status_code == 200, metrics.text
+
+
+def people_and_settings(stage: Stage, boss: str, flow_id: int) -> None:
+    """An admin's day: settings of their own, a delegation given and ended, the self-approval policy set
+    and set back, a user added, granted, revoked, given a token that is revoked, and removed; a flow's new
+    version that runs on a schedule."""
+    in_a_day = (datetime.now(UTC) + timedelta(days=1)).isoformat()
+    with stage.api(boss) as api:
+        ok(api.put("/api/me", json={"locale": "de", "time_zone": "Europe/Berlin"}))
+        ok(api.put("/api/me/email", json={"email": "boss@example.test"}))
+        delegation = ok(api.post("/api/me/delegations", json={"to": "fin", "ends_at": in_a_day}), 201)
+        ok(api.delete(f"/api/me/delegations/{delegation['id']}"))
+        for value in ("never", "per_node"):
+            ok(api.put("/api/policies/self_approval", json={"value": value}))
+        ok(api.post("/api/users", json={"name": "tmp", "rights": ["run"]}), 201)
+        ok(api.post("/api/users/tmp/rights", json={"rights": ["audit"]}), 200, 201)
+        ok(api.delete("/api/users/tmp/rights/audit"), 200, 204)
+        ok(api.post("/api/tokens", json={"user": "tmp"}), 201)
+        tokens = ok(api.get("/api/tokens"))["tokens"]
+        ok(api.delete(f"/api/tokens/{next(t['id'] for t in tokens if t['user'] == 'tmp')}"), 200, 204)
+        ok(api.delete("/api/users/tmp"), 200, 204)
+        scheduled = example("weekly-report.json")
+        ok(api.put(f"/api/flows/{flow_id}", json=scheduled), 200, 201)
+        ok(api.get("/api/schedules/next", params={"cron": "0 8 * * 1", "timezone": "Europe/Berlin"}))

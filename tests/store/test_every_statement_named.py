@@ -50,6 +50,7 @@ def _tell(stage: stories.Stage) -> None:
     stories.delay_and_webhook(stage, boss)
     stories.stop_resume_end_and_cancel(stage, boss)
     stories.reading_everything(stage, boss, flow_id)
+    stories.people_and_settings(stage, boss, flow_id)
     stage.cli("runs", "show", "1")
     stage.cli("workers")
 
@@ -71,6 +72,15 @@ SEEN = {
     "events/queries.sql:deliver",
     "people/queries.sql:insert_session",
     "approvals/queries.sql:audit",
+    "approvals/queries.sql:claim_approval_mails",
+    "approvals/queries.sql:approval_mail_done",
+    "approvals/queries.sql:sweep_decided_approvals",
+    "queue/queries.sql:sweep_ended_runs",
+    "events/queries.sql:sweep_events",
+    "queue/run_page.sql:run_page",
+    "queue/queries.sql:upsert_schedule",
+    "people/queries.sql:remove_user",
+    "approvals/queries.sql:end_delegation",
 }
 
 
