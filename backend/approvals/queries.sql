@@ -472,3 +472,7 @@ ON CONFLICT (only_row) DO UPDATE SET retention = excluded.retention, set_at = no
 -- name: forget_retention
 -- The owner records that decided approvals are kept forever.
 DELETE FROM approval_retention
+
+-- name: database_now
+-- The database's clock: a decision's time when the service was given none.
+SELECT now()

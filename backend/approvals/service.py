@@ -494,7 +494,7 @@ class ApprovalService:
         raise DecisionRefused(code="approver_not_named", user=by)
 
     async def _now(self, conn: AsyncConnection[Any]) -> datetime:
-        now: datetime = await scalar(conn, "SELECT now()")
+        now: datetime = await scalar(conn, QUERIES["database_now"])
         return now
 
     async def get(self, conn: AsyncConnection[Any], approval_id: int) -> Approval | None:

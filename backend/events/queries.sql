@@ -194,3 +194,7 @@ WHERE w.id = ANY(%(ids)s::bigint[]) AND p.value ->> 'kind' = 'event'
 -- branch that no longer waits. An answered pause is history and stays.
 DELETE FROM event_waits
 WHERE run_id = %(run_id)s AND event_name IS NULL AND NOT timed_out AND visit <> ALL(%(keep)s::integer[])
+
+-- name: notify_answered
+-- Tell sleeping workers a run's wait is answered (WAKE_CHANNEL, the channel they LISTEN on).
+SELECT pg_notify(%(channel)s, %(run_id)s::text)

@@ -124,7 +124,9 @@ async def deliver(
         if answered is None:
             await _within_quota(conn, params, quota)
         elif answered.woken:
-            await conn.execute("SELECT pg_notify(%s, %s)", (WAKE_CHANNEL, str(answered.run_id)))
+            await conn.execute(
+                QUERIES["notify_answered"], {"channel": WAKE_CHANNEL, "run_id": answered.run_id}
+            )
         if idempotency_key is not None:
             answer = {
                 "event_id": kept.event_id,

@@ -113,7 +113,7 @@ async def parked(
         if taken is not None and taken.woken:
             woken.append(run_id)
     if woken:
-        await conn.execute("SELECT pg_notify(%s, %s)", (WAKE_CHANNEL, str(woken[0])))
+        await conn.execute(QUERIES["notify_answered"], {"channel": WAKE_CHANNEL, "run_id": woken[0]})
 
 
 async def _pause(conn: AsyncConnection[Any], run_id: int, visit: int, now: datetime | None) -> _Pause:

@@ -261,6 +261,10 @@ RETURNING 1
 -- A new run's first wait, due now.
 INSERT INTO waits (run_id, kind, wake_at) VALUES (%(run_id)s, 'start', now())
 
+-- name: database_now
+-- The database's clock: what a wait made due by now() is due against, whatever the process's clock says.
+SELECT now()
+
 -- name: notify
 -- Tell sleeping workers that a wait is due now.
 SELECT pg_notify('flowyard_waits', %(payload)s)

@@ -71,6 +71,6 @@ async def fire_due(conn: AsyncConnection[Any], now: datetime | None) -> int:
 
 
 async def _now(conn: AsyncConnection[Any]) -> datetime:
-    now = await scalar(conn, "SELECT now()")
+    now = await scalar(conn, QUERIES["database_now"])
     assert isinstance(now, datetime)
     return now

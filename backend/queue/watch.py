@@ -19,6 +19,7 @@ from psycopg import AsyncConnection
 
 from backend.console import refuse
 from backend.i18n.catalogs import message
+from backend.queue.queries import QUERIES
 from backend.queue.runs import RunApprovals, RunNotes, get_run, wait_of_run
 from backend.store.queries import scalar
 
@@ -74,7 +75,7 @@ async def _no_notes(conn: AsyncConnection[Any], run_id: int) -> list[str]:
 
 
 async def _now(conn: AsyncConnection[Any]) -> datetime:
-    now = await scalar(conn, "SELECT now()")
+    now = await scalar(conn, QUERIES["database_now"])
     assert isinstance(now, datetime)
     return now
 

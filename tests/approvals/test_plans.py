@@ -11,6 +11,7 @@ import pytest
 from backend.approvals.evidence import QUERIES as EVIDENCE
 from backend.approvals.service import QUERIES as APPROVALS
 from backend.flows.store import QUERIES as FLOWS
+from backend.observability.queries import QUERIES as GAUGES
 from backend.people.accounts import QUERIES as PEOPLE
 from tests.support import Queue, flow, plan_text, sequential_scans
 
@@ -116,6 +117,9 @@ STATEMENTS = {
     **{f"flows.{n}": q for n, q in FLOWS.items()},
     **{f"people.{n}": q for n, q in PEOPLE.items()},
     **{f"evidence.{n}": q for n, q in EVIDENCE.items()},
+    # The metrics' gauges: approvals_waiting counts open approvals here; waits_due is planned on
+    # tests/events/test_plans.py's waits.
+    **{f"observability.{n}": q for n, q in GAUGES.items()},
 }
 
 
