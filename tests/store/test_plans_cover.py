@@ -27,6 +27,7 @@ CHECKED: dict[str, set[str]] = {
     "actions/queries.sql": set(ACTIONS),
     "queue/queries.sql": set(QUEUE),
     "approvals/queries.sql": _named(approvals.STATEMENTS, "approvals") | approvals.SMALL,
+    "approvals/evidence.sql": _named(approvals.STATEMENTS, "evidence"),
     "flows/queries.sql": _named(approvals.STATEMENTS, "flows"),
     "people/queries.sql": _named(approvals.STATEMENTS, "people"),
     "observability/queries.sql": _named(approvals.STATEMENTS, "observability")
