@@ -40,7 +40,9 @@ import psycopg
 
 from backend.approvals.audit import AuditFilter, export_csv, search
 from backend.approvals.chain import GENESIS, verify
+from backend.config import settings
 from backend.queue.sweep import sweep_ended_runs
+from backend.store.database import database_url, with_database
 from bench.common import drop_database, fresh_database
 
 BENCH_DB = "flowyard_bench_audit_year"
@@ -235,13 +237,15 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=365)
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--reuse", action="store_true", help="measure the database a --keep run left")
     args = parser.parse_args()
     count = 5_000_000 if args.year else args.decisions
     print(f"load average {os.getloadavg()[0]:.2f}; {count:,} decisions, {args.flows} flows, {args.days} days")
-    url = fresh_database(BENCH_DB)
+    url = with_database(database_url(settings()), BENCH_DB) if args.reuse else fresh_database(BENCH_DB)
     try:
         started = time.perf_counter()
-        fill(url, count, args.flows, args.deciders, args.days)
+        if not args.reuse:
+            fill(url, count, args.flows, args.deciders, args.days)
         with psycopg.connect(url) as conn:
             size = conn.execute("SELECT pg_database_size(current_database())").fetchone()
         assert size is not None
@@ -254,7 +258,7 @@ def main() -> None:
         asyncio.run(verifying(url))
         asyncio.run(sweep_month(url, args.days))
     finally:
-        if not args.keep:
+        if not (args.keep or args.reuse):
             drop_database(BENCH_DB)
 
 

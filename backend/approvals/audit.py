@@ -74,8 +74,9 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
 
 
 # With a text, the decisions looked through in order before the text index is asked (queries.sql, audit):
-# a text in more than one decision in 200 fills a page of 100 there.
-TEXT_WINDOW = 20_000
+# a text in one decision in 20 or more fills a page of 100 there; a rarer one is the index's (each
+# decision looked through costs a few microseconds, the index a lookup of every piece: bench/audit_year.py).
+TEXT_WINDOW = 2_000
 
 
 async def search(

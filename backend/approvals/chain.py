@@ -196,7 +196,8 @@ async def verify(
     if signed is not None:
         verdict.breaks.extend(_against_signed(all_records, chain, *signed, verdict))
     now = datetime.now().astimezone()
-    for row in await every(conn, _Differing, QUERIES["chain_rows_differing"], {"chain": chain}):
+    rows = {"chain": chain, "flow": flow_id}
+    for row in await every(conn, _Differing, QUERIES["chain_rows_differing"], rows):
         if row.gone and row.kind != "rights" and retention is not None and row.at < now - retention:
             verdict.swept += 1
             continue

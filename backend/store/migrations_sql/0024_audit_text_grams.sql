@@ -17,3 +17,10 @@ $$;
 CREATE INDEX approvals_text_grams ON approvals
     USING gin (audit_grams(audit_text(title, explanation, comment)))
     WHERE outcome IS NOT NULL;
+
+-- Verifying the chain makes every record's row again (chain.sql, chain_rows_differing): these functions
+-- read nothing but their argument, so the server may share that work among parallel workers.
+ALTER FUNCTION audit_utc(timestamptz) PARALLEL SAFE;
+ALTER FUNCTION audit_decision_content(approvals) PARALLEL SAFE;
+ALTER FUNCTION audit_vote_content(approval_votes) PARALLEL SAFE;
+ALTER FUNCTION audit_rights_content(rights_trail) PARALLEL SAFE;
