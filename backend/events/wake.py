@@ -144,6 +144,15 @@ async def answer(
     return pause.timeout_at
 
 
+async def recorded(conn: AsyncConnection[Any], run_id: int, visit: int) -> Answer | None:
+    """The answer a pause would be woken with, read and nothing written (a resume's preview): its event,
+    its timeout (recorded, or due now), or None when it would wait on."""
+    pause = await _pause(conn, run_id, visit, None)
+    if pause.event_name is not None:
+        return Answer(pause.event_name, dict(pause.payload or {}))
+    return Answer("timeout", {}) if pause.timed_out or pause.due else None
+
+
 async def answered_now(conn: AsyncConnection[Any], run_id: int, visit: int, now: datetime | None) -> bool:
     """For a pause woken before its answer, in the transaction that parks it again: under its locks,
     take a kept event if there is one (one kept while the run was stopped, say); whether it is answered."""
