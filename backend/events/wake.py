@@ -10,6 +10,7 @@
   has an answer now.
 - Answered while claimed (`answered_pauses`): of a wait just parked with several pauses, the event
   pauses already answered, for the queue to make due now.
+- Previewed (`recorded`, a resume's preview): the answer a pause would be woken with, nothing written.
 - Sweeping (`sweep`): events past their keep and the pauses of ended runs.
 
 This package imports nothing of the queue (the queue imports it): backend/queue/events.py adapts these

@@ -58,7 +58,7 @@ def lines(preview: ResumePreview, locale: str) -> list[str]:
 
 def _action(action: PreviewAction, locale: str) -> str:
     named = _named(action.node, action.label)
-    params = {"visit": action.visit, "type": action.type, "node": named, "key": action.key or ""}
+    params = {"visit": action.visit, "type": action.type, "node": named, "effect_key": action.key or ""}
     if not action.sent:
         return message("run_preview_kept", locale, **params)
     destination = action.destination or "-"

@@ -103,7 +103,7 @@ def test_the_cli_dry_run_lists_what_would_be_sent_writes_and_sends_nothing_then_
         f"{keys['book']} stands.",
         f"Visit 4: HTTP request pay would be sent to {{{{trigger.base}}}}/pay again, under its key {keys['pay']}.",
         "Visit 5: HTTP request receipt would be sent to {{trigger.base}}/receipt under a new key.",
-        "Then it would wait at Keep? (ask) (Approval).",
+        "Then it would wait at “Keep? (ask)” (Approval).",
     ]
     assert rows(queue, run_id) == before, "the preview wrote nothing"
     assert len(receiver.received) == 6, "the preview sent nothing"

@@ -56,7 +56,7 @@ export function ResumePreview({
           </tbody>
         </table>
       )}
-      <p className="preview-stop" data-status={preview.status}>
+      <p className="preview-stop" data-stop={preview.status}>
         {preview.status === 'succeeded' && t('ui_run_preview_succeeds')}
         {preview.status === 'failed' &&
           t('ui_run_preview_fails', {
