@@ -101,7 +101,8 @@ def test_the_cli_dry_run_lists_what_would_be_sent_writes_and_sends_nothing_then_
     assert said[1:] == [
         f"Visit 3: HTTP request Book the room (book) would not be sent: the outcome recorded under its key "
         f"{keys['book']} stands.",
-        f"Visit 4: HTTP request pay would be sent to {{{{trigger.base}}}}/pay again, under its key {keys['pay']}.",
+        "Visit 4: HTTP request pay would be sent to {{trigger.base}}/pay again, under its key "
+        f"{keys['pay']}.",
         "Visit 5: HTTP request receipt would be sent to {{trigger.base}}/receipt under a new key.",
         "Then it would wait at “Keep? (ask)” (Approval).",
     ]
