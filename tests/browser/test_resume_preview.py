@@ -60,7 +60,7 @@ def stopped_after_its_decision(story: Story) -> int:
     story.set_locale("gina", "de")
     with story.api(story.token("olaf")) as api:
         flow_id = api.post("/api/flows", json=invoice(story.receiver.url)).json()["id"]
-        run_id = api.post(f"/api/flows/{flow_id}/runs", json={"input": {"invoice": "R-7"}}).json()["run"]
+        run_id = int(api.post(f"/api/flows/{flow_id}/runs", json={"input": {"invoice": "R-7"}}).json()["run"])
     url = story.server.database_url
     wait_for(url, "SELECT 1 FROM waits WHERE run_id = %s AND kind = 'approval'", run_id)
     with psycopg.connect(url, autocommit=True) as conn:
