@@ -125,8 +125,9 @@ async def read_resume(conn: AsyncConnection[Any], run_id: int, version: int | No
         )
         first = await _answer(conn, run_id, stopped)
         rows = await every(conn, Recorded, QUERIES["effects_of_run_read"], {"run_id": run_id})
-    at = (stopped.node, stopped.visit)
-    stays = at if first is None and stopped.kind != "start" else None
+    stays = None
+    if first is None and stopped.kind != "start" and stopped.node is not None and stopped.visit is not None:
+        stays = (stopped.node, stopped.visit)  # undecided, unanswered: the resume would park it again
     return ResumeStart(
         run=run_id,
         version=target,
@@ -135,7 +136,7 @@ async def read_resume(conn: AsyncConnection[Any], run_id: int, version: int | No
         trigger=stopped.input,
         continuation=None if stopped.kind == "start" else stopped.continuation,
         first=first,
-        stays=(str(stays[0]), int(stays[1])) if stays and stays[1] is not None else None,
+        stays=stays,
         recorded={row.visit: row for row in rows},
     )
 
