@@ -284,6 +284,8 @@ def _parser(locale: str = DEFAULT_LOCALE) -> argparse.ArgumentParser:
         help=message("cli_help_runs_wait"),
     )
     runs.add_argument("--version", type=int, default=None, metavar="N", help=message("cli_help_runs_version"))
+    runs.add_argument("--dry-run", action="store_true", help=message("cli_help_runs_dry_run"))
+    runs.add_argument("--json", action="store_true", help=message("cli_help_runs_json"))
 
     _add_people_parsers(command, message)
     _add_approvals_parsers(command, message)

@@ -29,6 +29,7 @@ from backend.api import (  # noqa: F401 - they declare the endpoints
     people,
     people_list,
     policies,
+    resume_preview,
     run_records,
     runs,
     static,

@@ -24,7 +24,15 @@ RESUMED = {
 }
 
 
-def _refusal(refused: StopRefused) -> ApiError:
+RESUME_BODY = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {"version": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}},
+}
+
+
+def refusal(refused: StopRefused) -> ApiError:
+    """A resume's or an end's refusal as the API answers it (its preview's too)."""
     return ApiError(
         _STATUS.get(refused.code, 409), code=refused.code, detail=refused.params, **refused.params
     )
@@ -35,11 +43,7 @@ def _refusal(refused: StopRefused) -> ApiError:
     "/api/runs/{run_id:int}/resume",
     summary="Resume a stopped run at the node it stopped at, on its version or a newer one",
     tag="runs",
-    body={
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {"version": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}},
-    },
+    body=RESUME_BODY,
     responses={200: RESUMED, 404: None, 409: None},
 )
 async def resume(call: Call) -> Response:
@@ -48,7 +52,7 @@ async def resume(call: Call) -> Response:
     try:
         version = await resume_run(call.conn, run.id, by=call.me.name, version=call.body.get("version"))
     except StopRefused as refused:
-        raise _refusal(refused) from None
+        raise refusal(refused) from None
     return reply({"run": run.id, "status": "waiting", "version": version})
 
 
@@ -65,5 +69,5 @@ async def end(call: Call) -> Response:
     try:
         await end_run(call.conn, run.id, by=call.me.name, approvals=ApprovalService())
     except StopRefused as refused:
-        raise _refusal(refused) from None
+        raise refusal(refused) from None
     return reply({"run": run.id, "status": "failed"})

@@ -10,6 +10,7 @@
   has an answer now.
 - Answered while claimed (`answered_pauses`): of a wait just parked with several pauses, the event
   pauses already answered, for the queue to make due now.
+- Previewed (`recorded`, a resume's preview): the answer a pause would be woken with, nothing written.
 - Sweeping (`sweep`): events past their keep and the pauses of ended runs.
 
 This package imports nothing of the queue (the queue imports it): backend/queue/events.py adapts these
@@ -142,6 +143,15 @@ async def answer(
     if pause.timed_out:
         return Answer("timeout", {})
     return pause.timeout_at
+
+
+async def recorded(conn: AsyncConnection[Any], run_id: int, visit: int) -> Answer | None:
+    """The answer a pause would be woken with, read and nothing written (a resume's preview): its event,
+    its timeout (recorded, or due now), or None when it would wait on."""
+    pause = await _pause(conn, run_id, visit, None)
+    if pause.event_name is not None:
+        return Answer(pause.event_name, dict(pause.payload or {}))
+    return Answer("timeout", {}) if pause.timed_out or pause.due else None
 
 
 async def answered_now(conn: AsyncConnection[Any], run_id: int, visit: int, now: datetime | None) -> bool:

@@ -33,6 +33,10 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "attempt": ("which attempt this was, a number", "2"),
     "attempts": ("a count of attempts", "3"),
     "base": ("a version number of a flow", "4"),
+    "destination": (
+        "where an action goes, as the flow's author wrote it, templates unrendered",
+        "https://pay.example/{{trigger.invoice}}",
+    ),
     "by": ("the name of a user", "anna"),
     "commands": ("the commands of flowyard (or of one of its commands), listed", "serve, migrate, worker"),
     "column": ("a column in a line of text, counted from 1", "14"),
@@ -56,6 +60,7 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "found": ("a version or migration number that was found", "12"),
     "given": ("a value given on the command line", "0"),
     "got": ("what the program was given instead, in English", "a string"),
+    "effect_key": ("an action's idempotency key, as sent to the receiver", "fy-42-7-1a2b3c4d5e6f"),
     "host": ("a host name", "db.example.com"),
     "hours": ("a count of hours", "5"),
     "id": ("a number or an id that identifies the thing", "17"),

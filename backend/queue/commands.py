@@ -122,6 +122,12 @@ def runs_command(
 ) -> int:
     """`flowyard runs show|resume|end`, with the approvals it reads and closes and what else `show` says
     under a run's state (backend/processes.py)."""
+    if args.dry_run or args.json:
+        if args.action != "resume" or not args.dry_run:
+            return refuse(code="runs_dry_run_only", exit_code=2)
+        from backend.queue.preview_cli import preview_command
+
+        return asyncio.run(preview_command(url, args.run, args.version, as_json=args.json))
     if args.action in ("resume", "end"):
         return asyncio.run(stop_command(url, args.action, args.run, args.version, approvals))
     from backend.queue.watch import show_run

@@ -588,3 +588,28 @@ WHERE run_id = %(run_id)s
   AND CASE WHEN pauses IS NULL THEN kind = 'approval' AND visit = %(visit)s
            ELSE pauses ? (%(node)s || '@' || %(visit)s) END
 RETURNING id
+
+-- name: read_only
+-- The transaction writes nothing: a resume's preview runs in one, so a write by mistake is an error.
+SET TRANSACTION READ ONLY
+
+-- name: stopped_run_read
+-- A run, its input and its stopped wait, without a lock: what a resume's preview walks.
+SELECT r.status, r.flow_id, r.version, r.input, w.continuation, w.node, w.visit, w.kind
+FROM runs AS r LEFT JOIN waits AS w ON w.run_id = r.id AND w.status = 'stopped'
+WHERE r.id = %(run_id)s
+
+-- name: effects_of_run_read
+-- A run's action visits (not its undos), each with whether a later effect built on it, as lock_effect
+-- reads one: what a resume's preview gives back instead of sending.
+SELECT e.visit, e.node, e.key, e.outcome, e.output,
+       EXISTS (SELECT 1 FROM effects AS later WHERE later.run_id = e.run_id AND later.visit > e.visit)
+         AS superseded
+FROM effects AS e
+WHERE e.run_id = %(run_id)s AND e.visit > 0
+
+-- name: approval_answer_read
+-- The approval a stopped run's wait is for, as its resume would read it (approval_of_visit_read).
+SELECT id, outcome, decided_by, decided_at, comment,
+       deadline_at <= now() AS past_deadline, on_timeout
+FROM approvals WHERE run_id = %(run_id)s AND visit = %(visit)s

@@ -84,16 +84,7 @@ async def resume_run(
         )
         target = current if version is None else version
         if target != current:
-            if target < current:
-                raise StopRefused(code="run_version_not_newer", version=target, current=current)
-            where = {"flow_id": stopped.flow_id, "version": target}
-            document = await scalar(conn, QUERIES["version_document"], where)
-            if document is None:
-                raise StopRefused(code="run_version_not_found", version=target)
-            present = {str(n.get("id")) for n in document.get("nodes", []) if isinstance(n, dict)}
-            missing = sorted(continuation_nodes(continuation) - present)
-            if missing:
-                raise StopRefused(code="run_resume_nodes_missing", version=target, missing=", ".join(missing))
+            await version_document(conn, stopped.flow_id, current, target, continuation)
             await conn.execute(QUERIES["move_run_to_version"], {"run_id": run_id, "version": target})
             await conn.execute(QUERIES["rebase_effects"], {"run_id": run_id})
         await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": "waiting", "error": None})
@@ -104,6 +95,23 @@ async def resume_run(
         )
         await conn.execute(QUERIES["notify"], {"payload": str(run_id)})
     return target
+
+
+async def version_document(
+    conn: AsyncConnection[Any], flow_id: int, current: int, target: int, continuation: Any
+) -> dict[str, Any]:
+    """The document of version `target` of the flow, refused unless a run stopped on version `current`
+    with `continuation` may go on with it: not older, and every node the continuation names still there."""
+    if target < current:
+        raise StopRefused(code="run_version_not_newer", version=target, current=current)
+    document = await scalar(conn, QUERIES["version_document"], {"flow_id": flow_id, "version": target})
+    if document is None:
+        raise StopRefused(code="run_version_not_found", version=target)
+    present = {str(n.get("id")) for n in document.get("nodes", []) if isinstance(n, dict)}
+    missing = sorted(continuation_nodes(continuation) - present)
+    if missing:
+        raise StopRefused(code="run_resume_nodes_missing", version=target, missing=", ".join(missing))
+    return dict(document)
 
 
 async def end_run(
@@ -142,8 +150,14 @@ class _Stopped:
 
 async def _stopped(conn: AsyncConnection[Any], run_id: int) -> _Stopped:
     run = await one(conn, _Stopped, QUERIES["lock_stopped_run"], {"run_id": run_id})
-    if run is None:
-        raise StopRefused(code="run_not_found")
-    if run.status != "stopped":
-        raise StopRefused(code="run_not_stopped", state=run.status)
+    refuse_unless_stopped(None if run is None else run.status)
+    assert run is not None
     return run
+
+
+def refuse_unless_stopped(status: str | None) -> None:
+    """Refuse a run that is not there (`status` None) or not stopped: what a resume and its preview ask."""
+    if status is None:
+        raise StopRefused(code="run_not_found")
+    if status != "stopped":
+        raise StopRefused(code="run_not_stopped", state=status)

@@ -620,6 +620,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs/{run_id}/resume/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What resuming a stopped run would send and where it would stop; nothing written or sent */
+        post: operations["resume_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/schedules/next": {
         parameters: {
             query?: never;
@@ -4270,6 +4287,163 @@ export interface operations {
                         run: number;
                         /** @constant */
                         status: "waiting";
+                        version: number;
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy, or the database is unavailable (database_unavailable, Retry-After): try again in a moment */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resume_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the actions the resume would reach, in order; each sent one assumed to succeed */
+                        actions: {
+                            /** @description where it goes, as written: templates and secret refs unrendered */
+                            destination: string | null;
+                            /** @description its effect key; null: a new one, made on sending */
+                            key: string | null;
+                            label: string | null;
+                            node: string;
+                            /** @description false: its recorded outcome stands and nothing would leave for it */
+                            sent: boolean;
+                            /** @description http, notify or command */
+                            type: string;
+                            visit: number;
+                        }[];
+                        /** @description the reason code of a failure */
+                        error: string | null;
+                        /** @description its sentence, in the reader's language */
+                        error_message: string | null;
+                        from_version: number;
+                        /** @description the node a failure would be at */
+                        node: string | null;
+                        /** @description that node's label, if it has one */
+                        node_label: string | null;
+                        pending: {
+                            label: string | null;
+                            node: string;
+                            /** @description approval, delay or wait_event */
+                            type: string;
+                            visit: number;
+                        }[];
+                        run: number;
+                        /**
+                         * @description where the resume would stop: waiting at `pending`, or the run's end
+                         * @enum {unknown}
+                         */
+                        status: "waiting" | "succeeded" | "failed";
+                        /** @description the version the resume would go on with */
                         version: number;
                     };
                 };

@@ -1,11 +1,14 @@
 // A stopped run's buttons: resume it where it stopped (on its version, or on a newer one of its flow), or
 // end it as failed. Shown only to holders of the run right on the flow; the server refuses others anyway,
 // and a refusal (a newer version missing nodes the run needs) is shown with the server's sentence.
+// Preview asks what resuming on the version chosen would send and where it would stop (ResumePreview),
+// nothing sent; its own Resume resumes on exactly the version previewed.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
+import { ResumePreview } from './ResumePreview';
 
 export function StopActions({ runId, version }: { runId: number; version: number }) {
   const { t } = useTranslation();
@@ -23,11 +26,21 @@ export function StopActions({ runId, version }: { runId: number; version: number
       ),
     onSettled: settled,
   });
+  const preview = useMutation({
+    mutationFn: async (on: number) =>
+      unwrap(
+        await api.POST('/api/runs/{run_id}/resume/preview', {
+          ...path,
+          body: on === version ? {} : { version: on },
+        }),
+      ),
+  });
   const end = useMutation({
     mutationFn: async () => unwrap(await api.POST('/api/runs/{run_id}/end', path)),
     onSettled: settled,
   });
-  const error = resume.error ?? end.error;
+  const error = resume.error ?? end.error ?? preview.error;
+  const shown = preview.data;
 
   return (
     <div className="stop-actions" role="group" aria-label={t('ui_run_stopped_actions')}>
@@ -47,6 +60,9 @@ export function StopActions({ runId, version }: { runId: number; version: number
       <button type="button" onClick={() => resume.mutate(target)}>
         {t('ui_run_resume_on_version')}
       </button>{' '}
+      <button type="button" onClick={() => preview.mutate(target)}>
+        {t('ui_run_preview')}
+      </button>{' '}
       <button
         type="button"
         onClick={() => {
@@ -55,6 +71,13 @@ export function StopActions({ runId, version }: { runId: number; version: number
       >
         {t('ui_run_end')}
       </button>
+      {shown && (
+        <ResumePreview
+          preview={shown}
+          resuming={resume.isPending}
+          onResume={() => resume.mutate(shown.version === version ? null : shown.version)}
+        />
+      )}
       {error && <p role="alert">{failureSentence(error, t)}</p>}
     </div>
   );
