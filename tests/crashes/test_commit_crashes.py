@@ -1,7 +1,8 @@
 """Crash after (and before) every commit: the reduced corpus of `make test`, and the counter itself in a
 worker and a CLI command.
 
-Every commit index of one scenario, the middle index of each other scenario (and the first and last of
+Every commit index of two scenarios (the second: a branch's failing action retried alone, issue 35), the
+middle index of each other scenario (and the first and last of
 the actions' scenario; the indexes of a violation the full sweep found instead of the middle one), before
 and after, each followed by a fresh player taking over; bench/crash_sweep.py runs every index of the
 whole corpus (some thirty minutes, past what `make test` may spend).
@@ -24,13 +25,13 @@ from backend.store.errors import StoreError
 from tests.actions.servers import recording_server
 from tests.api.support import auth, make_user
 from tests.crashes.conftest import REPORTS
-from tests.crashes.scenarios import ACTIONS, CORPUS, DELAYS_AND_MISSING, UNDO, UNHANDLED
+from tests.crashes.scenarios import ACTIONS, BRANCH_RETRY, CORPUS, DELAYS_AND_MISSING, UNDO, UNHANDLED
 from tests.crashes.sweep import Sweep, report
 from tests.observability.live import Live, started
 from tests.queue.test_workers import wait_until_ended, worker
 from tests.support import Queue, flow
 
-FULL = (DELAYS_AND_MISSING,)
+FULL = (DELAYS_AND_MISSING, BRANCH_RETRY)
 # Ks the full sweep found a violation at, kept as regressions: `action_without_error_port` crashed between
 # its last try's outcome and the failure it leads to (after commit 38 or 39, before 40) stopped at its wait,
 # naming no node, where the crash-free run stops at `broken` (the abandoned claim now names the action).
@@ -67,6 +68,21 @@ def test_the_reduced_corpus_keeps_every_invariant_at_every_crash(database_url: s
     assert tally.crashes >= 2 * full
     assert set(tally.per_scenario) == {scenario.name for scenario in CORPUS}
     assert tally.effects_sent > 0 and tally.invariants > 0
+
+
+def test_the_branch_retry_scenario_requests_the_approval_and_fails_the_run_at_the_last_attempt(
+    database_url: str,
+) -> None:
+    """What every crash of `branch_action_retried_then_failed` is compared with: the approval requested
+    (its mail written) while the branch backs off, four retries journaled, then the run failed."""
+    with recording_server() as receiver, Sweep(database_url, receiver) as sweep:
+        snapshot, _ = sweep.reference(BRANCH_RETRY)
+    assert (snapshot.status, snapshot.error) == ("failed", "action_failed")
+    assert [(node, outcome) for node, _, outcome, _, _ in snapshot.approvals] == [("legal", "run_failed")]
+    assert [(node, user) for node, _, user, _ in snapshot.mails] == [("legal", "crash_eve")]
+    codes = [code for _, _, code in snapshot.walk]
+    assert codes.count("action_retry_later") == 4 and codes.count("branch_attempts_exhausted") == 1
+    assert len(snapshot.received) == 5 and len(set(snapshot.received)) == 1, "five tries, one effect key"
 
 
 def _cli(url: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
