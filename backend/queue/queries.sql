@@ -587,3 +587,14 @@ WHERE run_id = %(run_id)s
   AND CASE WHEN pauses IS NULL THEN kind = 'approval' AND visit = %(visit)s
            ELSE pauses ? (%(node)s || '@' || %(visit)s) END
 RETURNING id
+
+-- name: pauses_of_run
+-- Issue 35: the pending pauses of a run's wait with several (a parallel open), earliest due first (then
+-- by visit), each with its due time (NULL: never by time) and, for a branch's retry, the tries made so far:
+-- what `flowyard runs show` says of a run one of whose branches retries a failed action.
+SELECT p.value ->> 'node' AS node, (p.value ->> 'visit')::integer AS visit, p.value ->> 'kind' AS kind,
+       nullif((p.value ->> 'due')::timestamptz, 'infinity') AS due,
+       coalesce((p.value ->> 'attempt')::integer, 0) AS attempt
+FROM waits AS w CROSS JOIN LATERAL jsonb_each(w.pauses) AS p (key, value)
+WHERE w.run_id = %(run_id)s
+ORDER BY (p.value ->> 'due')::timestamptz, (p.value ->> 'visit')::integer

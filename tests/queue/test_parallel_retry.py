@@ -13,7 +13,10 @@ import pytest
 
 from backend.actions import ActionSettings
 from backend.actions.destinations import AllowList
+from backend.approvals.service import ApprovalService
+from backend.i18n.zones import format_moment
 from backend.queue.claims import MAX_ATTEMPTS, backoff
+from backend.queue.watch import run_state
 from tests.actions.servers import Received, RecordingServer, Reply, recording_server, smtp_server
 from tests.actions.support import LOCAL, drain, effects, journal_data
 from tests.queue.test_parallel import approvals, ask, decide, note, pauses, people, send_mails
@@ -79,6 +82,13 @@ def test_a_failing_branch_backs_off_while_the_other_asks_for_its_approval_then_r
     assert due[pay]["request"]["config"]["url"] == f"{receiver.url}/pay"
     wait = queue.one("SELECT kind, node, wake_at, attempts, last_error FROM waits WHERE run_id = %s", run_id)
     assert wait == ("retry", "pay", queue.clock.now + backoff(1), 0, None), "no whole-claim backoff"
+    state = queue.aconn(lambda conn: run_state(conn, run_id, ApprovalService()))
+    assert state is not None and state.settled
+    next_try = format_moment(queue.clock.now + backoff(1), "en")
+    retrying, asking = state.sentence.splitlines()
+    assert retrying.startswith(f"Run {run_id}: the action at node pay failed; its branch tries it again at")
+    assert next_try in retrying and "(attempt 2 of 5)" in retrying
+    assert asking.startswith(f"Run {run_id} is waiting for approval ") and asking.endswith("at node legal.")
     retried = journal_data(queue, run_id, "action_retry_later")
     assert len(retried) == 1
     assert retried[0]["error"] == "http_status_error" and retried[0]["attempt"] == 1
