@@ -456,7 +456,8 @@ async def _walk_due_pauses(
     call each, every action they ask for sent on the way.
 
     An approval due but undecided (woken for a reminder) is not resumed: it owes its reminders, gets its
-    next due time, and the pauses after it wait for the next claim, which comes at once. So a walk tried
+    next due time, and the pauses after it wait for the next claim, which comes at once; so do those after
+    a branch's retry that failed again. So a walk tried
     again after a crash resumes the pauses its first try resumed, in the same order, before any other:
     the visit numbers, and so the effect keys, are the ones the first try used.
     """
@@ -493,7 +494,10 @@ async def _walk_due_pauses(
             walking.claimed(each.node, each.visit, each.kind)
         del carried[key]
         if answer is None:
-            continue  # a retry that failed again: its next try is in walking.retries
+            # A retry that failed again: its next try is in walking.retries, and the wake ends here, as at
+            # an undecided approval. A walk tried again sends the retry again and may find it succeed;
+            # had this one gone on, the pauses after it would have taken the visits its branch takes then.
+            break
         resume = answer
         step = walking.took(walk(run.flow, continuation, resume=resume, limits=walking.limits))
         step = await walking.act(step)

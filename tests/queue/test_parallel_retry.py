@@ -11,12 +11,15 @@ from typing import Any
 
 import pytest
 
-from backend.actions import ActionSettings
+from backend.actions import ActionSender, ActionSettings
 from backend.actions.destinations import AllowList
 from backend.approvals.service import ApprovalService
+from backend.faults import Faults
 from backend.i18n.zones import format_moment
 from backend.queue.claims import MAX_ATTEMPTS, backoff
+from backend.queue.commands import open_pool
 from backend.queue.watch import run_state
+from backend.queue.worker import Worker
 from tests.actions.servers import Received, RecordingServer, Reply, recording_server, smtp_server
 from tests.actions.support import LOCAL, drain, effects, journal_data
 from tests.queue.test_parallel import approvals, ask, decide, note, pauses, people, send_mails
@@ -195,3 +198,114 @@ def test_without_a_parallel_a_failing_action_still_backs_off_the_whole_claim(
     assert wait == ("start", 1, "http_status_error", None)
     assert "action_retry_later" not in queue.codes(run_id)
     assert queue.codes(run_id)[-1] == "resume_failed"
+
+
+class _DiesBeforeItsOutcome(Faults):
+    """The worker's walk ends, and its outcome is never written (as if it died there): the claim stays
+    taken until its lease lapses."""
+
+    async def reach(self, point: str) -> None:
+        if point == "before_outcome":
+            raise RuntimeError("died before writing the outcome")
+
+
+def drain_dying(queue: Queue) -> None:
+    queue.clock.catch_up(queue.url)
+
+    async def go() -> None:
+        pool = open_pool(queue.url, size=4)
+        await pool.open()
+        try:
+            worker = Worker(
+                pool,
+                clock=queue.clock,
+                name="doomed-worker",
+                actions=ActionSender(pool, LOCAL),
+                approvals=ApprovalService(queue.clock),
+                faults=_DiesBeforeItsOutcome(),
+            )
+            await worker.drain()
+        finally:
+            await pool.close()
+
+    queue.run(go)
+
+
+# The failing action comes first in branch order; the other branch's second action is given its visit after
+# the failure, while the same walk goes on.
+FAILING_FIRST = flow(
+    "start:trigger",
+    {"id": "both", "type": "parallel", "config": {"wait": "all"}},
+    http("pay", "/pay"),
+    note("paid"),
+    http("ping", "/ping"),
+    http("ping_again", "/ping"),
+    note("after"),
+    wires="start>both both.branches>pay pay>paid both.branches>ping ping>ping_again both.done>after",
+)
+
+
+def test_a_walk_tried_again_after_it_died_takes_the_path_its_first_try_took(
+    queue: Queue, receiver: RecordingServer
+) -> None:
+    """Its first try failed the branch's action and went on (another branch's action got the next visit);
+    the try after it finds the failure standing, even with the server answering again by then: had it sent
+    again and walked the recovered branch on first, that branch's nodes would take the visits, and effect
+    keys, of the first try's."""
+    failing(receiver)
+    run_id = queue.start(queue.save(FAILING_FIRST), input={"base": receiver.url})
+    drain_dying(queue)
+    assert queue.one("SELECT status FROM waits WHERE run_id = %s", run_id) == ("claimed",)
+    assert [(e["node"], e["visit"], e["outcome"]) for e in effects(queue, run_id)] == [
+        ("pay", 3, "error"),
+        ("ping", 4, "out"),
+        ("ping_again", 5, "out"),
+    ]
+    receiver.routes["/pay"] = lambda _r: Reply(200, b'{"paid": true}')
+    queue.clock.advance(timedelta(minutes=5))  # past the dead claim's lease: the next worker takes it over
+    drain(queue)
+    assert queue.status(run_id) == ("waiting", None)
+    assert [key.split("@")[0] for key in pauses(queue, run_id)] == ["pay"]
+    assert len(at(queue, receiver, "/pay")) == 1, "the failure stood: nothing sent again before its retry"
+    queue.clock.advance(backoff(1))
+    drain(queue)
+    assert queue.status(run_id) == ("succeeded", None)
+    assert len(at(queue, receiver, "/pay")) == 2 and len(at(queue, receiver, "/ping")) == 2
+
+
+# The failing action's retry and the other branch's delay fall due together; the delay's resume sends ping.
+RETRY_AND_DELAY = flow(
+    "start:trigger",
+    {"id": "both", "type": "parallel", "config": {"wait": "all"}},
+    http("pay", "/pay"),
+    note("paid"),
+    {"id": "cool", "type": "delay", "config": {"duration": "PT1M"}},
+    http("ping", "/ping"),
+    note("after"),
+    wires="start>both both.branches>pay pay>paid both.branches>cool cool>ping both.done>after",
+)
+
+
+def test_a_retry_that_fails_again_ends_its_wake_so_a_walk_tried_again_keeps_its_visits(
+    queue: Queue, receiver: RecordingServer
+) -> None:
+    """A retry is sent again on the next try of a walk (its error never stands for it), and may succeed
+    then: had the first try gone on past its failure to the delay's resume, ping would have taken a visit
+    the recovered branch takes on the second try, and its effect key would be another node's."""
+    failing(receiver)
+    run_id = queue.start(queue.save(RETRY_AND_DELAY), input={"base": receiver.url})
+    drain(queue)
+    due = pauses(queue, run_id)
+    assert due["pay@3"]["due"] == due["cool@4"]["due"], "both due together; the retry first (by visit)"
+    queue.clock.advance(backoff(1))
+    drain_dying(queue)
+    assert at(queue, receiver, "/ping") == [], "the wake ended at the retry that failed again"
+    receiver.routes["/pay"] = lambda _r: Reply(200, b'{"paid": true}')
+    queue.clock.advance(timedelta(minutes=5))  # past the dead claim's lease
+    drain(queue)
+    assert "resume_failed" not in queue.codes(run_id)
+    assert queue.status(run_id) == ("succeeded", None)
+    assert [(e["node"], e["visit"], e["outcome"]) for e in effects(queue, run_id)] == [
+        ("pay", 3, "out"),
+        ("ping", 6, "out"),
+    ]
