@@ -70,21 +70,6 @@ def test_the_reduced_corpus_keeps_every_invariant_at_every_crash(database_url: s
     assert tally.effects_sent > 0 and tally.invariants > 0
 
 
-def test_the_branch_retry_scenario_requests_the_approval_and_fails_the_run_at_the_last_attempt(
-    database_url: str,
-) -> None:
-    """What every crash of `branch_action_retried_then_failed` is compared with: the approval requested
-    (its mail written) while the branch backs off, four retries journaled, then the run failed."""
-    with recording_server() as receiver, Sweep(database_url, receiver) as sweep:
-        snapshot, _ = sweep.reference(BRANCH_RETRY)
-    assert (snapshot.status, snapshot.error) == ("failed", "action_failed")
-    assert [(node, outcome) for node, _, outcome, _, _ in snapshot.approvals] == [("legal", "run_failed")]
-    assert [(node, user) for node, _, user, _ in snapshot.mails] == [("legal", "crash_eve")]
-    codes = [code for _, _, code in snapshot.walk]
-    assert codes.count("action_retry_later") == 4 and codes.count("branch_attempts_exhausted") == 1
-    assert len(snapshot.received) == 5 and len(set(snapshot.received)) == 1, "five tries, one effect key"
-
-
 def _cli(url: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "backend.cli", *args],
