@@ -4,7 +4,8 @@ A try opens the row (or finds it), and one of two things follows:
 
 - the row holds an outcome the walk must get again: it is given back and nothing is sent. That is every
   success, and an error once the run has an effect at a later visit (a walk followed the `error` port
-  and acted on it, so a retry must take the same path);
+  and acted on it, so a retry must take the same path), unless the try is a branch's retry (`again`:
+  the later effects are other branches', and nothing built on the error: docs/runs.md);
 - otherwise (a new row, a try that died before its outcome was written, or an error nothing built on)
   a new try starts under the row's key: committed before the request leaves, so a crash after it leaves
   is found by the next try, which sends again with the same key.
@@ -112,9 +113,12 @@ class EffectLog:
     def __init__(self, pool: AsyncConnectionPool[Any]) -> None:
         self.pool = pool
 
-    async def open(self, run_id: int, request: ActionRequest, allow_s: float) -> Opened:
+    async def open(
+        self, run_id: int, request: ActionRequest, allow_s: float, *, again: bool = False
+    ) -> Opened:
         """Find or write the visit's row; commit a new try on it (its deadline `allow_s` seconds on), give
-        back the outcome that stands, or say how long a try still under way may yet answer."""
+        back the outcome that stands, or say how long a try still under way may yet answer. `again`: an
+        error stands only until this try, whatever effects came after it."""
         digest = request_digest(request.type, request.config)
         where = {"run_id": run_id, "visit": request.visit}
         redacted = Jsonb(redact_request(request.type, request.config))
@@ -142,7 +146,7 @@ class EffectLog:
                 # The walk asks something else at a visit that already acted: a bug, never guessed past.
                 # (A run resumed on a newer version may ask something else of a visit that had no success.)
                 raise WaitFailed(code="action_effect_mismatch", visit=request.visit, recorded=node)
-            if outcome == "out" or (outcome == "error" and superseded):
+            if outcome == "out" or (outcome == "error" and superseded and not again):
                 return Opened(key, None, outcome, output)
             if outcome is None and attempts > 0 and deadline is not None and deadline > now:
                 # A try whose worker lost its claim may still be in flight: wait out its deadline.

@@ -69,18 +69,23 @@ class ActionSender:
         self.agents = HttpSender(Destinations(resolver=resolver, guarded=False), limit)
 
     async def perform(
-        self, run_id: int, request: ActionRequest, still_ours: StillOurs | None = None
+        self,
+        run_id: int,
+        request: ActionRequest,
+        still_ours: StillOurs | None = None,
+        *,
+        again: bool = False,
     ) -> Resume:
         # An attempt's deadline: its own timeout plus a margin. Past it, its answer is late and ignored.
         allow_s = action_timeout(request.config, self.settings.timeout_s) + self.settings.attempt_margin_s
-        opened = await self.effects.open(run_id, request, allow_s)
+        opened = await self.effects.open(run_id, request, allow_s, again=again)
         while opened.wait_s is not None:
             # An abandoned try may still be in flight: the next one waits until its deadline has passed
             # (the walk's claim is renewed meanwhile; a cancel meanwhile ends it here).
             await asyncio.sleep(opened.wait_s)
             if still_ours is not None and not await still_ours():
                 raise ClaimLost(request.visit)  # cancelled meanwhile: nothing leaves
-            opened = await self.effects.open(run_id, request, allow_s)
+            opened = await self.effects.open(run_id, request, allow_s, again=again)
         if opened.attempt is None:
             assert opened.outcome is not None
             return Resume(request.node, request.visit, opened.outcome, opened.output)

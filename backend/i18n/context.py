@@ -97,6 +97,7 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "problem": ("what is wrong, in English, from the JSON Schema validator", "'url' is a required property"),
     "reason": ("why, translated when it is a reason code, else in English", "Expecting value"),
     "recorded": ("the id of a node", "notify_team"),
+    "retry_in_s": ("a count of seconds", "60"),
     "right": ("the name of a right, translated", "Decide"),
     "rights": ("names of rights, listed", "edit, run"),
     "run": ("the number of a run", "1234"),

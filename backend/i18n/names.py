@@ -53,11 +53,13 @@ def right_name(right: str, locale: str) -> str:
 
 
 def wait_kind_name(kind: str, locale: str) -> str:
-    """What a run waits for: its `start`, an `approval`, a `delay`, an `event` (named as their node types)."""
+    """What a run waits for: its `start`, an `approval`, a `delay`, an `event` (named as their node types),
+    a `retry` of a branch's failed action."""
     code = {
         "approval": "node_type_approval",
         "delay": "node_type_delay",
         "event": "node_type_wait_event",
+        "retry": "wait_kind_retry",
     }.get(kind, "wait_kind_start")
     return message(code, locale)
 

@@ -38,7 +38,7 @@ def backoff(attempts: int) -> timedelta:
 
 # What a wait waits for (waits.kind), and the outcomes an approval keeps for good (approvals_final): the
 # approvals' own names, written here as the queue imports nothing of the approvals.
-WaitKind = Literal["start", "approval", "delay", "undo", "event"]
+WaitKind = Literal["start", "approval", "delay", "undo", "event", "retry"]
 FinalOutcome = Literal[
     "approved",
     "rejected",

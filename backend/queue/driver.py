@@ -21,8 +21,9 @@ from backend.config import value_limits
 from backend.errors import CodedError
 from backend.graph.durations import check_moment, parse_duration, parse_moment
 from backend.graph.model import Flow
-from backend.queue.claims import Claim, ClaimLost, WaitKind
+from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, WaitKind, backoff
 from backend.queue.queries import QUERIES
+from backend.queue.retries import failure_detail, request_from_json, request_to_json
 from backend.queue.runs import RunStatus
 from backend.store.queries import every, scalar
 from backend.walker import (
@@ -51,12 +52,19 @@ class Actions(Protocol):
     """Carries out an action the walk asks for, and says how it went.
 
     A failed action is a Resume with outcome "error" and an output whose "code" is the reason code; the
-    driver follows the node's `error` port when it is wired and otherwise fails the visit (backoff).
-    `perform` raises only when it cannot tell how the action went.
+    driver follows the node's `error` port when it is wired and otherwise fails the visit (backoff), or,
+    in a branch of a parallel, retries that branch alone (a `retry` pause). `again`: a retry pause's send,
+    which tries an error of the visit again even though the run has effects after it (another branch's:
+    nothing built on it). `perform` raises only when it cannot tell how the action went.
     """
 
     async def perform(
-        self, run_id: int, request: ActionRequest, still_ours: StillOurs | None = None
+        self,
+        run_id: int,
+        request: ActionRequest,
+        still_ours: StillOurs | None = None,
+        *,
+        again: bool = False,
     ) -> Resume: ...
 
 
@@ -97,7 +105,12 @@ class NoActions:
     """The driver's default until actions are configured: an action node fails its visit."""
 
     async def perform(
-        self, run_id: int, request: ActionRequest, still_ours: StillOurs | None = None
+        self,
+        run_id: int,
+        request: ActionRequest,
+        still_ours: StillOurs | None = None,
+        *,
+        again: bool = False,
     ) -> Resume:
         output = {"code": "action_unavailable", "type": request.type}
         return Resume(node=request.node, visit=request.visit, outcome="error", output=output)
@@ -133,13 +146,16 @@ class Wake:
 class Pause:
     """One pause a parked run waits on, and when it falls due: at `at`, or `after` from when the outcome
     is written, or (neither) never by time. A wait with several (a parallel open) keeps each one's due
-    time in `waits.pauses`, keyed "node@visit" (`key`)."""
+    time in `waits.pauses`, keyed "node@visit" (`key`). A `retry` pause (a branch's failed action) keeps
+    the tries made so far (`attempt`) and the request to send again (backend/queue/retries.py)."""
 
     node: str
     visit: int
-    kind: WaitKind  # "approval", "delay" or "event"
+    kind: WaitKind  # "approval", "delay", "event" or "retry"
     at: datetime | None = None
     after: timedelta | None = None
+    attempt: int = 0
+    request: dict[str, Any] | None = None
 
     @property
     def key(self) -> str:
@@ -149,7 +165,10 @@ class Pause:
         """As `park_pauses` reads it: the due time `at`, or `in_us` microseconds after the write."""
         at = self.at.isoformat() if self.at is not None else None
         after = self.after // timedelta(microseconds=1) if self.after is not None else None
-        return {"node": self.node, "visit": self.visit, "kind": self.kind, "at": at, "in_us": after}
+        kept = {"node": self.node, "visit": self.visit, "kind": self.kind, "at": at, "in_us": after}
+        if self.request is not None:
+            kept |= {"attempt": self.attempt, "request": self.request}
+        return kept
 
 
 @dataclass(slots=True)
@@ -179,11 +198,13 @@ class Parked:
 
 @dataclass(slots=True)
 class Reparked:
-    """Woken before anything was due (an approval undecided before its deadline): parked again as it
-    was, until `wake_at` (None: never by time). With several pauses, `pauses` are their due times now."""
+    """Woken before anything was due (an approval undecided before its deadline), or only to retry a
+    branch's action that failed again: parked again as it was, until `wake_at` (None: never by time).
+    With several pauses, `pauses` are their due times now, and `journal` says what the retries did."""
 
     wake_at: datetime | None
     pauses: list[Pause] | None = None
+    journal: list[JournalLine] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -309,6 +330,8 @@ class _Walking:
         self.limits = limits
         self.journal: list[JournalLine] = []
         self.requested: dict[tuple[str, int], Request] = {}
+        # The branches' actions that failed in this walk with no error port, each to be tried again.
+        self.retries: dict[tuple[str, int], Pause] = {}
         self.parallel = several(claim.continuation)
 
     def claimed(self, node: str | None, visit: int | None, kind: str) -> None:
@@ -333,10 +356,48 @@ class _Walking:
             request = todo.pop(0)
             if (request.node, request.visit) not in step.pending:
                 continue
-            resume = await _perform(self.claim, self.run, self.actions, request, self.still_ours)
+            resume = await self.send(request, step.continuation, 1)
+            if resume is None:
+                continue  # its branch waits for the retry; the others walk on
             step = self.took(walk(self.run.flow, step.continuation, resume=resume, limits=self.limits))
             todo.extend(request for request in step.requests if isinstance(request, ActionRequest))
         return step
+
+    async def send(
+        self, request: ActionRequest, continuation: dict[str, Any] | None, attempt: int
+    ) -> Resume | None:
+        """Send an action (its `attempt`-th try); the Resume to walk on with, or None when it failed with
+        no error port in a branch of a parallel: then its branch waits for a `retry` pause, after the
+        queue's backoff, and the other branches go on. Without a parallel such a failure fails the claim
+        (WaitFailed: the whole walk backs off), as it always did. At the last attempt the failure is the
+        walk's to resume with: the walker fails the run."""
+        resume = await _perform(
+            self.claim, self.run, self.actions, request, self.still_ours, again=attempt > 1
+        )
+        if resume.outcome != "error" or self.run.flow.targets(request.node, "error"):
+            return resume
+        code, why = failure_detail(resume.output)
+        if not several(continuation):
+            raise WaitFailed(code=code, node=request.node, visit=request.visit, **why)
+        node, visit = request.node, request.visit
+        if attempt >= MAX_ATTEMPTS:
+            data = {"attempts": attempt, "error": code}
+            self.journal.append(
+                JournalLine(code="branch_attempts_exhausted", node=node, visit=visit, data=data)
+            )
+            return resume
+        wait = backoff(attempt)
+        data = {
+            **why,
+            "error": code,
+            "attempt": attempt,
+            "attempts": MAX_ATTEMPTS,
+            "retry_in_s": int(wait.total_seconds()),
+        }
+        self.journal.append(JournalLine(code="action_retry_later", node=node, visit=visit, data=data))
+        kept = request_to_json(request)
+        self.retries[(node, visit)] = Pause(node, visit, "retry", after=wait, attempt=attempt, request=kept)
+        return None
 
     def came_to(self, step: Step, carried: dict[tuple[str, int], Pause]) -> Walked:
         """What the walk came to: the end of the run, or its pauses and when each is due. `carried` are
@@ -350,7 +411,9 @@ class _Walking:
         pauses: list[Pause] = []
         for key in step.pending:
             request = self.requested.get(key)
-            if request is not None:
+            if key in self.retries:
+                pauses.append(self.retries[key])
+            elif request is not None:
                 wake = wake_of(request)
                 pauses.append(Pause(key[0], key[1], wake.kind, wake.at, wake.after))
                 if isinstance(request, ApprovalRequest):
@@ -382,6 +445,8 @@ class _Pending:
     kind: WaitKind
     due: datetime | None
     is_due: bool
+    attempt: int = 0
+    request: dict[str, Any] | None = None
 
 
 async def _walk_due_pauses(
@@ -391,7 +456,8 @@ async def _walk_due_pauses(
     call each, every action they ask for sent on the way.
 
     An approval due but undecided (woken for a reminder) is not resumed: it owes its reminders, gets its
-    next due time, and the pauses after it wait for the next claim, which comes at once. So a walk tried
+    next due time, and the pauses after it wait for the next claim, which comes at once; so do those after
+    a branch's retry that failed again. So a walk tried
     again after a crash resumes the pauses its first try resumed, in the same order, before any other:
     the visit numbers, and so the effect keys, are the ones the first try used.
     """
@@ -403,7 +469,10 @@ async def _walk_due_pauses(
         if not await walking.still_ours():
             raise ClaimLost(claim.wait_id)
         raise WaitFailed(code="wait_corrupt", wait=claim.wait_id)
-    carried = {(p.node, p.visit): Pause(p.node, p.visit, p.kind, p.due) for p in pending}
+    carried = {
+        (p.node, p.visit): Pause(p.node, p.visit, p.kind, p.due, attempt=p.attempt, request=p.request)
+        for p in pending
+    }
     step: Step | None = None
     continuation = claim.continuation
     for each in pending:
@@ -413,18 +482,37 @@ async def _walk_due_pauses(
         if step is not None and key not in step.pending:
             continue  # its branch was cancelled by a resume before it
         pause = carried[key]
-        resume = await _answer(pool, claim, pause, approvals)
-        if isinstance(resume, Undecided):
-            carried[key] = replace(pause, at=resume.wake_at)
-            break
+        answer: Resume | Undecided | None
+        if pause.kind == "retry":
+            walking.claimed(each.node, each.visit, each.kind)
+            answer = await _retry(walking, pause, continuation)
+        else:
+            answer = await _answer(pool, claim, pause, approvals)
+            if isinstance(answer, Undecided):
+                carried[key] = replace(pause, at=answer.wake_at)
+                break
+            walking.claimed(each.node, each.visit, each.kind)
         del carried[key]
-        walking.claimed(each.node, each.visit, each.kind)
+        if answer is None:
+            # A retry that failed again: its next try is in walking.retries, and the wake ends here, as at
+            # an undecided approval. A walk tried again sends the retry again and may find it succeed;
+            # had this one gone on, the pauses after it would have taken the visits its branch takes then.
+            break
+        resume = answer
         step = walking.took(walk(run.flow, continuation, resume=resume, limits=walking.limits))
         step = await walking.act(step)
         continuation = step.continuation
     if step is None:
-        return Reparked(None, list(carried.values()))
+        return Reparked(None, [*carried.values(), *walking.retries.values()], walking.journal)
     return walking.came_to(step, carried)
+
+
+async def _retry(walking: _Walking, pause: Pause, continuation: dict[str, Any] | None) -> Resume | None:
+    """A due `retry` pause: its action sent again under its own effect key (run, visit), as kept."""
+    if pause.request is None:
+        raise WaitFailed(code="wait_corrupt", wait=walking.claim.wait_id, kind=pause.kind)
+    request = request_from_json(pause.request, pause.node, pause.visit)
+    return await walking.send(request, continuation, pause.attempt + 1)
 
 
 async def _answer(
@@ -442,23 +530,18 @@ async def _answer(
 
 
 async def _perform(
-    claim: Claim, run: Run, actions: Actions, request: ActionRequest, still_ours: StillOurs
+    claim: Claim,
+    run: Run,
+    actions: Actions,
+    request: ActionRequest,
+    still_ours: StillOurs,
+    *,
+    again: bool = False,
 ) -> Resume:
-    """Send one action the walk asked for; its outcome, or WaitFailed when it failed with no error port."""
+    """Send one action the walk asked for; its outcome, an error too (`_Walking.send` says what follows)."""
     if not await still_ours():
         raise ClaimLost(claim.wait_id)  # cancelled, or taken over: nothing more leaves from here
-    resume = await actions.perform(run.id, request, still_ours)
-    if resume.outcome == "error" and not run.flow.targets(request.node, "error"):
-        # No error port to follow: the visit failed, and the worker's capped backoff tries again.
-        output = dict(resume.output or {})
-        # The journal keeps why, not what came back: a response body can be large and can hold anything.
-        why = {k: v for k, v in output.items() if k not in ("code", "node", "body", "headers")}
-        why = {k: v for k, v in why.items() if isinstance(v, str | int | float | bool) or v is None}
-        why.pop("visit", None)
-        raise WaitFailed(
-            code=str(output.get("code", "action_failed")), node=request.node, visit=request.visit, **why
-        )
-    return resume
+    return await actions.perform(run.id, request, still_ours, again=again)
 
 
 def wake_of(request: Request | None) -> Wake:

@@ -69,6 +69,7 @@ async def write_outcome(
                 }
                 await _guarded(conn, "park", {**guard, **wait})
                 due_now = await park_pauses(conn, now, {claim.wait_id: pauses}, approvals)
+                await journal.append(conn, run.id, walked.journal)  # a branch's retry that failed again
                 await conn.execute(QUERIES["notify_run_shown"], {"run_id": run.id})
             case Parked(step=step, journal=lines, wake=wake):
                 await _set_status(conn, run.id, step.status, step.error)

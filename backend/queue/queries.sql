@@ -509,7 +509,8 @@ WHERE w.id = ANY(%(wait_ids)s::bigint[]) AND w.claimed_by = %(me)s AND w.kind = 
 -- (a later claiming counts its attempts on).
 SELECT p.value ->> 'node' AS node, (p.value ->> 'visit')::integer AS visit, p.value ->> 'kind' AS kind,
        nullif((p.value ->> 'due')::timestamptz, 'infinity') AS due,
-       (p.value ->> 'due')::timestamptz <= coalesce(%(now)s::timestamptz, now()) AS is_due
+       (p.value ->> 'due')::timestamptz <= coalesce(%(now)s::timestamptz, now()) AS is_due,
+       coalesce((p.value ->> 'attempt')::integer, 0) AS attempt, p.value -> 'request' AS request
 FROM waits AS w CROSS JOIN LATERAL jsonb_each(w.pauses) AS p (key, value)
 WHERE w.id = %(id)s AND w.status = 'claimed' AND w.attempts = %(attempts)s
 ORDER BY (p.value ->> 'due')::timestamptz, (p.value ->> 'visit')::integer
@@ -518,10 +519,11 @@ ORDER BY (p.value ->> 'due')::timestamptz, (p.value ->> 'visit')::integer
 -- The pauses of waits just parked (in this transaction, their claims held) with several: one JSON array,
 -- an object per wait, {"wait_id", "pauses": [{"node", "visit", "kind", "at", "in_us"}]}. A pause is due
 -- at `at`, or `in_us` microseconds from now, or never ('infinity'). The wait's wake_at is the earliest
--- due time, and its kind, node and visit that pause's (the run page shows the wait by them).
+-- due time, and its kind, node and visit that pause's (the run page shows the wait by them). Anything
+-- else a pause carries (a retry's "attempt" and "request") is kept with it as given.
 WITH given AS (
     SELECT o.wait_id, p.value ->> 'node' AS node, (p.value ->> 'visit')::integer AS visit,
-           p.value ->> 'kind' AS kind,
+           p.value ->> 'kind' AS kind, p.value - ARRAY['at', 'in_us'] AS kept,
            coalesce((p.value ->> 'at')::timestamptz,
                     coalesce(%(now)s::timestamptz, now()) + (p.value ->> 'in_us')::bigint * interval '1 microsecond',
                     'infinity') AS due
@@ -531,7 +533,8 @@ WITH given AS (
 ), maps AS (
     SELECT wait_id,
            jsonb_object_agg(node || '@' || visit,
-                            jsonb_build_object('node', node, 'visit', visit, 'kind', kind, 'due', due)) AS pauses,
+                            kept || jsonb_build_object('node', node, 'visit', visit, 'kind', kind, 'due', due))
+               AS pauses,
            min(due) AS wake_at,
            (array_agg(kind ORDER BY due, visit))[1] AS kind,
            (array_agg(node ORDER BY due, visit))[1] AS node,
@@ -613,3 +616,14 @@ WHERE e.run_id = %(run_id)s AND e.visit > 0
 SELECT id, outcome, decided_by, decided_at, comment,
        deadline_at <= now() AS past_deadline, on_timeout
 FROM approvals WHERE run_id = %(run_id)s AND visit = %(visit)s
+
+-- name: pauses_of_run
+-- Issue 35: the pending pauses of a run's wait with several (a parallel open), earliest due first (then
+-- by visit), each with its due time (NULL: never by time) and, for a branch's retry, the tries made so far:
+-- what `flowyard runs show` says of a run one of whose branches retries a failed action.
+SELECT p.value ->> 'node' AS node, (p.value ->> 'visit')::integer AS visit, p.value ->> 'kind' AS kind,
+       nullif((p.value ->> 'due')::timestamptz, 'infinity') AS due,
+       coalesce((p.value ->> 'attempt')::integer, 0) AS attempt
+FROM waits AS w CROSS JOIN LATERAL jsonb_each(w.pauses) AS p (key, value)
+WHERE w.run_id = %(run_id)s
+ORDER BY (p.value ->> 'due')::timestamptz, (p.value ->> 'visit')::integer

@@ -27,7 +27,9 @@ class RunPage(RunRow):
     `limit` when more follow."""
 
     journal: list[dict[str, Any]] = field(default_factory=list)
-    wait: dict[str, Any] | None = None  # kind, node, visit, wake_at, status, attempts, last_error
+    # kind, node, visit, wake_at, status, attempts, last_error, and `retries`: each branch's failed action
+    # to be sent again (node, visit, due, the attempts made), whichever pause is the wait's first.
+    wait: dict[str, Any] | None = None
     variables: Any = None  # a paused run's, from its continuation; None once it has ended
     flow_name: str | None = None
     document: dict[str, Any] | None = None  # the pinned version's

@@ -1,5 +1,7 @@
 """`flowyard runs show RUN_ID [--wait SECONDS]`: where a run stands, in one sentence, and under it the
-answers its actions gave after their attempts were given up (kept aside, used by nothing).
+answers its actions gave after their attempts were given up (kept aside, used by nothing). A run one of
+whose parallel's branches retries a failed action (a `retry` pause) is told pause by pause: the retry
+with its next try, and each of the other branches' pauses beside it.
 
 `--wait` waits until the run has nothing for a worker to do: it ended, or it is paused at an approval or
 a delay that is not due. That is what a terminal needs after `flowyard run` or a decision, both of which
@@ -19,9 +21,10 @@ from psycopg import AsyncConnection
 
 from backend.console import refuse
 from backend.i18n.catalogs import message
+from backend.queue.claims import MAX_ATTEMPTS, WaitKind
 from backend.queue.queries import QUERIES
 from backend.queue.runs import RunApprovals, RunNotes, get_run, wait_of_run
-from backend.store.queries import scalar
+from backend.store.queries import every, scalar
 
 _POLL_S = 0.2
 
@@ -54,6 +57,10 @@ async def run_state(conn: AsyncConnection[Any], run_id: int, approvals: RunAppro
     )  # fmt: skip
     if wait_status != "waiting" or (wake_at is not None and wake_at <= await _now(conn)):
         return RunState(message("run_state_due", run=run_id), settled=False)
+    pauses = await every(conn, _Pause, QUERIES["pauses_of_run"], {"run_id": run_id})
+    if any(pause.kind == "retry" for pause in pauses):
+        lines = [await _pause_line(conn, run_id, pause, approvals) for pause in pauses]
+        return RunState("\n".join(line for line in lines if line), settled=True)
     if last_error is not None:
         # A resume that threw waits out its backoff: a worker will try again, so it is not settled.
         assert wake_at is not None, "a resume that threw is due again at a time"
@@ -68,6 +75,38 @@ async def run_state(conn: AsyncConnection[Any], run_id: int, approvals: RunAppro
     assert wake_at is not None, "a delay is due at a time"
     until = wake_at.astimezone(UTC)
     return RunState(message("run_state_waiting_until", run=run_id, node=node, until=until), settled=True)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pause:
+    """One pending pause of a run's wait with several (pauses_of_run)."""
+
+    node: str
+    visit: int
+    kind: WaitKind
+    due: datetime | None
+    attempt: int
+
+
+async def _pause_line(conn: AsyncConnection[Any], run_id: int, pause: _Pause, approvals: RunApprovals) -> str:
+    """One pause of a wait with several, as a sentence; empty for an approval decided a moment ago."""
+    if pause.kind == "retry" and pause.due is not None:
+        until = pause.due.astimezone(UTC)
+        attempt = pause.attempt + 1
+        return message(
+            "run_state_branch_retrying", run=run_id, node=pause.node, until=until, attempt=attempt,
+            attempts=MAX_ATTEMPTS,
+        )  # fmt: skip
+    if pause.kind == "approval":
+        approval = await approvals.of_wait(conn, run_id, pause.visit)
+        if approval is None or approval.outcome is not None:
+            return ""
+        return message("run_state_waiting_approval", run=run_id, approval=approval.id, node=pause.node)
+    if pause.due is not None:  # a delay, or an event's timeout
+        return message(
+            "run_state_waiting_until", run=run_id, node=pause.node, until=pause.due.astimezone(UTC)
+        )
+    return message("run_state_waiting_event", run=run_id, node=pause.node)
 
 
 async def _no_notes(conn: AsyncConnection[Any], run_id: int) -> list[str]:

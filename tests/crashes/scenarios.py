@@ -577,3 +577,28 @@ DELEGATION = Scenario(
 PEOPLE_AND_UNDO: tuple[Scenario, ...] = (UNDO, QUORUM, REMINDERS, DELEGATION)
 CORPUS = (*CORPUS, *PEOPLE_AND_UNDO)
 BY_NAME.update({scenario.name: scenario for scenario in PEOPLE_AND_UNDO})
+
+# Issue 35, item 2: an action failing with no error port in one branch retries that branch alone (a
+# `retry` pause, 1, 2, 4 and 8 minutes on) while the other's approval is requested and its mail written;
+# the fifth failure fails the run and closes the approval as run_failed.
+BRANCH_RETRY = Scenario(
+    "branch_action_retried_then_failed",
+    _flow(
+        "branch_retry",
+        {"id": "both", "type": "parallel", "config": {"wait": "all"}},
+        _approval("legal", [f"user:{REMINDED}"]),
+        _http("pay", "/fail"),
+        _log("paid", "not reached"),
+        _log("after", "not reached"),
+        wires=[
+            _wire("start", "both"),
+            _wire("both", "legal", "branches"),
+            _wire("both", "pay", "branches"),
+            _wire("pay", "paid"),
+            _wire("both", "after", "done"),
+        ],
+    ),
+    (drain(0), drain(1), drain(3), drain(7), drain(15)),
+)
+CORPUS = (*CORPUS, BRANCH_RETRY)
+BY_NAME[BRANCH_RETRY.name] = BRANCH_RETRY

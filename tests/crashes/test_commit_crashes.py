@@ -1,7 +1,8 @@
 """Crash after (and before) every commit: the reduced corpus of `make test`, and the counter itself in a
 worker and a CLI command.
 
-Every commit index of one scenario, the middle index of each other scenario (and the first and last of
+Every commit index of two scenarios (the second: a branch's failing action retried alone, issue 35), the
+middle index of each other scenario (and the first and last of
 the actions' scenario; the indexes of a violation the full sweep found instead of the middle one), before
 and after, each followed by a fresh player taking over; bench/crash_sweep.py runs every index of the
 whole corpus (some thirty minutes, past what `make test` may spend).
@@ -24,13 +25,13 @@ from backend.store.errors import StoreError
 from tests.actions.servers import recording_server
 from tests.api.support import auth, make_user
 from tests.crashes.conftest import REPORTS
-from tests.crashes.scenarios import ACTIONS, CORPUS, DELAYS_AND_MISSING, UNDO, UNHANDLED
+from tests.crashes.scenarios import ACTIONS, BRANCH_RETRY, CORPUS, DELAYS_AND_MISSING, UNDO, UNHANDLED
 from tests.crashes.sweep import Sweep, report
 from tests.observability.live import Live, started
 from tests.queue.test_workers import wait_until_ended, worker
 from tests.support import Queue, flow
 
-FULL = (DELAYS_AND_MISSING,)
+FULL = (DELAYS_AND_MISSING, BRANCH_RETRY)
 # Ks the full sweep found a violation at, kept as regressions: `action_without_error_port` crashed between
 # its last try's outcome and the failure it leads to (after commit 38 or 39, before 40) stopped at its wait,
 # naming no node, where the crash-free run stops at `broken` (the abandoned claim now names the action).

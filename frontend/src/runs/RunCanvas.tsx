@@ -16,7 +16,7 @@ const HEIGHT = 56;
 interface Props {
   document: FlowDocument;
   visits: Record<string, number>;
-  waitingAt: string | null;
+  waitingAt: readonly string[]; // with a parallel open, every branch's pause
 }
 
 export function layout(
@@ -44,7 +44,7 @@ export function RunCanvas({ document, visits, waitingAt }: Props) {
     const at = layout(document, phone ? 'TB' : 'LR');
     const nodes: Node[] = document.nodes.map((node) => {
       const count = visits[node.id] ?? 0;
-      const waiting = node.id === waitingAt;
+      const waiting = waitingAt.includes(node.id);
       const classes = ['run-node', count > 0 ? 'visited' : 'unvisited', waiting ? 'waiting' : ''];
       return {
         id: node.id,

@@ -1,5 +1,6 @@
 // One run: its canvas with the path taken, what it waits for, the journal, its data and its actions.
 // Cancelling takes the run right on the flow; the button is shown only to those who hold it.
+import { useMemo } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -35,6 +36,9 @@ export function RunPage() {
   });
   const page = { error: pages.error, data: pages.data?.pages[0] };
   const lines = pages.data?.pages.flatMap((one) => one.journal) ?? [];
+  // Kept between renders: the canvas lays the flow out again only when what the run waits at changes.
+  const first = pages.data?.pages[0];
+  const waiting = useMemo(() => waitingNodes(first), [first]);
   const cancel = useMutation({
     mutationFn: async () =>
       unwrap(await api.POST('/api/runs/{run_id}/cancel', { params: { path: { run_id: runId } } })),
@@ -81,13 +85,7 @@ export function RunPage() {
       )}
       {cancel.error && <p role="alert">{failureSentence(cancel.error, t)}</p>}
       <WaitInfo data={page.data} />
-      {flow && (
-        <RunCanvas
-          document={flow.document}
-          visits={page.data.visits}
-          waitingAt={page.data.wait?.node ?? null}
-        />
-      )}
+      {flow && <RunCanvas document={flow.document} visits={page.data.visits} waitingAt={waiting} />}
       {page.data.approvals.length > 0 && (
         <section aria-labelledby="approvals-title">
           <h2 id="approvals-title">{t('ui_run_approvals')}</h2>
@@ -126,4 +124,14 @@ export function RunPage() {
       />
     </section>
   );
+}
+
+/** The nodes the run waits at: its wait's first pause, and with a parallel open every open approval and
+ * every branch's action to be tried again. */
+function waitingNodes(data: RunPageData | undefined): string[] {
+  const wait = data?.wait;
+  if (!data || !wait) return [];
+  const open = data.approvals.filter((a) => a.outcome === null).map((a) => a.node);
+  const retries = (wait.retries ?? []).map((r) => r.node);
+  return [...new Set([...(wait.node ? [wait.node] : []), ...open, ...retries])];
 }

@@ -46,6 +46,15 @@ export interface Wait {
   wake_at: string | null;
   last_error: string | null;
   last_error_message?: string | null;
+  /** The branches' failed actions the wait will send again (a parallel open), each with its next try. */
+  retries?: WaitRetry[];
+}
+
+export interface WaitRetry {
+  node: string;
+  visit: number;
+  due: string;
+  attempt: number; // the tries made so far
 }
 
 export interface RunApproval {
