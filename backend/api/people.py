@@ -326,7 +326,10 @@ async def revoke_token(call: Call) -> Response:
 
 TRAIL_ENTRY: dict[str, Any] = {
     "type": "object",
-    "required": ["id", "at", "actor", "change", "user", "right", "flow_id", "server", "token_id", "value"],
+    "required": [
+        *("id", "at", "actor", "change", "user", "right", "flow_id", "server", "token_id", "value"),
+        "delegate",
+    ],
     "properties": {
         "id": {"type": "integer"},
         "at": {"type": "string"},
@@ -340,6 +343,8 @@ TRAIL_ENTRY: dict[str, Any] = {
                 "token_created",
                 "token_revoked",
                 "policy_set",
+                "delegated",
+                "delegation_ended",
             ]
         },
         "user": {"type": "string"},
@@ -348,6 +353,10 @@ TRAIL_ENTRY: dict[str, Any] = {
         "server": {"type": ["string", "null"]},
         "token_id": {"type": ["integer", "null"]},
         "value": {"type": ["string", "null"], "description": "A policy's new value (policy_set)"},
+        "delegate": {
+            "type": ["string", "null"],
+            "description": "To whom the user delegated deciding (delegated, delegation_ended)",
+        },
     },
 }
 
@@ -397,6 +406,7 @@ async def rights_trail(call: Call) -> Response:
             "server": e.server,
             "token_id": e.token_id,
             "value": e.value,
+            "delegate": e.delegate,
         }
         for e in page
     ]

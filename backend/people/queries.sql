@@ -204,7 +204,7 @@ RETURNING user_name
 
 -- name: rights_trail
 -- The rights trail after an id, oldest first: every change of a right, user or token.
-SELECT id, at, actor, change, user_name AS "user", "right", flow_id, server, token_id, value
+SELECT id, at, actor, change, user_name AS "user", "right", flow_id, server, token_id, value, delegate
 FROM rights_trail
 WHERE id > coalesce(%(after_id)s::bigint, 0) AND (%(user)s::text IS NULL OR user_name = %(user)s::text)
 ORDER BY id
@@ -212,7 +212,7 @@ LIMIT %(limit)s
 
 -- name: rights_trail_newest
 -- The rights trail before an id (from the newest when none), newest first: the People page's view.
-SELECT id, at, actor, change, user_name AS "user", "right", flow_id, server, token_id, value
+SELECT id, at, actor, change, user_name AS "user", "right", flow_id, server, token_id, value, delegate
 FROM rights_trail
 WHERE id < coalesce(%(before_id)s::bigint, 9223372036854775807)
   AND (%(user)s::text IS NULL OR user_name = %(user)s::text)

@@ -48,6 +48,7 @@ class TrailEntry:
     server: str | None
     token_id: int | None
     value: str | None  # a policy's new value (`policy_set`: `right` is the policy's name)
+    delegate: str | None = None  # to whom `user` delegated (`delegated`, `delegation_ended`)
 
 
 async def _require_user(conn: AsyncConnection[Any], name: str) -> None:

@@ -111,3 +111,16 @@ def test_a_delegation_passes_no_right(database_url: str, people: dict[str, str])
         )
         assert nobody.status_code == 404 and nobody.json()["error"]["code"] == "delegation_delegate_unknown"
     assert queue.one("SELECT count(*) FROM approval_votes WHERE approval_id = %s", approval) == (0,)
+
+
+def test_a_delegation_is_on_the_rights_trail_with_its_delegate(database_url: str) -> None:
+    """The trail an auditor reads names the delegation and the delegate (the People page says it so)."""
+    giver, auditor = make_user(database_url, "gil", "decide"), make_user(database_url, "aud", "audit")
+    make_user(database_url, "hal", "decide")
+    with app_client(database_url) as client:
+        made = client.post("/api/me/delegations", json={"to": "hal", "ends_at": soon(3)}, headers=auth(giver))
+        assert made.status_code == 201, made.text
+        trail = client.get("/api/rights-trail", params={"user": "gil"}, headers=auth(auditor))
+    assert trail.status_code == 200, trail.text
+    delegated = [e for e in trail.json()["entries"] if e["change"] == "delegated"]
+    assert [(e["user"], e["delegate"]) for e in delegated] == [("gil", "hal")]

@@ -3803,7 +3803,9 @@ export interface operations {
                             actor: string;
                             at: string;
                             /** @enum {unknown} */
-                            change: "user_added" | "user_removed" | "granted" | "revoked" | "token_created" | "token_revoked" | "policy_set";
+                            change: "user_added" | "user_removed" | "granted" | "revoked" | "token_created" | "token_revoked" | "policy_set" | "delegated" | "delegation_ended";
+                            /** @description To whom the user delegated deciding (delegated, delegation_ended) */
+                            delegate: string | null;
                             flow_id: number | null;
                             id: number;
                             right: string | null;

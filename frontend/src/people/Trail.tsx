@@ -30,6 +30,7 @@ export function Trail({ flowNames }: { flowNames: Map<number, string> }) {
       : t(CHANGE_KEYS[entry.change] ?? entry.change);
   const what = (entry: TrailEntry): string => {
     if (entry.change === 'policy_set') return ''; // the sentence says it all; `right` is the policy's name
+    if (entry.delegate) return entry.delegate; // "Delegated deciding to" / "Delegation ended:" the delegate
     if (entry.server) return `${entry.right ?? ''}:${entry.server}`;
     if (entry.right)
       return rightLabel(t, entry.flow_id ? `${entry.right}:${entry.flow_id}` : entry.right, flowNames);

@@ -34,6 +34,8 @@ export interface TrailEntry {
   token_id: number | null;
   /** A policy's new value (`policy_set`; `right` is the policy's name). */
   value: string | null;
+  /** To whom `user` delegated deciding (`delegated`, `delegation_ended`). */
+  delegate: string | null;
 }
 
 /** The rights a flow grant can name; `decide` is never implied by another, `admin` included. */
@@ -56,6 +58,8 @@ export const CHANGE_KEYS: Record<string, string> = {
   revoked: 'ui_people_change_revoked',
   token_created: 'ui_people_change_token_created',
   token_revoked: 'ui_people_change_token_revoked',
+  delegated: 'ui_people_change_delegated',
+  delegation_ended: 'ui_people_change_delegation_ended',
 };
 
 /** A policy set, as a sentence naming the policy and its new value: `self_approval` is the only policy. */
