@@ -163,6 +163,8 @@ class Branch:
     at: tuple[str, int] | None = None
     par: Par | None = None
     ended: bool = False
+    # Parallels with `rest: continue` this branch went on past: their branches still open keep walking.
+    rest: list[Par] = field(default_factory=list)
 
     @classmethod
     def fresh(cls, target: str) -> Branch:
@@ -176,6 +178,14 @@ class Branch:
         if self.par is not None:
             for branch in self.par.branches:
                 yield from branch.pending()
+        for par in self.rest:
+            for branch in par.branches:
+                yield from branch.pending()
+
+    @property
+    def finished(self) -> bool:
+        """Ended, and so has every branch it left running: what a parallel around it counts."""
+        return self.ended and not self.rest
 
 
 @dataclass(slots=True)
@@ -196,7 +206,7 @@ class Par:
     saved: Any = MISSING
 
     def met(self) -> bool:
-        return sum(1 for branch in self.branches if branch.ended) >= self.need
+        return sum(1 for branch in self.branches if branch.finished) >= self.need
 
 
 def root_of(state: State, at: tuple[str, int] | None = None) -> Branch:
@@ -205,19 +215,46 @@ def root_of(state: State, at: tuple[str, int] | None = None) -> Branch:
 
 
 def freeze(state: State, root: Branch) -> dict[str, Any]:
-    """The continuation of a paused walk: `"v": 1` exactly as before while no parallel is open, else
-    `"v": 2` with the open parallel's branches under `par`."""
-    if root.par is None:
+    """The continuation of a paused walk: `"v": 1` exactly as before while no parallel is open, `"v": 2`
+    with the open parallel's branches under `par`, and `"v": 3` once some branch went on past a parallel
+    whose other branches still run (`rest: continue`): those parallels are under its `rest`. Version 3
+    is written only then, so that a release which knows only 1 and 2 refuses it instead of dropping the
+    branches it cannot see."""
+    if root.par is None and not _has_rest(root):
         assert root.at is not None
         own = State(root.stack, root.seen, state.variables, state.visits, root.loops, root.arrivals)
         return to_json(own, at=root.at)
-    frozen: dict[str, Any] = {"v": 2, "visits": state.visits, "vars": dict(state.variables)}
+    version = 3 if _has_rest(root) else 2
+    frozen: dict[str, Any] = {"v": version, "visits": state.visits, "vars": dict(state.variables)}
     frozen.update(_branch_to_json(root))
+    return frozen
+
+
+def _has_rest(branch: Branch) -> bool:
+    if branch.rest:
+        return True
+    return branch.par is not None and any(_has_rest(inner) for inner in branch.par.branches)
+
+
+def _par_to_json(par: Par) -> dict[str, Any]:
+    frozen: dict[str, Any] = {
+        "node": par.node,
+        "visit": par.visit,
+        "need": par.need,
+        "branches": [_branch_to_json(inner) for inner in par.branches],
+    }
+    if par.items is not None:
+        frozen["items"] = par.items
+        frozen["as"] = par.name
+        if par.saved is not MISSING:
+            frozen["saved"] = par.saved
     return frozen
 
 
 def _branch_to_json(branch: Branch) -> dict[str, Any]:
     if branch.ended:
+        if branch.rest:
+            return {"ended": True, "rest": [_par_to_json(par) for par in branch.rest]}
         return {"ended": True}
     frozen: dict[str, Any] = {
         "stack": list(branch.stack),
@@ -229,33 +266,27 @@ def _branch_to_json(branch: Branch) -> dict[str, Any]:
     if branch.at is not None:
         frozen["at"] = {"node": branch.at[0], "visit": branch.at[1]}
     if branch.par is not None:
-        par = branch.par
-        frozen["par"] = {
-            "node": par.node,
-            "visit": par.visit,
-            "need": par.need,
-            "branches": [_branch_to_json(inner) for inner in par.branches],
-        }
-        if par.items is not None:
-            frozen["par"]["items"] = par.items
-            frozen["par"]["as"] = par.name
-            if par.saved is not MISSING:
-                frozen["par"]["saved"] = par.saved
+        frozen["par"] = _par_to_json(branch.par)
+    if branch.rest:
+        frozen["rest"] = [_par_to_json(par) for par in branch.rest]
     return frozen
 
 
 def thaw(continuation: Mapping[str, Any], nodes: Collection[str]) -> tuple[State, Branch]:
-    """The state a continuation of either version holds, and the run's root branch (its pauses, its
-    open parallel). Raises `ContinuationInvalid` for anything this release does not write."""
+    """The state a continuation of any version holds, and the run's root branch (its pauses, its open
+    parallel, the parallels it left running). Raises `ContinuationInvalid` for anything this release
+    does not write."""
     version = continuation.get("v") if isinstance(continuation, Mapping) else None
-    if type(version) is not int or version not in (1, 2):
-        raise ContinuationInvalid(code="continuation_invalid", reason=f"version {version!r} is not 1 or 2")
+    if type(version) is not int or version not in (1, 2, 3):
+        raise ContinuationInvalid(code="continuation_invalid", reason=f"version {version!r} is not 1, 2 or 3")
     try:
-        root = _branch_from_json(continuation, nodes, depth=0)
+        root = _branch_from_json(continuation, nodes, depth=0, rest=version == 3)
         if version == 1 and (root.at is None or root.par is not None):
             raise ValueError("a pause at one of this flow's nodes")
         if version == 2 and (root.par is None or root.at is not None):
             raise ValueError("an open parallel")
+        if version == 3 and not _has_rest(root):
+            raise ValueError("a parallel left running")
         variables = continuation["vars"]
         if not isinstance(variables, Mapping):
             raise ValueError("variables as an object")
@@ -276,11 +307,51 @@ def thaw(continuation: Mapping[str, Any], nodes: Collection[str]) -> tuple[State
 _MAX_DEPTH = 8
 
 
-def _branch_from_json(frozen: Any, nodes: Collection[str], depth: int) -> Branch:
+def _rest_from_json(frozen: Mapping[str, Any], nodes: Collection[str], depth: int, rest: bool) -> list[Par]:
+    """The parallels a branch left running; only a `"v": 3` continuation has them, never an empty list."""
+    if "rest" not in frozen:
+        return []
+    running = frozen["rest"]
+    if not rest or not isinstance(running, list) or not running:
+        raise ValueError("parallels left running only in version 3")
+    pars = [_par_from_json(par, nodes, depth, rest) for par in running]
+    if any(all(branch.finished for branch in par.branches) for par in pars):
+        raise ValueError("a parallel left running with a branch still open")
+    return pars
+
+
+def _par_from_json(frozen: Any, nodes: Collection[str], depth: int, rest: bool) -> Par:
+    if not isinstance(frozen, Mapping) or frozen.get("node") not in nodes:
+        raise ValueError("an open parallel of this flow")
+    branches = frozen["branches"]
+    if not isinstance(branches, list):
+        raise ValueError("a parallel's branches")
+    par = Par(
+        node=frozen["node"],
+        visit=_count(frozen, "visit"),
+        need=_count(frozen, "need"),
+        branches=[_branch_from_json(branch, nodes, depth + 1, rest) for branch in branches],
+    )
+    if "items" in frozen:
+        items = frozen["items"]
+        if (
+            not isinstance(items, list)
+            or len(items) != len(branches)
+            or not isinstance(frozen.get("as"), str)
+        ):
+            raise ValueError("a parallel's items (one per branch) and name")
+        par.items, par.name = items, frozen["as"]
+        par.saved = frozen.get("saved", MISSING)
+    return par
+
+
+def _branch_from_json(frozen: Any, nodes: Collection[str], depth: int, rest: bool) -> Branch:
     if not isinstance(frozen, Mapping) or depth > _MAX_DEPTH:
         raise ValueError("a branch")
-    if depth and frozen.get("ended") is True:
-        return Branch([], [], [], {}, ended=True)
+    if frozen.get("ended") is True and (depth or rest):
+        # The run's own branch ends before the parallels it left running only in version 3.
+        running = _rest_from_json(frozen, nodes, depth, rest)
+        return Branch([], [] if depth else [{}], [], {}, ended=True, rest=running)
     stack = _node_ids(frozen["stack"], nodes)
     loops: list[Loop] = []
     for loop in frozen["loops"]:
@@ -301,28 +372,9 @@ def _branch_from_json(frozen: Any, nodes: Collection[str], depth: int) -> Branch
         pause = (at["node"], at["visit"])
     par: Par | None = None
     if "par" in frozen:
-        open_par = frozen["par"]
-        if not isinstance(open_par, Mapping) or open_par.get("node") not in nodes or pause is not None:
+        if pause is not None:
             raise ValueError("an open parallel of this flow")
-        branches = open_par["branches"]
-        if not isinstance(branches, list):
-            raise ValueError("a parallel's branches")
-        par = Par(
-            node=open_par["node"],
-            visit=_count(open_par, "visit"),
-            need=_count(open_par, "need"),
-            branches=[_branch_from_json(branch, nodes, depth + 1) for branch in branches],
-        )
-        if "items" in open_par:
-            items = open_par["items"]
-            if (
-                not isinstance(items, list)
-                or len(items) != len(branches)
-                or not isinstance(open_par.get("as"), str)
-            ):
-                raise ValueError("a parallel's items (one per branch) and name")
-            par.items, par.name = items, open_par["as"]
-            par.saved = open_par.get("saved", MISSING)
+        par = _par_from_json(frozen["par"], nodes, depth, rest)
     if depth and pause is None and par is None:
         # Between stretches no branch walks: each has paused, opened a parallel of its own, or ended.
         raise ValueError("a branch paused, waiting on a parallel, or ended")
@@ -333,4 +385,5 @@ def _branch_from_json(frozen: Any, nodes: Collection[str], depth: int) -> Branch
         arrivals=arrivals,
         at=pause,
         par=par,
+        rest=_rest_from_json(frozen, nodes, depth, rest),
     )
