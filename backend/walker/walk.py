@@ -33,8 +33,9 @@ from typing import Any
 
 from backend.graph.model import ACTION_TYPES, Flow, Node, join_need
 from backend.graph.ports import ports
+from backend.walker.branches import Branch, Par, freeze, root_of, thaw
 from backend.walker.conditions import holds
-from backend.walker.continuation import Branch, Par, State, freeze, root_of, thaw
+from backend.walker.continuation import State
 from backend.walker.errors import ResumeMismatch, WalkFailure
 from backend.walker.loops import PASS_LIMIT, Loops
 from backend.walker.redact import redact_request

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from backend.walker.continuation import Branch, State, freeze, root_of, thaw
+from backend.walker.branches import Branch, freeze, root_of, thaw
+from backend.walker.continuation import State
 from backend.walker.errors import ContinuationInvalid
 from backend.walker.templates import MISSING
 

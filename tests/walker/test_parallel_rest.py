@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from backend.walker import Resume, walk
-from backend.walker.continuation import freeze, thaw
+from backend.walker.branches import freeze, thaw
 from backend.walker.step import Step
 from tests.walker.walker_flows import NodeSpec, approval, build, log, node, set_, trigger
 
