@@ -36,7 +36,7 @@ import backend.walker.sizes as sizes
 import backend.walker.templates as templates
 from backend.graph.model import Flow
 from backend.walker import Resume, walk
-from backend.walker.continuation import freeze, thaw
+from backend.walker.branches import freeze, thaw
 
 TARGET_VISITS_PER_SECOND = 100_000
 TARGET_BYTES = 16 * 1024

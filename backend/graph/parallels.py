@@ -1,5 +1,6 @@
 """The rules of issue 24: parallel branches that meet, write one name, end the run or break out; event names;
-join and parallel wait rules; and the warning `branches_meet_without_join`.
+join and parallel wait rules, and a `rest: continue` that leaves no branch running; and the warning
+`branches_meet_without_join`.
 
 A parallel's branch is every node reachable from the target of one of its `branches` wires. Branches must
 stay apart (`parallel_branches_meet`): they walk side by side with their own visited marks, so a node two
@@ -91,6 +92,8 @@ def check_parallels(outline: Outline, topology: Topology, report: Report) -> Non
             found = len(branches[vertex])
             report.add(code="parallel_wait_invalid", node=node.id, at=at, wait=wait, wires=found)
     for p in parallels:
+        _rest_needs_wait(vertices[p], len(branches[p]), report)
+    for p in parallels:
         node = vertices[p]
         if _over_items(node) and len(branches[p]) != 1:
             at = ("nodes", node.place, "config", "items")
@@ -115,6 +118,19 @@ def _branches(topology: Topology, outgoing: list[list[int]], parallel: int) -> l
                         todo.append(target)
             found.append(reached)
     return found
+
+
+def _rest_needs_wait(node: NodeEntry, wires: int, report: Report) -> None:
+    """`rest: continue` on a parallel that waits for every branch leaves none running: a mistake, since
+    the author asked for branches that go on past `done` and would silently get none."""
+    config = node.config if isinstance(node.config, dict) else {}
+    if config.get("rest") != "continue":
+        return
+    wait = config.get("wait", "all")
+    counted = isinstance(wait, int) and not isinstance(wait, bool) and not _over_items(node)
+    if wait == "all" or (counted and wait >= wires):
+        at = ("nodes", node.place, "config", "rest")
+        report.add(code="parallel_rest_needs_wait", node=node.id, at=at)
 
 
 def _over_items(node: NodeEntry) -> bool:

@@ -147,6 +147,7 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "voter": ("the name of a user who voted", "anna"),
     "where": ("the address of the API export that keeps the run's record", "/api/audit/runs?run=6"),
     "branches": ("how many branches a parallel has, or how many wires lead into a join", "3"),
+    "branch": ("the number of a parallel's branch, counted from 1 in the order of its wires", "2"),
 }
 
 # Where a reader meets a key, by the source path that uses it (first match wins).

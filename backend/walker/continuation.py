@@ -7,6 +7,7 @@ loop was entered, so "the stack has unwound to the waypoint" is `len(stack) == b
 The JSON form (`"v": 1`) holds only JSON types: lists, objects with text keys, text, numbers, booleans
 and null. `json.loads(json.dumps(c))` is accepted as it is. A later release that changes the shape writes
 a new `v` and keeps reading every earlier one; this release refuses any `v` other than 1.
+The branches of a parallel, and the versions 2 and 3 that hold them, are in branches.py.
 
 Examples:
     >>> seen = [{"t": None, "ask": None}]
@@ -23,7 +24,7 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,7 +73,7 @@ class State:
         return cls(stack=[trigger], seen=[{}], variables={"trigger": payload}, visits=0, loops=[])
 
 
-def _loop_to_json(loop: Loop) -> dict[str, Any]:
+def loop_to_json(loop: Loop) -> dict[str, Any]:
     frozen: dict[str, Any] = {"node": loop.node, "visit": loop.visit, "base": loop.base, "pass": loop.passes}
     if loop.items is not None:
         frozen["items"] = loop.items
@@ -91,41 +92,41 @@ def to_json(state: State, *, at: tuple[str, int]) -> dict[str, Any]:
         "stack": list(state.stack),
         "seen": [list(scope) for scope in state.seen],
         "vars": dict(state.variables),
-        "loops": [_loop_to_json(loop) for loop in state.loops],
+        "loops": [loop_to_json(loop) for loop in state.loops],
     }
     if any(state.arrivals.values()):
-        frozen["arrivals"] = _arrivals_to_json(state.arrivals)
+        frozen["arrivals"] = arrivals_to_json(state.arrivals)
     return frozen
 
 
-def _arrivals_to_json(arrivals: Mapping[int, Mapping[str, int]]) -> list[list[Any]]:
+def arrivals_to_json(arrivals: Mapping[int, Mapping[str, int]]) -> list[list[Any]]:
     return [[scope, dict(joins)] for scope, joins in sorted(arrivals.items()) if joins]
 
 
-def _is_count(value: Any) -> bool:
+def is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _count(frozen: Mapping[str, Any], key: str) -> int:
+def count(frozen: Mapping[str, Any], key: str) -> int:
     value: Any = frozen.get(key)
-    if not _is_count(value):
+    if not is_count(value):
         raise ValueError(f"a count as {key!r}")
     return int(value)
 
 
-def _node_ids(value: Any, nodes: Collection[str]) -> list[str]:
+def node_ids(value: Any, nodes: Collection[str]) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(item, str) and item in nodes for item in value):
         raise ValueError("a list of this flow's node ids")
     return list(value)
 
 
-def _loop_from_json(frozen: Any, nodes: Collection[str], floor: int, height: int) -> Loop:
+def loop_from_json(frozen: Any, nodes: Collection[str], floor: int, height: int) -> Loop:
     if not isinstance(frozen, Mapping) or frozen.get("node") not in nodes:
         raise ValueError("an open loop of this flow")
-    base = _count(frozen, "base")
+    base = count(frozen, "base")
     if not floor <= base <= height:
         raise ValueError("an open loop's base within the stack, above the enclosing loop's")
-    loop = Loop(node=frozen["node"], visit=_count(frozen, "visit"), base=base, passes=_count(frozen, "pass"))
+    loop = Loop(node=frozen["node"], visit=count(frozen, "visit"), base=base, passes=count(frozen, "pass"))
     if "items" in frozen:
         if not isinstance(frozen["items"], list) or not isinstance(frozen.get("as"), str):
             raise ValueError("a foreach's items and name")
@@ -143,194 +144,9 @@ def from_json(continuation: Mapping[str, Any], nodes: Collection[str]) -> tuple[
     version = continuation.get("v") if isinstance(continuation, Mapping) else None
     if type(version) is not int or version != VERSION:  # JSON's true and 1.0 equal 1 in Python
         raise ContinuationInvalid(code="continuation_invalid", reason=f"version {version!r} is not {VERSION}")
+    # Imported here: branches.py builds on this module's loops and state.
+    from backend.walker.branches import thaw
+
     state, root = thaw(continuation, nodes)
     assert root.at is not None  # a v1 continuation always waits at one pause
     return state, root.at
-
-
-@dataclass(slots=True)
-class Branch:
-    """One line of the walk: its own stack, visited marks, open loops and join arrivals.
-
-    The run itself is the root branch. A branch is either walking, paused `at` a pause, waiting on the
-    parallel it opened (`par`), or `ended`. Variables and the visit counter belong to the run.
-    """
-
-    stack: list[str]
-    seen: list[dict[str, None]]
-    loops: list[Loop]
-    arrivals: dict[int, dict[str, int]]
-    at: tuple[str, int] | None = None
-    par: Par | None = None
-    ended: bool = False
-
-    @classmethod
-    def fresh(cls, target: str) -> Branch:
-        """A branch about to visit `target`, the target of one `branches` wire."""
-        return cls(stack=[target], seen=[{}], loops=[], arrivals={})
-
-    def pending(self) -> Iterator[tuple[str, int]]:
-        """Every pause this branch and the branches under it wait on, in branch order."""
-        if self.at is not None:
-            yield self.at
-        if self.par is not None:
-            for branch in self.par.branches:
-                yield from branch.pending()
-
-
-@dataclass(slots=True)
-class Par:
-    """An open parallel: its node and visit, how many branches must end (`need`), and the branches.
-
-    A parallel over `items` has one branch per item, in the items' order: while branch i walks, the
-    variable `name` holds `items[i]`; `saved` is the value it had before the parallel (MISSING: none),
-    put back when the parallel closes.
-    """
-
-    node: str
-    visit: int
-    need: int
-    branches: list[Branch]
-    items: list[Any] | None = None
-    name: str | None = None
-    saved: Any = MISSING
-
-    def met(self) -> bool:
-        return sum(1 for branch in self.branches if branch.ended) >= self.need
-
-
-def root_of(state: State, at: tuple[str, int] | None = None) -> Branch:
-    """The run's own branch, sharing the state's lists."""
-    return Branch(state.stack, state.seen, state.loops, state.arrivals, at)
-
-
-def freeze(state: State, root: Branch) -> dict[str, Any]:
-    """The continuation of a paused walk: `"v": 1` exactly as before while no parallel is open, else
-    `"v": 2` with the open parallel's branches under `par`."""
-    if root.par is None:
-        assert root.at is not None
-        own = State(root.stack, root.seen, state.variables, state.visits, root.loops, root.arrivals)
-        return to_json(own, at=root.at)
-    frozen: dict[str, Any] = {"v": 2, "visits": state.visits, "vars": dict(state.variables)}
-    frozen.update(_branch_to_json(root))
-    return frozen
-
-
-def _branch_to_json(branch: Branch) -> dict[str, Any]:
-    if branch.ended:
-        return {"ended": True}
-    frozen: dict[str, Any] = {
-        "stack": list(branch.stack),
-        "seen": [list(scope) for scope in branch.seen],
-        "loops": [_loop_to_json(loop) for loop in branch.loops],
-    }
-    if any(branch.arrivals.values()):
-        frozen["arrivals"] = _arrivals_to_json(branch.arrivals)
-    if branch.at is not None:
-        frozen["at"] = {"node": branch.at[0], "visit": branch.at[1]}
-    if branch.par is not None:
-        par = branch.par
-        frozen["par"] = {
-            "node": par.node,
-            "visit": par.visit,
-            "need": par.need,
-            "branches": [_branch_to_json(inner) for inner in par.branches],
-        }
-        if par.items is not None:
-            frozen["par"]["items"] = par.items
-            frozen["par"]["as"] = par.name
-            if par.saved is not MISSING:
-                frozen["par"]["saved"] = par.saved
-    return frozen
-
-
-def thaw(continuation: Mapping[str, Any], nodes: Collection[str]) -> tuple[State, Branch]:
-    """The state a continuation of either version holds, and the run's root branch (its pauses, its
-    open parallel). Raises `ContinuationInvalid` for anything this release does not write."""
-    version = continuation.get("v") if isinstance(continuation, Mapping) else None
-    if type(version) is not int or version not in (1, 2):
-        raise ContinuationInvalid(code="continuation_invalid", reason=f"version {version!r} is not 1 or 2")
-    try:
-        root = _branch_from_json(continuation, nodes, depth=0)
-        if version == 1 and (root.at is None or root.par is not None):
-            raise ValueError("a pause at one of this flow's nodes")
-        if version == 2 and (root.par is None or root.at is not None):
-            raise ValueError("an open parallel")
-        variables = continuation["vars"]
-        if not isinstance(variables, Mapping):
-            raise ValueError("variables as an object")
-        state = State(
-            stack=root.stack,
-            seen=root.seen,
-            variables=dict(variables),
-            visits=_count(continuation, "visits"),
-            loops=root.loops,
-            arrivals=root.arrivals,
-        )
-    except (KeyError, TypeError, ValueError) as error:
-        raise ContinuationInvalid(code="continuation_invalid", reason=str(error)) from None
-    return state, root
-
-
-# Parallels nest no deeper than loops and parallels together may (the validator's limit is 3).
-_MAX_DEPTH = 8
-
-
-def _branch_from_json(frozen: Any, nodes: Collection[str], depth: int) -> Branch:
-    if not isinstance(frozen, Mapping) or depth > _MAX_DEPTH:
-        raise ValueError("a branch")
-    if depth and frozen.get("ended") is True:
-        return Branch([], [], [], {}, ended=True)
-    stack = _node_ids(frozen["stack"], nodes)
-    loops: list[Loop] = []
-    for loop in frozen["loops"]:
-        loops.append(_loop_from_json(loop, nodes, loops[-1].base if loops else 0, len(stack)))
-    seen = frozen["seen"]
-    if not isinstance(seen, list) or len(seen) != len(loops) + 1:
-        raise ValueError("one visited list per open scope")
-    arrivals: dict[int, dict[str, int]] = {}
-    for scope, joins in frozen.get("arrivals", ()):
-        if not _is_count(scope) or scope > len(loops) or not isinstance(joins, Mapping):
-            raise ValueError("join arrivals by open scope")
-        arrivals[scope] = {join: _count(joins, join) for join in _node_ids(list(joins), nodes)}
-    at = frozen.get("at")
-    pause: tuple[str, int] | None = None
-    if at is not None:
-        if not isinstance(at, Mapping) or at.get("node") not in nodes or not _is_count(at.get("visit")):
-            raise ValueError("a pause at one of this flow's nodes")
-        pause = (at["node"], at["visit"])
-    par: Par | None = None
-    if "par" in frozen:
-        open_par = frozen["par"]
-        if not isinstance(open_par, Mapping) or open_par.get("node") not in nodes or pause is not None:
-            raise ValueError("an open parallel of this flow")
-        branches = open_par["branches"]
-        if not isinstance(branches, list):
-            raise ValueError("a parallel's branches")
-        par = Par(
-            node=open_par["node"],
-            visit=_count(open_par, "visit"),
-            need=_count(open_par, "need"),
-            branches=[_branch_from_json(branch, nodes, depth + 1) for branch in branches],
-        )
-        if "items" in open_par:
-            items = open_par["items"]
-            if (
-                not isinstance(items, list)
-                or len(items) != len(branches)
-                or not isinstance(open_par.get("as"), str)
-            ):
-                raise ValueError("a parallel's items (one per branch) and name")
-            par.items, par.name = items, open_par["as"]
-            par.saved = open_par.get("saved", MISSING)
-    if depth and pause is None and par is None:
-        # Between stretches no branch walks: each has paused, opened a parallel of its own, or ended.
-        raise ValueError("a branch paused, waiting on a parallel, or ended")
-    return Branch(
-        stack=stack,
-        seen=[dict.fromkeys(_node_ids(scope, nodes)) for scope in seen],
-        loops=loops,
-        arrivals=arrivals,
-        at=pause,
-        par=par,
-    )

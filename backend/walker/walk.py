@@ -28,12 +28,14 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from itertools import pairwise
 from typing import Any
 
 from backend.graph.model import ACTION_TYPES, Flow, Node, join_need
 from backend.graph.ports import ports
+from backend.walker.branches import Branch, Par, freeze, root_of, thaw
 from backend.walker.conditions import holds
-from backend.walker.continuation import Branch, Par, State, freeze, root_of, thaw
+from backend.walker.continuation import State
 from backend.walker.errors import ResumeMismatch, WalkFailure
 from backend.walker.loops import PASS_LIMIT, Loops
 from backend.walker.redact import redact_request
@@ -183,9 +185,13 @@ class _Walk:
         self._enter(branch)
         try:
             # Each parallel over items on the way down binds its variable to the item of this branch.
-            opened = [(owner, owner.par) for owner in path[:-1]]
-            for (_, par), inner in zip(opened, path[1:], strict=True):
-                assert par is not None
+            opened = [(owner, _link(owner, inner)) for owner, inner in pairwise(path)]
+            # The parallels left running (`rest: continue`) closed in an earlier stretch.
+            left = [par is not owner.par for owner, par in opened]
+            for (_, par), inner, running in zip(opened, path[1:], left, strict=True):
+                if running and par.name is not None:
+                    # Whatever the variable holds now comes back after this stretch.
+                    par.saved = self.state.variables.get(par.name, MISSING)
                 self._bind(par, inner)
             if resume.output is not None:
                 self.state.variables[node.id] = dict(resume.output)
@@ -203,14 +209,19 @@ class _Walk:
             self._advance(branch)
             # The branch may have ended: each parallel above it whose rule that meets closes, and the
             # branch that opened it walks on from its `done` port.
-            for owner in reversed(path[:-1]):
-                par = owner.par
-                if par is None or not par.met():
+            for (owner, par), inner, running in zip(
+                reversed(opened), reversed(path[1:]), reversed(left), strict=True
+            ):
+                if not running:
+                    if not par.met():
+                        break
+                    self._advance(owner)
+                elif not self._arrived_late(owner, par, inner):
                     break
-                self._advance(owner)
-            # Between stretches no branch walks: the variables of the parallels still open go back.
-            for owner, par in reversed(opened):
-                if owner.par is par and par is not None:
+            # Between stretches no branch walks: the variables of the parallels still open or left
+            # running go back (one closed in this stretch gave its back as it closed).
+            for (owner, par), running in zip(reversed(opened), reversed(left), strict=True):
+                if running or owner.par is par:
                     self._unbind(par)
             self._spend()
         except _Ended as end:
@@ -229,10 +240,32 @@ class _Walk:
             raise ResumeMismatch(code="resume_mismatch", expected=expected, got=got)
         path = [self.root]
         while path[-1].at != want:
-            par = path[-1].par
-            assert par is not None
-            path.append(next(b for b in par.branches if want in b.pending()))
+            owner = path[-1]
+            pars = [owner.par, *owner.rest] if owner.par is not None else owner.rest
+            path.append(next(b for par in pars for b in par.branches if want in b.pending()))
         return path
+
+    def _arrived_late(self, owner: Branch, par: Par, inner: Branch) -> bool:
+        """A branch of a parallel left running walked: when it has finished, its arrival is journaled and
+        ignored, and once the last has, the parallel is gone. True when `owner` finished with it."""
+        if not inner.finished:
+            return False
+        self._ignored(par, inner)
+        if not all(branch.finished for branch in par.branches):
+            return False
+        owner.rest.remove(par)
+        data = {"branches": len(par.branches)}
+        self.journal.append(
+            JournalLine(code="parallel_rest_ended", node=par.node, visit=par.visit, data=data)
+        )
+        return owner.finished
+
+    def _ignored(self, par: Par, inner: Branch) -> None:
+        number = next(i for i, branch in enumerate(par.branches, 1) if branch is inner)
+        data = {"parallel": par.node, "branch": number}
+        self.journal.append(
+            JournalLine(code="branch_arrival_ignored", node=par.node, visit=par.visit, data=data)
+        )
 
     def run(self) -> Step:
         """Walk a new run until every branch pauses or ends, or the run ends or fails."""
@@ -247,7 +280,7 @@ class _Walk:
         return self._outcome()
 
     def _outcome(self) -> Step:
-        if self.root.ended:
+        if self.root.finished:
             line = JournalLine(code="run_succeeded", node=None, visit=None, data={"message": ""})
             self.journal.append(line)
             return self._step("succeeded")
@@ -257,6 +290,9 @@ class _Walk:
 
     def _ended(self, message: str) -> Step:
         node, visit = self.at
+        # An `end` ends the run at once, as a terminate end event does: the pauses of the branches it
+        # left running are cancelled, each one said (the driver closes them as `branch_cancelled`).
+        self._cancel_rest(self.root)
         data = {"message": message}
         self.journal.append(JournalLine(code="run_succeeded", node=node, visit=visit, data=data))
         return self._step("succeeded")
@@ -276,13 +312,17 @@ class _Walk:
         while True:
             par = branch.par
             if par is not None:
+                keep = self._keeps(par)
                 for inner in par.branches:
-                    if par.met():
+                    met = par.met()
+                    if met and not keep:
                         break
                     if not inner.ended and inner.at is None and inner.par is None:
                         self._bind(par, inner)
                         self._advance(inner)
                         self._unbind(par)
+                        if met and inner.finished:
+                            self._ignored(par, inner)
                 if not par.met():
                     return
                 self._close(branch, par)
@@ -299,21 +339,43 @@ class _Walk:
             branch.ended = True
             return
 
+    def _keeps(self, par: Par) -> bool:
+        """Whether the parallel's branches still open go on walking once its rule is met."""
+        return self.flow.nodes[par.node].config.get("rest") == "continue"
+
     def _close(self, branch: Branch, par: Par) -> None:
-        """A parallel's rule is met: cancel the branches still open and follow `done` in `branch`."""
-        ended = sum(1 for inner in par.branches if inner.ended)
-        for number, inner in enumerate(par.branches, 1):
-            if inner.ended:
-                continue
-            held = list(inner.pending())
-            for node, visit in held or [(par.node, par.visit)]:
-                data = {"parallel": par.node, "branch": number, "paused": bool(held)}
-                self.journal.append(JournalLine(code="branch_cancelled", node=node, visit=visit, data=data))
+        """A parallel's rule is met: cancel the branches still open, or with `rest: continue` leave them
+        running under `branch`, and follow `done` in `branch`."""
+        ended = sum(1 for inner in par.branches if inner.finished)
+        if ended < len(par.branches) and self._keeps(par):
+            branch.rest.append(par)
+        else:
+            self._cancel(par)
         data = {"branches": len(par.branches), "ended": ended}
         self.journal.append(JournalLine(code="parallel_finished", node=par.node, visit=par.visit, data=data))
         self._unbind(par)
         branch.par = None
         branch.stack.extend(reversed(self.flow.targets(par.node, "done")))
+
+    def _cancel(self, par: Par) -> None:
+        """Journal `branch_cancelled` for each pause of the parallel's branches still open (one line at
+        the parallel for a branch that holds none)."""
+        for number, inner in enumerate(par.branches, 1):
+            if inner.finished:
+                continue
+            held = list(inner.pending())
+            for node, visit in held or [(par.node, par.visit)]:
+                data = {"parallel": par.node, "branch": number, "paused": bool(held)}
+                self.journal.append(JournalLine(code="branch_cancelled", node=node, visit=visit, data=data))
+
+    def _cancel_rest(self, branch: Branch) -> None:
+        """Cancel every parallel left running under `branch` and under the branches it waits on."""
+        for par in branch.rest:
+            self._cancel(par)
+        branch.rest.clear()
+        if branch.par is not None:
+            for inner in branch.par.branches:
+                self._cancel_rest(inner)
 
     def _parallel(self, node: Node, visit: int) -> str:
         targets = self.flow.targets(node.id, "branches")
@@ -561,6 +623,12 @@ class _Walk:
             requests,
             pending,
         )
+
+
+def _link(owner: Branch, inner: Branch) -> Par:
+    """The parallel of `owner` that `inner` is a branch of: the open one, or one left running."""
+    pars = [owner.par, *owner.rest] if owner.par is not None else owner.rest
+    return next(par for par in pars if any(branch is inner for branch in par.branches))
 
 
 def _visited(node: Node, visit: int, port: str | None) -> JournalLine:

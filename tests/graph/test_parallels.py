@@ -103,6 +103,22 @@ def test_wait_rules_larger_than_the_wires_are_findings() -> None:
     assert "3" in validate(document)[0].message and "2" in validate(document)[0].message
 
 
+def test_rest_continue_where_every_branch_is_awaited_is_a_finding() -> None:
+    wires = "t>p p.branches>a p.branches>b"
+    for wait in ("all", 2, None):
+        config = {"rest": "continue"} if wait is None else {"wait": wait, "rest": "continue"}
+        document = flow("t:trigger", node("p", "parallel", **config), "a:log b:log", wires=wires)
+        assert codes(document) == [("parallel_rest_needs_wait", "p")]
+        assert validate(document)[0].detail == "/nodes/1/config/rest"
+    for wait in ("first", 1):
+        document = flow(
+            "t:trigger", node("p", "parallel", wait=wait, rest="continue"), "a:log b:log", wires=wires
+        )
+        assert codes(document) == []
+    cancelling = flow("t:trigger", node("p", "parallel", rest="cancel"), "a:log b:log", wires=wires)
+    assert codes(cancelling) == []
+
+
 def test_branches_meeting_without_a_join_is_a_warning_not_a_finding() -> None:
     document = flow("t:trigger a:log b:log z:log", wires="t>a t>b a>z b>z")
     assert warnings(document) == [("branches_meet_without_join", "z")]

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from backend.walker.continuation import Branch, State, freeze, root_of, thaw
+from backend.walker.branches import Branch, freeze, root_of, thaw
+from backend.walker.continuation import State
 from backend.walker.errors import ContinuationInvalid
 from backend.walker.templates import MISSING
 
@@ -113,7 +114,7 @@ def test_the_runs_own_join_arrivals_are_the_states() -> None:
 
 def test_a_continuation_that_is_no_object_is_refused() -> None:
     for value in (["v", 2], "v", None, 2):
-        assert refused(value) == ("continuation_invalid", {"reason": "version None is not 1 or 2"})
+        assert refused(value) == ("continuation_invalid", {"reason": "version None is not 1, 2 or 3"})
 
 
 def test_reading_does_not_share_the_callers_containers() -> None:
@@ -162,9 +163,11 @@ THIRD = ["par", "branches", 2]
     ("path", "value", "reason"),
     [
         # The run's own branch, and what only the top level holds.
-        (["v"], 3, "version 3 is not 1 or 2"),
-        (["v"], True, "version True is not 1 or 2"),
-        (["v"], 2.0, "version 2.0 is not 1 or 2"),
+        (["v"], 4, "version 4 is not 1, 2 or 3"),
+        (["v"], True, "version True is not 1, 2 or 3"),
+        (["v"], 2.0, "version 2.0 is not 1, 2 or 3"),
+        # version 3 is written only when a parallel was left running (`rest: continue`).
+        (["v"], 3, "a parallel left running"),
         (["vars"], ["x"], "variables as an object"),
         (["vars"], ..., "'vars'"),
         (["visits"], -1, "a count as 'visits'"),

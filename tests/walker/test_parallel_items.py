@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from backend.graph import validate
 from backend.walker import ApprovalRequest, Request, Resume, walk
-from backend.walker.continuation import freeze, thaw
+from backend.walker.branches import freeze, thaw
 from backend.walker.errors import ContinuationInvalid
 from tests.walker.walker_flows import Run, approval, build, document, drive_all, log, set_, trigger
 

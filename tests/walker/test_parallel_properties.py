@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from backend.graph import validate
 from backend.graph.model import Flow
 from backend.walker import ApprovalRequest, DelayRequest, Request
-from backend.walker.continuation import freeze, thaw
+from backend.walker.branches import freeze, thaw
 from tests.walker.walker_flows import document, drive_all
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -46,7 +46,7 @@ VISITS = {
     "06-multi-choice": ["start", "fan", "is_eu", "eu", "is_big", "big"],
     "07-synchronizing-merge": ["start", "fan", "is_eu", "eu", "is_big", "big", "ship"],
     "08-multi-merge": ["start", "split", "legal", "finance", "log_legal", "log_finance"],
-    "09-discriminator": ["start", "credit", "first", "proceed", "fraud"],
+    "09-discriminator": ["start", "first", "credit", "fraud", "credit_done", "proceed", "fraud_done"],
     "10-arbitrary-cycles": ["start", "init", "rework", "review", "done_ok", "publish"],
     "11-implicit-termination": ["start", "a", "b"],
     "12-mi-without-synchronization": ["start", "go", "each", "notice", "notice"],
@@ -84,6 +84,19 @@ def test_the_deferred_choice_and_the_cancelled_activity_are_decided_by_whichever
     assert [line.node for line in timer_first.journal if line.code == "branch_cancelled"] == ["answer"]
     cancelled = run("19-cancel-activity", order=1)
     assert [line.node for line in cancelled.journal if line.code == "branch_cancelled"] == ["approve"]
+
+
+def test_the_discriminator_goes_on_at_the_first_check_and_ignores_the_slower_one() -> None:
+    for order, (first, slower) in ((0, ("credit", "fraud")), (1, ("fraud", "credit"))):
+        walked = run("09-discriminator", order=order)
+        went_on, last = walked.steps[1], walked.steps[2]
+        assert went_on.status == "waiting" and went_on.visits == [f"{first}_done", "proceed"]
+        assert [node for node, _ in went_on.pending] == [slower], "the slower check is still open"
+        assert last.status == "succeeded" and last.visits == [f"{slower}_done"]
+        assert [line.code for line in last.journal if line.node == "first"] == [
+            "branch_arrival_ignored",
+            "parallel_rest_ended",
+        ]
 
 
 def test_repeat_patterns_loop_until_the_answer_says_enough() -> None:

@@ -1,8 +1,10 @@
 // The panel of a parallel and of a join: what the node does, in a sentence, and its wait rule; a parallel
-// may also start one branch per item of a list (`items`, with each branch's item named by `as`).
+// may also start one branch per item of a list (`items`, with each branch's item named by `as`), and say
+// what its slower branches do once the rule is met (`rest`: cancelled, or left running).
 import { useTranslation } from 'react-i18next';
 import { incomingCount, portOf, setConfig, type FlowNode } from '../flows/document';
 import { useEditor } from '../flows/store';
+import { RestField } from './RestField';
 import { TemplateInput } from './TemplateInput';
 import { WaitRuleField } from './WaitRuleField';
 
@@ -42,6 +44,11 @@ export function WaitPanel({ node, readOnly }: { node: FlowNode; readOnly: boolea
       />
       {node.type === 'parallel' && (
         <>
+          <RestField
+            config={node.config}
+            disabled={readOnly}
+            onChange={(rest) => change(node, { rest: rest === 'cancel' ? '' : rest })}
+          />
           <label className="field" id={`items-${node.id}-label`}>
             {t('ui_field_items')}
           </label>

@@ -23,6 +23,7 @@ export const FIELD_KEYS: Record<string, string> = {
   method: 'ui_field_method',
   on_timeout: 'ui_field_on_timeout',
   op: 'ui_field_op',
+  rest: 'ui_field_rest',
   right: 'ui_field_right',
   server: 'ui_field_server',
   status: 'ui_field_status',
@@ -63,6 +64,7 @@ export const CHOICE_KEYS: Record<string, Record<string, string>> = {
   },
   channel: { webhook: 'ui_choice_kind_webhook', email: 'ui_choice_channel_email' },
   status: { succeeded: 'ui_choice_status_succeeded', failed: 'ui_choice_status_failed' },
+  rest: { cancel: 'ui_choice_rest_cancel', continue: 'ui_choice_rest_continue' },
 };
 
 type Translate = (key: string) => string;

@@ -1,0 +1,159 @@
+"""`parallel` with `rest: continue` (workflow pattern 9, the non-cancelling discriminator): once the wait
+rule is met the run follows `done`, the branches still open keep walking, their arrivals are journaled and
+ignored, and the run ends only after they have ended too."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from backend.walker import Resume, walk
+from backend.walker.branches import freeze, thaw
+from backend.walker.step import Step
+from tests.walker.walker_flows import NodeSpec, approval, build, log, node, set_, trigger
+
+
+def rest(wait: Any = "first", mode: str | None = "continue", **config: Any) -> NodeSpec:
+    if mode is not None:
+        config["rest"] = mode
+    return ("parallel", {"wait": wait, **config})
+
+
+RACE = {
+    "t": trigger(),
+    "p": rest(),
+    "fast": log("fast"),
+    "slow": approval("Slow?"),
+    "late": log("slow done"),
+    "next": approval("Next?"),
+    "fin": log("fin"),
+}
+RACE_WIRES = "t>p p.branches>fast p.branches>slow slow.approve>late p.done>next next.approve>fin"
+
+
+def thawed(continuation: Any) -> Any:
+    return json.loads(json.dumps(continuation))
+
+
+def resume(flow: Any, step: Step, node: str, visit: int, outcome: str = "approve") -> Step:
+    return walk(flow, thawed(step.continuation), resume=Resume(node, visit, outcome))
+
+
+def codes(step: Step) -> list[str]:
+    return [line.code for line in step.journal]
+
+
+def test_done_is_followed_at_the_first_and_the_slower_branch_stays_pending() -> None:
+    flow = build(RACE, RACE_WIRES)
+    first = walk(flow, None)
+    assert first.status == "waiting" and first.visits == ["t", "p", "fast", "slow", "next"]
+    assert first.pending == (("next", 5), ("slow", 4))
+    assert "branch_cancelled" not in codes(first) and "parallel_finished" in codes(first)
+    assert first.continuation is not None and first.continuation["v"] == 3
+
+
+def test_the_run_ends_only_after_the_rest_and_their_arrival_is_ignored() -> None:
+    flow = build(RACE, RACE_WIRES)
+    main_done = resume(flow, walk(flow, None), "next", 5)
+    assert main_done.status == "waiting" and main_done.visits == ["fin"]
+    assert main_done.pending == (("slow", 4),)
+    last = resume(flow, main_done, "slow", 4)
+    assert last.status == "succeeded" and last.visits == ["late"]
+    assert codes(last) == [
+        "run_resumed",
+        "node_visited",
+        "log_written",
+        "branch_arrival_ignored",
+        "parallel_rest_ended",
+        "run_succeeded",
+    ]
+    assert last.journal[3].data == {"parallel": "p", "branch": 2}
+
+
+def test_the_rest_may_end_before_the_main_path() -> None:
+    flow = build(RACE, RACE_WIRES)
+    rest_done = resume(flow, walk(flow, None), "slow", 4)
+    assert rest_done.status == "waiting" and rest_done.pending == (("next", 5),)
+    assert codes(rest_done)[-2:] == ["branch_arrival_ignored", "parallel_rest_ended"]
+    # Nothing is left running: the continuation is version 1 again.
+    assert rest_done.continuation is not None and rest_done.continuation["v"] == 1
+    assert resume(flow, rest_done, "next", 5).status == "succeeded"
+
+
+def test_cancel_is_the_default_and_cancels_as_before() -> None:
+    for mode in ("cancel", None):
+        flow = build({**RACE, "p": rest(mode=mode)}, RACE_WIRES)
+        first = walk(flow, None)
+        # The slower branch never starts: the first met the rule before it.
+        assert first.pending == (("next", 4),) and "branch_cancelled" in codes(first)
+        assert first.continuation is not None and first.continuation["v"] == 1
+
+
+def test_branches_after_the_first_still_start_and_their_arrival_is_ignored() -> None:
+    nodes = {"t": trigger(), "p": rest(), "a": log("a"), "b": log("b"), "z": log("z")}
+    wires = "t>p p.branches>a p.branches>b p.done>z"
+    step = walk(build(nodes, wires), None)
+    assert step.status == "succeeded" and step.visits == ["t", "p", "a", "b", "z"]
+    assert "branch_arrival_ignored" in codes(step)
+    cancelled = walk(build({**nodes, "p": rest(mode="cancel")}, wires), None)
+    assert cancelled.visits == ["t", "p", "a", "z"]
+
+
+def test_an_end_after_done_cancels_the_rest_and_says_so() -> None:
+    nodes = {**RACE, "fin": node("end", message="over")}
+    flow = build(nodes, RACE_WIRES)
+    over = resume(flow, walk(flow, None), "next", 5)
+    assert over.status == "succeeded"
+    cancelled = [line for line in over.journal if line.code == "branch_cancelled"]
+    assert [(line.node, line.visit, line.data) for line in cancelled] == [
+        ("slow", 4, {"parallel": "p", "branch": 2, "paused": True})
+    ]
+
+
+def test_the_rest_over_items_sees_its_item_and_gives_the_variable_back() -> None:
+    nodes = {
+        "t": trigger(),
+        "p": rest(wait=1, items=["a", "b"], **{"as": "it"}),
+        "ask": approval("{{it}}?"),
+        "got": set_(late="got {{it}}"),
+        "mark": set_(it="main"),
+        "next": approval("Next?"),
+        "fin": log("{{it}} {{late}}"),
+    }
+    wires = "t>p p.branches>ask ask.approve>got p.done>mark mark>next next.approve>fin"
+    flow = build(nodes, wires)
+    first = walk(flow, None)
+    assert first.pending == (("ask", 3), ("ask", 4))
+    went_on = resume(flow, first, "ask", 3)
+    assert went_on.pending == (("next", 7), ("ask", 4)) and went_on.visits == ["got", "mark", "next"]
+    late = resume(flow, went_on, "ask", 4)
+    assert late.continuation is not None
+    assert late.continuation["vars"]["it"] == "main" and late.continuation["vars"]["late"] == "got b"
+    end = resume(flow, late, "next", 7)
+    # A variable the rest wrote after `done` is there for the main path's next stretch.
+    assert [line.data["message"] for line in end.journal if line.code == "log_written"] == ["main got b"]
+
+
+def test_a_parallel_around_waits_for_the_rest_of_one_inside_it() -> None:
+    nodes = {
+        "t": trigger(),
+        "outer": rest(wait="all", mode=None),
+        "p": rest(),
+        "fast": log("fast"),
+        "slow": approval("Slow?"),
+        "other": log("other"),
+        "z": log("z"),
+    }
+    wires = "t>outer outer.branches>p outer.branches>other p.branches>fast p.branches>slow outer.done>z"
+    flow = build(nodes, wires)
+    first = walk(flow, None)
+    assert first.status == "waiting" and "z" not in first.visits and first.pending == (("slow", 5),)
+    last = resume(flow, first, "slow", 5)
+    assert last.status == "succeeded" and last.visits == ["z"]
+
+
+def test_a_version_3_continuation_reads_back_as_it_was_written() -> None:
+    flow = build(RACE, RACE_WIRES)
+    for step in (walk(flow, None), resume(flow, walk(flow, None), "next", 5)):
+        state, root = thaw(thawed(step.continuation), set(flow.nodes))
+        assert freeze(state, root) == step.continuation
