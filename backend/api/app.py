@@ -21,6 +21,7 @@ from backend.api import (  # noqa: F401 - they declare the endpoints
     approvals,
     delegations,
     events,
+    flow_names,
     flows,
     me,
     meta,
@@ -33,6 +34,7 @@ from backend.api import (  # noqa: F401 - they declare the endpoints
     static,
     stops,
     stream,
+    templates,
     triggers,
     walk,
 )
