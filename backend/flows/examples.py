@@ -77,7 +77,8 @@ SENTENCES: dict[str, Callable[[str], tuple[str, str]]] = {
 
 
 def templates(locale: str) -> list[Template]:
-    """Every template, in the order the flows page lists them (the commonest start first), named and described in `locale`; each document's name and description are those.
+    """Every template, in the order the flows page lists them (the commonest start first), named and
+    described in `locale`; each document's name and description are those.
 
     Examples:
         >>> [(t.id, t.name) for t in templates("de")][:1]
