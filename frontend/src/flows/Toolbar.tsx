@@ -1,9 +1,11 @@
-// The editor's toolbar: the flow's name, undo/redo, layout, fit, the view switch, save and run. Editing
-// buttons only with the edit right on the flow, Run only with the run right (runs/rights.ts).
+// The editor's toolbar: the flow's name, rename, undo/redo, layout, fit, the view switch, save and run.
+// Editing buttons only with the edit right on the flow (a new flow: edit everywhere, which creating takes),
+// Run only with the run right (runs/rights.ts). A new flow's Save creates it and the page moves to its
+// address; Run asks for the trigger's input first (RunDialog).
 import { useState } from 'react';
 import type { ReactFlowInstance } from '@xyflow/react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
@@ -13,23 +15,38 @@ import type { Finding } from './findings';
 import { useEditor } from './store';
 import { reopen } from './open';
 import { useRights } from '../runs/rights';
+import { NameDialog } from './NameDialog';
+import { RunDialog } from './RunDialog';
+import { renameFlow } from './names';
 
 interface Props {
   findings: Finding[];
   flow: ReactFlowInstance | null;
   view: 'canvas' | 'list';
   onView: (view: 'canvas' | 'list') => void;
+  /** A new flow's first Save made it this flow: the page holds it as loaded, history and all. */
+  onCreated: (flowId: number) => void;
 }
 
-export function Toolbar({ findings, flow, view, onView }: Props) {
+/** What a new flow's first save hands to the page at its new address (router state). */
+export interface Created {
+  created: number;
+}
+
+export function Toolbar({ findings, flow, view, onView, onCreated }: Props) {
   const { t } = useTranslation();
   const queries = useQueryClient();
-  const { doc, savedDoc, past, future, flowId, version, viewing, undo, redo } = useEditor();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { doc, savedDoc, past, future, flowId, fresh, version, viewing, undo, redo } = useEditor();
   const may = useRights();
-  const edits = flowId !== null && may('edit', flowId);
+  const edits = flowId === null ? fresh && may('edit') : may('edit', flowId);
   const runs = flowId !== null && may('run', flowId);
-  const [message, setMessage] = useState<string | null>(null);
-  const [run, setRun] = useState<number | null>(null);
+  const made = (location.state as Partial<Created> | null)?.created;
+  const [message, setMessage] = useState<string | null>(() =>
+    made === undefined ? null : t('ui_save_done', { version: made }),
+  );
+  const [dialog, setDialog] = useState<'run' | 'name' | null>(null);
   const [stale, setStale] = useState(false);
   const [arranging, setArranging] = useState(false);
   const dirty = doc !== savedDoc;
@@ -49,10 +66,13 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
   }
 
   async function save(base: number | null) {
-    setRun(null);
     setStale(false);
     if (findings.length > 0) {
       setMessage(t('ui_save_refused', { count: findings.length }));
+      return;
+    }
+    if (flowId === null) {
+      await create();
       return;
     }
     try {
@@ -74,6 +94,29 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
     }
   }
 
+  async function create() {
+    try {
+      const saved = unwrap(await api.POST('/api/flows', { body: doc as unknown as Record<string, never> }));
+      useEditor.getState().created(saved.id, saved.version);
+      onCreated(saved.id);
+      await queries.invalidateQueries({ queryKey: ['flows'] });
+      const state: Created = { created: saved.version };
+      void navigate(`/flows/${saved.id}`, { replace: true, state });
+    } catch (failure) {
+      setMessage(failureSentence(failure, t));
+    }
+  }
+
+  async function rename(name: string, description: string | null) {
+    if (flowId === null) useEditor.getState().renamed(name, description);
+    else {
+      await renameFlow(flowId, { name, description });
+      await queries.invalidateQueries({ queryKey: ['flows'] });
+    }
+    setDialog(null);
+    setMessage(t('ui_toolbar_renamed', { name }));
+  }
+
   async function loadTheirs() {
     setMessage(null);
     try {
@@ -81,21 +124,6 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
       setStale(false);
     } catch (failure) {
       setMessage(failureSentence(failure, t)); // the edits stay, and so does the choice
-    }
-  }
-
-  async function start() {
-    try {
-      const started = unwrap(
-        await api.POST('/api/flows/{flow_id}/runs', {
-          params: { path: { flow_id: flowId ?? 0 } },
-          body: { input: {} },
-        }),
-      );
-      setRun(started.run);
-      setMessage(null);
-    } catch (failure) {
-      setMessage(failureSentence(failure, t));
     }
   }
 
@@ -109,6 +137,9 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
       </h1>
       {edits && (
         <>
+          <button type="button" onClick={() => setDialog('name')} disabled={viewing !== null}>
+            {t('ui_toolbar_rename')}
+          </button>
           <button type="button" onClick={undo} disabled={!past.length || viewing !== null}>
             {t('ui_toolbar_undo')}
           </button>
@@ -146,14 +177,24 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
         </button>
       )}
       {runs && (
-        <button type="button" onClick={() => void start()} disabled={dirty || viewing !== null}>
+        <button type="button" onClick={() => setDialog('run')} disabled={dirty || viewing !== null}>
           {t('ui_toolbar_run')}
         </button>
       )}
       <p role="status" className="toolbar-status">
         {message}
-        {run !== null && <Link to={`/runs/${run}`}>{t('ui_toolbar_run_started', { run })}</Link>}
       </p>
+      {dialog === 'run' && flowId !== null && <RunDialog flowId={flowId} onClose={() => setDialog(null)} />}
+      {dialog === 'name' && (
+        <NameDialog
+          title="ui_toolbar_rename_title"
+          confirm="ui_toolbar_rename_done"
+          name={doc.name}
+          description={doc.description ?? ''}
+          onDone={rename}
+          onClose={() => setDialog(null)}
+        />
+      )}
       {stale && (
         <span className="row">
           <button type="button" onClick={() => void save(null)}>
