@@ -204,4 +204,13 @@ def test_the_templates_and_the_new_flow_dialog_fit_a_phone(browser: Browser, ser
     box = dialog.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
     dialog.get_by_role("button", name="Cancel").click()
+
+    # The editor on a phone only reads, but a template chosen there can be saved as it is.
+    page.get_by_role("button", name="Start a new flow from the template Weekly report").click()
+    page.wait_for_url("**/flows/new")
+    expect(page.get_by_role("note")).to_be_visible()  # drawing needs a larger screen
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.wait_for_url(re.compile(r".*/flows/\d+$"))
+    flow_id = int(page.url.rsplit("/", 1)[1])
+    assert page.request.get(f"/api/flows/{flow_id}").json()["name"] == "Weekly report"
     page.context.close()

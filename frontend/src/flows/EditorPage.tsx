@@ -22,6 +22,7 @@ import { openDocument, placed } from './open';
 import { NewerNotice } from './NewerNotice';
 import { afterPaint } from './afterPaint';
 import { Toolbar } from './Toolbar';
+import { PhoneSave } from './PhoneSave';
 import { useCopyPasteKeys, useLeaveGuard, useUndoKeys } from './keys';
 import { VersionsPanel } from './VersionsPanel';
 import { FindDialog } from './FindDialog';
@@ -164,6 +165,7 @@ export function EditorPage() {
         <p role="note" className="phone-notice">
           {t('ui_editor_phone_notice')}
         </p>
+        {flowId === null && <PhoneSave findings={findings.length} onCreated={created} />}
         <ListView findings={findings} readOnly selectable={false} />
       </section>
     );

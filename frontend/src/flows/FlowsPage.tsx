@@ -48,11 +48,7 @@ export function FlowsPage() {
       <h1>{t('ui_flows_title')}</h1>
       {creates && (
         <div className="row">
-          <button
-            type="button"
-            className="primary"
-            onClick={() => setNaming(true)}
-          >
+          <button type="button" className="primary" onClick={() => setNaming(true)}>
             {t('ui_flows_create')}
           </button>
           <label className="file-button">
@@ -96,12 +92,7 @@ export function FlowsPage() {
         </thead>
         <tbody>
           {flows.data?.flows.map((flow) => (
-            <FlowRow
-              key={flow.id}
-              flow={flow}
-              onMessage={setMessage}
-              onDuplicate={creates ? create : null}
-            />
+            <FlowRow key={flow.id} flow={flow} onMessage={setMessage} onDuplicate={creates ? create : null} />
           ))}
         </tbody>
       </table>

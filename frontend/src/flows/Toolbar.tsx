@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import type { ReactFlowInstance } from '@xyflow/react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
@@ -18,6 +18,7 @@ import { useRights } from '../runs/rights';
 import { NameDialog } from './NameDialog';
 import { RunDialog } from './RunDialog';
 import { renameFlow } from './names';
+import { useCreate, type Created } from './create';
 
 interface Props {
   findings: Finding[];
@@ -28,15 +29,10 @@ interface Props {
   onCreated: (flowId: number) => void;
 }
 
-/** What a new flow's first save hands to the page at its new address (router state). */
-export interface Created {
-  created: number;
-}
-
 export function Toolbar({ findings, flow, view, onView, onCreated }: Props) {
   const { t } = useTranslation();
   const queries = useQueryClient();
-  const navigate = useNavigate();
+  const createFlow = useCreate(onCreated);
   const location = useLocation();
   const { doc, savedDoc, past, future, flowId, fresh, version, viewing, undo, redo } = useEditor();
   const may = useRights();
@@ -96,12 +92,7 @@ export function Toolbar({ findings, flow, view, onView, onCreated }: Props) {
 
   async function create() {
     try {
-      const saved = unwrap(await api.POST('/api/flows', { body: doc as unknown as Record<string, never> }));
-      useEditor.getState().created(saved.id, saved.version);
-      onCreated(saved.id);
-      await queries.invalidateQueries({ queryKey: ['flows'] });
-      const state: Created = { created: saved.version };
-      void navigate(`/flows/${saved.id}`, { replace: true, state });
+      await createFlow();
     } catch (failure) {
       setMessage(failureSentence(failure, t));
     }
