@@ -100,6 +100,12 @@ def test_the_invoice_flow_from_a_template_saved_then_renamed_without_a_version(
     example = json.loads((EXAMPLES / "invoice-approval.json").read_text(encoding="utf-8"))
     expect(page.locator(".react-flow__node")).to_have_count(len(example["nodes"]))
     expect(page.get_by_text("No findings")).to_be_visible()
+    # Laid out as a saved flow opens (the example has no positions): no card on top of another.
+    boxes = [node(page, n["id"]).bounding_box() for n in example["nodes"]]
+    corners = {(round(b["x"]), round(b["y"])) for b in boxes if b is not None}
+    assert len(corners) == len(example["nodes"]), corners
+    page.get_by_role("button", name="Zoom to fit").click()
+    screenshot(page, "template-opened")
     assert flows(page) == before
 
     flow_id = save_new(page)

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
 import type { FlowDocument } from './document';
-import { useEditor } from './store';
+import { startDocument } from './open';
 import './dialogs.css';
 
 export function Templates() {
@@ -39,7 +39,7 @@ export function Templates() {
               type="button"
               aria-label={t('ui_templates_use_label', { name: template.name })}
               onClick={() => {
-                useEditor.getState().start(template.document as unknown as FlowDocument);
+                startDocument(template.document as unknown as FlowDocument);
                 void navigate('/flows/new');
               }}
             >

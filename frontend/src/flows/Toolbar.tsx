@@ -122,7 +122,7 @@ export function Toolbar({ findings, flow, view, onView, onCreated }: Props) {
     <div className="toolbar" role="toolbar" aria-label={t('ui_toolbar_label')}>
       <h1>
         <span className="data">{doc.name}</span>{' '}
-        <span className="version">{t('ui_toolbar_version', { version: version ?? 0 })}</span>
+        {version !== null && <span className="version">{t('ui_toolbar_version', { version })}</span>}
         {dirty && viewing === null && <span className="dirty">{t('ui_toolbar_unsaved')}</span>}
         {viewing !== null && <span className="dirty">{t('ui_versions_viewing', { version: viewing })}</span>}
       </h1>

@@ -84,3 +84,14 @@ describe('a rename without a version', () => {
     expect([useEditor.getState().doc.name, unsaved(useEditor.getState())]).toEqual(['Named', true]);
   });
 });
+
+describe('a new flow laid out once its layout is ready', () => {
+  it('takes the layout while nothing was edited, and stays unsaved', () => {
+    useEditor.getState().start(v1);
+    useEditor.getState().relaid(v1, v2);
+    expect([useEditor.getState().doc, unsaved(useEditor.getState())]).toEqual([v2, true]);
+    useEditor.getState().apply(old);
+    useEditor.getState().relaid(old, v1);
+    expect(useEditor.getState().doc).toBe(old);
+  });
+});

@@ -177,5 +177,9 @@ export const useEditor = create<EditorState>((set) => ({
       };
     }),
   relaid: (from, to) =>
-    set((s) => (s.doc === from && s.savedDoc === from && !s.past.length ? { doc: to, savedDoc: to } : {})),
+    set((s) => {
+      if (s.doc !== from || s.past.length) return {};
+      if (s.fresh) return { doc: to }; // a new flow: still unsaved, laid out anew
+      return s.savedDoc === from ? { doc: to, savedDoc: to } : {};
+    }),
 }));
