@@ -65,6 +65,9 @@ def test_new_flow_asks_for_a_name_and_saves_nothing_until_save(browser: Browser,
     flow_id = save_new(page)
     assert flows(page) == [(flow_id, "Drawn before saved", 1), *before]
     expect(page.get_by_text("unsaved changes")).to_have_count(0)
+    page.reload()  # the save said so once, not again
+    expect(page.get_by_role("heading", name="Drawn before saved")).to_be_visible()
+    expect(page.get_by_text("Saved as version 1")).to_have_count(0)
 
     # The new flow's address without a new flow to show goes back to the flows.
     page.goto("/flows/new")

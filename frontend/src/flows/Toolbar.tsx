@@ -2,10 +2,10 @@
 // Editing buttons only with the edit right on the flow (a new flow: edit everywhere, which creating takes),
 // Run only with the run right (runs/rights.ts). A new flow's Save creates it and the page moves to its
 // address; Run asks for the trigger's input first (RunDialog).
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ReactFlowInstance } from '@xyflow/react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useLocation } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
@@ -34,6 +34,7 @@ export function Toolbar({ findings, flow, view, onView, onCreated }: Props) {
   const queries = useQueryClient();
   const createFlow = useCreate(onCreated);
   const location = useLocation();
+  const navigate = useNavigate();
   const { doc, savedDoc, past, future, flowId, fresh, version, viewing, undo, redo } = useEditor();
   const may = useRights();
   const edits = flowId === null ? fresh && may('edit') : may('edit', flowId);
@@ -42,6 +43,10 @@ export function Toolbar({ findings, flow, view, onView, onCreated }: Props) {
   const [message, setMessage] = useState<string | null>(() =>
     made === undefined ? null : t('ui_save_done', { version: made }),
   );
+  // Said once: the state is dropped from the history entry, so a reload does not say it again.
+  useEffect(() => {
+    if (made !== undefined) void navigate(location.pathname, { replace: true, state: null });
+  }, [made, navigate, location.pathname]);
   const [dialog, setDialog] = useState<'run' | 'name' | null>(null);
   const [stale, setStale] = useState(false);
   const [arranging, setArranging] = useState(false);
