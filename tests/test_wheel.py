@@ -51,10 +51,15 @@ def test_the_installed_package_reads_its_catalogs_sql_and_migrations_from_itself
         "from backend.store.queries import load\n"
         "print(json.dumps([backend.__file__, str(c.LOCALES_DIR), len(known()),\n"
         "    'claim' in load('backend.queue', 'queries.sql'), c.message('flow_valid', 'de')]))\n"
+        "from backend.flows.examples import templates\n"
+        "print(json.dumps([t.name for t in templates('de')]))\n"
     )
     seen = run(installed / "python", "-c", probe, cwd=tmp_path)
     assert seen.returncode == 0, seen.stderr
-    package, locales, migrations, claim, german = json.loads(seen.stdout)
+    first, second = seen.stdout.splitlines()
+    package, locales, migrations, claim, german = json.loads(first)
+    # The examples come along too: the API offers them as templates (backend/flows/examples.py).
+    assert json.loads(second)[0] == "Rechnungsfreigabe"
     venv = str(installed.parent)
     assert package.startswith(venv) and locales.startswith(venv) and locales.endswith("backend/locales")
     assert migrations == len(list((REPO / "backend" / "store" / "migrations_sql").glob("*.sql")))

@@ -22,6 +22,7 @@ from backend.api import (  # noqa: F401 - they declare the endpoints
     delegations,
     events,
     evidence,
+    flow_names,
     flows,
     me,
     meta,
@@ -35,6 +36,7 @@ from backend.api import (  # noqa: F401 - they declare the endpoints
     static,
     stops,
     stream,
+    templates,
     triggers,
     walk,
 )

@@ -44,11 +44,16 @@ FLOW: dict[str, Any] = {
     "properties": {
         "id": {"type": "integer"},
         "name": {"type": "string"},
+        "description": {"type": ["string", "null"]},
         "version": {"type": "integer"},
         "created_at": {"type": "string", "format": "date-time"},
         "created_by": {"type": ["string", "null"]},
         "webhook": {"type": "boolean", "description": "whether a webhook secret is set"},
-        "document": {"type": "object"},
+        "document": {
+            "type": "object",
+            "description": "the newest version's document with the flow's name and description as they "
+            "are now (a rename makes no version: GET .../versions/N has the version as saved)",
+        },
     },
 }
 FLOW_SUMMARY: dict[str, Any] = {
@@ -78,8 +83,10 @@ def _flow_json(flow: FlowRow) -> dict[str, Any]:
         "created_by": flow.created_by,
         "webhook": flow.webhook,
     }
-    if flow.document is not None:
-        data["document"] = flow.document
+    document = flow.current_document()
+    if document is not None:
+        data["document"] = document
+        data["description"] = flow.description
     return data
 
 

@@ -7,7 +7,7 @@ INSERT INTO flows (name, created_by) VALUES (%(name)s, %(by)s) RETURNING id
 -- name: add_version
 -- The next version of a flow; the flow row's lock orders two saves of one flow.
 WITH bumped AS (
-    UPDATE flows SET latest_version = latest_version + 1, name = %(name)s
+    UPDATE flows SET latest_version = latest_version + 1, name = %(name)s, description = %(description)s
     WHERE id = %(flow_id)s
     RETURNING id, latest_version
 )
@@ -29,7 +29,7 @@ LIMIT %(limit)s
 
 -- name: get_flow
 -- One flow with its newest document.
-SELECT f.id, f.name, f.latest_version AS version, f.created_at, f.created_by,
+SELECT f.id, f.name, f.description, f.latest_version AS version, f.created_at, f.created_by,
        f.webhook_secret_hash IS NOT NULL AS webhook, v.document
 FROM flows AS f JOIN flow_versions AS v ON v.flow_id = f.id AND v.version = f.latest_version
 WHERE f.id = %(flow_id)s
@@ -72,3 +72,24 @@ SELECT f.latest_version AS version, v.created_at, v.created_by
 FROM flows AS f JOIN flow_versions AS v ON v.flow_id = f.id AND v.version = f.latest_version
 WHERE f.id = %(flow_id)s
 FOR UPDATE OF f
+
+-- name: flow_names_for_update
+-- The flow's name and description as they are; its row locked until the rename commits.
+SELECT name, description, latest_version AS version FROM flows
+WHERE id = %(flow_id)s AND latest_version > 0 FOR UPDATE
+
+-- name: lock_flow_name
+-- Renames to one name (case folded) wait for each other until the first commits, so that two of them
+-- cannot both find the name free.
+SELECT pg_advisory_xact_lock(hashtextextended('flow name ' || lower(%(name)s), 0))
+
+-- name: flow_name_holder
+-- Another flow that has this name, compared case folded (flows_name_folded).
+SELECT id FROM flows WHERE lower(name) = lower(%(name)s) AND id <> %(flow_id)s AND latest_version > 0
+LIMIT 1
+
+-- name: rename_flow
+-- The flow's name and description, changed without a new version; what it holds now, or no row.
+UPDATE flows SET name = %(name)s, description = %(description)s
+WHERE id = %(flow_id)s AND latest_version > 0
+RETURNING name, description, latest_version AS version

@@ -1,6 +1,8 @@
 """The flows and their versions: every statement on the `flows` and `flow_versions` tables is run here,
 behind typed functions whose rows are dataclasses (the columns aliased to their fields). Every save is a
-new version, so a paused run's version never changes under it."""
+new version, so a paused run's version never changes under it; a rename or a new description is no
+version (`rename_flow`): the flow's row holds its name and description, each version the ones it was
+saved with."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -48,7 +51,13 @@ async def save_version(
         cur = conn.cursor(row_factory=scalar_row)
         await cur.execute(
             QUERIES["add_version"],
-            {"flow_id": flow_id, "name": document["name"], "document": Jsonb(document), "by": by},
+            {
+                "flow_id": flow_id,
+                "name": document["name"],
+                "description": document.get("description"),
+                "document": Jsonb(document),
+                "by": by,
+            },
         )
         version = await cur.fetchone()
         if version is None:
@@ -68,6 +77,77 @@ class FlowRow:
     created_by: str | None
     webhook: bool  # whether a webhook secret is set
     document: dict[str, Any] | None = None
+    description: str | None = None
+
+    def current_document(self) -> dict[str, Any] | None:
+        """The newest document as the flow is now: a rename or a description changed since that version
+        was saved shows in it, so the next save carries them (the version itself keeps its own).
+
+        Examples:
+            >>> from datetime import datetime
+            >>> row = FlowRow(1, "Pay", 1, datetime(2026, 1, 1), None, False, {"name": "Old",
+            ...     "description": "was", "nodes": []}, None)
+            >>> row.current_document()
+            {'name': 'Pay', 'nodes': []}
+        """
+        if self.document is None:
+            return None
+        current = {**self.document, "name": self.name}
+        current.pop("description", None)
+        if self.description is not None:
+            current["description"] = self.description
+        return current
+
+
+class Keep(Enum):
+    """What `rename_flow` is given for a description it must leave as it is."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+
+
+class FlowNameTaken(Exception):
+    """Another flow already has the name asked for (compared case folded): `flow_name_taken`."""
+
+
+@dataclass(frozen=True, slots=True)
+class FlowNames:
+    """A flow's name and description, as its row holds them, and its newest version."""
+
+    name: str
+    description: str | None
+    version: int = 0
+
+
+async def rename_flow(
+    conn: AsyncConnection[Any], flow_id: int, *, name: str | None, description: str | Keep | None
+) -> FlowNames | None:
+    """Give the flow a new name and/or description without a new version; what it holds then, or None
+    when there is no such flow. `name` None keeps the name; `description` KEEP keeps it, None
+    removes it. `FlowNameTaken` when another flow has the name, case folded; then nothing changes."""
+    async with conn.transaction():
+        cur = conn.cursor(row_factory=class_row(FlowNames))
+        await cur.execute(QUERIES["flow_names_for_update"], {"flow_id": flow_id})
+        now = await cur.fetchone()
+        if now is None:
+            return None
+        if name is not None and name != now.name:
+            held = conn.cursor(row_factory=scalar_row)
+            await held.execute(QUERIES["lock_flow_name"], {"name": name})
+            await held.execute(QUERIES["flow_name_holder"], {"name": name, "flow_id": flow_id})
+            if await held.fetchone() is not None:
+                raise FlowNameTaken(name)
+        await cur.execute(
+            QUERIES["rename_flow"],
+            {
+                "flow_id": flow_id,
+                "name": now.name if name is None else name,
+                "description": now.description if description is KEEP else description,
+            },
+        )
+        return await cur.fetchone()
 
 
 @dataclass(frozen=True, slots=True)

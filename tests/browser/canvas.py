@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Locator, Page, expect
 
 
@@ -32,3 +34,24 @@ def arrange(page: Page, name: str = "Arrange") -> None:
     button = page.get_by_role("button", name=name)
     button.click()
     expect(button).to_be_enabled()
+
+
+def new_flow(
+    page: Page, name: str = "Untitled", *, new: str = "New flow", open_it: str = "Open in the editor"
+) -> None:
+    """Press New flow on the flows page, name the flow and open it: a new flow in the editor, which
+    nothing has saved yet (`new` and `open_it`: the buttons' names in the page's language)."""
+    page.get_by_role("button", name=new, exact=True).click()
+    dialog = page.get_by_role("dialog")
+    dialog.get_by_role("textbox").first.fill(name)
+    dialog.get_by_role("button", name=open_it).click()
+    page.wait_for_url("**/flows/new")
+    expect(node(page, "start")).to_be_visible()
+
+
+def save_new(page: Page) -> int:
+    """Save a new flow: it is created as version 1 and the page moves to its address; the flow's id."""
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.wait_for_url(re.compile(r".*/flows/\d+$"))
+    expect(page.get_by_role("status").filter(has_text="Saved as version 1")).to_be_visible()
+    return int(page.url.rsplit("/", 1)[1])

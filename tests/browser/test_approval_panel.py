@@ -3,12 +3,10 @@ document; a quorum the named users cannot reach is a finding on the node until i
 
 from __future__ import annotations
 
-import re
-
 import psycopg
 from playwright.sync_api import Browser, expect
 
-from tests.browser.canvas import add, arrange, node, wire
+from tests.browser.canvas import add, arrange, new_flow, node, save_new, wire
 from tests.browser.support import Server, log_in, screenshot
 
 
@@ -17,9 +15,7 @@ def test_the_panel_writes_the_rules_and_the_validator_finds_an_unreachable_quoru
 ) -> None:
     server.user("rae", "edit", "run")
     page = log_in(browser, server, "rae")
-    page.get_by_role("button", name="New flow", exact=True).click()
-    page.wait_for_url(re.compile(r".*/flows/\d+$"))
-    flow_id = int(page.url.rsplit("/", 1)[1])
+    new_flow(page, "Signed by two")
     add(page, "Approval")
     arrange(page)
     page.get_by_role("button", name="Zoom to fit").click()
@@ -43,8 +39,7 @@ def test_the_panel_writes_the_rules_and_the_validator_finds_an_unreachable_quoru
     panel.get_by_label("Title").click()  # the text fields are taken when they lose the focus
     expect(page.get_by_text("No findings")).to_be_visible()
     screenshot(page, "approval-panel-en")
-    page.get_by_role("button", name="Save").click()
-    expect(page.get_by_role("status").filter(has_text="Saved as version")).to_be_visible()
+    flow_id = save_new(page)
 
     with psycopg.connect(server.database_url) as conn:
         row = conn.execute(

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.canvas import add, arrange, node, wire
+from tests.browser.canvas import add, arrange, new_flow, node, save_new, wire
 from tests.browser.support import Server, log_in, screenshot
 
 
@@ -26,9 +26,7 @@ def test_draw_the_invoice_flow_with_the_mouse_fix_a_finding_save_and_run(
 ) -> None:
     server.user("ann", "edit", "run")
     page = log_in(browser, server, "ann")
-    page.get_by_role("button", name="New flow", exact=True).click()
-    page.wait_for_url(re.compile(r".*/flows/\d+$"))
-    expect(node(page, "start")).to_be_visible()
+    new_flow(page, "Invoices drawn by hand")
 
     add(page, "Approval")
     add(page, "HTTP request")
@@ -77,8 +75,7 @@ def test_draw_the_invoice_flow_with_the_mouse_fix_a_finding_save_and_run(
     page.get_by_label("言語").select_option("en")
     expect(page.get_by_role("button", name="Save")).to_be_visible()
 
-    page.get_by_role("button", name="Save").click()
-    expect(page.get_by_role("status").filter(has_text="Saved as version 2")).to_be_visible()
+    save_new(page)
     saved = page.request.get(page.url.replace("/flows/", "/api/flows/")).json()["document"]
     assert {(w["from"], w.get("port", "out"), w["to"]) for w in saved["wires"]} == {
         ("start", "out", "approval1"),
@@ -101,10 +98,8 @@ def test_draw_the_invoice_flow_with_the_mouse_fix_a_finding_save_and_run(
     expect(page.locator(".config h2")).to_have_text("Approval approval1")
 
     page.get_by_role("button", name="Run", exact=True).click()
-    link = page.get_by_role("link", name=re.compile(r"Run \d+ started"))
-    expect(link).to_be_visible()
-    run_id = int(re.findall(r"\d+", link.inner_text())[0])
+    page.get_by_role("dialog").get_by_role("button", name="Start the run").click()
+    page.wait_for_url(re.compile(r".*/runs/\d+$"))
+    run_id = int(page.url.rsplit("/", 1)[1])
     assert run_status(page, run_id) == "waiting"
-    link.click()
-    page.wait_for_url(f"**/runs/{run_id}")
     page.context.close()

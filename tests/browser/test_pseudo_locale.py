@@ -53,7 +53,9 @@ def test_every_visible_string_comes_from_the_catalogs(browser: Browser, server: 
     screenshot(page, "pseudo-locale-flows")
 
     page.locator("button.primary").click()
-    page.wait_for_url(re.compile(r".*/flows/\d+$"))
+    page.locator(".modal input").fill("pseudo")
+    page.locator(".modal button.primary").click()
+    page.wait_for_url("**/flows/new")
     page.locator('.react-flow__node[data-id="start"]').wait_for()
     page.locator(".palette button[data-type=approval]").click()
     page.locator('.react-flow__node[data-id="approval1"]').click()

@@ -119,6 +119,7 @@ def test_the_edit_and_run_buttons_come_with_their_rights_on_the_flow(
         0
     )  # creating takes edit everywhere
     expect(editor.get_by_role("button", name="Duplicate Rights per flow")).to_have_count(0)
+    expect(editor.get_by_role("region", name="Start from a template")).to_have_count(0)
     expect(editor.get_by_role("link", name="Rights elsewhere")).to_have_count(0)  # not theirs to read
     editor.goto(f"/flows/{flow}")
     expect(editor.get_by_role("button", name="Save", exact=True)).to_be_visible()

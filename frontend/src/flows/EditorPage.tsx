@@ -1,11 +1,12 @@
 // One flow in the editor: the palette, the canvas (or the list view), the selected node's panel and the
 // live findings. Save is refused while findings stand; Run starts a real run and links to it. Without the
 // edit right on the flow it is read-only (no palette, no edit in the panels); on a phone (shell/phone.ts)
-// it says that drawing needs a larger screen and shows the flow as a list to read.
+// it says that drawing needs a larger screen and shows the flow as a list to read. At /flows/new it edits
+// a new flow (New flow, a template) that nothing has saved yet; without one it goes back to the flows.
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactFlowInstance } from '@xyflow/react';
-import { useParams } from 'react-router';
+import { Navigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Canvas } from '../canvas/Canvas';
 import { Palette } from '../canvas/Palette';
@@ -21,6 +22,7 @@ import { openDocument, placed } from './open';
 import { NewerNotice } from './NewerNotice';
 import { afterPaint } from './afterPaint';
 import { Toolbar } from './Toolbar';
+import { PhoneSave } from './PhoneSave';
 import { useCopyPasteKeys, useLeaveGuard, useUndoKeys } from './keys';
 import { VersionsPanel } from './VersionsPanel';
 import { FindDialog } from './FindDialog';
@@ -42,14 +44,15 @@ const NOT_DRAWN: FlowDocument = { format: 'flowyard.flow/1', name: '', nodes: []
 
 export function EditorPage() {
   const { t } = useTranslation();
-  const flowId = Number(useParams().flowId);
+  const param = useParams().flowId;
+  const flowId = param === 'new' ? null : Number(param);
   const [flow, setFlow] = useState<ReactFlowInstance | null>(null);
   const [view, setView] = useState<'canvas' | 'list'>('canvas');
   const editor = useEditor();
   const may = useRights();
   const phone = usePhone();
   const readOnly = editor.viewing !== null || !may('edit', flowId) || phone;
-  const loaded = useQuery(flowQuery(flowId));
+  const loaded = useQuery({ ...flowQuery(flowId ?? 0), enabled: flowId !== null });
   // The flow as opened is checked once the canvas has drawn (a saved version has no findings, only
   // perhaps warnings); every edit after that at once (flows/findings.ts).
   const [drawn, setDrawn] = useState<number | null>(null);
@@ -68,16 +71,19 @@ export function EditorPage() {
   useUndoKeys();
   useCopyPasteKeys(readOnly);
   useLeaveGuard(unsaved(editor), t('ui_leave_confirm'));
-  const newer = newerVersion(
-    {
-      opened: editor.flowId,
-      version: editor.version,
-      dirty: unsaved(editor),
-      viewing: editor.viewing !== null,
-    },
-    flowId,
-    loaded.data?.version,
-  );
+  const newer =
+    flowId === null
+      ? null
+      : newerVersion(
+          {
+            opened: editor.flowId,
+            version: editor.version,
+            dirty: unsaved(editor),
+            viewing: editor.viewing !== null,
+          },
+          flowId,
+          loaded.data?.version,
+        );
 
   // The flow this page has loaded since it mounted: its first answer opens it; a later one (a refetch)
   // replaces the document only when nothing would be lost (flows/arrival.ts).
@@ -92,7 +98,7 @@ export function EditorPage() {
   );
   useEffect(() => {
     const fetched = loaded.data;
-    if (!fetched?.document) return;
+    if (!fetched?.document || flowId === null) return;
     const doc = fetched.document as unknown as FlowDocument;
     const now = useEditor.getState();
     const editing = {
@@ -141,6 +147,11 @@ export function EditorPage() {
     [editor.doc.wires, focusNode],
   );
 
+  const created = useCallback((id: number) => {
+    loadedHere.current = id;
+  }, []);
+
+  if (flowId === null && !editor.fresh && editor.flowId === null) return <Navigate to="/flows" replace />;
   // A refetch that fails (the server away a moment) leaves the flow being edited on the page.
   if (loaded.error && !loaded.data) return <p role="alert">{failureSentence(loaded.error, t)}</p>;
   if (editor.flowId !== flowId) return <p aria-busy="true">{t('ui_loading')}</p>;
@@ -154,6 +165,7 @@ export function EditorPage() {
         <p role="note" className="phone-notice">
           {t('ui_editor_phone_notice')}
         </p>
+        {flowId === null && <PhoneSave findings={findings.length} onCreated={created} />}
         <ListView findings={findings} readOnly selectable={false} />
       </section>
     );
@@ -163,9 +175,9 @@ export function EditorPage() {
 
   return (
     <div className="editor">
-      <Toolbar findings={findings} flow={flow} view={view} onView={setView} />
+      <Toolbar findings={findings} flow={flow} view={view} onView={setView} onCreated={created} />
       <FindDialog onPick={focusNode} />
-      {newer !== null && <NewerNotice flowId={flowId} version={newer} />}
+      {newer !== null && flowId !== null && <NewerNotice flowId={flowId} version={newer} />}
       {editor.refusal && (
         <p role="alert" className="refusal">
           {t(editor.refusal.code, editor.refusal.params)}
@@ -198,7 +210,7 @@ export function EditorPage() {
           {diff && <ComparePanel diff={diff} />}
           <FindingsPanel findings={findings} warnings={warnings} onPick={pick} />
           <WalkPanel />
-          <VersionsPanel flowId={flowId} />
+          {flowId !== null && <VersionsPanel flowId={flowId} />}
         </div>
       </div>
     </div>

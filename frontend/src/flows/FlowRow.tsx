@@ -1,5 +1,5 @@
-// One row of the flows page, with its rename (edit on the flow), duplicate (edit everywhere: it makes a
-// flow) and export actions. On a phone the row is a card, each cell named by its column (data-label).
+// One row of the flows page, with its rename (edit on the flow; no new version: PATCH), duplicate (edit
+// everywhere: it makes a flow) and export actions. On a phone the row is a card, each cell named by its column (data-label).
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -8,6 +8,8 @@ import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
 import { formatMoment } from '../i18n/i18n';
 import type { FlowDocument } from './document';
+import { nameProblem } from './NameDialog';
+import { renameFlow } from './names';
 import { useRights } from '../runs/rights';
 
 interface Summary {
@@ -54,16 +56,16 @@ export function FlowRow({ flow, onMessage, onDuplicate }: Props) {
   const when = flow.changed_at ? formatMoment(flow.changed_at) : '';
 
   async function rename(name: string) {
+    const wrong = nameProblem(name);
+    if (wrong) {
+      onMessage(t(wrong.key, wrong.params));
+      return;
+    }
     try {
-      const doc = { ...(await documentOf(flow.id)), name };
-      unwrap(
-        await api.PUT('/api/flows/{flow_id}', {
-          params: { path: { flow_id: flow.id } },
-          body: doc as unknown as Record<string, never>,
-        }),
-      );
+      await renameFlow(flow.id, { name: name.trim() });
       setRenaming(null);
       await queries.invalidateQueries({ queryKey: ['flows'] });
+      await queries.invalidateQueries({ queryKey: ['flow', flow.id] });
     } catch (failure) {
       onMessage(failureSentence(failure, t));
     }

@@ -1,6 +1,7 @@
 // The flows page: every flow the user may read, newest first, with its trigger, newest version, who
 // changed it when and how its last run went; create, rename, duplicate, import and export, each offered
-// only to those whose rights allow it (creating, importing and duplicating take edit everywhere).
+// only to those whose rights allow it (creating, importing and duplicating take edit everywhere). New flow
+// asks for a name and opens the editor on a flow that is saved only by its first Save; so does a template.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -9,6 +10,9 @@ import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
 import { emptyDocument, type FlowDocument } from './document';
 import { FlowRow } from './FlowRow';
+import { NameDialog } from './NameDialog';
+import { Templates } from './Templates';
+import { useEditor } from './store';
 import { useRights } from '../runs/rights';
 
 export function FlowsPage() {
@@ -18,14 +22,14 @@ export function FlowsPage() {
   const may = useRights();
   const creates = may('edit');
   const [message, setMessage] = useState<string | null>(null);
+  const [naming, setNaming] = useState(false);
   const flows = useQuery({ queryKey: ['flows'], queryFn: async () => unwrap(await api.GET('/api/flows')) });
 
-  async function create(doc: FlowDocument, open: boolean) {
+  async function create(doc: FlowDocument) {
     try {
-      const made = unwrap(await api.POST('/api/flows', { body: doc as unknown as Record<string, never> }));
+      unwrap(await api.POST('/api/flows', { body: doc as unknown as Record<string, never> }));
       await queries.invalidateQueries({ queryKey: ['flows'] });
-      if (open) void navigate(`/flows/${made.id}`);
-      else setMessage(t('ui_flows_created', { name: doc.name }));
+      setMessage(t('ui_flows_created', { name: doc.name }));
     } catch (failure) {
       setMessage(failureSentence(failure, t));
     }
@@ -33,7 +37,7 @@ export function FlowsPage() {
 
   async function importFile(file: File) {
     try {
-      await create(JSON.parse(await file.text()) as FlowDocument, false);
+      await create(JSON.parse(await file.text()) as FlowDocument);
     } catch {
       setMessage(t('ui_flows_import_not_json', { file: file.name }));
     }
@@ -44,11 +48,7 @@ export function FlowsPage() {
       <h1>{t('ui_flows_title')}</h1>
       {creates && (
         <div className="row">
-          <button
-            type="button"
-            className="primary"
-            onClick={() => void create(emptyDocument(t('ui_flows_new_name')), true)}
-          >
+          <button type="button" className="primary" onClick={() => setNaming(true)}>
             {t('ui_flows_create')}
           </button>
           <label className="file-button">
@@ -65,6 +65,18 @@ export function FlowsPage() {
           </label>
         </div>
       )}
+      {naming && (
+        <NameDialog
+          title="ui_flows_new_title"
+          confirm="ui_flows_new_open"
+          name=""
+          onDone={async (name) => {
+            useEditor.getState().start(emptyDocument(name));
+            await navigate('/flows/new');
+          }}
+          onClose={() => setNaming(false)}
+        />
+      )}
       <p role="status">{message}</p>
       {flows.error && <p role="alert">{failureSentence(flows.error, t)}</p>}
       <table className="flows">
@@ -80,16 +92,12 @@ export function FlowsPage() {
         </thead>
         <tbody>
           {flows.data?.flows.map((flow) => (
-            <FlowRow
-              key={flow.id}
-              flow={flow}
-              onMessage={setMessage}
-              onDuplicate={creates ? (doc) => create(doc, false) : null}
-            />
+            <FlowRow key={flow.id} flow={flow} onMessage={setMessage} onDuplicate={creates ? create : null} />
           ))}
         </tbody>
       </table>
       {flows.data?.flows.length === 0 && <p>{t('ui_flows_empty')}</p>}
+      {creates && <Templates />}
       <p className="hint">
         <Link to="/runs">{t('ui_nav_runs')}</Link>
       </p>

@@ -1,9 +1,11 @@
-// The editor's toolbar: the flow's name, undo/redo, layout, fit, the view switch, save and run. Editing
-// buttons only with the edit right on the flow, Run only with the run right (runs/rights.ts).
-import { useState } from 'react';
+// The editor's toolbar: the flow's name, rename, undo/redo, layout, fit, the view switch, save and run.
+// Editing buttons only with the edit right on the flow (a new flow: edit everywhere, which creating takes),
+// Run only with the run right (runs/rights.ts). A new flow's Save creates it and the page moves to its
+// address; Run asks for the trigger's input first (RunDialog).
+import { useEffect, useState } from 'react';
 import type { ReactFlowInstance } from '@xyflow/react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
@@ -13,23 +15,39 @@ import type { Finding } from './findings';
 import { useEditor } from './store';
 import { reopen } from './open';
 import { useRights } from '../runs/rights';
+import { NameDialog } from './NameDialog';
+import { RunDialog } from './RunDialog';
+import { renameFlow } from './names';
+import { useCreate, type Created } from './create';
 
 interface Props {
   findings: Finding[];
   flow: ReactFlowInstance | null;
   view: 'canvas' | 'list';
   onView: (view: 'canvas' | 'list') => void;
+  /** A new flow's first Save made it this flow: the page holds it as loaded, history and all. */
+  onCreated: (flowId: number) => void;
 }
 
-export function Toolbar({ findings, flow, view, onView }: Props) {
+export function Toolbar({ findings, flow, view, onView, onCreated }: Props) {
   const { t } = useTranslation();
   const queries = useQueryClient();
-  const { doc, savedDoc, past, future, flowId, version, viewing, undo, redo } = useEditor();
+  const createFlow = useCreate(onCreated);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { doc, savedDoc, past, future, flowId, fresh, version, viewing, undo, redo } = useEditor();
   const may = useRights();
-  const edits = flowId !== null && may('edit', flowId);
+  const edits = flowId === null ? fresh && may('edit') : may('edit', flowId);
   const runs = flowId !== null && may('run', flowId);
-  const [message, setMessage] = useState<string | null>(null);
-  const [run, setRun] = useState<number | null>(null);
+  const made = (location.state as Partial<Created> | null)?.created;
+  const [message, setMessage] = useState<string | null>(() =>
+    made === undefined ? null : t('ui_save_done', { version: made }),
+  );
+  // Said once: the state is dropped from the history entry, so a reload does not say it again.
+  useEffect(() => {
+    if (made !== undefined) void navigate(location.pathname, { replace: true, state: null });
+  }, [made, navigate, location.pathname]);
+  const [dialog, setDialog] = useState<'run' | 'name' | null>(null);
   const [stale, setStale] = useState(false);
   const [arranging, setArranging] = useState(false);
   const dirty = doc !== savedDoc;
@@ -49,10 +67,13 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
   }
 
   async function save(base: number | null) {
-    setRun(null);
     setStale(false);
     if (findings.length > 0) {
       setMessage(t('ui_save_refused', { count: findings.length }));
+      return;
+    }
+    if (flowId === null) {
+      await create();
       return;
     }
     try {
@@ -74,6 +95,24 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
     }
   }
 
+  async function create() {
+    try {
+      await createFlow();
+    } catch (failure) {
+      setMessage(failureSentence(failure, t));
+    }
+  }
+
+  async function rename(name: string, description: string | null) {
+    if (flowId === null) useEditor.getState().renamed(name, description);
+    else {
+      await renameFlow(flowId, { name, description });
+      await queries.invalidateQueries({ queryKey: ['flows'] });
+    }
+    setDialog(null);
+    setMessage(t('ui_toolbar_renamed', { name }));
+  }
+
   async function loadTheirs() {
     setMessage(null);
     try {
@@ -84,31 +123,19 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
     }
   }
 
-  async function start() {
-    try {
-      const started = unwrap(
-        await api.POST('/api/flows/{flow_id}/runs', {
-          params: { path: { flow_id: flowId ?? 0 } },
-          body: { input: {} },
-        }),
-      );
-      setRun(started.run);
-      setMessage(null);
-    } catch (failure) {
-      setMessage(failureSentence(failure, t));
-    }
-  }
-
   return (
     <div className="toolbar" role="toolbar" aria-label={t('ui_toolbar_label')}>
       <h1>
         <span className="data">{doc.name}</span>{' '}
-        <span className="version">{t('ui_toolbar_version', { version: version ?? 0 })}</span>
+        {version !== null && <span className="version">{t('ui_toolbar_version', { version })}</span>}
         {dirty && viewing === null && <span className="dirty">{t('ui_toolbar_unsaved')}</span>}
         {viewing !== null && <span className="dirty">{t('ui_versions_viewing', { version: viewing })}</span>}
       </h1>
       {edits && (
         <>
+          <button type="button" onClick={() => setDialog('name')} disabled={viewing !== null}>
+            {t('ui_toolbar_rename')}
+          </button>
           <button type="button" onClick={undo} disabled={!past.length || viewing !== null}>
             {t('ui_toolbar_undo')}
           </button>
@@ -146,14 +173,24 @@ export function Toolbar({ findings, flow, view, onView }: Props) {
         </button>
       )}
       {runs && (
-        <button type="button" onClick={() => void start()} disabled={dirty || viewing !== null}>
+        <button type="button" onClick={() => setDialog('run')} disabled={dirty || viewing !== null}>
           {t('ui_toolbar_run')}
         </button>
       )}
       <p role="status" className="toolbar-status">
         {message}
-        {run !== null && <Link to={`/runs/${run}`}>{t('ui_toolbar_run_started', { run })}</Link>}
       </p>
+      {dialog === 'run' && flowId !== null && <RunDialog flowId={flowId} onClose={() => setDialog(null)} />}
+      {dialog === 'name' && (
+        <NameDialog
+          title="ui_toolbar_rename_title"
+          confirm="ui_toolbar_rename_done"
+          name={doc.name}
+          description={doc.description ?? ''}
+          onDone={rename}
+          onClose={() => setDialog(null)}
+        />
+      )}
       {stale && (
         <span className="row">
           <button type="button" onClick={() => void save(null)}>

@@ -55,7 +55,11 @@ export function useLeaveGuard(dirty: boolean, question: string): void {
   const blocker = useBlocker(
     useCallback(
       ({ currentLocation, nextLocation }: { currentLocation: Location; nextLocation: Location }) =>
-        dirty && nextLocation.pathname !== currentLocation.pathname && nextLocation.pathname !== '/login',
+        dirty &&
+        nextLocation.pathname !== currentLocation.pathname &&
+        nextLocation.pathname !== '/login' &&
+        // A new flow's first save moves to its address (Toolbar's `Created`): nothing is left unsaved.
+        !(nextLocation.state as { created?: number } | null)?.created,
       [dirty],
     ),
   );

@@ -39,3 +39,14 @@ export async function reopen(queries: QueryClient, flowId: number): Promise<void
   if (flow.document && useEditor.getState().flowId === flowId)
     openDocument(flowId, flow.version, flow.document as unknown as FlowDocument);
 }
+
+/** A new flow (a template) into the editor, laid out as a saved one opens: the quick layout at once,
+ * dagre's when it is ready, unless the author has changed something by then. */
+export function startDocument(doc: FlowDocument): void {
+  const shown = placed(doc);
+  useEditor.getState().start(shown);
+  if (shown === doc) return;
+  layoutInWorker(doc)
+    .then((laid) => useEditor.getState().relaid(shown, moveNodes(shown, laid)))
+    .catch(() => undefined); // the quick layout stays, and Arrange is there
+}

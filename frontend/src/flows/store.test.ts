@@ -49,3 +49,49 @@ describe('an old version read while editing', () => {
     expect(unsaved(back)).toBe(false);
   });
 });
+
+describe('a new flow', () => {
+  it('is unsaved until its first save creates it, and keeps its history then', () => {
+    useEditor.getState().start(v1);
+    expect([useEditor.getState().fresh, useEditor.getState().flowId]).toEqual([true, null]);
+    expect(unsaved(useEditor.getState())).toBe(true);
+    useEditor.getState().apply(v2);
+    useEditor.getState().created(12, 1);
+    const now = useEditor.getState();
+    expect([now.fresh, now.flowId, now.version, now.past]).toEqual([false, 12, 1, [v1]]);
+    expect(unsaved(now)).toBe(false);
+  });
+});
+
+describe('a rename without a version', () => {
+  it('names every document held, so nothing counts as unsaved and an undo keeps the name', () => {
+    useEditor.getState().load(7, 2, { ...v1, description: 'was' });
+    useEditor.getState().apply(v2);
+    useEditor.getState().saved(3);
+    useEditor.getState().renamed('Renamed', null);
+    const now = useEditor.getState();
+    expect(unsaved(now)).toBe(false);
+    expect([now.doc.name, now.doc.description]).toEqual(['Renamed', undefined]);
+    useEditor.getState().undo();
+    expect(useEditor.getState().doc.name).toBe('Renamed');
+    useEditor.getState().renamed('Described', 'why');
+    expect(useEditor.getState().doc.description).toBe('why');
+  });
+
+  it('leaves a new flow unsaved', () => {
+    useEditor.getState().start(v1);
+    useEditor.getState().renamed('Named', null);
+    expect([useEditor.getState().doc.name, unsaved(useEditor.getState())]).toEqual(['Named', true]);
+  });
+});
+
+describe('a new flow laid out once its layout is ready', () => {
+  it('takes the layout while nothing was edited, and stays unsaved', () => {
+    useEditor.getState().start(v1);
+    useEditor.getState().relaid(v1, v2);
+    expect([useEditor.getState().doc, unsaved(useEditor.getState())]).toEqual([v2, true]);
+    useEditor.getState().apply(old);
+    useEditor.getState().relaid(old, v1);
+    expect(useEditor.getState().doc).toBe(old);
+  });
+});

@@ -16,8 +16,30 @@ export function unsaved(s: { doc: FlowDocument; savedDoc: FlowDocument; draft: D
   return (s.draft?.doc ?? s.doc) !== s.savedDoc;
 }
 
+/** What a new flow's document is compared with: nothing saved yet, so it counts as unsaved until Save. */
+const NOTHING_SAVED: FlowDocument = { format: 'flowyard.flow/1', name: '', nodes: [], wires: [] };
+
+/** The same documents with a new name and description; a document met twice stays one object, so that
+ * `doc === savedDoc` (nothing unsaved) still holds after a rename. */
+function renaming(name: string, description: string | null) {
+  const done = new Map<FlowDocument, FlowDocument>();
+  return (doc: FlowDocument): FlowDocument => {
+    if (doc === NOTHING_SAVED) return doc;
+    let named = done.get(doc);
+    if (!named) {
+      const { description: _old, ...rest } = doc;
+      named = description ? { ...rest, name, description } : { ...rest, name };
+      done.set(doc, named);
+    }
+    return named;
+  };
+}
+
 interface EditorState {
+  /** The saved flow being edited; null for a new flow (`fresh`) or before any is opened. */
   flowId: number | null;
+  /** A new flow, not saved yet (from New flow or a template): its first Save creates it. */
+  fresh: boolean;
   version: number | null;
   doc: FlowDocument;
   savedDoc: FlowDocument;
@@ -43,12 +65,20 @@ interface EditorState {
   redo: () => void;
   select: (ids: string[]) => void;
   saved: (version: number) => void;
+  /** A new flow to draw, nothing saved until `created`. */
+  start: (doc: FlowDocument) => void;
+  /** The new flow's first Save made it flow `flowId`, version `version`. */
+  created: (flowId: number, version: number) => void;
+  /** The flow's name and description changed without a new version (PATCH): in every document held, so
+   * neither an undo nor the next save brings the old name back. */
+  renamed: (name: string, description: string | null) => void;
   /** The document opened (`from`) laid out anew, as if it had opened so; nothing if it was edited since. */
   relaid: (from: FlowDocument, to: FlowDocument) => void;
 }
 
 export const useEditor = create<EditorState>((set) => ({
   flowId: null,
+  fresh: false,
   version: null,
   doc: { format: 'flowyard.flow/1', name: '', nodes: [], wires: [] },
   savedDoc: { format: 'flowyard.flow/1', name: '', nodes: [], wires: [] },
@@ -74,6 +104,7 @@ export const useEditor = create<EditorState>((set) => ({
   load: (flowId, version, doc) =>
     set({
       flowId,
+      fresh: false,
       version,
       doc,
       savedDoc: doc,
@@ -118,6 +149,37 @@ export const useEditor = create<EditorState>((set) => ({
       ids.length === s.selected.length && ids.every((id, i) => s.selected[i] === id) ? {} : { selected: ids },
     ),
   saved: (version) => set((s) => ({ version, savedDoc: s.doc })),
+  start: (doc) =>
+    set({
+      flowId: null,
+      fresh: true,
+      version: null,
+      doc,
+      savedDoc: NOTHING_SAVED,
+      past: [],
+      future: [],
+      selected: [],
+      refusal: null,
+      viewing: null,
+      draft: null,
+    }),
+  created: (flowId, version) => set((s) => ({ flowId, fresh: false, version, savedDoc: s.doc })),
+  renamed: (name, description) =>
+    set((s) => {
+      const named = renaming(name, description);
+      const draft = s.draft && { ...s.draft, doc: named(s.draft.doc), past: s.draft.past.map(named) };
+      return {
+        doc: named(s.doc),
+        savedDoc: named(s.savedDoc),
+        past: s.past.map(named),
+        future: s.future.map(named),
+        draft: draft && { ...draft, future: draft.future.map(named) },
+      };
+    }),
   relaid: (from, to) =>
-    set((s) => (s.doc === from && s.savedDoc === from && !s.past.length ? { doc: to, savedDoc: to } : {})),
+    set((s) => {
+      if (s.doc !== from || s.past.length) return {};
+      if (s.fresh) return { doc: to }; // a new flow: still unsaved, laid out anew
+      return s.savedDoc === from ? { doc: to, savedDoc: to } : {};
+    }),
 }));
