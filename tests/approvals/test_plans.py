@@ -98,6 +98,7 @@ PARAMS: dict[str, Any] = {
     "run_ids": [1, 2],
     "approval": 1,
     "scan": 20000,
+    "description": None,
     "run": 1,
     "flow": 1,
     "first": 1,
