@@ -370,6 +370,7 @@ class Worker:
             )
 
     async def _walk(self, claim: Claim) -> tuple[Run, Walked]:
+        self.faults.walking(claim.run_id)
         run = await load_run(self.pool, claim, self.flows)
         walked = await walk_claim(
             self.pool,
