@@ -156,6 +156,9 @@ class Worker:
         # while the last one's outcomes are being written, up to IN_HAND times the concurrency in hand.
         self._inflight: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._walking: set[tuple[int, int]] = set()
+        # The claim in hand whose last claim was abandoned, if any (`Claim.abandoned`): one at most, so that
+        # should it kill this worker again, no other suspect dies with it (docs/runs.md).
+        self._suspect: tuple[int, int] | None = None
         self._wake = asyncio.Event()
         self._claimed_at = 0.0  # monotonic time of the last full claim round
         # A NOTIFY came since the last claim round: a wait may have been answered (a decision, an event).
@@ -235,6 +238,8 @@ class Worker:
             task = asyncio.create_task(self._serve(claim, reading if claim.wait_id in waiting_for else None))
             self._inflight[key] = task
             self._walking.add(key)
+            if claim.abandoned:
+                self._suspect = key
             task.add_done_callback(functools.partial(self._done, key))
         return len(claims)
 
@@ -248,7 +253,14 @@ class Worker:
                 await conn.execute(QUERIES["release_expired_claims"], {"now": now})
             in_hand = {wait_id for wait_id, _ in self._inflight}
             return await claim_due(
-                conn, self.name, limit, now, self.lease, answered_only=answered_only, in_hand=in_hand
+                conn,
+                self.name,
+                limit,
+                now,
+                self.lease,
+                answered_only=answered_only,
+                in_hand=in_hand,
+                suspect_in_hand=self._suspect is not None,
             )
 
     def _claimable_at(self) -> float:
@@ -291,6 +303,8 @@ class Worker:
         if self._inflight.get(key) is task:  # never another claim's (`in_hand` keeps keys apart anyway)
             del self._inflight[key]
             self._walking.discard(key)
+            if self._suspect == key:
+                self._suspect = None
         self._wake.set()
         if self.outbox is not None:
             self.outbox.wake.set()  # the walk may have parked at an approval whose mails now wait
