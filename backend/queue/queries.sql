@@ -69,12 +69,21 @@ FROM claimed AS c JOIN runs AS r ON r.id = c.run_id
             ON c.kind = 'approval' AND a.run_id = c.run_id AND a.visit = c.visit AND a.outcome IS NOT NULL
 
 -- name: renew_claims
--- Extend the leases of every wait this worker is still walking, in one statement; a claim that is gone
--- (taken over, or its run cancelled) is simply not in the answer.
+-- Extend the leases of every wait this worker holds (walking it, or its outcome queued or being written),
+-- in one statement; a claim that is gone (taken over, or its run cancelled) is simply not in the answer.
+-- It waits for no lock: a row another transaction holds is skipped this time (the worker's own batch
+-- writer writing its outcome, which ends the claim or leaves it to the next renewal, a lease/3 later).
+-- Waiting for it held back the renewal of every other claim in hand, and, the batch writer locking the
+-- same rows in another order, deadlocked: a second of deadlock_timeout, with a 2 s lease, lost every
+-- claim of a live worker (issue 35).
 UPDATE waits AS w
 SET claim_expires_at = coalesce(%(now)s::timestamptz, now()) + %(lease)s::interval
-FROM unnest(%(wait_ids)s::bigint[], %(claim_attempts)s::integer[]) AS held (id, attempts)
-WHERE w.id = held.id AND w.claimed_by = %(me)s AND w.attempts = held.attempts
+FROM (SELECT m.id FROM waits AS m
+      JOIN unnest(%(wait_ids)s::bigint[], %(claim_attempts)s::integer[]) AS held (id, attempts)
+        ON m.id = held.id AND m.attempts = held.attempts
+      WHERE m.claimed_by = %(me)s
+      FOR UPDATE OF m SKIP LOCKED) AS mine
+WHERE w.id = mine.id
 RETURNING w.id
 
 -- name: still_claimed

@@ -446,25 +446,42 @@ class Worker:
             return await cur.fetchone() is not None
 
     async def _renew(self) -> None:
-        """Keep the leases of every claim in hand, all in one statement, three times per lease. A claim
-        that is gone is not renewed: its guarded writes and the check before each action know."""
-        while True:
-            await asyncio.sleep(self.lease.total_seconds() / 3)
-            held = list(self._inflight)
-            if not held:
-                continue
-            params = {
-                "wait_ids": [wait_id for wait_id, _ in held],
-                "claim_attempts": [attempts for _, attempts in held],
-                "me": self.name,
-                "lease": self.lease,
-                "now": self.clock(),
-            }
-            try:
-                async with self.pool.connection() as conn:
+        """Keep the leases of every claim in hand (walking, or its outcome queued or being written), all in
+        one statement, three times per lease. A claim that is gone is not renewed: its guarded writes and
+        the check before each action know.
+
+        On a connection of its own, as the LISTEN is: the pool is shared by the walks, the outcome writes,
+        the claim round and the heartbeat, and a renewal queued behind them for two thirds of a lease lost
+        every claim the worker held, while it was still walking them."""
+        conninfo = self.pool.conninfo
+        assert isinstance(conninfo, str), "the worker's pool is made from a URL"
+        conn: AsyncConnection[Any] | None = None
+        try:
+            while True:
+                await asyncio.sleep(self.lease.total_seconds() / 3)
+                held = list(self._inflight)
+                if not held:
+                    continue
+                params = {
+                    "wait_ids": [wait_id for wait_id, _ in held],
+                    "claim_attempts": [attempts for _, attempts in held],
+                    "me": self.name,
+                    "lease": self.lease,
+                    "now": self.clock(),
+                }
+                try:
+                    if conn is None or conn.closed:
+                        conn = await AsyncConnection.connect(conninfo, autocommit=True)
                     await conn.execute(QUERIES["renew_claims"], params)
-            except Exception:
-                log.warning("renewing %d claims failed; trying again", len(held), exc_info=True)
+                except Exception:
+                    log.warning("renewing %d claims failed; trying again", len(held), exc_info=True)
+                    if conn is not None:
+                        with contextlib.suppress(Exception):  # a connection that failed is not used again
+                            await conn.close()
+                    conn = None
+        finally:
+            if conn is not None:
+                await conn.close()
 
     def _parked(self, due_in: timedelta) -> None:
         """An outcome batch committed a wait that falls due `due_in` from now: look again then."""
