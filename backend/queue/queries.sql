@@ -73,9 +73,9 @@ FROM claimed AS c JOIN runs AS r ON r.id = c.run_id
 -- in one statement; a claim that is gone (taken over, or its run cancelled) is simply not in the answer.
 -- It waits for no lock: a row another transaction holds is skipped this time (the worker's own batch
 -- writer writing its outcome, which ends the claim or leaves it to the next renewal, a lease/3 later).
--- Waiting for it held back the renewal of every other claim in hand, and, the batch writer locking the
--- same rows in another order, deadlocked: a second of deadlock_timeout, with a 2 s lease, lost every
--- claim of a live worker (issue 35).
+-- Waiting for it held back the renewal of every other claim in hand for as long as that write took, and
+-- could deadlock with it (both lock the same rows, in different orders): a second of deadlock_timeout
+-- against a 2 s lease loses every claim of a live worker (issue 35).
 UPDATE waits AS w
 SET claim_expires_at = coalesce(%(now)s::timestamptz, now()) + %(lease)s::interval
 FROM (SELECT m.id FROM waits AS m

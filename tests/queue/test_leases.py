@@ -2,10 +2,10 @@
 
 The worker renews every claim it holds in one statement, those whose outcome its batch writer is writing
 at that moment included. The statement used to update the rows as it found them: it waited for any row
-another transaction held (the batch writer's, a decision's), and with the batch writer locking the same
-rows in another order the two deadlocked; either way the renewal of every other claim in hand waited a
-second or more, and with a short lease every claim the worker held lapsed and was taken by another worker
-while it was still walking them.
+another transaction held (the batch writer's, a decision's), holding back the renewal of every other
+claim in hand, and could deadlock with the batch writer (both lock the same rows, in different orders);
+with a short lease, every claim the worker held could lapse while it was still walking them. And the
+renewal queued for a connection of the pool behind the walks and writes.
 """
 
 from __future__ import annotations
