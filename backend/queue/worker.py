@@ -456,11 +456,17 @@ class Worker:
         conninfo = self.pool.conninfo
         assert isinstance(conninfo, str), "the worker's pool is made from a URL"
         conn: AsyncConnection[Any] | None = None
+        renewed_at = time.monotonic()
         try:
+            # Connected before the first claim is due for renewal: a connection opened then, on a loaded
+            # machine, took seconds of the first lease.
+            with contextlib.suppress(Exception):
+                conn = await AsyncConnection.connect(conninfo, autocommit=True)
             while True:
                 await asyncio.sleep(self.lease.total_seconds() / 3)
                 held = list(self._inflight)
                 if not held:
+                    renewed_at = time.monotonic()
                     continue
                 params = {
                     "wait_ids": [wait_id for wait_id, _ in held],
@@ -473,6 +479,11 @@ class Worker:
                     if conn is None or conn.closed:
                         conn = await AsyncConnection.connect(conninfo, autocommit=True)
                     await conn.execute(QUERIES["renew_claims"], params)
+                    since, renewed_at = time.monotonic() - renewed_at, time.monotonic()
+                    if since > self.lease.total_seconds() * 2 / 3:
+                        # Only this process holding up its own loop (or the database its statement) does
+                        # that: its claims may have lapsed meanwhile, and been taken by another worker.
+                        log.warning("renewed %d claims %.1f s after the last renewal", len(held), since)
                 except Exception:
                     log.warning("renewing %d claims failed; trying again", len(held), exc_info=True)
                     if conn is not None:
