@@ -236,11 +236,9 @@ def report(url: str, ids: list[int], poison: int | None, crew: Crew, took: float
         lost_alive = [
             (name, claimed, given_back)
             for name, claimed, given_back in conn.execute(
-                "SELECT g.worker, extract(epoch FROM c.at - k.started_at),"
-                " extract(epoch FROM g.at - k.started_at)"
-                " FROM bench_claims AS g JOIN bench_claims AS c ON c.wait_id = g.wait_id"
-                "  AND c.attempts = g.attempts AND NOT c.given_back"
-                " LEFT JOIN workers AS k ON k.name = g.worker WHERE g.given_back"
+                "SELECT g.worker, c.at, g.at FROM bench_claims AS g JOIN bench_claims AS c"
+                " ON c.wait_id = g.wait_id AND c.attempts = g.attempts AND c.worker = g.worker"
+                " AND NOT c.given_back WHERE g.given_back ORDER BY g.at"
             ).fetchall()
             if name and int(name.split("/")[1]) not in crew.killed | crew.poisoned
         ]
@@ -260,9 +258,7 @@ def report(url: str, ids: list[int], poison: int | None, crew: Crew, took: float
     per_kill = (lost["killed"] + lost["poison"]) / kills if kills else 0.0
     print(f"claims lost per kill: {per_kill:.1f}; claims lost by workers never killed: {lost['alive']}")
     for name, claimed, given_back in lost_alive:
-        print(
-            f"  lost by {name}: claimed {claimed:.2f} s after it started, given back {given_back:.2f} s after"
-        )
+        print(f"  lost by {name}: claimed at {claimed:%H:%M:%S.%f}, given back at {given_back:%H:%M:%S.%f}")
     print(f"runs (the poison apart): {dict(Counter(status for status, _ in others))}")
     abandoned = sum(1 for status, error in others if status == "stopped" and error == "claim_abandoned")
     print(f"runs stopped with claim_abandoned (the poison apart): {abandoned}")
