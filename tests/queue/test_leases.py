@@ -118,5 +118,5 @@ async def expiry(conn: AsyncConnection, run_id: int) -> datetime:
     row = await (
         await conn.execute("SELECT claim_expires_at FROM waits WHERE run_id = %s", (run_id,))
     ).fetchone()
-    assert row is not None and row[0] is not None
+    assert row is not None and isinstance(row[0], datetime)
     return row[0]
