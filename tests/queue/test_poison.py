@@ -36,7 +36,9 @@ TWO_STEPS = flow(
 )
 ORDINARY = 99
 WORKERS = 2
-LEASE_S = "3"  # long enough that a live worker on a loaded machine keeps its claims; short for the test
+# Long enough that a live worker keeps its claims through the stalls of a loaded machine (up to 4.8 s seen:
+# docs/crashes.md), short enough for five leases to lapse within the test.
+LEASE_S = "5"
 SETTLED = ("succeeded", "failed", "stopped", "cancelled")
 LEASE = timedelta(seconds=30)
 
