@@ -55,6 +55,7 @@ from backend.queue.driver import (
 )
 from backend.queue.events import with_events
 from backend.queue.faults import Faults
+from backend.queue.leases import Renewer
 from backend.queue.outcome import write_failure
 from backend.queue.queries import QUERIES
 from backend.queue.records import record_retention_from_env, sweep_run_records
@@ -181,7 +182,11 @@ class Worker:
         self._stopping = stop
         listener = asyncio.create_task(self._listen(stop))
         beats = asyncio.create_task(self._heartbeat(stop))
-        renewer = asyncio.create_task(self._renew())
+        conninfo = self.pool.conninfo
+        assert isinstance(conninfo, str), "the worker's pool is made from a URL"
+        renewer = asyncio.create_task(
+            Renewer(conninfo, self.name, self.lease, self.clock, lambda: list(self._inflight)).run()
+        )
         tasks = [listener, beats, renewer]
         if self.outbox is not None:
             tasks.append(asyncio.create_task(self.outbox.run(stop)))
@@ -444,55 +449,6 @@ class Worker:
                 QUERIES["still_claimed"], {"id": claim.wait_id, "me": self.name, "attempts": claim.attempts}
             )
             return await cur.fetchone() is not None
-
-    async def _renew(self) -> None:
-        """Keep the leases of every claim in hand (walking, or its outcome queued or being written), all in
-        one statement, three times per lease. A claim that is gone is not renewed: its guarded writes and
-        the check before each action know.
-
-        On a connection of its own, as the LISTEN is: the pool is shared by the walks, the outcome writes,
-        the claim round and the heartbeat, and a renewal queued behind them for two thirds of a lease lost
-        every claim the worker held, while it was still walking them."""
-        conninfo = self.pool.conninfo
-        assert isinstance(conninfo, str), "the worker's pool is made from a URL"
-        conn: AsyncConnection[Any] | None = None
-        renewed_at = time.monotonic()
-        try:
-            # Connected before the first claim is due for renewal: a connection opened then, on a loaded
-            # machine, took seconds of the first lease.
-            with contextlib.suppress(Exception):
-                conn = await AsyncConnection.connect(conninfo, autocommit=True)
-            while True:
-                await asyncio.sleep(self.lease.total_seconds() / 3)
-                held = list(self._inflight)
-                if not held:
-                    renewed_at = time.monotonic()
-                    continue
-                params = {
-                    "wait_ids": [wait_id for wait_id, _ in held],
-                    "claim_attempts": [attempts for _, attempts in held],
-                    "me": self.name,
-                    "lease": self.lease,
-                    "now": self.clock(),
-                }
-                try:
-                    if conn is None or conn.closed:
-                        conn = await AsyncConnection.connect(conninfo, autocommit=True)
-                    await conn.execute(QUERIES["renew_claims"], params)
-                    since, renewed_at = time.monotonic() - renewed_at, time.monotonic()
-                    if since > self.lease.total_seconds() * 2 / 3:
-                        # Only this process holding up its own loop (or the database its statement) does
-                        # that: its claims may have lapsed meanwhile, and been taken by another worker.
-                        log.warning("renewed %d claims %.1f s after the last renewal", len(held), since)
-                except Exception:
-                    log.warning("renewing %d claims failed; trying again", len(held), exc_info=True)
-                    if conn is not None:
-                        with contextlib.suppress(Exception):  # a connection that failed is not used again
-                            await conn.close()
-                    conn = None
-        finally:
-            if conn is not None:
-                await conn.close()
 
     def _parked(self, due_in: timedelta) -> None:
         """An outcome batch committed a wait that falls due `due_in` from now: look again then."""
