@@ -17,9 +17,10 @@
 -- (wait, attempts) would be in hand twice and the second try of the first write would pass the guard.
 -- A wait whose last claim was abandoned (`abandoned`, migration 0025: its lease lapsed, the worker that
 -- held it most likely died in its walk) is a suspect: it may be a run that kills every worker that walks
--- it. At most %(abandoned_limit)s of them (1, or 0 for a worker that holds one already, worker.py) is
--- taken, answered or not, before the waits due by time: a dying worker loses every claim it holds, and
--- two suspects never share one, so only the run that kills workers reaches its last attempt.
+-- it. At most %(abandoned_limit)s of them (1; 0 for a worker that holds one already, or in a round of
+-- answered waits alone: claims.py) is taken, answered or not, before the waits due by time: a dying worker
+-- loses every claim it holds, and two suspects never share one, so only the run that kills workers
+-- reaches its last attempt.
 -- The statement's own transaction does not wait for its WAL flush
 -- (set_config(..., true) lasts until that commit): a claim lost with a crashed database is a wait due
 -- again, and every later write that waits for its flush flushes the claim with it (docs/runs.md).
