@@ -240,6 +240,7 @@ def _parser(locale: str = DEFAULT_LOCALE) -> argparse.ArgumentParser:
         help=message("cli_help_worker_metrics_host"),
     )
     worker.add_argument("--fault-point", default=None, help=argparse.SUPPRESS)  # fault tests only
+    worker.add_argument("--fault-poison-run", type=int, default=None, help=argparse.SUPPRESS)  # the same
 
     workers = command("workers", message("cli_help_workers"))
     workers.set_defaults(func=_command("backend.queue.commands:workers_command"))

@@ -146,14 +146,15 @@ def worker_command(args: argparse.Namespace, url: str) -> int:
         return refuse(
             code="metrics_port_unavailable", exit_code=2, port=args.metrics_port, reason=exc.strerror
         )
-    return asyncio.run(run_worker(url, args.concurrency, lease, args.fault_point, metrics))
+    faults = (args.fault_point, args.fault_poison_run)
+    return asyncio.run(run_worker(url, args.concurrency, lease, faults, metrics))
 
 
 async def run_worker(
     url: str,
     concurrency: int,
     lease: timedelta,
-    fault_point: str | None,
+    faults_armed: tuple[str | None, int | None],
     metrics: socket.socket | None = None,
 ) -> int:
     configure_logging()
@@ -164,7 +165,7 @@ async def run_worker(
     pool = open_pool(url, size=concurrency + 3)
     await pool.open()
     try:
-        faults = Faults(fault_point)
+        faults = Faults(*faults_armed)
         worker = Worker(
             pool,
             concurrency=concurrency,

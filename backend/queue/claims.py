@@ -87,6 +87,9 @@ class Claim:
     # Claimed because someone answered it (a decision, an event: waits.answered_at): its outcome is
     # written without waiting behind a batch in flight (OutcomeBatch).
     answered: bool = False
+    # Its last claim was abandoned (its lease lapsed: waits.abandoned, migration 0025): it may be a run that
+    # kills the worker that walks it, so its worker holds no other such claim while it holds this one.
+    abandoned: bool = False
     # An approval wait's approval when the claim (or its round's `time_out_claimed`) found it final
     # (decided, timed out, cancelled): the wait resumes from it with no read of its own. None: not read,
     # or still undecided.
@@ -119,7 +122,8 @@ class Claimed(Claim):
             read = (self.approval_id, self.outcome, self.decided_by, self.decided_at, self.comment)
             approval = ApprovalRead(*read)
         values = {field.name: getattr(self, field.name) for field in fields(Claim)}
-        return Claim(**{**values, "answered": bool(self.answered), "approval": approval})
+        given = {"answered": bool(self.answered), "abandoned": bool(self.abandoned), "approval": approval}
+        return Claim(**{**values, **given})
 
 
 # The statements' columns in their order: the claim's (its `approval` is not one), then the approval's.
@@ -135,15 +139,19 @@ async def claim_due(
     *,
     answered_only: bool = False,
     in_hand: Collection[int] = (),
+    suspect_in_hand: bool = False,
 ) -> list[Claim]:
     """Claim up to `limit` due waits for `me`, answered ones first; `answered_only`: those alone. Never
-    one of `in_hand`, the waits the worker still holds a claim of."""
+    one of `in_hand`, the waits the worker still holds a claim of. At most one wait whose last claim was
+    abandoned (`Claim.abandoned`), and none when the worker holds one already (`suspect_in_hand`) or
+    claims the answered alone."""
     # A full round leaves at least half of its slots to waits due by time.
     answered_limit, due_limit = (limit, 0) if answered_only else (max(1, limit // 2), limit)
     params = {
         "me": me,
         "limit": limit,
         "answered_limit": answered_limit,
+        "abandoned_limit": 0 if answered_only or suspect_in_hand else 1,
         "due_limit": due_limit,
         "in_hand": list(in_hand),
         "now": now,

@@ -15,21 +15,34 @@
 -- written again after the database went away): a write whose commit landed but whose answer was lost
 -- re-parks the wait with its attempts at 0, and were this worker to claim it again at once, the same
 -- (wait, attempts) would be in hand twice and the second try of the first write would pass the guard.
+-- A wait whose last claim was abandoned (`abandoned`, migration 0025: its lease lapsed, the worker that
+-- held it most likely died in its walk) is a suspect: it may be a run that kills every worker that walks
+-- it. At most %(abandoned_limit)s of them (1; 0 for a worker that holds one already, or in a round of
+-- answered waits alone: claims.py) is taken, answered or not, before the waits due by time: a dying worker
+-- loses every claim it holds, and two suspects never share one, so only the run that kills workers
+-- reaches its last attempt.
 -- The statement's own transaction does not wait for its WAL flush
 -- (set_config(..., true) lasts until that commit): a claim lost with a crashed database is a wait due
 -- again, and every later write that waits for its flush flushes the claim with it (docs/runs.md).
 WITH answered AS (
     SELECT id FROM waits
     WHERE status = 'waiting' AND answered_at IS NOT NULL AND wake_at <= coalesce(%(now)s::timestamptz, now())
-      AND id <> ALL(%(in_hand)s::bigint[])
+      AND NOT abandoned AND id <> ALL(%(in_hand)s::bigint[])
       AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
     ORDER BY answered_at
     LIMIT %(answered_limit)s
     FOR UPDATE SKIP LOCKED
+), suspect AS (
+    SELECT id, answered_at IS NOT NULL AS answered FROM waits
+    WHERE status = 'waiting' AND abandoned AND wake_at <= coalesce(%(now)s::timestamptz, now())
+      AND id <> ALL(%(in_hand)s::bigint[])
+    ORDER BY wake_at
+    LIMIT %(abandoned_limit)s
+    FOR UPDATE SKIP LOCKED
 ), due AS (
     SELECT id FROM waits
     WHERE status = 'waiting' AND wake_at <= coalesce(%(now)s::timestamptz, now()) AND answered_at IS NULL
-      AND id <> ALL(%(in_hand)s::bigint[])
+      AND NOT abandoned AND id <> ALL(%(in_hand)s::bigint[])
     ORDER BY wake_at
     LIMIT %(due_limit)s
     FOR UPDATE SKIP LOCKED
@@ -40,26 +53,38 @@ WITH answered AS (
     -- that planned a whole scan of waits and runs on every claim.
     UPDATE waits AS w
     SET status = 'claimed', claimed_by = %(me)s, attempts = w.attempts + 1, answered_at = NULL,
-        claim_expires_at = coalesce(%(now)s::timestamptz, now()) + %(lease)s::interval
-    FROM (SELECT id, true AS answered FROM answered UNION ALL SELECT id, false FROM due
+        claim_expires_at = coalesce(%(now)s::timestamptz, now()) + %(lease)s::interval, abandoned = false
+    FROM (SELECT id, true AS answered, false AS abandoned FROM answered
+          UNION ALL SELECT id, answered, true FROM suspect
+          UNION ALL SELECT id, false, false FROM due
           LIMIT %(limit)s) AS chosen
     WHERE w.id = chosen.id
-    RETURNING w.id, w.run_id, w.kind, w.continuation, w.node, w.visit, w.attempts, w.wake_at, chosen.answered
+    RETURNING w.id, w.run_id, w.kind, w.continuation, w.node, w.visit, w.attempts, w.wake_at, chosen.answered,
+              chosen.abandoned
 )
 SELECT c.id AS wait_id, c.run_id, c.kind, c.continuation, c.node, c.visit, c.attempts, c.wake_at,
-       r.flow_id, r.version, r.input, c.answered,
+       r.flow_id, r.version, r.input, c.answered, c.abandoned,
        a.id AS approval_id, a.outcome, a.decided_by, a.decided_at, a.comment
 FROM claimed AS c JOIN runs AS r ON r.id = c.run_id
      LEFT JOIN approvals AS a
             ON c.kind = 'approval' AND a.run_id = c.run_id AND a.visit = c.visit AND a.outcome IS NOT NULL
 
 -- name: renew_claims
--- Extend the leases of every wait this worker is still walking, in one statement; a claim that is gone
--- (taken over, or its run cancelled) is simply not in the answer.
+-- Extend the leases of every wait this worker holds (walking it, or its outcome queued or being written),
+-- in one statement; a claim that is gone (taken over, or its run cancelled) is simply not in the answer.
+-- It waits for no lock: a row another transaction holds is skipped this time (the worker's own batch
+-- writer writing its outcome, which ends the claim or leaves it to the next renewal, a lease/3 later).
+-- Waiting for it held back the renewal of every other claim in hand for as long as that write took, and
+-- could deadlock with it (both lock the same rows, in different orders): a second of deadlock_timeout
+-- against a 2 s lease loses every claim of a live worker (issue 35).
 UPDATE waits AS w
 SET claim_expires_at = coalesce(%(now)s::timestamptz, now()) + %(lease)s::interval
-FROM unnest(%(wait_ids)s::bigint[], %(claim_attempts)s::integer[]) AS held (id, attempts)
-WHERE w.id = held.id AND w.claimed_by = %(me)s AND w.attempts = held.attempts
+FROM (SELECT m.id FROM waits AS m
+      JOIN unnest(%(wait_ids)s::bigint[], %(claim_attempts)s::integer[]) AS held (id, attempts)
+        ON m.id = held.id AND m.attempts = held.attempts
+      WHERE m.claimed_by = %(me)s
+      FOR UPDATE OF m SKIP LOCKED) AS mine
+WHERE w.id = mine.id
 RETURNING w.id
 
 -- name: still_claimed
@@ -67,9 +92,10 @@ RETURNING w.id
 SELECT id FROM waits WHERE id = %(id)s AND claimed_by = %(me)s AND attempts = %(attempts)s
 
 -- name: release_expired_claims
--- Give back the waits whose worker died or stalled past its lease, so any worker may claim them.
+-- Give back the waits whose worker died or stalled past its lease, so any worker may claim them; each is
+-- marked abandoned, and is claimed without another suspect beside it (the claim statement).
 UPDATE waits
-SET status = 'waiting', claimed_by = NULL, claim_expires_at = NULL
+SET status = 'waiting', claimed_by = NULL, claim_expires_at = NULL, abandoned = true
 WHERE status = 'claimed' AND claim_expires_at < coalesce(%(now)s::timestamptz, now())
 RETURNING id
 
@@ -459,7 +485,7 @@ ORDER BY u.visit
 -- the variables it had (the trigger's input for a run that never paused) and why it undoes.
 UPDATE waits AS w
 SET kind = 'undo', node = NULL, visit = NULL, status = 'waiting', claimed_by = NULL, claim_expires_at = NULL,
-    attempts = 0, last_error = NULL, wake_at = now(),
+    attempts = 0, last_error = NULL, wake_at = now(), abandoned = false,
     continuation = jsonb_build_object(
         'undo_for', %(undo_for)s::text, 'by', %(by)s::text,
         'vars', coalesce(w.continuation -> 'vars',

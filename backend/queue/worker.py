@@ -55,6 +55,7 @@ from backend.queue.driver import (
 )
 from backend.queue.events import with_events
 from backend.queue.faults import Faults
+from backend.queue.leases import Renewer
 from backend.queue.outcome import write_failure
 from backend.queue.queries import QUERIES
 from backend.queue.records import record_retention_from_env, sweep_run_records
@@ -156,6 +157,9 @@ class Worker:
         # while the last one's outcomes are being written, up to IN_HAND times the concurrency in hand.
         self._inflight: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._walking: set[tuple[int, int]] = set()
+        # The claim in hand whose last claim was abandoned, if any (`Claim.abandoned`): one at most, so that
+        # should it kill this worker again, no other suspect dies with it (docs/runs.md).
+        self._suspect: tuple[int, int] | None = None
         self._wake = asyncio.Event()
         self._claimed_at = 0.0  # monotonic time of the last full claim round
         # A NOTIFY came since the last claim round: a wait may have been answered (a decision, an event).
@@ -178,7 +182,11 @@ class Worker:
         self._stopping = stop
         listener = asyncio.create_task(self._listen(stop))
         beats = asyncio.create_task(self._heartbeat(stop))
-        renewer = asyncio.create_task(self._renew())
+        conninfo = self.pool.conninfo
+        assert isinstance(conninfo, str), "the worker's pool is made from a URL"
+        renewer = asyncio.create_task(
+            Renewer(conninfo, self.name, self.lease, self.clock, lambda: list(self._inflight)).run()
+        )
         tasks = [listener, beats, renewer]
         if self.outbox is not None:
             tasks.append(asyncio.create_task(self.outbox.run(stop)))
@@ -235,6 +243,8 @@ class Worker:
             task = asyncio.create_task(self._serve(claim, reading if claim.wait_id in waiting_for else None))
             self._inflight[key] = task
             self._walking.add(key)
+            if claim.abandoned:
+                self._suspect = key
             task.add_done_callback(functools.partial(self._done, key))
         return len(claims)
 
@@ -248,7 +258,14 @@ class Worker:
                 await conn.execute(QUERIES["release_expired_claims"], {"now": now})
             in_hand = {wait_id for wait_id, _ in self._inflight}
             return await claim_due(
-                conn, self.name, limit, now, self.lease, answered_only=answered_only, in_hand=in_hand
+                conn,
+                self.name,
+                limit,
+                now,
+                self.lease,
+                answered_only=answered_only,
+                in_hand=in_hand,
+                suspect_in_hand=self._suspect is not None,
             )
 
     def _claimable_at(self) -> float:
@@ -291,6 +308,8 @@ class Worker:
         if self._inflight.get(key) is task:  # never another claim's (`in_hand` keeps keys apart anyway)
             del self._inflight[key]
             self._walking.discard(key)
+            if self._suspect == key:
+                self._suspect = None
         self._wake.set()
         if self.outbox is not None:
             self.outbox.wake.set()  # the walk may have parked at an approval whose mails now wait
@@ -370,6 +389,7 @@ class Worker:
             )
 
     async def _walk(self, claim: Claim) -> tuple[Run, Walked]:
+        self.faults.walking(claim.run_id)
         run = await load_run(self.pool, claim, self.flows)
         walked = await walk_claim(
             self.pool,
@@ -429,27 +449,6 @@ class Worker:
                 QUERIES["still_claimed"], {"id": claim.wait_id, "me": self.name, "attempts": claim.attempts}
             )
             return await cur.fetchone() is not None
-
-    async def _renew(self) -> None:
-        """Keep the leases of every claim in hand, all in one statement, three times per lease. A claim
-        that is gone is not renewed: its guarded writes and the check before each action know."""
-        while True:
-            await asyncio.sleep(self.lease.total_seconds() / 3)
-            held = list(self._inflight)
-            if not held:
-                continue
-            params = {
-                "wait_ids": [wait_id for wait_id, _ in held],
-                "claim_attempts": [attempts for _, attempts in held],
-                "me": self.name,
-                "lease": self.lease,
-                "now": self.clock(),
-            }
-            try:
-                async with self.pool.connection() as conn:
-                    await conn.execute(QUERIES["renew_claims"], params)
-            except Exception:
-                log.warning("renewing %d claims failed; trying again", len(held), exc_info=True)
 
     def _parked(self, due_in: timedelta) -> None:
         """An outcome batch committed a wait that falls due `due_in` from now: look again then."""

@@ -161,11 +161,12 @@ def test_claiming_from_a_large_backlog_reads_no_table_whole(queue: Queue) -> Non
         "me": "w",
         "limit": 10,
         "answered_limit": 5,
+        "abandoned_limit": 1,
         "due_limit": 10,
         "in_hand": [1, 2],
         "now": None,
         "lease": LEASE,
     }
-    answered_only = {**full, "answered_limit": 10, "due_limit": 0}
+    answered_only = {**full, "answered_limit": 10, "abandoned_limit": 0, "due_limit": 0}
     for params in (full, answered_only):
         assert sequential_scans(queue.url, QUERIES["claim"], params, {"waits", "runs"}) == [], params

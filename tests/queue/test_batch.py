@@ -51,6 +51,7 @@ def _walk_all(queue: Queue, count: int, spoil: Any = None) -> list[BaseException
                     "me": "w",
                     "limit": count,
                     "answered_limit": count,
+                    "abandoned_limit": 1,
                     "due_limit": count,
                     "in_hand": [],
                     "now": queue.clock(),

@@ -305,6 +305,7 @@ def test_a_decision_landing_while_another_pause_is_walked_is_not_lost_when_the_w
                     "me": "w",
                     "limit": 1,
                     "answered_limit": 1,
+                    "abandoned_limit": 1,
                     "due_limit": 1,
                     "in_hand": [],
                     "now": queue.clock(),

@@ -30,6 +30,7 @@ PARAMS: dict[str, Any] = {
     "me": "w",
     "limit": 10,
     "answered_limit": 5,
+    "abandoned_limit": 1,
     "due_limit": 10,
     "in_hand": [],
     "now": None,

@@ -108,7 +108,7 @@ def test_an_action_is_no_pause_and_its_type_is_named() -> None:
     assert (failed.value.code, failed.value.data) == ("wait_corrupt", {"request": "ActionRequest"})
 
 
-def test_a_claim_row_with_a_final_approval_carries_it_and_its_answered_mark() -> None:
+def test_a_claim_row_with_a_final_approval_carries_it_and_its_answered_and_abandoned_marks() -> None:
     wake, decided = datetime(2031, 5, 1, 9, tzinfo=UTC), datetime(2031, 5, 1, 8, tzinfo=UTC)
     claim: tuple[object, ...] = (
         "7",
@@ -123,10 +123,12 @@ def test_a_claim_row_with_a_final_approval_carries_it_and_its_answered_mark() ->
         "4",
         {"who": "x"},
         1,
+        True,  # its last claim was abandoned (a suspect, issue 35)
     )
     approval = (5, "approved", "ann", decided, "ok")
     read = Claim.from_row((*claim, *approval))
-    assert (read.answered, read.approval) == (True, ApprovalRead(5, "approved", "ann", decided, "ok"))
+    final = ApprovalRead(5, "approved", "ann", decided, "ok")
+    assert (read.answered, read.abandoned, read.approval) == (True, True, final)
     # An approval is read only when final: its id, its outcome and when it was decided, all three.
     for partial in [
         (None, "approved", "ann", decided, "ok"),
@@ -134,7 +136,8 @@ def test_a_claim_row_with_a_final_approval_carries_it_and_its_answered_mark() ->
         (5, "approved", "ann", None, "ok"),
     ]:
         assert Claim.from_row((*claim, *partial)).approval is None
-    assert Claim.from_row((*claim[:-1], 0, *approval)).answered is False
+    plain = Claim.from_row((*claim[:-2], 0, 0, *approval))
+    assert (plain.answered, plain.abandoned) == (False, False)
 
 
 def _event(timeout: str | None) -> EventRequest:

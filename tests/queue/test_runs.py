@@ -150,6 +150,7 @@ async def _claim(pool: Any, me: str, now: Any, lease: timedelta) -> Any:
                 "me": me,
                 "limit": 1,
                 "answered_limit": 1,
+                "abandoned_limit": 1,
                 "due_limit": 1,
                 "in_hand": [],
                 "now": now,
