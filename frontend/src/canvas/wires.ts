@@ -4,7 +4,7 @@
 import { useMemo, useRef } from 'react';
 import type { Edge } from '@xyflow/react';
 import { useTranslation } from 'react-i18next';
-import { portOf } from '../flows/document';
+import { portOf, type FlowNode } from '../flows/document';
 import type { Finding } from '../flows/findings';
 import { useEditor } from '../flows/store';
 import { doneRoutes } from './DoneEdge';
@@ -18,11 +18,24 @@ export function useWires(findings: Finding[], readOnly: boolean, selectedWires: 
   // As with the cards, a wire whose drawing did not change is the same object as before: an edit or new
   // findings redraw the wires they touch, not all 500 (React Flow redraws every edge object that is new).
   const edgeCache = useRef(new Map<string, Edge>());
-  // Translated once, not once per wire: a 500-wire flow would call t() 500 times on every edit.
-  const wireName = useMemo(() => {
+  // Translated once per language, not once per wire: a 500-wire flow would call t() a thousand times on
+  // every edit. A port's name is kept per node type and port (an event port is its own name).
+  const { wireName, portName } = useMemo(() => {
     const sentence = t('ui_canvas_wire_label', { source: '\u0001', port: '\u0002', target: '\u0003' });
-    return (source: string, port: string, target: string) =>
-      sentence.replace('\u0001', source).replace('\u0002', port).replace('\u0003', target);
+    const ports = new Map<string, string>();
+    return {
+      wireName: (source: string, port: string, target: string) =>
+        sentence.replace('\u0001', source).replace('\u0002', port).replace('\u0003', target),
+      portName: (node: FlowNode | undefined, port: string) => {
+        const key = `${node?.type ?? ''}\u0000${port}`;
+        let name = ports.get(key);
+        if (name === undefined) {
+          name = portLabel(t, node, port);
+          ports.set(key, name);
+        }
+        return name;
+      },
+    };
   }, [t]);
   return useMemo<Edge[]>(() => {
     const bad = new Set(findings.filter((f) => f.wire !== null).map((f) => f.wire));
@@ -35,14 +48,13 @@ export function useWires(findings: Finding[], readOnly: boolean, selectedWires: 
       const port = portOf(wire);
       const route = port === 'done' ? routes.get(wire.from) : undefined;
       // A branches wire needs no name: the lane it leads into says "Branch 1", "Branch 2".
-      const label =
-        port === 'out' || port === 'branches' ? undefined : portLabel(t, byId.get(wire.from), port);
+      const from = byId.get(wire.from);
+      const label = port === 'out' || port === 'branches' ? undefined : portName(from, port);
       const className = bad.has(i) ? 'wire-finding' : warned[wire.to] ? 'wire-warning' : undefined;
       const selected = selectedWires.has(id);
-      const from = byId.get(wire.from);
       const ariaLabel = wireName(
         from?.label ?? wire.from,
-        portLabel(t, from, port),
+        portName(from, port),
         byId.get(wire.to)?.label ?? wire.to,
       );
       const old = previous.get(id);
@@ -77,5 +89,5 @@ export function useWires(findings: Finding[], readOnly: boolean, selectedWires: 
     });
     edgeCache.current = next;
     return drawn;
-  }, [doc, findings, readOnly, selectedWires, t, warned, wireName]);
+  }, [doc, findings, readOnly, selectedWires, warned, wireName, portName]);
 }

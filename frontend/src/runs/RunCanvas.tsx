@@ -74,7 +74,7 @@ export function RunCanvas({ document, visits, waitingAt }: Props) {
   }, [document, visits, waitingAt, t]);
 
   return (
-    <div className="run-canvas" aria-label={t('ui_run_canvas')} role="img">
+    <div className="run-canvas" aria-label={t('ui_run_canvas')} role="figure">
       <ReactFlow
         nodes={nodes}
         edges={edges}
