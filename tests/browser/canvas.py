@@ -48,14 +48,17 @@ def wire(page: Page, source: str, name: str, target: str) -> None:
     small steps. The canvas must stay where it was during the drag (it used to pan by itself when the
     pointer came near its edge, and the wire then ended beside the input)."""
     start = port(page, source, name)
-    x, y = _inside_canvas(page, start)
+    _inside_canvas(page, start)
     before = viewport(page)
-    page.mouse.move(x, y)
+    # hover() waits until the port stands still and takes the pointer: a press beside it would pan.
+    start.hover()
     page.mouse.down()
     end_x, end_y = _inside_canvas(page, port(page, target, "in"))
     page.mouse.move(end_x, end_y, steps=12)
     page.mouse.up()
-    assert viewport(page) == before, "the canvas moved by itself during the drag"
+    assert viewport(page) == before, (
+        "the canvas moved during the drag (by itself, or pressed beside the port)"
+    )
 
 
 def click_wire(page: Page, source: str, name: str, target: str) -> None:

@@ -148,6 +148,7 @@ def test_a_large_flow_has_a_minimap_and_zoom_buttons_named_in_german(browser: Br
         # React Flow's own English names are nowhere on the page.
         for english in ("Mini Map", "Zoom In", "Zoom Out", "Fit View", "Control Panel"):
             expect(page.locator(f"[aria-label='{english}'], title:text-is('{english}')")).to_have_count(0)
+        screenshot(page, "minimap-de-" + path.split("/")[1])
     page.goto(f"/flows/{flow_id}")
     zoom_in = page.get_by_role("button", name=de["ui_canvas_zoom_in"])
     before = page.locator(".react-flow__viewport").evaluate("e => e.style.transform")
