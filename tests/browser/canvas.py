@@ -24,7 +24,7 @@ def add(page: Page, type_name: str) -> None:
 
 def viewport(page: Page) -> str:
     """The canvas's pan and zoom, as React Flow draws them."""
-    return page.locator(".react-flow__viewport").evaluate("e => e.style.transform")
+    return str(page.locator(".react-flow__viewport").evaluate("e => e.style.transform"))
 
 
 def zoom(page: Page) -> float:
