@@ -34,6 +34,8 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"same-origin"),
 ]
 NO_STORE = (b"cache-control", b"no-store")
+# The favicon keeps its name from build to build (index.html names it), so it is not immutable: a day.
+FAVICON_CACHE = "public, max-age=86400"
 # The browser router's pages: each prefix and everything under it answers with index.html.
 PAGE_PREFIXES = ("flows", "runs", "inbox", "approvals", "audit", "people", "login")
 
@@ -64,7 +66,16 @@ def routes(dist: Path) -> list[BaseRoute]:
             return _not_built(request)
         return FileResponse(index, headers={"cache-control": "no-cache"}, media_type="text/html")
 
-    found: list[BaseRoute] = [Route("/", page, methods=["GET", "HEAD"])]
+    async def favicon(request: Request) -> Response:
+        icon = dist / "favicon.svg"
+        if not icon.is_file():
+            return Response(status_code=404)
+        return FileResponse(icon, headers={"cache-control": FAVICON_CACHE}, media_type="image/svg+xml")
+
+    found: list[BaseRoute] = [
+        Route("/", page, methods=["GET", "HEAD"]),
+        Route("/favicon.svg", favicon, methods=["GET", "HEAD"]),
+    ]
     for prefix in PAGE_PREFIXES:
         found.append(Route(f"/{prefix}", page, methods=["GET", "HEAD"]))
         found.append(Route(f"/{prefix}/{{rest:path}}", page, methods=["GET", "HEAD"]))

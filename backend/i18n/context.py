@@ -122,6 +122,8 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "visit": ("the number of a visit of a node in a run", "7"),
     "when": ("a date and time, in the reader's zone", "01.03.2026, 15:05:00 CET"),
     "who": ("the name of a user", "anna"),
+    "x": ("a card's place across the canvas, in the canvas's units", "240"),
+    "y": ("a card's place down the canvas, in the canvas's units", "480"),
     "zone": ("a time zone's name", "Europe/Berlin"),
     "chain": ("the name of a chain of the audit trail: flow:ID, or global", "flow:12"),
     "current": ("a version number of a flow, the one a run is on", "3"),

@@ -74,3 +74,21 @@ def test_without_a_build_the_page_is_a_503_naming_make(database_url: str, tmp_pa
         assert "frontend_not_built" in page.text and "make" in page.text
         assert "Der Editor wurde noch nicht gebaut" in page.text
         assert client.get("/healthz").status_code == 200, "the API works without the editor"
+
+
+def test_the_favicon_is_served_from_the_build_and_cached_for_a_day(database_url: str, dist: Path) -> None:
+    (dist / "favicon.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>')
+    with TestClient(create_app(database_url, frontend=dist)) as client:
+        icon = client.get("/favicon.svg")
+        assert icon.status_code == 200 and icon.text.startswith("<svg")
+        assert icon.headers["content-type"] == "image/svg+xml"
+        assert icon.headers["cache-control"] == "public, max-age=86400"
+        (dist / "favicon.svg").unlink()
+        assert client.get("/favicon.svg").status_code == 404
+
+
+def test_the_built_editor_links_its_favicon() -> None:
+    """The page names the icon and the build carries it (Vite copies frontend/public/ as it is)."""
+    root = Path(__file__).resolve().parents[2] / "frontend"
+    assert '<link rel="icon" type="image/svg+xml" href="/favicon.svg" />' in (root / "index.html").read_text()
+    assert (root / "public" / "favicon.svg").read_text().startswith("<svg")

@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Dialog, expect
 
-from tests.browser.canvas import add, node, wire
+from tests.browser.canvas import add, arrange, node, wire
 from tests.browser.support import Server, log_in, screenshot
 
 
@@ -37,7 +37,9 @@ def test_edit_a_flow_in_german_from_the_palette_to_the_save(browser: Browser, se
 
     add(page, de["node_type_approval"])
     add(page, de["node_type_log"])
-    page.get_by_role("button", name=de["ui_toolbar_layout"]).click()
+    # Arrange answers from a worker: fitting the view before the nodes have moved left the last node
+    # outside the canvas, and the second wire was dragged to where its input was not (issue 33).
+    arrange(page, de["ui_toolbar_layout"])
     page.get_by_role("button", name=de["ui_toolbar_fit"]).click()
     wire(page, "start", "out", "approval1")
     wire(page, "approval1", "reject", "log1")

@@ -3,9 +3,10 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import {
   Background,
+  Controls,
+  MiniMap,
   ReactFlow,
   type Connection,
-  type Edge,
   type EdgeChange,
   type Node,
   type NodeChange,
@@ -17,7 +18,6 @@ import {
   addNode,
   connect,
   moveNodes,
-  portOf,
   removeNodes,
   removeWires,
   type FlowNode,
@@ -31,13 +31,16 @@ import { regionBoxes } from './regions';
 import { cardHandles } from './handles';
 import { NODE_HEIGHT, NODE_WIDTH } from './cardSize';
 import { lanesNodes, LanesNode } from './LanesNode';
-import { DoneEdge, doneRoutes } from './DoneEdge';
-import { portLabel } from './ports';
-import { useWarnings } from './warnings';
+import { DoneEdge } from './DoneEdge';
+import { useWires } from './wires';
+import { useFlowAria } from './aria';
+import { kindColour } from './kinds';
+import { MINIMAP_FROM } from './minimap';
 
 const NODE_TYPES = { card: FlowNodeCard, region: RegionNode, lanes: LanesNode };
 const EDGE_TYPES = { done: DoneEdge };
 const LARGE_FLOW = 150;
+
 const CARD_SIZE = { width: NODE_WIDTH, height: NODE_HEIGHT };
 // Cards not drawn at the usual size with their type's fixed ports are measured by React Flow, not declared:
 // a wait_event's ports are its event names, a join is a small pill.
@@ -58,6 +61,11 @@ interface Props {
   onInit: (flow: ReactFlowInstance) => void;
 }
 
+/** A card's colour on the minimap: its kind's; regions and lanes are left out (transparent). */
+export function minimapColour(node: Node): string {
+  return node.type === 'card' ? kindColour((node.data as CardData).node.type) : 'transparent';
+}
+
 export function Canvas({ findings: latest, walked, order, paused, diff, readOnly, flow, onInit }: Props) {
   const { t } = useTranslation();
   // New findings arrive a moment after each edit; redrawing the nodes while a wire is being dragged
@@ -68,6 +76,7 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
   const findings = shown.current;
   const { doc, selected, apply, replace, checkpoint, select } = useEditor();
   const [selectedWires, setSelectedWires] = useState<Set<string>>(new Set());
+  const aria = useFlowAria();
 
   const cardCache = useRef(new Map<string, CardNode>());
   const cacheLabels = useRef<((node: FlowNode) => string) | null>(null);
@@ -151,56 +160,7 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
     return [...regions, ...lanesNodes(doc), ...cards] as Node[];
   }, [doc, findings, selected, walked, order, paused, diff, readOnly, labelOf]);
 
-  const warned = useWarnings((s) => s.byNode);
-  // As with the cards, a wire whose drawing did not change is the same object as before: an edit or new
-  // findings redraw the wires they touch, not all 500 (React Flow redraws every edge object that is new).
-  const edgeCache = useRef(new Map<string, Edge>());
-  const edges = useMemo<Edge[]>(() => {
-    const bad = new Set(findings.filter((f) => f.wire !== null).map((f) => f.wire));
-    const byId = new Map(doc.nodes.map((n) => [n.id, n]));
-    const routes = doneRoutes(doc);
-    const previous = edgeCache.current;
-    const next = new Map<string, Edge>();
-    const drawn = doc.wires.map((wire, i) => {
-      const id = `wire:${i}`;
-      const port = portOf(wire);
-      const route = port === 'done' ? routes.get(wire.from) : undefined;
-      // A branches wire needs no name: the lane it leads into says "Branch 1", "Branch 2".
-      const label =
-        port === 'out' || port === 'branches' ? undefined : portLabel(t, byId.get(wire.from), port);
-      const className = bad.has(i) ? 'wire-finding' : warned[wire.to] ? 'wire-warning' : undefined;
-      const selected = selectedWires.has(id);
-      const old = previous.get(id);
-      const edge: Edge =
-        old &&
-        !route &&
-        !old.data &&
-        old.source === wire.from &&
-        old.target === wire.to &&
-        old.sourceHandle === port &&
-        old.label === label &&
-        old.className === className &&
-        old.deletable === !readOnly &&
-        old.selected === selected
-          ? old
-          : {
-              ...(route ? { type: 'done', data: route } : {}),
-              id,
-              source: wire.from,
-              sourceHandle: port,
-              target: wire.to,
-              targetHandle: 'in',
-              label,
-              className,
-              deletable: !readOnly,
-              selected,
-            };
-      next.set(id, edge);
-      return edge;
-    });
-    edgeCache.current = next;
-    return drawn;
-  }, [doc, findings, readOnly, selectedWires, t, warned]);
+  const edges = useWires(findings, readOnly, selectedWires);
 
   const onEdgesChange = useCallback((changes: EdgeChange[]) => {
     setSelectedWires((current) => {
@@ -284,6 +244,10 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
         onNodesChange={onNodesChange}
         onNodeDragStart={() => checkpoint()}
         onConnect={readOnly ? undefined : onConnect}
+        // React Flow pans the canvas while a wire's end is near its edge, from the first move on: a wire
+        // started at a port near the edge dragged the canvas (and its target) away under the pointer.
+        autoPanOnConnect={false}
+        ariaLabelConfig={aria}
         onConnectStart={() => setConnecting(true)}
         onConnectEnd={() => setConnecting(false)}
         onDelete={readOnly ? undefined : onDelete}
@@ -297,6 +261,11 @@ export function Canvas({ findings: latest, walked, order, paused, diff, readOnly
         proOptions={{ hideAttribution: true }}
       >
         <Background />
+        {/* The toolbar has Fit already. */}
+        <Controls showInteractive={false} showFitView={false} />
+        {doc.nodes.length >= MINIMAP_FROM && (
+          <MiniMap pannable zoomable nodeColor={minimapColour} nodeStrokeWidth={0} />
+        )}
       </ReactFlow>
     </div>
   );

@@ -1,11 +1,13 @@
-// One node on the canvas: its type's name from the catalog, its id or label, a finding count, an input
-// handle (not on the trigger: nothing leads into it) and one named handle per out port.
-import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
+// One node on the canvas: its face (icon, label, type: NodeFace.tsx), a finding count, and its ports
+// (CardPorts.tsx), which take wires by drag, by click and by keyboard.
+import type { Node, NodeProps } from '@xyflow/react';
 import { useTranslation } from 'react-i18next';
-import { portsOf, type FlowNode } from '../flows/document';
+import type { FlowNode } from '../flows/document';
 import { RuleLine } from './RuleLine';
-import { portLabel } from './ports';
 import { useWarnings } from './warnings';
+import { NodeFace } from './NodeFace';
+import { CardPorts } from './CardPorts';
+import { looks } from './kinds';
 
 const NO_WARNINGS: string[] = [];
 
@@ -19,14 +21,14 @@ export type CardData = {
 };
 export type CardNode = Node<CardData, 'card'>;
 
-export function FlowNodeCard({ data, selected }: NodeProps<CardNode>) {
+export function FlowNodeCard({ data, selected, isConnectable }: NodeProps<CardNode>) {
   const { t } = useTranslation();
   const { node, findings } = data;
-  const ports = portsOf(node);
   const warnings = useWarnings((s) => s.byNode[node.id] ?? NO_WARNINGS);
   const classes = [
     'card',
     `card-${node.type}`,
+    `kind-${looks(node.type).kind}`,
     selected ? 'selected' : '',
     findings ? 'has-findings' : '',
     data.walked ? 'walked' : '',
@@ -36,9 +38,7 @@ export function FlowNodeCard({ data, selected }: NodeProps<CardNode>) {
   ];
   return (
     <div className={classes.join(' ')} data-node={node.id}>
-      {node.type !== 'trigger' && <Handle type="target" position={Position.Top} id="in" />}
-      <div className="card-type">{t(`node_type_${node.type}`)}</div>
-      <div className="card-id data">{node.label ?? node.id}</div>
+      <NodeFace node={node} />
       {(node.type === 'parallel' || node.type === 'join') && <RuleLine node={node} />}
       {warnings.length > 0 && (
         <span className="card-warnings" title={warnings.join('\n')}>
@@ -55,14 +55,7 @@ export function FlowNodeCard({ data, selected }: NodeProps<CardNode>) {
           {data.order.join(' · ')}
         </span>
       )}
-      <div className="card-ports">
-        {ports.map((port, i) => (
-          <div key={port} className="card-port" style={{ left: `${((i + 1) * 100) / (ports.length + 1)}%` }}>
-            <span className="card-port-name">{portLabel(t, node, port)}</span>
-            <Handle type="source" position={Position.Bottom} id={port} data-port={port} />
-          </div>
-        ))}
-      </div>
+      <CardPorts node={node} connectable={isConnectable} />
     </div>
   );
 }

@@ -1,17 +1,22 @@
-// The flow as the run saw it: the pinned version's nodes laid out by dagre, read-only. Visited nodes and
-// the wires between them are the path taken; a loop body shows its visit count; the waiting node is
-// marked. React Flow's nodes and edges are derived from the document, never edited here. On a phone the
-// flow runs top to bottom, so that a long path keeps a readable size in the narrow column.
+// The flow as the run saw it, drawn as the editor draws it: the pinned version's nodes where its author
+// put them (or laid out top to bottom as the editor would: runLayout.ts), with the editor's card faces
+// and loop and parallel regions, read-only. Visited nodes and the wires between them are the path taken;
+// the waiting node is marked. React Flow's nodes and edges are derived from the document, never edited.
 import { useMemo } from 'react';
-import dagre from '@dagrejs/dagre';
-import { Background, ReactFlow, type Edge, type Node } from '@xyflow/react';
+import { Background, Controls, MiniMap, ReactFlow, type Edge, type Node } from '@xyflow/react';
 import { useTranslation } from 'react-i18next';
 import type { FlowDocument } from './types';
 import { portLabel } from '../canvas/ports';
-import { usePhone } from '../shell/phone';
+import { runPlaces } from './runLayout';
+import { RunCard, type RunCardNode } from './RunCard';
+import { RegionNode, type RegionNodeType } from '../canvas/RegionNode';
+import { regionBoxes } from '../canvas/regions';
+import { LanesNode, lanesNodes } from '../canvas/LanesNode';
+import { useFlowAria } from '../canvas/aria';
+import { kindColour } from '../canvas/kinds';
+import { MINIMAP_FROM } from '../canvas/minimap';
 
-const WIDTH = 170;
-const HEIGHT = 56;
+const NODE_TYPES = { run: RunCard, region: RegionNode, lanes: LanesNode };
 
 interface Props {
   document: FlowDocument;
@@ -19,82 +24,81 @@ interface Props {
   waitingAt: readonly string[]; // with a parallel open, every branch's pause
 }
 
-export function layout(
-  document: FlowDocument,
-  direction: 'LR' | 'TB' = 'LR',
-): Map<string, { x: number; y: number }> {
-  const graph = new dagre.graphlib.Graph();
-  graph.setGraph({ rankdir: direction, nodesep: 30, ranksep: direction === 'LR' ? 60 : 40 });
-  graph.setDefaultEdgeLabel(() => ({}));
-  for (const node of document.nodes) graph.setNode(node.id, { width: WIDTH, height: HEIGHT });
-  for (const wire of document.wires) graph.setEdge(wire.from, wire.to);
-  dagre.layout(graph);
-  const at = new Map<string, { x: number; y: number }>();
-  for (const node of document.nodes) {
-    const placed = graph.node(node.id);
-    at.set(node.id, { x: placed.x - WIDTH / 2, y: placed.y - HEIGHT / 2 });
-  }
-  return at;
-}
-
 export function RunCanvas({ document, visits, waitingAt }: Props) {
   const { t } = useTranslation();
-  const phone = usePhone();
+  const aria = useFlowAria();
   const { nodes, edges } = useMemo(() => {
-    const at = layout(document, phone ? 'TB' : 'LR');
-    const nodes: Node[] = document.nodes.map((node) => {
+    const doc = runPlaces(document);
+    const regions: RegionNodeType[] = regionBoxes(doc).map((box) => ({
+      id: `region:${box.loop}`,
+      type: 'region',
+      position: box.position,
+      data: { loop: box.loop, depth: box.depth, width: box.width, height: box.height },
+      selectable: false,
+      draggable: false,
+      focusable: false,
+      zIndex: -1 - box.depth,
+    }));
+    const cards: RunCardNode[] = doc.nodes.map((node) => {
       const count = visits[node.id] ?? 0;
       const waiting = waitingAt.includes(node.id);
-      const classes = ['run-node', count > 0 ? 'visited' : 'unvisited', waiting ? 'waiting' : ''];
       return {
         id: node.id,
-        position: at.get(node.id) ?? { x: 0, y: 0 },
-        className: classes.join(' '),
-        data: {
-          label: (
-            <span data-node={node.id} data-visits={count}>
-              <strong>{node.id}</strong> <small>{t(`node_type_${node.type}`)}</small>
-              {count > 1 && <span className="visits">×{count}</span>}
-              {waiting && <span className="waits">{t('ui_run_waits_here')}</span>}
-            </span>
-          ),
-        },
+        type: 'run',
+        position: node.position ?? { x: 0, y: 0 },
+        className: ['run-node', count > 0 ? 'visited' : 'unvisited', waiting ? 'waiting' : ''].join(' '),
+        data: { node, visits: count, waiting },
+        ariaLabel: node.label ?? node.id,
         draggable: false,
         connectable: false,
-        style: { width: WIDTH },
       };
     });
-    const byId = new Map(document.nodes.map((node) => [node.id, node]));
-    const edges: Edge[] = document.wires.map((wire, index) => {
+    const byId = new Map(doc.nodes.map((node) => [node.id, node]));
+    const edges: Edge[] = doc.wires.map((wire, index) => {
       const taken = (visits[wire.from] ?? 0) > 0 && (visits[wire.to] ?? 0) > 0;
+      const port = wire.port ?? 'out';
       return {
-        id: `${wire.from}-${wire.port ?? 'out'}-${wire.to}-${index}`,
+        id: `${wire.from}-${port}-${wire.to}-${index}`,
         source: wire.from,
+        sourceHandle: port,
         target: wire.to,
+        targetHandle: 'in',
         // The port in the reader's words (an event's port is the author's event name, as on the editor).
-        label: wire.port && wire.port !== 'out' ? portLabel(t, byId.get(wire.from), wire.port) : undefined,
+        label: port !== 'out' && port !== 'branches' ? portLabel(t, byId.get(wire.from), port) : undefined,
         animated: taken,
         className: taken ? 'taken' : 'not-taken',
-        style: { strokeWidth: taken ? 3 : 1, stroke: taken ? '#1a7f37' : '#9aa4b2' },
+        style: { strokeWidth: taken ? 3 : 1.5, stroke: taken ? '#1a7f37' : '#9aa4b2' },
       };
     });
-    return { nodes, edges };
-  }, [document, visits, waitingAt, t, phone]);
+    return { nodes: [...regions, ...lanesNodes(doc), ...cards] as Node[], edges };
+  }, [document, visits, waitingAt, t]);
 
   return (
-    <div className="run-canvas" aria-label={t('ui_run_canvas')} role="img">
+    <div className="run-canvas" aria-label={t('ui_run_canvas')} role="figure">
       <ReactFlow
-        key={phone ? 'TB' : 'LR'} // laid out anew, and fitted to the view anew, when the direction turns
         nodes={nodes}
         edges={edges}
+        nodeTypes={NODE_TYPES}
         fitView
         nodesDraggable={false}
         nodesConnectable={false}
         elementsSelectable={false}
         minZoom={0.1}
+        ariaLabelConfig={aria}
         proOptions={{ hideAttribution: true }}
       >
         <Background />
+        <Controls showInteractive={false} />
+        {document.nodes.length >= MINIMAP_FROM && (
+          <MiniMap
+            pannable
+            zoomable
+            nodeColor={(n) =>
+              n.type === 'run' ? kindColour((n as RunCardNode).data.node.type) : 'transparent'
+            }
+            nodeStrokeWidth={0}
+          />
+        )}
       </ReactFlow>
     </div>
   );

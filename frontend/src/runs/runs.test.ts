@@ -1,39 +1,44 @@
 import { describe, expect, it } from 'vitest';
 import { auditQuery } from '../audit/AuditPage';
-import { layout } from './RunCanvas';
+import { runPlaces } from './runLayout';
 import { allows } from './rights';
 
 describe('the run canvas', () => {
-  it('lays the flow out left to right, each node once', () => {
-    const at = layout({
+  const y = (doc: ReturnType<typeof runPlaces>, id: string) =>
+    doc.nodes.find((n) => n.id === id)?.position?.y ?? Number.NaN;
+  it('lays a flow without positions out top to bottom, as the editor does', () => {
+    const doc = runPlaces({
       nodes: [
         { id: 'start', type: 'trigger' },
         { id: 'ask', type: 'approval' },
         { id: 'pay', type: 'http' },
+        { id: 'no', type: 'log' },
       ],
       wires: [
         { from: 'start', to: 'ask' },
         { from: 'ask', to: 'pay', port: 'approve' },
+        { from: 'ask', to: 'no', port: 'reject' },
       ],
     });
-    expect([...at.keys()]).toEqual(['start', 'ask', 'pay']);
-    const x = (id: string) => at.get(id)?.x ?? Number.NaN;
-    expect(x('start')).toBeLessThan(x('ask'));
-    expect(x('ask')).toBeLessThan(x('pay'));
+    expect(doc.nodes.map((n) => n.id)).toEqual(['start', 'ask', 'pay', 'no']);
+    expect(y(doc, 'start')).toBeLessThan(y(doc, 'ask'));
+    expect(y(doc, 'ask')).toBeLessThan(y(doc, 'pay'));
+    const x = (id: string) => doc.nodes.find((n) => n.id === id)?.position?.x ?? Number.NaN;
+    expect(x('pay')).toBeLessThan(x('no')); // approve left of reject, as on the editor's canvas
   });
-  it('lays it out top to bottom when asked (a phone)', () => {
-    const at = layout(
-      {
-        nodes: [
-          { id: 'start', type: 'trigger' },
-          { id: 'ask', type: 'approval' },
-        ],
-        wires: [{ from: 'start', to: 'ask' }],
-      },
-      'TB',
-    );
-    expect(at.get('start')?.y ?? Number.NaN).toBeLessThan(at.get('ask')?.y ?? Number.NaN);
-    expect(at.get('start')?.x).toBe(at.get('ask')?.x);
+  it('keeps the positions the author saved', () => {
+    const doc = runPlaces({
+      nodes: [
+        { id: 'start', type: 'trigger', position: { x: 500, y: 0 } },
+        { id: 'ask', type: 'approval', label: 'Finance approves', position: { x: 0, y: 300 } },
+      ],
+      wires: [{ from: 'start', to: 'ask' }],
+    });
+    expect(doc.nodes.map((n) => n.position)).toEqual([
+      { x: 500, y: 0 },
+      { x: 0, y: 300 },
+    ]);
+    expect(doc.nodes[1]?.label).toBe('Finance approves');
   });
 });
 

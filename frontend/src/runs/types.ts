@@ -91,6 +91,8 @@ export interface FlowNode {
   id: string;
   type: string;
   config?: Record<string, unknown>;
+  label?: string;
+  position?: { x: number; y: number };
 }
 
 export interface FlowDocument {
