@@ -6,8 +6,11 @@ import { portsOf, type FlowNode } from '../flows/document';
 import { RuleLine } from './RuleLine';
 import { portLabel } from './ports';
 import { useWarnings } from './warnings';
+import { usePlaced } from '../flows/findingSentences';
+import type { Placed } from '../flows/findingText';
 
 const NO_WARNINGS: string[] = [];
+const NO_FINDINGS: Placed[] = [];
 
 export type CardData = {
   node: FlowNode;
@@ -24,6 +27,8 @@ export function FlowNodeCard({ data, selected }: NodeProps<CardNode>) {
   const { node, findings } = data;
   const ports = portsOf(node);
   const warnings = useWarnings((s) => s.byNode[node.id] ?? NO_WARNINGS);
+  // The findings' sentences (the field and what to do), read on hovering or by a screen reader.
+  const said = usePlaced((s) => s.byNode[node.id] ?? NO_FINDINGS);
   const classes = [
     'card',
     `card-${node.type}`,
@@ -46,7 +51,14 @@ export function FlowNodeCard({ data, selected }: NodeProps<CardNode>) {
         </span>
       )}
       {findings > 0 && (
-        <span className="card-findings" title={t('ui_canvas_findings_count', { count: findings })}>
+        <span
+          className="card-findings"
+          title={
+            said.length
+              ? said.map((p) => p.sentence).join('\n')
+              : t('ui_canvas_findings_count', { count: findings })
+          }
+        >
           {findings}
         </span>
       )}
