@@ -49,7 +49,7 @@ const MORE_TITLES: Record<string, string> = {
   record_input: 'ui_field_record_input',
   key: 'ui_event_key',
   events: 'ui_event_names',
-  show: 'ui_show_title',
+  show: 'ui_show_legend',
 };
 
 /** The config key a pointer names: `/nodes/1/config/values/a-b` is `values`; the config itself is null. */
