@@ -60,4 +60,18 @@ describe('findings as people read them', () => {
     const counted = (key: string) => (key === 'unreachable' ? '{node} waits for {count}.' : key);
     expect(placeFinding(other, DOC, counted).sentence).toBe('Node delay1 ...');
   });
+
+  it("puts an approval rule's finding on the field it concerns, without the ISO duration", () => {
+    const late = {
+      code: 'approval_reminder_after_deadline',
+      node: 'delay1',
+      wire: null,
+      message: 'The approval delay1 reminds after P2D, which is not before its deadline.',
+      detail: null,
+    };
+    expect(placeFinding(late, DOC, t)).toMatchObject({
+      field: 'remind_after',
+      sentence: 'ui_finding_reminder_late(node=Cool down)',
+    });
+  });
 });

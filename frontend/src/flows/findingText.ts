@@ -52,6 +52,15 @@ const MORE_TITLES: Record<string, string> = {
   show: 'ui_show_legend',
 };
 
+/** Findings of other codes that concern one field: the field, and the editor's sentence for it (null:
+ * the server's, which says it well: "needs 3 approvers but names only 2 users"). The reminder's would
+ * cite the duration as written (PT4H). */
+const ON_FIELD: Record<string, [string, string | null]> = {
+  approval_reminder_after_deadline: ['remind_after', 'ui_finding_reminder_late'],
+  approval_escalation_after_deadline: ['escalate_after', 'ui_finding_escalation_late'],
+  approval_quorum_unreachable: ['quorum', null],
+};
+
 /** The config key a pointer names: `/nodes/1/config/values/a-b` is `values`; the config itself is null. */
 export function fieldOf(pointer: string | null): string | null {
   const match = pointer === null ? null : /^\/nodes\/\d+\/config\/([^/]+)/.exec(pointer);
@@ -67,6 +76,11 @@ export function placeFinding(finding: Finding, doc: FlowDocument, t: Translate):
   const node = finding.node === null ? undefined : doc.nodes.find((n) => n.id === finding.node);
   const name = node ? node.label || node.id : (finding.node ?? '');
   const base = { node: finding.node, code: finding.code };
+  const onField = ON_FIELD[finding.code];
+  if (onField && node) {
+    const [field, key] = onField;
+    return { ...base, field, sentence: key ? t(key, { node: name }) : finding.message };
+  }
   if (finding.code !== 'node_config_invalid' || !node) {
     const raw = t(finding.code);
     const only = [...raw.matchAll(/\{(\w+)\}/g)].every((m) => m[1] === 'node');

@@ -109,6 +109,7 @@ export function ApprovalPanel({ node, readOnly }: { node: FlowNode; readOnly: bo
             {t('ui_approvers_add')}
           </button>
         </div>
+        <FieldFindings nodeId={node.id} field="approvers" />
       </fieldset>
       <DurationField
         legend="ui_field_deadline"

@@ -43,6 +43,7 @@ export function ApprovalRules({ config, nodeId, readOnly, change }: Props) {
           }}
         />
       </label>
+      <FieldFindings nodeId={nodeId} field="quorum" />
       <label className="field">
         {t('ui_field_reject_rule')}
         <select
@@ -67,7 +68,7 @@ export function ApprovalRules({ config, nodeId, readOnly, change }: Props) {
       <fieldset className="reminders">
         <legend>{t('ui_field_reminders')}</legend>
         {reminders.map((reminder, i) => (
-          <div key={i} className="row">
+          <div key={i} className="reminder">
             <DurationField
               legend="ui_reminder_number"
               number={i + 1}

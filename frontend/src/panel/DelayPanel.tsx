@@ -22,8 +22,10 @@ export function DelayPanel({ node, readOnly }: { node: FlowNode; readOnly: boole
   const [way, setWay] = useState<Way>('until' in config ? 'until' : 'duration');
 
   function change(patch: Record<string, unknown>) {
-    const next: Record<string, unknown> = { ...config, ...patch };
-    for (const key of Object.keys(patch)) if (next[key] === null || next[key] === undefined) delete next[key];
+    // An emptied field leaves the config rather than being stored as null.
+    const next = Object.fromEntries(
+      Object.entries({ ...config, ...patch }).filter(([, value]) => value !== null && value !== undefined),
+    );
     const { apply, doc } = useEditor.getState();
     apply(setConfig(doc, node.id, next));
   }

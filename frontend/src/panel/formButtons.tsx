@@ -7,7 +7,16 @@ type Button = (props: IconButtonProps) => React.ReactElement;
 
 function textButton(words: TranslatableString, className: string): Button {
   return function TextButton(props) {
-    const { iconType: _type, icon: _icon, uiSchema: _ui, registry, className: extra, ...button } = props;
+    // rjsf's own style (`border: 0`, for an icon) would make the words look like a label, not a button.
+    const {
+      iconType: _type,
+      icon: _icon,
+      uiSchema: _ui,
+      registry,
+      className: extra,
+      style: _style,
+      ...button
+    } = props;
     return (
       <button type="button" className={`form-button ${className} ${extra ?? ''}`} {...button}>
         {registry.translateString(words)}
