@@ -4,7 +4,10 @@ A page's errors are the editor's bugs the eye does not see: the form library com
 forbids, a React warning about keys, an exception in a handler. The module's chromium is handed to the
 tests wrapped (`WatchedBrowser`), so every context a test opens reports to one list, and the autouse
 fixture in conftest.py fails a test whose run added to it. A test that provokes errors on purpose says so
-with `@pytest.mark.console_errors("why")`; the reason is required.
+with `@pytest.mark.console_errors("why", allow=REGEX)`: the reason and the pattern of the errors it
+provokes are required, and any other error still fails it. Chromium logs a response of 400 or more
+("Failed to load resource: ... 409") and a request that never left (`net::ERR_INTERNET_DISCONNECTED`)
+as console errors: those are what the tests of refusals and of a lost network provoke.
 """
 
 from __future__ import annotations
@@ -35,7 +38,9 @@ class ConsoleErrors:
             self.lines.append(f"{message.text} ({where.get('url', '')}:{where.get('lineNumber', '')})")
 
     def _weberror(self, error: WebError) -> None:
-        self.lines.append(f"uncaught: {error.error}")
+        # The stack's first frames say where: a minified name and a place in the chunk beat nothing.
+        stack = " | ".join((error.error.stack or "").splitlines()[1:4])
+        self.lines.append(f"uncaught: {error.error.message} {stack}".strip())
 
 
 class WatchedBrowser:

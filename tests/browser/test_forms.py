@@ -118,7 +118,7 @@ def test_approval_set_and_trigger_forms_speak_words(browser: Browser, server: Se
     page, flow_id = _open(browser, server, "gale", "en-US")
     node(page, "ask").click()
     panel = page.locator(".config")
-    deadline = panel.get_by_role("group", name="Deadline")
+    deadline = panel.get_by_role("group", name="Deadline", exact=True)
     expect(deadline.get_by_label("Amount")).to_have_value("2")
     expect(deadline.get_by_label("Unit")).to_have_value("days")
     reminder = panel.get_by_role("group", name="Reminder 1")
@@ -149,11 +149,19 @@ def test_approval_set_and_trigger_forms_speak_words(browser: Browser, server: Se
     expect(panel.get_by_label("Keep the trigger's input in the audit record")).to_be_visible()
     panel.get_by_label("Start by").select_option(label="Schedule")
     expect(panel.get_by_label("Cron expression")).to_be_visible()
+    # A schedule without its cron and zone: both fields are empty, each said on its field.
+    expect(panel.locator(".error-detail")).to_have_count(2)
+    expect(panel.locator(".error-detail").first).to_contain_text(
+        "start: Cron expression is empty. Fill it in."
+    )
+    expect(page.get_by_role("heading", name="Findings (2)")).to_be_visible()
     _no_internals(page)
 
-    page.get_by_label("Start by").select_option(label="Manual")
-    node(page, "ask").click()
-    expect(page.get_by_text("No findings")).to_be_visible()
+    # Back to manual: the cron and zone typed meanwhile leave the document with their fields.
+    panel.get_by_label("Cron expression").fill("0 9 * * 1")
+    panel.get_by_label("Start by").select_option(label="Manual")
+    expect(panel.get_by_label("Cron expression")).to_have_count(0)
+    expect(page.get_by_role("heading", name="Findings (0)")).to_be_visible()
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("status").filter(has_text="Saved as version")).to_be_visible()
     saved = page.request.get(f"/api/flows/{flow_id}").json()["document"]
