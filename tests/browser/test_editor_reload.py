@@ -63,7 +63,8 @@ def refetch(page: Page) -> None:
 
 
 @pytest.mark.console_errors(
-    "the page is taken offline while the newer version is saved", allow=r"net::ERR_INTERNET_DISCONNECTED"
+    "the page is taken offline while a newer version is saved elsewhere; its own save is then stale (409)",
+    allow=r"net::ERR_INTERNET_DISCONNECTED|status of 409 .*/api/flows/\d+\?base=",
 )
 def test_unsaved_edits_stay_when_a_newer_version_arrives(browser: Browser, server: Server) -> None:
     page, flow_id = open_flow(browser, server, "rhea")
@@ -98,6 +99,10 @@ def test_unsaved_edits_stay_when_a_newer_version_arrives(browser: Browser, serve
     page.context.close()
 
 
+@pytest.mark.console_errors(
+    "newer_arrives takes the page offline a moment: a request then fails",
+    allow=r"net::ERR_INTERNET_DISCONNECTED",
+)
 def test_the_newer_version_is_loaded_when_nothing_is_unsaved(browser: Browser, server: Server) -> None:
     page, flow_id = open_flow(browser, server, "remy")
     newer_arrives(page, flow_id, "Saved in another tab")
@@ -107,6 +112,10 @@ def test_the_newer_version_is_loaded_when_nothing_is_unsaved(browser: Browser, s
     page.context.close()
 
 
+@pytest.mark.console_errors(
+    "newer_arrives takes the page offline a moment: a request then fails",
+    allow=r"net::ERR_INTERNET_DISCONNECTED",
+)
 def test_the_notice_in_japanese(browser: Browser, server: Server) -> None:
     page, flow_id = open_flow(browser, server, "riku", locale="ja-JP")
     message = edit(page)
