@@ -26,15 +26,23 @@ def test_the_panel_writes_the_rules_and_the_validator_finds_an_unreachable_quoru
     panel.get_by_label("Approver type").select_option("user")
     for name in ("ann", "bob"):
         panel.get_by_label("Name of the user or group").fill(name)
-        panel.get_by_role("button", name="Add").click()
+        panel.get_by_role("button", name="Add", exact=True).click()
     panel.get_by_label("Approvals needed (distinct approvers)").fill("3")
     expect(
         page.locator(".findings, [aria-label]").get_by_text("needs 3 approvers but names only 2 users")
     ).to_be_visible()
     panel.get_by_label("Approvals needed (distinct approvers)").fill("2")
     panel.get_by_label("A reject decides").select_option("quorum")
-    panel.get_by_label("Remind after (durations, comma-separated)").fill("PT4H, P1D")
-    panel.get_by_label("Escalate after (duration)").fill("P2D")
+    # Reminders and escalation are durations in words: a number and a unit each.
+    panel.get_by_role("button", name="Add a reminder").click()
+    first = panel.get_by_role("group", name="Reminder 1", exact=True)
+    first.get_by_label("Unit").select_option("hours")
+    first.get_by_label("Amount").fill("4")
+    panel.get_by_role("button", name="Add a reminder").click()
+    expect(panel.get_by_role("group", name="Reminder 2", exact=True).get_by_label("Unit")).to_have_value(
+        "days"
+    )
+    panel.get_by_role("group", name="Escalate after (duration)", exact=True).get_by_label("Amount").fill("2")
     panel.get_by_label("Escalate to (users and groups, comma-separated)").fill("group:leads")
     panel.get_by_label("Title").click()  # the text fields are taken when they lose the focus
     expect(page.get_by_text("No findings")).to_be_visible()

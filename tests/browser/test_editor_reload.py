@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.api.support import approval_and_delay_flow
@@ -61,6 +62,10 @@ def refetch(page: Page) -> None:
     page.context.set_offline(False)
 
 
+@pytest.mark.console_errors(
+    "the page is taken offline while a newer version is saved elsewhere; its own save is then stale (409)",
+    allow=r"net::ERR_INTERNET_DISCONNECTED|status of 409 .*/api/flows/\d+\?base=",
+)
 def test_unsaved_edits_stay_when_a_newer_version_arrives(browser: Browser, server: Server) -> None:
     page, flow_id = open_flow(browser, server, "rhea")
     message = edit(page)
@@ -94,6 +99,10 @@ def test_unsaved_edits_stay_when_a_newer_version_arrives(browser: Browser, serve
     page.context.close()
 
 
+@pytest.mark.console_errors(
+    "newer_arrives takes the page offline a moment: a request then fails",
+    allow=r"net::ERR_INTERNET_DISCONNECTED",
+)
 def test_the_newer_version_is_loaded_when_nothing_is_unsaved(browser: Browser, server: Server) -> None:
     page, flow_id = open_flow(browser, server, "remy")
     newer_arrives(page, flow_id, "Saved in another tab")
@@ -103,6 +112,10 @@ def test_the_newer_version_is_loaded_when_nothing_is_unsaved(browser: Browser, s
     page.context.close()
 
 
+@pytest.mark.console_errors(
+    "newer_arrives takes the page offline a moment: a request then fails",
+    allow=r"net::ERR_INTERNET_DISCONNECTED",
+)
 def test_the_notice_in_japanese(browser: Browser, server: Server) -> None:
     page, flow_id = open_flow(browser, server, "riku", locale="ja-JP")
     message = edit(page)
@@ -116,6 +129,7 @@ def test_the_notice_in_japanese(browser: Browser, server: Server) -> None:
     page.context.close()
 
 
+@pytest.mark.console_errors("the flow's refetch is cut off", allow=r"net::ERR_INTERNET_DISCONNECTED")
 def test_a_refetch_that_fails_leaves_the_edits_on_the_page(browser: Browser, server: Server) -> None:
     page, flow_id = open_flow(browser, server, "rosa")
     message = edit(page)
@@ -134,6 +148,9 @@ def test_a_refetch_that_fails_leaves_the_edits_on_the_page(browser: Browser, ser
     page.context.close()
 
 
+@pytest.mark.console_errors(
+    "the page is taken offline while the newer version is saved", allow=r"net::ERR_INTERNET_DISCONNECTED"
+)
 def test_an_old_version_read_meanwhile_leaves_the_edits(browser: Browser, server: Server) -> None:
     page, flow_id = open_flow(browser, server, "rune")
     newer_arrives(page, flow_id, "Saved in another tab")
@@ -163,6 +180,7 @@ def test_an_old_version_read_meanwhile_leaves_the_edits(browser: Browser, server
     page.context.close()
 
 
+@pytest.mark.console_errors("opening the newest version is cut off", allow=r"net::ERR_INTERNET_DISCONNECTED")
 def test_opening_the_newest_that_fails_says_so_and_keeps_the_edits(browser: Browser, server: Server) -> None:
     page, flow_id = open_flow(browser, server, "rolf")
     message = edit(page)

@@ -348,6 +348,9 @@ def test_a_decided_approval_says_who_decided_and_no_deadline(
     page.context.close()
 
 
+@pytest.mark.console_errors(
+    "the decision is answered 409 on purpose", allow=r"status of 409 .*/api/approvals/\d+/decision"
+)
 def test_a_decision_on_what_the_page_did_not_show_is_refused_and_the_card_read_again(
     browser: Browser, story: Story
 ) -> None:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.browser.support import PASSWORD, Server, log_in, screenshot
 
 
+@pytest.mark.console_errors(
+    "a wrong password is refused (401), and a page without a session learns it from /api/me's 401",
+    allow=r"status of 401 .*/api/(me|session):",
+)
 def test_a_wrong_password_is_refused_and_the_right_one_opens_the_flows(
     browser: Browser, server: Server
 ) -> None:

@@ -63,6 +63,7 @@ def two_versions(page: Page) -> int:
     return flow_id
 
 
+@pytest.mark.console_errors("each page is cut off from the API", allow=r"net::ERR_INTERNET_DISCONNECTED")
 @pytest.mark.parametrize(("locale", "unreached", "open_first"), READERS)
 def test_an_unreached_server_is_said_in_the_readers_language(
     browser: Browser, server: Server, locale: str, unreached: str, open_first: str
@@ -111,6 +112,9 @@ def cut_off_only(page: Page, method: str, path: str) -> None:
     page.route(lambda url: urlsplit(url).path == path, abort_or_serve)
 
 
+@pytest.mark.console_errors(
+    "the language choice and the logout are cut off", allow=r"net::ERR_INTERNET_DISCONNECTED"
+)
 @pytest.mark.parametrize(
     ("chosen", "unreached", "logout"),
     [

@@ -26,6 +26,10 @@ def accept(dialog: Dialog) -> None:
     dialog.accept()
 
 
+@pytest.mark.console_errors(
+    "a revoked right makes the run page not found (404) and a removed user's session ends (401)",
+    allow=r"status of (404 .*/api/runs/\d+|401 .*/api/me):",
+)
 def test_an_admin_adds_a_user_grants_decide_and_revokes_a_token(browser: Browser, story: Story) -> None:
     server = story.server
     server.user("ada", "admin", "audit")

@@ -9,6 +9,7 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
+import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from backend.flows.store import create_flow
@@ -103,6 +104,7 @@ def cut_off(page: Page, run_id: int) -> None:
     page.route(f"**/api/runs/{run_id}?after=*", abort)
 
 
+@pytest.mark.console_errors("the journal's next page is cut off", allow=r"net::ERR_INTERNET_DISCONNECTED")
 def test_a_next_page_that_cannot_be_fetched_is_said_from_the_catalog(
     browser: Browser, server: Server
 ) -> None:
@@ -129,6 +131,7 @@ def test_a_next_page_that_cannot_be_fetched_is_said_from_the_catalog(
     page.context.close()
 
 
+@pytest.mark.console_errors("the journal's next page is cut off", allow=r"net::ERR_INTERNET_DISCONNECTED")
 def test_a_next_page_that_cannot_be_fetched_in_japanese(browser: Browser, server: Server) -> None:
     server.user("naoki", "edit", "run")
     run_id = long_run(server, "naoki")

@@ -28,6 +28,10 @@ def stop_at_its_approval(story: Story, run_id: int) -> None:
         conn.execute("UPDATE waits SET attempts = 5, wake_at = now() WHERE run_id = %s", (run_id,))
 
 
+@pytest.mark.console_errors(
+    "the resume on a version without the nodes is refused (409)",
+    allow=r"status of 409 .*/api/runs/\d+/resume",
+)
 def test_a_stopped_run_is_resumed_refused_on_a_version_without_its_nodes_and_ended(
     browser: Browser, story: Story
 ) -> None:

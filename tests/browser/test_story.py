@@ -27,6 +27,10 @@ def story(pg_server_url: str, template_database: str) -> Iterator[Story]:
         yield running
 
 
+@pytest.mark.console_errors(
+    "a second decision on a decided approval is refused (409)",
+    allow=r"status of 409 .*/api/approvals/\d+/decision",
+)
 def test_three_people_one_invoice(browser: Browser, story: Story, tmp_path: Path) -> None:
     server = story.server
     server.user("ann", "edit", "run")

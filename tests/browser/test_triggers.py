@@ -7,6 +7,7 @@ import json
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.canvas import node
@@ -77,6 +78,10 @@ def test_a_webhook_address_is_shown_once_copied_and_replaced(browser: Browser, s
     page.context.close()
 
 
+@pytest.mark.console_errors(
+    "a cron that is not one is refused by /api/schedules/next (422)",
+    allow=r"status of 422 .*/api/schedules/next",
+)
 def test_a_schedule_shows_its_next_five_fire_times_in_the_readers_zone(
     browser: Browser, server: Server
 ) -> None:

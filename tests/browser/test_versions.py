@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.api.support import approval_and_delay_flow
@@ -12,6 +13,9 @@ from tests.browser.canvas import arrange
 from tests.browser.support import Server, log_in
 
 
+@pytest.mark.console_errors(
+    "a restore over a newer version is refused (409)", allow=r"status of 409 .*/api/flows/\d+\?base="
+)
 def test_open_an_old_version_read_only_and_restore_it(browser: Browser, server: Server) -> None:
     server.user("vera", "edit", "run")
     page = log_in(browser, server, "vera")

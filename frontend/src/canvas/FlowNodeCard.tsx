@@ -8,8 +8,11 @@ import { useWarnings } from './warnings';
 import { NodeFace } from './NodeFace';
 import { CardPorts } from './CardPorts';
 import { looks } from './kinds';
+import { usePlaced } from '../flows/findingSentences';
+import type { Placed } from '../flows/findingText';
 
 const NO_WARNINGS: string[] = [];
+const NO_FINDINGS: Placed[] = [];
 
 export type CardData = {
   node: FlowNode;
@@ -25,6 +28,8 @@ export function FlowNodeCard({ data, selected, isConnectable }: NodeProps<CardNo
   const { t } = useTranslation();
   const { node, findings } = data;
   const warnings = useWarnings((s) => s.byNode[node.id] ?? NO_WARNINGS);
+  // The findings' sentences (the field and what to do), read on hovering or by a screen reader.
+  const said = usePlaced((s) => s.byNode[node.id] ?? NO_FINDINGS);
   const classes = [
     'card',
     `card-${node.type}`,
@@ -46,7 +51,14 @@ export function FlowNodeCard({ data, selected, isConnectable }: NodeProps<CardNo
         </span>
       )}
       {findings > 0 && (
-        <span className="card-findings" title={t('ui_canvas_findings_count', { count: findings })}>
+        <span
+          className="card-findings"
+          title={
+            said.length
+              ? said.map((p) => p.sentence).join('\n')
+              : t('ui_canvas_findings_count', { count: findings })
+          }
+        >
           {findings}
         </span>
       )}

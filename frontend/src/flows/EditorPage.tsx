@@ -15,6 +15,8 @@ import { useWarnings } from '../canvas/warnings';
 import { ListView } from '../listview/ListView';
 import { addNode, type FlowDocument } from './document';
 import { useFindings, type Finding } from './findings';
+import { placeFinding } from './findingText';
+import { usePlaced } from './findingSentences';
 import { unsaved, useEditor } from './store';
 import { flowQuery } from './queries';
 import { arrival, newerVersion } from './arrival';
@@ -60,6 +62,9 @@ export function EditorPage() {
   useEffect(() => (opened ? afterPaint(() => setDrawn(flowId)) : undefined), [opened, flowId]);
   const { findings, warnings } = useFindings(drawn === flowId ? editor.doc : NOT_DRAWN);
   useEffect(() => useWarnings.getState().show(warnings), [warnings]);
+  // Each finding as a sentence on its node and field, for the panel, the cards and the list below.
+  const said = useMemo(() => findings.map((f) => placeFinding(f, editor.doc, t)), [findings, editor.doc, t]);
+  useEffect(() => usePlaced.getState().show(said), [said]);
   const sample = useWalk((s) => s.result);
   const walked = useMemo(() => (sample ? new Set(sample.visits) : NOT_WALKED), [sample]);
   const base = useCompare((s) => s.base);
@@ -208,7 +213,7 @@ export function EditorPage() {
             <p>{t('ui_panel_empty')}</p>
           )}
           {diff && <ComparePanel diff={diff} />}
-          <FindingsPanel findings={findings} warnings={warnings} onPick={pick} />
+          <FindingsPanel findings={findings} said={said} warnings={warnings} onPick={pick} />
           <WalkPanel />
           {flowId !== null && <VersionsPanel flowId={flowId} />}
         </div>

@@ -7,7 +7,8 @@ import { setConfig, type FlowNode } from '../flows/document';
 import { useEditor } from '../flows/store';
 import { ApprovalRules } from './ApprovalRules';
 import { TemplateInput } from './TemplateInput';
-import { DeadlineField } from './DeadlineField';
+import { DurationField } from './DurationField';
+import { FieldFindings } from './FieldFindings';
 import { ShownField } from './ShownField';
 
 const EXITS = [
@@ -47,6 +48,7 @@ export function ApprovalPanel({ node, readOnly }: { node: FlowNode; readOnly: bo
           disabled={readOnly}
           onChange={(title) => change({ title })}
         />
+        <FieldFindings nodeId={node.id} field="title" />
       </div>
       <div className="field">
         <label htmlFor={`approval-${node.id}-explanation`}>{t('ui_field_explanation')}</label>
@@ -107,8 +109,13 @@ export function ApprovalPanel({ node, readOnly }: { node: FlowNode; readOnly: bo
             {t('ui_approvers_add')}
           </button>
         </div>
+        <FieldFindings nodeId={node.id} field="approvers" />
       </fieldset>
-      <DeadlineField
+      <DurationField
+        legend="ui_field_deadline"
+        unit="days"
+        nodeId={node.id}
+        field="deadline"
         value={(config.deadline as string | null | undefined) ?? null}
         disabled={readOnly}
         onChange={(deadline) =>

@@ -1,7 +1,10 @@
 // The approval's further rules: how many must approve, when a reject decides, whether the run's starter
 // and the version's author may decide, reminders, and escalation. Empty fields are left out of the
-// document, so a node without them means what it meant before they existed.
+// document, so a node without them means what it meant before they existed. Reminders and escalation are
+// durations, entered as every duration of the editor is (DurationField).
 import { useTranslation } from 'react-i18next';
+import { DurationField } from './DurationField';
+import { FieldFindings } from './FieldFindings';
 
 interface Props {
   config: Record<string, unknown>;
@@ -40,6 +43,7 @@ export function ApprovalRules({ config, nodeId, readOnly, change }: Props) {
           }}
         />
       </label>
+      <FieldFindings nodeId={nodeId} field="quorum" />
       <label className="field">
         {t('ui_field_reject_rule')}
         <select
@@ -61,24 +65,51 @@ export function ApprovalRules({ config, nodeId, readOnly, change }: Props) {
         />
         {t('ui_field_allow_self_approval')}
       </label>
-      <label className="field">
-        {t('ui_field_remind_after')}
-        <input
-          defaultValue={reminders.join(', ')}
-          placeholder="PT4H, P1D"
-          disabled={readOnly}
-          onBlur={(e) => change({ remind_after: list(e.target.value) })}
-        />
-      </label>
-      <label className="field">
-        {t('ui_field_escalate_after')}
-        <input
-          defaultValue={String(config.escalate_after ?? '')}
-          placeholder="P2D"
-          disabled={readOnly}
-          onBlur={(e) => change({ escalate_after: e.target.value.trim() || undefined })}
-        />
-      </label>
+      <fieldset className="reminders">
+        <legend>{t('ui_field_reminders')}</legend>
+        {reminders.map((reminder, i) => (
+          <div key={i} className="reminder">
+            <DurationField
+              legend="ui_reminder_number"
+              number={i + 1}
+              unit="hours"
+              value={reminder}
+              disabled={readOnly}
+              onChange={(value) =>
+                change({ remind_after: reminders.map((r, j) => (j === i ? (value ?? '') : r)) })
+              }
+            />
+            <button
+              type="button"
+              disabled={readOnly}
+              onClick={() => {
+                const left = reminders.filter((_, j) => j !== i);
+                change({ remind_after: left.length ? left : undefined });
+              }}
+            >
+              {t('ui_reminder_remove', { number: i + 1 })}
+            </button>
+          </div>
+        ))}
+        <button
+          type="button"
+          disabled={readOnly || reminders.length >= 10}
+          onClick={() => change({ remind_after: [...reminders, 'P1D'] })}
+        >
+          {t('ui_reminder_add')}
+        </button>
+        <FieldFindings nodeId={nodeId} field="remind_after" />
+      </fieldset>
+      <DurationField
+        legend="ui_field_escalate_after"
+        empty="ui_escalate_after_empty"
+        unit="days"
+        value={typeof config.escalate_after === 'string' ? config.escalate_after : null}
+        disabled={readOnly}
+        onChange={(value) => change({ escalate_after: value ?? undefined })}
+        nodeId={nodeId}
+        field="escalate_after"
+      />
       <label className="field">
         {t('ui_field_escalate_to')}
         <input

@@ -1,8 +1,8 @@
 // The selected node's settings: a form generated from its type's JSON Schema (no hand-written form per
-// type), except the approval node, whose panel is made for people who are not developers.
+// type), except the approval node, whose panel is made for people who are not developers, and the own
+// panels of ownPanels.tsx.
 import Form from '@rjsf/core';
-import { TranslatableString, englishStringTranslator } from '@rjsf/utils';
-import validator from '@rjsf/validator-ajv8';
+import { TranslatableString, englishStringTranslator, type ErrorSchema } from '@rjsf/utils';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,12 @@ import { setConfig, setLabel, type FlowNode } from '../flows/document';
 import { useEditor } from '../flows/store';
 import { ApprovalPanel } from './ApprovalPanel';
 import { OWN_PANELS } from './ownPanels';
-import { prepareSchema, uiSchemaFor, withTemplateWidget } from './schemaForm';
+import { prepareSchema, uiSchemaFor, withTemplateWidget, withoutUnused } from './schemaForm';
+import { usePlaced } from '../flows/findingSentences';
+import type { Placed } from '../flows/findingText';
+import { FieldFindings } from './FieldFindings';
+import { FORM_BUTTONS } from './formButtons';
+import { formValidator } from './formValidator';
 import { TemplateWidget } from './TemplateWidget';
 import { TriggerPanel } from './TriggerPanel';
 
@@ -29,6 +34,15 @@ const FORM_STRINGS: Partial<Record<TranslatableString, string>> = {
 };
 
 const NO_CONST_DEFAULTS = { constAsDefaults: 'never' } as const;
+const TEMPLATES = { ButtonTemplates: FORM_BUTTONS };
+const NO_FINDINGS: Placed[] = [];
+
+/** The findings on the form's fields, where rjsf shows a field's errors (under the field). */
+function fieldErrors(placed: Placed[]): ErrorSchema {
+  const errors: Record<string, { __errors: string[] }> = {};
+  for (const p of placed) if (p.field) (errors[p.field] ??= { __errors: [] }).__errors.push(p.sentence);
+  return errors as ErrorSchema;
+}
 
 export function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -46,9 +60,14 @@ export function ConfigPanel({ node, readOnly }: { node: FlowNode; readOnly: bool
   const prepared = useMemo(() => (schema.data ? prepareSchema(schema.data, t) : null), [schema.data, t]);
   const Own = OWN_PANELS[node.type];
   const ui = useMemo(
-    () => (schema.data ? withTemplateWidget(uiSchemaFor(schema.data, t), schema.data, TemplateWidget) : null),
-    [schema.data, t],
+    () =>
+      schema.data
+        ? withTemplateWidget(uiSchemaFor(schema.data, t, node.config), schema.data, TemplateWidget)
+        : null,
+    [schema.data, t, node.config],
   );
+  const placed = usePlaced((s) => s.byNode[node.id] ?? NO_FINDINGS);
+  const extraErrors = useMemo(() => fieldErrors(placed), [placed]);
 
   return (
     <section className="config" aria-labelledby="config-title">
@@ -62,6 +81,7 @@ export function ConfigPanel({ node, readOnly }: { node: FlowNode; readOnly: bool
         />
       </label>
       {schema.error && <p role="alert">{failureSentence(schema.error, t)}</p>}
+      <FieldFindings nodeId={node.id} field={null} />
       {node.type === 'approval' ? (
         <ApprovalPanel node={node} readOnly={readOnly} />
       ) : Own ? (
@@ -73,7 +93,9 @@ export function ConfigPanel({ node, readOnly }: { node: FlowNode; readOnly: bool
             schema={prepared}
             uiSchema={ui}
             formData={node.config}
-            validator={validator}
+            validator={formValidator}
+            templates={TEMPLATES}
+            extraErrors={extraErrors}
             disabled={readOnly}
             noHtml5Validate
             // A select's choices are consts in a oneOf (schemaForm.ts), which rjsf would otherwise take as
@@ -84,13 +106,14 @@ export function ConfigPanel({ node, readOnly }: { node: FlowNode; readOnly: bool
             formContext={{ nodeId: node.id }}
             translateString={(text, params) => {
               const key = FORM_STRINGS[text];
-              return key ? t(key) : englishStringTranslator(text, params);
+              // rjsf passes the one placeholder it has (the name of a set's value) as its first param.
+              return key ? t(key, { key: params?.[0] }) : englishStringTranslator(text, params);
             }}
             onChange={({ formData }) => {
               const doc = useEditor.getState().doc;
               const current = doc.nodes.find((n) => n.id === node.id)?.config;
-              if (!sameJson(current, formData))
-                apply(setConfig(doc, node.id, formData as Record<string, unknown>));
+              const next = withoutUnused(node.type, formData as Record<string, unknown>);
+              if (!sameJson(current, next)) apply(setConfig(doc, node.id, next));
             }}
           />
         )

@@ -1,74 +1,82 @@
-// A duration as people say it (minutes, hours or days), stored as the ISO 8601 duration the flow format
-// wants (PT30M, PT4H, P2D); an empty amount is "none" (null). A duration this field cannot show (P1W2D)
-// is kept and shown as it is, as the approval's deadline field does.
+// The one field for every duration of the flow format (a delay, an approval's deadline, reminders and
+// escalation, a wait_event's time-out and keeping): a number and a unit in the reader's language, stored
+// as the ISO 8601 duration the document keeps (PT2H). A duration of several parts (P1DT2H, written by
+// hand) is said in words above the field and kept until the author types a new number.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { durationWords, formatDuration, parseDuration, type Unit } from './duration';
+import { FieldFindings } from './FieldFindings';
 
-export type Unit = 'minutes' | 'hours' | 'days';
-const SIMPLE = /^P(?:(\d+)D|T(\d+)H|T(\d+)M)$/;
-
-export function parseDuration(value: string | null): { amount: string; unit: Unit } | null {
-  if (value === null) return { amount: '', unit: 'hours' };
-  const match = SIMPLE.exec(value);
-  if (!match) return null;
-  if (match[1] !== undefined) return { amount: match[1], unit: 'days' };
-  if (match[2] !== undefined) return { amount: match[2], unit: 'hours' };
-  return { amount: match[3] ?? '', unit: 'minutes' };
-}
-
-export function formatDuration(amount: string, unit: Unit): string | null {
-  if (!/^\d+$/.test(amount) || Number(amount) === 0) return null;
-  const n = Number(amount);
-  return unit === 'days' ? `P${n}D` : unit === 'hours' ? `PT${n}H` : `PT${n}M`;
-}
+const UNIT_KEYS: Record<Unit, string> = {
+  seconds: 'ui_duration_seconds',
+  minutes: 'ui_duration_minutes',
+  hours: 'ui_deadline_hours',
+  days: 'ui_deadline_days',
+  weeks: 'ui_duration_weeks',
+};
 
 interface Props {
   /** The field's visible name (a catalog key). */
   legend: string;
-  /** What an empty amount means (a catalog key). */
-  empty: string;
+  /** What an empty amount means (a catalog key), if the field may be empty. */
+  empty?: string;
   value: string | null;
   disabled: boolean;
   onChange: (value: string | null) => void;
+  /** The node and the config key whose findings are shown under the field. */
+  nodeId?: string;
+  field?: string;
+  /** The unit offered before any amount is typed. */
+  unit?: Unit;
+  /** The `{number}` of a legend that counts (the second reminder). */
+  number?: number;
 }
 
-export function DurationField({ legend, empty, value, disabled, onChange }: Props) {
-  const { t } = useTranslation();
-  const parsed = parseDuration(value);
-  // The unit chosen while the amount is still empty (no duration yet) is kept here.
-  const [unit, setUnit] = useState<Unit>(parsed?.unit ?? 'hours');
-  const shown = { amount: parsed?.amount ?? '', unit: value !== null && parsed ? parsed.unit : unit };
+export function DurationField(props: Props) {
+  const { legend, empty, value, disabled, onChange, nodeId, field } = props;
+  const { t, i18n } = useTranslation();
+  const parsed = value === null ? null : parseDuration(value);
+  const words = value !== null && !parsed ? durationWords(value, i18n.language.replace('_', '-')) : null;
+  // The unit chosen while the amount is empty (or not a number yet) is kept here.
+  const [unit, setUnit] = useState<Unit>(parsed?.unit ?? props.unit ?? 'hours');
+  const shownUnit = parsed?.unit ?? unit;
+  // Text that is no duration at all is what the author typed: it stays in the box, under a finding.
+  const amount = parsed ? parsed.amount : value !== null && words === null ? value : '';
   return (
     <fieldset className="duration">
-      <legend>{t(legend)}</legend>
-      {parsed === null && <p className="data">{value}</p>}
+      <legend>{t(legend, { number: props.number })}</legend>
+      {words && <p className="hint">{t('ui_duration_now', { duration: words })}</p>}
       <div className="row">
         <label className="field">
           {t('ui_duration_amount')}
           <input
             inputMode="numeric"
-            value={shown.amount}
+            value={amount}
             disabled={disabled}
-            onChange={(e) => onChange(formatDuration(e.target.value.trim(), shown.unit))}
+            onChange={(e) => onChange(formatDuration(e.target.value, shownUnit))}
           />
         </label>
         <label className="field">
           {t('ui_duration_unit')}
           <select
-            value={shown.unit}
+            value={shownUnit}
             disabled={disabled}
             onChange={(e) => {
-              setUnit(e.target.value as Unit);
-              onChange(formatDuration(shown.amount, e.target.value as Unit));
+              const next = e.target.value as Unit;
+              setUnit(next);
+              if (amount !== '') onChange(formatDuration(amount, next));
             }}
           >
-            <option value="minutes">{t('ui_duration_minutes')}</option>
-            <option value="hours">{t('ui_deadline_hours')}</option>
-            <option value="days">{t('ui_deadline_days')}</option>
+            {Object.entries(UNIT_KEYS).map(([name, key]) => (
+              <option key={name} value={name}>
+                {t(key)}
+              </option>
+            ))}
           </select>
         </label>
       </div>
-      <p className="hint">{t(empty)}</p>
+      {empty && <p className="hint">{t(empty)}</p>}
+      {nodeId && field && <FieldFindings nodeId={nodeId} field={field} />}
     </fieldset>
   );
 }

@@ -1,15 +1,20 @@
 // The findings of the current document, in the author's language; clicking one selects what it names.
+// Each reads as the editor says it (flows/findingText.ts: the node by its label, the field by its title,
+// what to do); the code stays in `data-code` for programs and tests.
 import { useTranslation } from 'react-i18next';
 import type { Finding } from '../flows/findings';
+import type { Placed } from '../flows/findingText';
 import { WarningList } from './WarningList';
 
 interface Props {
   findings: Finding[];
+  /** `findings` as sentences, in the same order. */
+  said: Placed[];
   warnings?: Finding[];
   onPick: (finding: Finding) => void;
 }
 
-export function FindingsPanel({ findings, warnings, onPick }: Props) {
+export function FindingsPanel({ findings, said, warnings, onPick }: Props) {
   const { t } = useTranslation();
   return (
     <section className="findings" aria-labelledby="findings-title">
@@ -26,7 +31,7 @@ export function FindingsPanel({ findings, warnings, onPick }: Props) {
                 data-code={finding.code}
                 onClick={() => onPick(finding)}
               >
-                {finding.message}
+                {said[i]?.sentence ?? finding.message}
               </button>
             </li>
           ))}

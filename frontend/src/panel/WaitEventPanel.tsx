@@ -42,6 +42,8 @@ export function WaitEventPanel({ node, readOnly }: { node: FlowNode; readOnly: b
         value={typeof config.timeout === 'string' ? config.timeout : null}
         disabled={readOnly}
         onChange={(timeout) => change({ timeout })}
+        nodeId={node.id}
+        field="timeout"
       />
       <DurationField
         legend="ui_event_keep_early"
@@ -49,6 +51,8 @@ export function WaitEventPanel({ node, readOnly }: { node: FlowNode; readOnly: b
         value={typeof config.keep_early === 'string' ? config.keep_early : null}
         disabled={readOnly}
         onChange={(keep_early) => change({ keep_early })}
+        nodeId={node.id}
+        field="keep_early"
       />
     </div>
   );

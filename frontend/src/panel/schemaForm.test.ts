@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prepareSchema, uiSchemaFor, withTemplateWidget } from './schemaForm';
+import { prepareSchema, uiSchemaFor, withTemplateWidget, withoutUnused } from './schemaForm';
 
 const LOG = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -43,7 +43,8 @@ describe('schema form mapping', () => {
       'ui:widget': 'textarea',
     });
     expect(ui.level['ui:title']).toBe('«ui_field_level»');
-    expect(ui.extra['ui:title']).toBe('extra');
+    // A field the catalogs do not name shows no title rather than its internal key.
+    expect(ui.extra['ui:title']).toBe('');
     expect(ui['ui:submitButtonOptions']).toEqual({ norender: true });
   });
 
@@ -57,5 +58,30 @@ describe('schema form mapping', () => {
     expect(withTemplateWidget({}, set, widget).values.additionalProperties).toEqual({ 'ui:widget': widget });
     const repeat = { properties: { while: { type: 'object' } } };
     expect(withTemplateWidget({}, repeat, widget).while.left).toEqual({ 'ui:widget': widget });
+  });
+
+  it('drops the rules between fields, which rjsf would draw as untitled options', () => {
+    const delay = {
+      type: 'object',
+      properties: { duration: { type: 'string' } },
+      oneOf: [{ required: ['duration'] }],
+    };
+    const trigger = { ...LOG, if: { required: ['kind'] }, then: { required: ['cron'] }, else: {} };
+    expect(prepareSchema(delay, t)).not.toHaveProperty('oneOf');
+    expect(Object.keys(prepareSchema(trigger, t))).not.toContain('if');
+  });
+
+  it("hides a trigger's cron and time zone unless it is a schedule, and drops their leftovers", () => {
+    const trigger = { properties: { kind: {}, cron: {}, timezone: {}, record_input: {} } };
+    const manual = uiSchemaFor(trigger, t, { kind: 'manual' });
+    expect(manual.cron['ui:widget']).toBe('hidden');
+    expect(manual.timezone['ui:widget']).toBe('hidden');
+    expect(manual.record_input['ui:title']).toBe('«ui_field_record_input»');
+    expect(uiSchemaFor(trigger, t, { kind: 'schedule' }).cron['ui:widget']).toBeUndefined();
+    expect(withoutUnused('trigger', { kind: 'manual', cron: '0 9 * * 1', timezone: 'UTC' })).toEqual({
+      kind: 'manual',
+    });
+    const schedule = { kind: 'schedule', cron: '0 9 * * 1', timezone: 'UTC' };
+    expect(withoutUnused('trigger', schedule)).toEqual(schedule);
   });
 });

@@ -24,6 +24,7 @@ export const FIELD_KEYS: Record<string, string> = {
   on_timeout: 'ui_field_on_timeout',
   op: 'ui_field_op',
   rest: 'ui_field_rest',
+  record_input: 'ui_field_record_input',
   right: 'ui_field_right',
   server: 'ui_field_server',
   status: 'ui_field_status',
@@ -70,9 +71,13 @@ export const CHOICE_KEYS: Record<string, Record<string, string>> = {
 type Translate = (key: string) => string;
 
 /** The schema for rjsf: `$schema`/`$id` dropped (ajv8's default draft would refuse 2020-12's URI), enums
- * turned into `oneOf` with translated titles so the select shows words, not codes. */
+ * turned into `oneOf` with translated titles so the select shows words, not codes. The rules between
+ * fields (`if`/`then`/`else`, a `oneOf` or `anyOf` of the whole config) are dropped too: rjsf would draw
+ * them as untitled "Option 1 / Option 2" selectors or guess a branch, the server's findings say when they
+ * are broken, and which fields apply is the uiSchema's business (`uiSchemaFor`) or an own panel's. */
 export function prepareSchema(schema: Record<string, unknown>, t: Translate): RJSFSchema {
-  const { $schema: _s, $id: _i, title: _title, description: _d, ...rest } = schema;
+  const { $schema: _s, $id: _i, title: _title, description: _d, ...kept } = schema;
+  const { if: _if, then: _then, else: _else, oneOf: _one, anyOf: _any, allOf: _all, ...rest } = kept;
   const properties = (rest.properties ?? {}) as Record<string, Record<string, unknown>>;
   const translated: Record<string, unknown> = {};
   for (const [name, described] of Object.entries(properties)) {
@@ -139,12 +144,42 @@ export function withTemplateWidget(ui: UiSchema, schema: Record<string, unknown>
   return next;
 }
 
-export function uiSchemaFor(schema: Record<string, unknown>, t: Translate): UiSchema {
-  const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true }, 'ui:title': '', 'ui:description': '' };
+/** The fields that apply only to some values of another: a trigger's cron and time zone are a schedule's. */
+const ONLY_WHEN: Record<string, [string, unknown]> = {
+  cron: ['kind', 'schedule'],
+  timezone: ['kind', 'schedule'],
+};
+
+function applies(name: string, config: Record<string, unknown>): boolean {
+  const rule = ONLY_WHEN[name];
+  return !rule || config[rule[0]] === rule[1];
+}
+
+/** `config` without the fields that do not apply to it (a manual trigger's leftover cron): a field the
+ * form hides must not stay in the document, where it would be a finding the author cannot see. */
+export function withoutUnused(type: string, config: Record<string, unknown>): Record<string, unknown> {
+  if (type !== 'trigger') return config;
+  return Object.fromEntries(Object.entries(config).filter(([name]) => applies(name, config)));
+}
+
+export function uiSchemaFor(
+  schema: Record<string, unknown>,
+  t: Translate,
+  config: Record<string, unknown> = {},
+): UiSchema {
+  const ui: UiSchema = {
+    'ui:submitButtonOptions': { norender: true },
+    'ui:title': '',
+    'ui:description': '',
+    // rjsf names a new value of a set `newKey`; `newKey_1` after it is at least a valid name.
+    'ui:duplicateKeySuffixSeparator': '_',
+  };
   for (const name of Object.keys((schema.properties ?? {}) as object)) {
     const key = FIELD_KEYS[name];
-    ui[name] = { 'ui:title': key ? t(key) : name, 'ui:description': '' };
+    // A field without a title in the catalogs shows none rather than its internal key.
+    ui[name] = { 'ui:title': key ? t(key) : '', 'ui:description': '' };
     if (['explanation', 'message', 'body'].includes(name)) ui[name]['ui:widget'] = 'textarea';
+    if (!applies(name, config)) ui[name]['ui:widget'] = 'hidden';
   }
   return ui;
 }

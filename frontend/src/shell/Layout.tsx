@@ -25,7 +25,9 @@ export function Layout() {
     setReaderZone(me.data.time_zone);
     if (me.data.time_zone === null) {
       const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-      void api.PUT('/api/me', { body: { time_zone: zone } });
+      // Best effort: a zone that cannot be stored now (the network gone) is stored on a later load, as it
+      // stays unset; an unhandled rejection here was an uncaught error on the page.
+      api.PUT('/api/me', { body: { time_zone: zone } }).catch(() => undefined);
     }
   }, [me.data, setSession]);
 
