@@ -163,9 +163,9 @@ def _shown_name(item: dict[str, Any], locale: str) -> str:
     return str(item.get("path") or "—")
 
 
-def _section(heading: str, rows: list[tuple[str, str]]) -> str:
-    """A heading and a list of (escaped name, value as markup already escaped)."""
-    items = "".join(f"<dt>{escape(name)}</dt><dd>{value}</dd>" for name, value in rows)
+def _section(heading: str, entries: list[tuple[str, str]]) -> str:
+    """A heading and a list of (name, value as markup already escaped)."""
+    items = "".join(f"<dt>{escape(name)}</dt><dd>{value}</dd>" for name, value in entries)
     return f"<h2>{escape(heading)}</h2><dl>{items}</dl>"
 
 

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.api.support import approval_and_delay_flow
@@ -75,6 +76,10 @@ def test_new_flow_asks_for_a_name_and_saves_nothing_until_save(browser: Browser,
     page.context.close()
 
 
+@pytest.mark.console_errors(
+    "a rename to a name another flow has is refused (409), and the page says so",
+    allow=r"status of 409 .*/api/flows/\d+:",
+)
 def test_the_invoice_flow_from_a_template_saved_then_renamed_without_a_version(
     browser: Browser, server: Server
 ) -> None:

@@ -4,12 +4,11 @@ awaited is the validator's finding."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.canvas import add, node, wire
+from tests.browser.canvas import add, new_flow, node, save_new, wire
 from tests.browser.canvas import arrange as arrange_nodes
 from tests.browser.support import Server, log_in, screenshot
 
@@ -35,8 +34,7 @@ def test_the_slower_branches_are_kept_running_or_cancelled_from_the_panel(
 ) -> None:
     server.user("rhea", "edit")
     page = log_in(browser, server, "rhea")
-    page.get_by_role("button", name="New flow", exact=True).click()
-    page.wait_for_url(re.compile(r".*/flows/\d+$"))
+    new_flow(page)
     for kind in ("Parallel", "Log", "Approval"):
         add(page, kind)
     arrange(page)
@@ -62,7 +60,7 @@ def test_the_slower_branches_are_kept_running_or_cancelled_from_the_panel(
     rest.select_option(label="Keep them running")
     expect(page.get_by_text("No findings")).to_be_visible()
     screenshot(page, "canvas-parallel-rest")
-    save(page, 2)
+    save_new(page)
     assert parallel_config(page) == {"wait": "first", "rest": "continue"}
 
     # Kept running, but every branch awaited: the validator says so, at the parallel.
@@ -76,6 +74,6 @@ def test_the_slower_branches_are_kept_running_or_cancelled_from_the_panel(
     page.get_by_role("group", name="Goes on").get_by_label("at the first one").check()
     rest.select_option(label="Cancel them")
     expect(page.get_by_text("No findings")).to_be_visible()
-    save(page, 3)
+    save(page, 2)
     assert parallel_config(page) == {"wait": "first"}
     page.context.close()

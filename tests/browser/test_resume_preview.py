@@ -129,7 +129,7 @@ def test_the_preview_lists_in_german_what_resuming_would_send_then_resume_sends_
     resume = de["ui_run_preview_resume"].format(version=1)
     page.locator(".resume-preview").get_by_role("button", name=resume).click()
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "waiting", timeout=LIVE)
-    expect(page.locator(".run-node.waiting")).to_contain_text("wait_day", timeout=LIVE)
+    expect(page.locator(".run-node.waiting")).to_have_attribute("data-id", "wait_day", timeout=LIVE)
     paths = [request.path for request in story.receiver.received[received:]]
     assert paths == ["/zahlung/R-7", "/beleg"], "what the preview listed, sent by the real resume"
     page.context.close()
