@@ -107,7 +107,11 @@ async def _verify(url: str, flow_id: int | None, public_key: str | None) -> Verd
 
     signed = signed_heads_here(public_key)
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
-        return await verify(conn, flow_id, approval_retention_from_env(), signed)
+        verdict = await verify(conn, flow_id, approval_retention_from_env(), signed)
+    if public_key is not None and signed is not None and not signed[0] and not signed[1]:
+        # The auditor's key says heads were signed: a file gone or emptied is a break, not "intact".
+        verdict.breaks.append(Break(code="signed_heads_missing", chain=""))
+    return verdict
 
 
 def run_audit_command(args: argparse.Namespace, url: str) -> int:

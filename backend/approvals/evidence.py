@@ -35,7 +35,7 @@ from psycopg import AsyncConnection
 
 from backend.approvals.chain import Record
 from backend.approvals.head_signer import sign_heads
-from backend.approvals.signing import Signed, public_key_text, read_file, signed_so_far
+from backend.approvals.signing import Signed, public_key_text, read_line, signed_so_far
 from backend.errors import CodedError
 from backend.store.queries import every, load
 from backend.walker.redact import mask_credentials
@@ -137,21 +137,22 @@ async def gather(
 async def _signed_head(
     conn: AsyncConnection[Any], key: Ed25519PrivateKey, path: Path, chain: str, seq: int
 ) -> tuple[str, Signed]:
-    """The first signed line whose head of `chain` is at or after `seq`, and its text."""
+    """The first signed line whose head of `chain` is at or after `seq`, and its text (the file read once
+    per look: a worker may append to it meanwhile)."""
     public_key = public_key_text(key)
     for attempt in range(2):
-        lines = await asyncio.to_thread(_lines, path)
-        signed, _ = await asyncio.to_thread(read_file, path, public_key)
-        for line in signed:
-            if line.heads.get(chain, (0, ""))[0] >= seq:
-                return lines[line.number - 1], line
+        text = await asyncio.to_thread(_text_of, path)
+        for number, line in enumerate(text.splitlines(), start=1):
+            signed = read_line(line, public_key, number) if line.strip() else None
+            if signed is not None and signed.heads.get(chain, (0, ""))[0] >= seq:
+                return line, signed
         if attempt == 0:
             await sign_heads(conn, key, path, await asyncio.to_thread(signed_so_far, path))
     raise EvidenceRefused(code="evidence_not_signed", chain=chain)
 
 
-def _lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+def _text_of(path: Path) -> str:
+    return path.read_text(encoding="utf-8") if path.exists() else ""
 
 
 async def _run(conn: AsyncConnection[Any], run_id: int) -> dict[str, Any]:

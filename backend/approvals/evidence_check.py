@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from backend.approvals.chain import GENESIS, link
 from backend.approvals.evidence import FORMAT, PARTS, canonical, digest
-from backend.approvals.evidence_page import split
+from backend.approvals.evidence_page import assemble, split
 from backend.approvals.signing import read_line
 
 
@@ -51,7 +51,9 @@ def check(page: bytes, public_key: str) -> Outcome:
     for name in PARTS:
         if name not in parts or digests.get(name) != digest(parts[name]):
             outcome.problems.append(Problem(code="evidence_part_changed", part=name))
-    if body.get("rendering") != hashlib.sha256(rendering).hexdigest():
+    # The page as written must be the page its data makes: "<\/" written back as "</" parses to the same
+    # data but ends the data block early in a browser, which would then show markup of someone's choosing.
+    if body.get("rendering") != hashlib.sha256(rendering).hexdigest() or page != assemble(rendering, data):
         outcome.problems.append(Problem(code="evidence_part_changed", part="rendering"))
     if not _signed(body, signature, public_key):
         outcome.problems.append(Problem(code="evidence_signature_invalid"))

@@ -61,11 +61,14 @@ def continuation_nodes(continuation: Mapping[str, Any] | None) -> set[str]:
     for scope in continuation.get("seen", []):
         names.update(scope)
     names.update(str(loop.get("node")) for loop in continuation.get("loops", []))
-    par = continuation.get("par")
-    if isinstance(par, Mapping):
+    # The parallel open here, and those it went on past whose branches still run (`rest: continue`).
+    for par in [continuation.get("par"), *continuation.get("rest", [])]:
+        if not isinstance(par, Mapping):
+            continue
         names.add(str(par.get("node")))
         for branch in par.get("branches", []):
-            if isinstance(branch, Mapping) and not branch.get("ended"):
+            # An ended branch may still hold parallels it left running.
+            if isinstance(branch, Mapping) and (not branch.get("ended") or branch.get("rest")):
                 names |= continuation_nodes(branch)
     return names
 

@@ -158,6 +158,20 @@ def test_one_change_in_any_part_is_refused_with_the_part_named(
     assert names[part] in refused.stderr
 
 
+def test_a_data_block_closed_early_is_refused(
+    decided: tuple[Queue, int, int, str], page: bytes, tmp_path: Path
+) -> None:
+    """The title holds "</script>": written as "<\\/script>" it parses to the same data, but a browser would
+    end the data block there and show what follows as markup."""
+    key = decided[3]
+    assert b"<\\/script>" in page
+    opened = page.replace(b"<\\/script>", b"</script>")
+    assert split(opened)[1] == split(page)[1], "the data itself is the same"
+    refused = check(tmp_path, opened, key)
+    assert refused.returncode == 1 and "(evidence_part_changed)" in refused.stderr
+    assert "the readable page" in refused.stderr
+
+
 def test_a_manifest_changed_to_match_or_another_key_is_refused(
     decided: tuple[Queue, int, int, str], page: bytes, tmp_path: Path
 ) -> None:

@@ -233,3 +233,14 @@ async def _grant(conn: Any, name: str) -> None:
 def _no_signing_key_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("FLOWYARD_SIGNING_KEY", raising=False)
     monkeypatch.delenv("FLOWYARD_SIGNED_HEADS", raising=False)
+
+
+def test_a_signed_heads_file_gone_is_a_break_when_the_auditors_key_is_given(
+    decided: Decided, tmp_path: Path
+) -> None:
+    queue, flow_id, _ = decided
+    assert audit(queue, tmp_path, "sign").returncode == 0
+    key = audit(queue, tmp_path, "public-key").stdout.strip()
+    (tmp_path / "signed-heads.jsonl").unlink()
+    found = checked(queue, tmp_path, flow_id, "--public-key", key)
+    assert codes(found) == ["signed_heads_missing"]

@@ -264,3 +264,22 @@ def test_the_cli_shows_resumes_and_ends_a_stopped_run_and_refuses_with_reasons(q
     assert ended.returncode == 0 and f"Run {run_id} was ended as failed" in ended.stdout
     assert queue.status(run_id) == ("failed", "run_ended_by_person")
     assert [line["by"] for line in journal_data(queue, run_id, "run_resumed_by")] == ["cli"]
+
+
+def test_the_nodes_a_run_needs_include_the_branches_a_parallel_left_running() -> None:
+    """A continuation of version 3 (`rest: continue`): the slower branch's pause, and the parallel the
+    main path went on past, are nodes a newer version must keep, on the root and inside an ended branch."""
+    from backend.queue.stops import continuation_nodes
+
+    slow = {"stack": [], "seen": [["slow"]], "loops": [], "at": {"node": "slow", "visit": 4}}
+    left = {"node": "p", "visit": 2, "need": 1, "branches": [{"ended": True}, slow]}
+    root = {
+        "v": 3,
+        "stack": [],
+        "seen": [["t", "p", "after"]],
+        "loops": [],
+        "at": {"node": "after", "visit": 5},
+    }
+    assert {"slow", "p", "after"} <= continuation_nodes({**root, "rest": [left]})
+    inner = {"node": "q", "visit": 3, "need": 2, "branches": [{"ended": True, "rest": [left]}, slow]}
+    assert {"slow", "p", "q"} <= continuation_nodes({**root, "par": inner})
