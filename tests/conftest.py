@@ -54,7 +54,24 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     pgdata = settings().pgdata
     config.stash[_started] = embedded.running_pid(pgdata) is None
-    os.environ[SERVER_URL] = embedded.start(pgdata)
+    url = embedded.start(pgdata)
+    if _room_for(url) < TEST_CONNECTIONS:
+        # Three test processes run servers, workers and worker crews side by side (a browser test's server
+        # holds some twenty connections, the poison run's crew thirty): more than PostgreSQL's default 100.
+        with connect(url, autocommit=True) as conn:
+            conn.execute(sql.SQL("ALTER SYSTEM SET max_connections = {}").format(TEST_CONNECTIONS))
+        embedded.stop(pgdata)
+        url = embedded.start(pgdata)
+    os.environ[SERVER_URL] = url
+
+
+TEST_CONNECTIONS = 300
+
+
+def _room_for(url: str) -> int:
+    with connect(url, autocommit=True) as conn:
+        row = conn.execute("SHOW max_connections").fetchone()
+    return int(str(row[0])) if row else 0
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -73,14 +73,13 @@ def test_the_first_login_gives_a_user_the_browsers_time_zone(browser: Browser, s
     page.goto("/login")
     page.locator("input[name=name]").fill("tomo")
     page.locator("input[name=password]").fill(PASSWORD)
-    page.locator("button[type=submit]").click()
+    # The page stores the browser's zone once it has read the user (PUT /api/me): that answer is the sync.
+    with page.expect_response(
+        lambda answer: answer.url.endswith("/api/me") and answer.request.method == "PUT", timeout=60_000
+    ) as stored:
+        page.locator("button[type=submit]").click()
+    assert stored.value.ok
     page.wait_for_url("**/flows")
-    page.locator("table.flows").wait_for()
-    me = page.wait_for_function(
-        """async () => {
-          const me = await (await fetch('/api/me', { credentials: 'same-origin' })).json();
-          return me.time_zone;
-        }"""
-    ).json_value()
-    assert me == "Asia/Tokyo"
+    me = page.request.get("/api/me").json()
+    assert me["time_zone"] == "Asia/Tokyo"
     context.close()
