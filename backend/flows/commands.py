@@ -10,7 +10,7 @@ from psycopg import AsyncConnection
 
 from backend.actions.command_rights import CommandRefused
 from backend.config import settings
-from backend.console import refuse
+from backend.console import refuse, say
 from backend.flows.schedules import ScheduleInvalid
 from backend.flows.store import create_flow, save_version
 from backend.graph import validate
@@ -44,5 +44,5 @@ async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
             return refuse(refused)
         except LookupError:
             return refuse(code="flow_not_found")
-    print(f"saved flow {flow_id} version {version}")
+    say(code="cli_flow_saved", flow=flow_id, version=version)
     return 0
