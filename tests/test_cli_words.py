@@ -31,7 +31,7 @@ def printed_literals(source: str) -> list[int]:
     Examples:
         >>> printed_literals('print("saved")\\nprint(f"run {n}")\\nsys.stdout.write("x")\\n')
         [1, 2, 3]
-        >>> printed_literals('say(code="cli_run_started", run=n)\\nprint(token)\\nrow("\\\\t".join(cells))\\n')
+        >>> printed_literals('say(code="cli_run_started", run=n)\\nprint(token)\\nrow(*cells)\\n')
         []
         >>> printed_literals('print("a" if ok else "b", file=sys.stderr)\\nout.write("%s" % x)\\n')
         [1, 2]

@@ -186,7 +186,10 @@ def test_user_add_admin_grants_everything_but_deciding(
 ) -> None:
     flow_id = cli.save(approval_flow())
     code, out, _ = flowyard(capsys, "user", "add", "root", "--admin", "--grant", f"decide:{flow_id}")
-    assert (code, out) == (0, [f"Added user root with rights: admin, edit, run, audit, and decide:{flow_id}."])
+    assert (code, out) == (
+        0,
+        [f"Added user root with rights: admin, edit, run, audit, and decide:{flow_id}."],
+    )
     rights = cli.all("SELECT \"right\", flow_id FROM grants WHERE user_name = 'root' ORDER BY 1")
     assert rights == [("admin", None), ("audit", None), ("decide", flow_id), ("edit", None), ("run", None)]
 
