@@ -20,6 +20,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from backend.graph import validate
 from backend.i18n.catalogs import catalog
 from tests.support import Queue, flow
 
@@ -134,3 +135,15 @@ def test_no_english_word_is_left_in_a_translated_terminal(
     assert not left, f"{module} in {locale} still says {left}:\n{translated}"
     if locale == "ja":
         assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", translated), translated
+
+
+def test_flow_save_says_its_findings_in_the_terminals_language(queue: Queue, tmp_path: Path) -> None:
+    """`flow save` is for the person saving: its findings are in their language (`check` keeps English)."""
+    document = flow("start:trigger", wires="start>nowhere")
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(document))
+    findings = validate(document, "de")
+    assert findings and findings[0].message != validate(document, "en")[0].message
+    refused = flowyard(queue.url, "de_DE.UTF-8", "flow", "save", str(path))
+    assert refused.returncode == 1
+    assert refused.stdout.splitlines() == [f"{path}: {found.code}: {found.message}" for found in findings]
