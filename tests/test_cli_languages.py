@@ -75,6 +75,7 @@ def _people(queue: Queue, tmp: Path, tag: str) -> list[list[str]]:
         ["token", "create", ann, "--expires-in", "5"],
         ["token", "create", ann],
         ["token", "list", ann],
+        ["token", "list", bob],
         ["user", "remove", bob],
     ]
 

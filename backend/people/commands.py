@@ -59,6 +59,8 @@ async def _user(conn: AsyncConnection[object], args: argparse.Namespace) -> int:
             for user in page:
                 row(user.name, " ".join(user.rights) or "-", " ".join(user.groups) or "-")
             after = page[-1].name
+        if after is None:
+            say(code="cli_no_users")
         return 0
     if args.action == "remove":
         if not await rights.remove_user(conn, args.name, ACTOR):
@@ -94,6 +96,10 @@ async def _token(conn: AsyncConnection[object], args: argparse.Namespace) -> int
                 ends, used = _when(entry.revoked_at or entry.expires_at), _when(entry.last_used_at)
                 row(str(entry.id), entry.user, moment(entry.created_at), state, ends, used)
             after = page[-1].id
+        if after is None and args.name is None:
+            say(code="cli_no_tokens")
+        elif after is None:
+            say(code="cli_no_tokens_of", name=args.name)
         return 0
     if not await rights.revoke_token(conn, args.id, ACTOR):
         raise AccountRefused(code="token_unknown", id=args.id)
