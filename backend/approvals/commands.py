@@ -55,12 +55,27 @@ def _say_line(approval: Approval) -> None:
         "run": approval.run_id,
         "flow": approval.flow_id,
         "node": approval.node,
-        "approvers": listed(approval.approvers) if approval.approvers else word(code="approvers_anyone"),
+        "approvers": listed([_approver(named) for named in approval.approvers])
+        if approval.approvers
+        else word(code="approvers_anyone"),
     }
     if approval.deadline_at is None:
         say(code="approval_line_no_deadline", **params)
     else:
         say(code="approval_line", deadline=approval.deadline_at.astimezone(UTC), **params)
+
+
+def _approver(named: str) -> str:
+    """An approver as a person says it: `user:anna` is anna, `group:finance` the group finance.
+
+    Examples:
+        >>> _approver("user:anna"), _approver("group:finance")
+        ('anna', 'group finance')
+    """
+    kind, _, name = named.partition(":")
+    if kind == "group":
+        return word(code="cli_approver_group", name=name)
+    return name if kind == "user" else named
 
 
 async def _list(conn: AsyncConnection[Any], user: str | None, cursor: str | None) -> int:

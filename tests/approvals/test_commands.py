@@ -108,7 +108,7 @@ def test_the_list_shows_every_open_approval_or_those_one_user_may_decide(
     line = f"Approval {approval_id}: Pay A-7? (run {run_id}, flow "
     assert [x for x in every if x.startswith(line)] == [x for x in mine if x.startswith(line)]
     (listed,) = [x for x in mine if x.startswith(line)]
-    assert "approvers: user:erin; deadline " in listed
+    assert "approvers: erin; deadline " in listed  # `user:erin` as a person says it
     assert not [x for x in flowyard(capsys, "approvals", "list", "--as", "fred")[1] if x.startswith(line)]
     unknown = flowyard(capsys, "approvals", "list", "--as", "nobody")
     assert unknown[0] == 1 and "(user_unknown)" in unknown[2]
