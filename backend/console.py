@@ -70,7 +70,7 @@ def row(*cells: str) -> None:
 
 
 def listed(values: Sequence[str]) -> str:
-    """Names listed as the reader's language lists them ("a, b and c", "a、b、c")."""
+    """Names listed as the reader's language lists them ("a, b, and c", "a, b und c", "a、b、c")."""
     return format_list(list(values), style="standard", locale=locale() if locale() in LOCALES else "en")
 
 
