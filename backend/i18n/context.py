@@ -94,7 +94,10 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "pointer": ("a JSON Pointer into the flow document", "/nodes/2/config/url"),
     "port": ("the name of a node's out port, translated", "Approved"),
     "position": ("a position in a list, a number", "2"),
-    "problem": ("what is wrong, in English, from the JSON Schema validator", "'url' is a required property"),
+    "problem": (
+        "what is wrong, a sentence of its own (a problem_* key), translated",
+        "A value is required here",
+    ),
     "reason": ("why, translated when it is a reason code, else in English", "Expecting value"),
     "recorded": ("the id of a node", "notify_team"),
     "retry_in_s": ("a count of seconds", "60"),
@@ -150,6 +153,14 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "where": ("the address of the API export that keeps the run's record", "/api/audit/runs?run=6"),
     "branches": ("how many branches a parallel has, or how many wires lead into a join", "3"),
     "branch": ("the number of a parallel's branch, counted from 1 in the order of its wires", "2"),
+    "types": ("kinds of value (value_type_* keys, translated), listed as alternatives", "a text or null"),
+    "values": (
+        "the values a setting may take, as the flow writes them, listed as alternatives",
+        '"GET" or "POST"',
+    ),
+    "keys": ("names of settings, as the flow writes them, listed as alternatives", "duration or until"),
+    "keyword": ("a JSON Schema keyword, as written", "format"),
+    "arg": ("the name of an argument of a command, as the flow's author wrote it", "unit"),
 }
 
 # Where a reader meets a key, by the source path that uses it (first match wins).

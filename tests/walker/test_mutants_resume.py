@@ -174,7 +174,7 @@ def test_a_continuation_showing_a_branch_that_never_walked_is_refused_not_left_w
         walk(build(nodes, wires), unstarted, resume=Resume("a", 3, "approve"))
     assert (raised.value.code, raised.value.params) == (
         "continuation_invalid",
-        {"reason": "a branch paused, waiting on a parallel, or ended"},
+        {"reason": "continuation_damaged", "detail": "a branch paused, waiting on a parallel, or ended"},
     )
 
 
