@@ -246,6 +246,7 @@ _CITED: dict[str, tuple[str, ...]] = {
     "error": ("{}",),
     "reason": ("{}",),
     "problem": ("{}",),
+    "expected": ("{}",),
 }
 # The parameters cited as a sentence of their own, filled from the other parameters.
 _SENTENCES = frozenset(param for param, patterns in _CITED.items() if "{}" in patterns)

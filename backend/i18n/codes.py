@@ -126,7 +126,7 @@ def _call_uses(call: ast.Call, path: str) -> Iterator[Use]:
 
 # The parameters that cite a code as a sentence of its own (`catalogs._CITED`), which a literal passed to
 # them is: `problem="problem_empty"`. Their other values (a variable, an f-string) are never codes.
-_CITING = frozenset({"problem", "reason", "error"})
+_CITING = frozenset({"problem", "reason", "error", "expected"})
 
 
 def _literals(value: ast.expr) -> Iterator[str]:

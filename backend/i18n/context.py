@@ -52,7 +52,10 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "error": ("the sentence of another reason code, translated", "the approval was rejected"),
     "event": ("the name of an event a wait step waits for, as the flow's author wrote it", "payment"),
     "exit_code": ("a program's exit status, a number", "2"),
-    "expected": ("what the program expected, in English", "an on_timeout rule"),
+    "expected": (
+        "what the program expected: a pause (node@visit), or a sentence of its own, translated",
+        "ask@2",
+    ),
     "field": ("the name of a setting of a node", "url"),
     "file": ("a file's path", "/etc/flowyard/key"),
     "first": ("the id of a node", "start"),
