@@ -130,7 +130,10 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "who": ("the name of a user", "anna"),
     "x": ("a card's place across the canvas, in the canvas's units", "240"),
     "y": ("a card's place down the canvas, in the canvas's units", "480"),
-    "zone": ("a time zone's name", "Europe/Berlin"),
+    "zone": (
+        "a time zone: its name in the reader's language, or the IANA name a user gave",
+        "Central European Standard Time",
+    ),
     "chain": ("the name of a chain of the audit trail: flow:ID, or global", "flow:12"),
     "current": ("a version number of a flow, the one a run is on", "3"),
     "after": ("an ISO 8601 duration from the node's config, as written", "PT4H"),
