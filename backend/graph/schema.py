@@ -268,12 +268,12 @@ def _check_durations(node: NodeEntry, report: Report, now: datetime | None) -> N
             parse_duration(value)
         except ValueError:
             # The schema's pattern passed, so the duration is one we read: it is too long.
-            said = problem("problem_wait_too_long", limit=MAX_DURATION.days)
-            _config_invalid(node, [(("nodes", node.place, "config", key), said)], report)
+            too_long = problem("problem_wait_too_long", limit=MAX_DURATION.days)
+            _config_invalid(node, [(("nodes", node.place, "config", key), too_long)], report)
     until = node.config.get("until") if node.type == "delay" and isinstance(node.config, dict) else None
     # A template is read at run time, where the driver holds it to the same cap (`duration_invalid`).
     if isinstance(until, str) and "{{" not in until:
-        said = None
+        said: Problem | None = None
         try:
             moment = parse_moment(until)
         except ValueError:

@@ -152,10 +152,10 @@ def _sentence(code: str, locale: str, params: Mapping[str, Any], name_of: NameOf
         for name, value in params.items()
         if name in fields
     }
-    counted = PLURALS.get(code)
-    if counted in shown and type(shown[counted]) is int:
+    count = shown.get(PLURALS.get(code, ""))
+    if isinstance(count, int) and not isinstance(count, bool):
         # A count (never an identifier) is grouped as the reader groups numbers: 1.204 Einträge.
-        shown[counted] = format_number(shown[counted], _formats_locale(locale))
+        shown[PLURALS[code]] = format_number(count, _formats_locale(locale))
     return fill(template, shown, lambda value: _render(value, locale))
 
 

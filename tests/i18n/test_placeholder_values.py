@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -79,7 +79,7 @@ def _code_of(call: ast.Call) -> str | None:
     return None
 
 
-def english_placeholder_values(source: str, path: str, english: dict[str, str]) -> Iterator[str]:
+def english_placeholder_values(source: str, path: str, english: Mapping[str, str]) -> Iterator[str]:
     """Each place in `source` that passes English words for a placeholder of a sentence, as `path:line`."""
     keys = set(english)
     tree = ast.parse(source)

@@ -29,7 +29,6 @@ CITED = {
     "reason": "action_unavailable",
     "problem": "problem_missing",
     "expected": "resume_expected_new_run",
-    "types": ("string", "null"),
 }
 NODE_TYPES = set(PORTS)
 PORT_NAMES = {port for ports in PORTS.values() for port in ports}
