@@ -18,7 +18,7 @@ Examples:
     >>> title, text = render(mail, "https://flowyard.example", UTC)
     >>> title
     'Genehmigung erbeten: Pay A-7?'
-    >>> "https://flowyard.example/approvals/1" in text and "01.05.2031, 09:00:00" in text
+    >>> "https://flowyard.example/approvals/1" in text and "bis 01.05.2031, 09:00 (UTC)." in text
     True
 """
 
