@@ -33,6 +33,10 @@ from babel.support import Translations
 # parameter as an integer wherever it is used; without one, `message` reads the last form.
 PLURALS: dict[str, str] = {
     "action_timeout": "timeout_s",
+    "approval_quorum_unreachable": "quorum",
+    "approval_vote_approve": "quorum",
+    "approval_vote_counted": "quorum",
+    "approval_vote_reject": "quorum",
     "audit_chain_broken": "records",
     "audit_chain_intact": "records",
     "audit_signed_heads": "chains",
@@ -54,9 +58,12 @@ PLURALS: dict[str, str] = {
     "idempotency_key_invalid": "limit",
     "iteration_limit_exceeded": "passes",
     "join_not_reached": "needed",
+    "join_wait_invalid": "wait",
     "login_throttled": "minutes",
     "login_throttled_address": "minutes",
     "loop_finished": "passes",
+    "loop_nesting_too_deep": "limit",
+    "parallel_wait_invalid": "wait",
     "problem_argv_element": "limit",
     "problem_argv_shape": "limit",
     "problem_max_characters": "limit",

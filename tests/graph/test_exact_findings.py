@@ -109,7 +109,7 @@ def test_the_loop_and_schema_rules_say_exactly_what_is_wrong_and_where() -> None
             "loop_nesting_too_deep",
             "l4",
             None,
-            "Loop l4 is nested 4 levels deep: loops nest at most 3 levels.",
+            "Loop l4 is nested too deep (depth 4): loops nest at most 3 levels.",
             None,
         ),
         Finding(

@@ -83,7 +83,8 @@ ENGLISH = {
     "node_unreachable": "Node {node} cannot be reached from the trigger.",
     "loop_body_leaks": "Node {node} is in the body of loop {loop} but can also be reached without passing "
     "through its body port.",
-    "loop_nesting_too_deep": "Loop {node} is nested {depth} levels deep: loops nest at most {limit} levels.",
+    "loop_nesting_too_deep": "Loop {node} is nested too deep (depth {depth}): loops nest at most {limit} "
+    "levels.",
     "break_outside_loop": "Break node {node} is not inside the body of any loop.",
     "end_inside_loop": "End node {node} is inside the body of loop {loop}: a run cannot be ended from "
     "inside a loop.",

@@ -131,18 +131,6 @@ COUNTED_NOUNS = (
     "nodes",
     "runs",
 )
-# Sentences with two counts, each before its own noun: a gettext entry has one count, so these are to be
-# reworded (one count, the other without a noun) before they can be plural. French and Italian count the
-# votes by `approves`, English and German by `quorum`, so the votes' sentences need that too.
-TWO_COUNTS = {
-    "approval_quorum_unreachable",
-    "approval_vote_approve",
-    "approval_vote_counted",
-    "approval_vote_reject",
-    "join_wait_invalid",
-    "loop_nesting_too_deep",
-    "parallel_wait_invalid",
-}
 
 
 def counts_without_plural(english: dict[str, str]) -> list[str]:
@@ -154,7 +142,7 @@ def counts_without_plural(english: dict[str, str]) -> list[str]:
     return [
         f"{key}: {{{name}}} counts in {sentence!r}"
         for key, sentence in sorted(english.items())
-        if not key.startswith("ui_") and key not in TWO_COUNTS
+        if not key.startswith("ui_")
         for name in before_noun.findall(sentence)
         if PLURALS.get(key) != name
     ]
