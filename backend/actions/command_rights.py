@@ -16,8 +16,9 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from backend.actions import servers
-from backend.actions.templates import TemplateSpec, args_problems
+from backend.actions.templates import TemplateSpec, args_problems, args_refusal
 from backend.errors import CodedError
+from backend.graph.explain import problem
 
 # The author of what the CLI saves: a person with the database's own credentials.
 OPERATOR = "cli"
@@ -66,7 +67,12 @@ async def check_commands(conn: AsyncConnection[Any], document: Mapping[str, Any]
         args = config.get("args") or {}
         if not isinstance(args, Mapping):
             raise CommandRefused(
-                422, code="command_args_invalid", node=node_id, problem="args: not an object"
+                422,
+                code="command_args_invalid",
+                node=node_id,
+                arg="args",
+                problem="problem_type",
+                types=("object",),
             )
         literal = {
             name: value for name, value in args.items() if not (isinstance(value, str) and "{{" in value)
@@ -74,9 +80,11 @@ async def check_commands(conn: AsyncConnection[Any], document: Mapping[str, Any]
         typed = {name: spec.params[name] for name in literal if name in spec.params}
         # Arguments that are templates are known only when the action is sent; the rest are checked now.
         problems = args_problems(TemplateSpec(spec.argv, typed), literal)
-        problems += [f"{name}: not a parameter" for name in args if name not in spec.params]
+        problems += [
+            (str(name), problem("problem_not_a_parameter")) for name in args if name not in spec.params
+        ]
         if problems:
-            raise CommandRefused(422, code="command_args_invalid", node=node_id, problem="; ".join(problems))
+            raise CommandRefused(422, code="command_args_invalid", node=node_id, **args_refusal(problems))
 
 
 async def may_send(conn: AsyncConnection[Any], run_id: int, server: str) -> bool:

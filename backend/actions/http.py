@@ -43,7 +43,13 @@ async def send_http(
     `late`, `late_s`: an answer that comes within `late_s` after the timeout is handed to `late`."""
     method = str(config.get("method", "GET")).upper()
     if method not in METHODS:
-        raise ActionFailure(code="action_config_invalid", field="method", detail=method)
+        raise ActionFailure(
+            code="action_config_invalid",
+            field="method",
+            detail=method,
+            problem="problem_value",
+            values=tuple(json.dumps(one) for one in METHODS),
+        )
     url = config.get("url")
     if not isinstance(url, str):
         raise ActionFailure(code="action_url_invalid", url=json.dumps(url))
@@ -82,13 +88,25 @@ def header_values(headers: Any) -> dict[str, str]:
     if headers is None:
         return {}
     if not isinstance(headers, Mapping):
-        raise ActionFailure(code="action_config_invalid", field="headers", detail="not an object")
+        raise ActionFailure(
+            code="action_config_invalid",
+            field="headers",
+            detail="not an object",
+            problem="problem_type",
+            types=("object",),
+        )
     values: dict[str, str] = {}
     for name, value in headers.items():
         if value is None:
             continue
         if isinstance(value, dict | list):
-            raise ActionFailure(code="action_config_invalid", field=f"headers.{name}", detail="not text")
+            raise ActionFailure(
+                code="action_config_invalid",
+                field=f"headers.{name}",
+                detail="not text",
+                problem="problem_type",
+                types=("string",),
+            )
         values[str(name)] = value if isinstance(value, str) else json.dumps(value)
     return values
 

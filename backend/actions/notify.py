@@ -42,14 +42,32 @@ async def send_notify(
     """Send the message; `shown_url` is a webhook's URL as written when a secret went into it."""
     channel, to, text = config.get("channel"), config.get("to"), config.get("message")
     if not isinstance(to, str) or not to:
-        raise ActionFailure(code="action_config_invalid", field="to", detail="not text")
+        raise ActionFailure(
+            code="action_config_invalid",
+            field="to",
+            detail="not text",
+            problem="problem_type",
+            types=("string",),
+        )
     if not isinstance(text, str):
-        raise ActionFailure(code="action_config_invalid", field="message", detail="not text")
+        raise ActionFailure(
+            code="action_config_invalid",
+            field="message",
+            detail="not text",
+            problem="problem_type",
+            types=("string",),
+        )
     if channel == "webhook":
         return await _webhook(to, text, key, sender, settings, timeout_s, shown_url)
     if channel == "email":
         return await _email(to, text, key, settings, timeout_s)
-    raise ActionFailure(code="action_config_invalid", field="channel", detail=str(channel))
+    raise ActionFailure(
+        code="action_config_invalid",
+        field="channel",
+        detail=str(channel),
+        problem="problem_value",
+        values=('"webhook"', '"email"'),
+    )
 
 
 async def _webhook(

@@ -79,7 +79,9 @@ async def save_server(
 ) -> bool:
     """Register a server, or give a registered one a new URL and token, in one transaction; True when new."""
     if not token:
-        raise ActionFailure(code="action_config_invalid", field="token", detail="empty")
+        raise ActionFailure(
+            code="action_config_invalid", field="token", detail="empty", problem="problem_empty"
+        )
     params = {"name": check_name(name), "agent_url": check_url(url), "by": by}
     async with conn.transaction():
         created = await scalar(conn, QUERIES["save_server"], params)

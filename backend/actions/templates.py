@@ -22,6 +22,7 @@ Examples:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from backend.actions.failures import ActionFailure
+from backend.graph.explain import Path, Problem, describe, path_key
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]{0,63})\}")
 _TYPES = {"string", "integer", "number", "boolean"}
@@ -48,18 +50,20 @@ class TemplateSpec:
 def check_template(argv: Any, params: Any) -> TemplateSpec:
     """A template as an admin gives it, checked: every placeholder typed, every parameter used."""
     if not isinstance(argv, list) or not argv or len(argv) > MAX_ARGV:
-        raise ActionFailure(code="template_argv_invalid", problem="not a list of 1 to 256 strings")
+        raise ActionFailure(code="template_argv_invalid", problem="problem_argv_shape", limit=MAX_ARGV)
     if not all(isinstance(element, str) and 0 < len(element) <= MAX_ELEMENT for element in argv):
-        raise ActionFailure(code="template_argv_invalid", problem="an element is not a non-empty string")
+        raise ActionFailure(code="template_argv_invalid", problem="problem_argv_element", limit=MAX_ELEMENT)
     if _PLACEHOLDER.search(argv[0]):
-        raise ActionFailure(code="template_argv_invalid", problem="the program itself is a parameter")
+        raise ActionFailure(code="template_argv_invalid", problem="problem_argv_program")
     if not isinstance(params, Mapping):
-        raise ActionFailure(code="template_params_invalid", param="", problem="not an object")
+        raise ActionFailure(
+            code="template_params_invalid", param="", problem="problem_type", types=("object",)
+        )
     used = {name for element in argv for name in _PLACEHOLDER.findall(element)}
     for name in sorted(used - set(params)):
-        raise ActionFailure(code="template_params_invalid", param=name, problem="used but not typed")
+        raise ActionFailure(code="template_params_invalid", param=name, problem="problem_param_untyped")
     for name in sorted(set(params) - used):
-        raise ActionFailure(code="template_params_invalid", param=name, problem="typed but not used")
+        raise ActionFailure(code="template_params_invalid", param=name, problem="problem_param_unused")
     for name, schema in params.items():
         _check_param(str(name), schema)
     return TemplateSpec(list(argv), {str(name): dict(schema) for name, schema in params.items()})
@@ -70,21 +74,27 @@ def _check_param(name: str, schema: Any) -> None:
         raise ActionFailure(
             code="template_params_invalid",
             param=name,
-            problem="type is not one of " + ", ".join(sorted(_TYPES)),
+            problem="problem_param_type",
+            values=tuple(json.dumps(one) for one in sorted(_TYPES)),
         )
     unknown = set(schema) - _KEYWORDS
     if unknown:
         raise ActionFailure(
-            code="template_params_invalid", param=name, problem="unknown keyword " + min(unknown)
+            code="template_params_invalid", param=name, problem="problem_param_keyword", keyword=min(unknown)
         )
     try:
         Draft202012Validator.check_schema(dict(schema))
     except SchemaError as error:
-        raise ActionFailure(code="template_params_invalid", param=name, problem=error.message) from None
+        # jsonschema's words stay for machines (`detail`); a person reads the problem's sentence.
+        raise ActionFailure(
+            code="template_params_invalid", param=name, problem="problem_param_schema", detail=error.message
+        ) from None
 
 
-def args_problems(spec: TemplateSpec, args: Any) -> list[str]:
-    """What is wrong with a node's `args` for this template, one line each; empty when they fit."""
+def args_problems(spec: TemplateSpec, args: Any) -> list[tuple[str, Problem]]:
+    """What is wrong with a node's `args` for this template: (argument, problem) each, in the arguments'
+    order; empty when they fit. Never the offending value: an argument may hold what its author did not
+    mean to show."""
     schema = {
         "type": "object",
         "properties": spec.params,
@@ -93,20 +103,29 @@ def args_problems(spec: TemplateSpec, args: Any) -> list[str]:
     }
     given = {} if args is None else args
     errors = Draft202012Validator(schema).iter_errors(given)
-    return [_describe(error.path, error.validator) for error in sorted(errors, key=lambda e: list(e.path))]
+    found = [(path, said) for error in errors for path, said in describe(error)]
+    return [
+        ("/".join(str(part) for part in path) or "args", said) for path, said in sorted(found, key=_by_path)
+    ]
 
 
-def _describe(path: Any, validator: Any) -> str:
-    # Never the offending value: an argument may hold what its author did not mean to show.
-    where = "/".join(str(part) for part in path) or "args"
-    return f"{where}: fails {validator}"
+def _by_path(found: tuple[Path, Problem]) -> tuple[tuple[tuple[int, int, str], ...], str]:
+    return path_key(found[0]), found[1].code
+
+
+def args_refusal(problems: list[tuple[str, Problem]]) -> dict[str, Any]:
+    """The parameters of `command_args_invalid` for these problems: the first one as a sentence (its
+    argument, its problem and what the problem names), and all of them for machines in `detail`."""
+    arg, first = problems[0]
+    detail = "; ".join(f"{where}: {said.code}" for where, said in problems)
+    return {"arg": arg, "problem": first.code, **first.fields(), "detail": detail}
 
 
 def build_argv(spec: TemplateSpec, args: Any) -> list[str]:
     """The argument vector the agent runs: `command_args_invalid` when `args` do not fit the types."""
     problems = args_problems(spec, args)
     if problems:
-        raise ActionFailure(code="command_args_invalid", problem="; ".join(problems))
+        raise ActionFailure(code="command_args_invalid", **args_refusal(problems))
     values = {name: _as_text(value) for name, value in dict(args or {}).items()}
     return [_PLACEHOLDER.sub(lambda match: values[match.group(1)], element) for element in spec.argv]
 

@@ -8,6 +8,7 @@ from typing import Any, get_args
 
 from starlette.responses import Response
 
+from backend.api import downloads
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.flows import ID
@@ -320,20 +321,16 @@ async def audit(call: Call) -> Response:
     "/api/audit/export",
     summary="The same page of decisions as CSV or JSON, with times in UTC and in the reader's locale",
     tag="audit",
-    query={**AUDIT_QUERY, "format": {"enum": ["csv", "json"]}},
+    query={**AUDIT_QUERY, **downloads.QUERY},
     responses={200: {"type": "string"}, 403: None},
     content="text/csv",
 )
 async def export(call: Call) -> Response:
     rows, cursor = await _audit_page(call, call.query.get("limit", 1000))
     headers = {"X-Next-Cursor": cursor} if cursor else {}
-    if call.query.get("format", "csv") == "json":
-        return Response(
-            export_json(rows, call.locale, reader_zone()), media_type="application/json", headers=headers
-        )
-    headers["Content-Disposition"] = 'attachment; filename="flowyard-decisions.csv"'
-    return Response(
-        export_csv(rows, call.locale, reader_zone()), media_type="text/csv; charset=utf-8", headers=headers
+    written = export_json if downloads.wants_json(call.query) else export_csv
+    return downloads.download(
+        written(rows, call.locale, reader_zone()), "flowyard-decisions", call.query, headers
     )
 
 

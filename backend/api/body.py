@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 from starlette.requests import ClientDisconnect, Request
 
 from backend.api.errors import ApiError
-from backend.graph.explain import describe
+from backend.graph.explain import describe, problem
 from backend.strict_json import MAX_BYTES, MAX_DEPTH, JsonRefused, text_problem
 from backend.strict_json import read_json as read_json_strictly
 
@@ -94,9 +94,9 @@ def check(value: Any, schema: dict[str, Any]) -> None:
         return
     first = errors[0]
     # jsonschema's message quotes the value (a password, say): the validator's phrasing never does.
-    where, reason = next(describe(first), (tuple(first.absolute_path), f"does not satisfy {first.validator}"))
+    where, said = next(describe(first), (tuple(first.absolute_path), problem("problem_rule")))
     pointer = "".join(f"/{part}" for part in where) or "/"
-    detail = {"pointer": pointer, "rule": str(first.validator), "reason": reason}
+    detail = {"pointer": pointer, "rule": str(first.validator), "reason": said.code}
     if first.validator == "additionalProperties":
         raise ApiError(422, code="request_field_unknown", detail=detail)
     raise ApiError(422, code="request_invalid", detail=detail)

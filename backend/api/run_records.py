@@ -7,6 +7,7 @@ from typing import Any
 
 from starlette.responses import Response
 
+from backend.api import downloads
 from backend.api.approvals import _moment
 from backend.api.endpoint import Call, endpoint
 from backend.api.errors import ApiError
@@ -21,7 +22,7 @@ QUERY: dict[str, Any] = {
     "until": {"type": "string", "format": "date-time"},
     "cursor": {"type": "string", "maxLength": 100},
     "limit": {"type": "integer", "minimum": 1, "maximum": 1000},
-    "format": {"enum": ["csv", "json"]},
+    **downloads.QUERY,
 }
 
 
@@ -52,7 +53,5 @@ async def export_runs(call: Call) -> Response:
     except RecordsRefused as refused:
         raise ApiError(400, code=refused.code) from None
     headers = {"X-Next-Cursor": cursor} if cursor else {}
-    if call.query.get("format", "csv") == "json":
-        return Response(export_json(records), media_type="application/json", headers=headers)
-    headers["Content-Disposition"] = 'attachment; filename="flowyard-runs.csv"'
-    return Response(export_csv(records, call.locale), media_type="text/csv; charset=utf-8", headers=headers)
+    text = export_json(records) if downloads.wants_json(call.query) else export_csv(records, call.locale)
+    return downloads.download(text, "flowyard-runs", call.query, headers)

@@ -18,7 +18,7 @@ Examples:
     >>> title, text = render(mail, "https://flowyard.example", UTC)
     >>> title
     'Genehmigung erbeten: Pay A-7?'
-    >>> "https://flowyard.example/approvals/1" in text and "01.05.2031, 09:00:00" in text
+    >>> "https://flowyard.example/approvals/1" in text and "bis 01.05.2031, 09:00 (UTC)." in text
     True
 """
 
@@ -41,7 +41,7 @@ from backend.approvals.service import QUERIES
 from backend.config import settings as app_settings
 from backend.i18n import negotiate
 from backend.i18n.catalogs import message
-from backend.i18n.formats import format_datetime
+from backend.i18n.zones import format_minute, zone_name
 from backend.queue.claims import MAX_ATTEMPTS, backoff
 from backend.store.queries import every
 
@@ -104,8 +104,10 @@ def render(mail: Mail, base_url: str, tz: tzinfo) -> tuple[str, str]:
     if mail.deadline_at is None:
         lines.append(message("mail_approval_no_deadline", locale))
     else:
-        when = format_datetime(mail.deadline_at, locale, tz=tz)
-        lines.append(message("mail_approval_deadline", locale, deadline=when, zone=str(tz)))
+        # The approver's zone by the name their language gives it, the time to the minute.
+        when = format_minute(mail.deadline_at, locale, tz)
+        named = zone_name(mail.deadline_at.astimezone(tz), locale)
+        lines.append(message("mail_approval_deadline", locale, deadline=when, zone=named))
         code = {
             "approve": "mail_approval_timeout_approve",
             "reject": "mail_approval_timeout_reject",

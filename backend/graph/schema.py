@@ -30,8 +30,8 @@ from urllib.parse import urljoin
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from backend.graph.durations import check_moment, parse_duration, parse_moment
-from backend.graph.explain import Path, describe, path_key
+from backend.graph.durations import MAX_DURATION, check_moment, parse_duration, parse_moment
+from backend.graph.explain import Path, Problem, describe, path_key, problem
 from backend.graph.fastcheck import Check, compile_check
 from backend.graph.findings import Report, pointer
 from backend.graph.model import NODE_TYPES
@@ -72,15 +72,15 @@ class _Piece:
     check: Check
     validator: Draft202012Validator
 
-    def problems(self, instance: object, at: Path, apart: tuple[str, ...]) -> list[tuple[Path, str]]:
+    def problems(self, instance: object, at: Path, apart: tuple[str, ...]) -> list[tuple[Path, Problem]]:
         """Where and how a failing `instance` (found at `at` in the document) fails.
 
         `apart` names the keys whose contents are pieces of their own, and not this one's to explain.
         """
         return [
-            (at + where, problem)
+            (at + where, said)
             for error in self.validator.iter_errors(_stand_in(instance, apart))
-            for where, problem in describe(error)
+            for where, said in describe(error)
         ]
 
 
@@ -109,7 +109,7 @@ def _pieces() -> dict[str, _Piece]:
 def check_document(document: object, report: Report, explainer: Explainer | None = None) -> None:
     """`format_invalid` findings: the document, its nodes and its wires against `flow.schema.json`."""
     pieces = _pieces()
-    problems: list[tuple[Path, str]] = []
+    problems: list[tuple[Path, Problem]] = []
     found = explainer or Explainer(report)
     if not pieces["document"].check(document):
         found.explain(pieces["document"], document, (), problems, apart=("nodes", "wires"))
@@ -126,11 +126,17 @@ def check_document(document: object, report: Report, explainer: Explainer | None
         for index, wire in enumerate(wires):
             if not wire_piece.check(wire):
                 found.explain(wire_piece, wire, ("wires", index), problems)
-    for path, problem in _in_order(problems):
+    for path, said in _in_order(problems):
         node_id, wire_index = _owner(document, path)
         where = pointer(path)
         report.add(
-            code="format_invalid", node=node_id, wire=wire_index, detail=where, pointer=where, problem=problem
+            code="format_invalid",
+            node=node_id,
+            wire=wire_index,
+            detail=where,
+            pointer=where,
+            problem=said.code,
+            **said.fields(),
         )
 
 
@@ -153,11 +159,9 @@ def check_configs(
         if piece.check(config):
             _check_durations(node, report, now)
             continue
-        problems: list[tuple[Path, str]] = []
+        problems: list[tuple[Path, Problem]] = []
         found.explain(piece, config, ("nodes", node.place, "config"), problems)
-        for path, problem in _in_order(problems):
-            where = pointer(path)
-            report.add(code="node_config_invalid", node=node.id, detail=where, pointer=where, problem=problem)
+        _config_invalid(node, problems, report)
 
 
 def _check_undo(node: NodeEntry, piece: _Piece, found: Explainer, report: Report) -> None:
@@ -174,11 +178,22 @@ def _check_undo(node: NodeEntry, piece: _Piece, found: Explainer, report: Report
         return
     if piece.check(undo):
         return
-    problems: list[tuple[Path, str]] = []
+    problems: list[tuple[Path, Problem]] = []
     found.explain(piece, undo, at, problems)
-    for path, problem in _in_order(problems):
+    _config_invalid(node, problems, report)
+
+
+def _config_invalid(node: NodeEntry, problems: list[tuple[Path, Problem]], report: Report) -> None:
+    for path, said in _in_order(problems):
         where = pointer(path)
-        report.add(code="node_config_invalid", node=node.id, detail=where, pointer=where, problem=problem)
+        report.add(
+            code="node_config_invalid",
+            node=node.id,
+            detail=where,
+            pointer=where,
+            problem=said.code,
+            **said.fields(),
+        )
 
 
 def _without_command_line(node: NodeEntry, report: Report) -> dict[str, Any]:
@@ -212,7 +227,7 @@ class Explainer:
         piece: _Piece,
         instance: object,
         at: Path,
-        problems: list[tuple[Path, str]],
+        problems: list[tuple[Path, Problem]],
         apart: tuple[str, ...] = (),
     ) -> None:
         """Add why `instance`, which failed its piece's quick check, fails, to `problems`."""
@@ -228,12 +243,10 @@ class Explainer:
         size = _values(instance, self.values, skip=apart)
         if size > self.values:
             self.values = 0
-            problems.append((at, "does not match; not explained further, the document is too large"))
+            problems.append((at, problem("problem_not_explained")))
             return
         if _deeper_than(_stand_in(instance, apart), MAX_EXPLAINED_DEPTH):
-            problems.append(
-                (at, f"does not match, and nests values more than {MAX_EXPLAINED_DEPTH} levels deep")
-            )
+            problems.append((at, problem("problem_too_deep", limit=MAX_EXPLAINED_DEPTH)))
             return
         self.values -= size
         # Whole, never cut: jsonschema's order is not the document's, and the first findings listed must
@@ -253,28 +266,26 @@ def _check_durations(node: NodeEntry, report: Report, now: datetime | None) -> N
             continue
         try:
             parse_duration(value)
-        except ValueError as too_long:
-            where = pointer(("nodes", node.place, "config", key))
-            report.add(
-                code="node_config_invalid", node=node.id, detail=where, pointer=where, problem=str(too_long)
-            )
+        except ValueError:
+            # The schema's pattern passed, so the duration is one we read: it is too long.
+            too_long = problem("problem_wait_too_long", limit=MAX_DURATION.days)
+            _config_invalid(node, [(("nodes", node.place, "config", key), too_long)], report)
     until = node.config.get("until") if node.type == "delay" and isinstance(node.config, dict) else None
     # A template is read at run time, where the driver holds it to the same cap (`duration_invalid`).
     if isinstance(until, str) and "{{" not in until:
-        problem = None
+        said: Problem | None = None
         try:
             moment = parse_moment(until)
         except ValueError:
-            problem = "must be an ISO 8601 timestamp or a template"
+            said = problem("problem_form_moment")
         else:
             try:
                 if now is not None:
                     check_moment(moment, now)
-            except ValueError as too_far:
-                problem = str(too_far)
-        if problem is not None:
-            where = pointer(("nodes", node.place, "config", "until"))
-            report.add(code="node_config_invalid", node=node.id, detail=where, pointer=where, problem=problem)
+            except ValueError:
+                said = problem("problem_moment_too_far", limit=MAX_DURATION.days)
+        if said is not None:
+            _config_invalid(node, [(("nodes", node.place, "config", "until"), said)], report)
 
 
 def _stand_in(instance: object, keys: tuple[str, ...]) -> object:
@@ -295,16 +306,22 @@ def _stand_in(instance: object, keys: tuple[str, ...]) -> object:
     return replaced
 
 
-def _in_order(problems: list[tuple[Path, str]]) -> Iterator[tuple[Path, str]]:
+def _in_order(problems: list[tuple[Path, Problem]]) -> Iterator[tuple[Path, Problem]]:
     """One problem per path, in document order whatever the order of keys in the file.
 
-    Two rules failing at one value (an empty name is both too short and blank) make one finding.
+    Two rules failing at one value (an empty name is both too short and blank) make one finding, which
+    names the first of them by code: each finding is one whole sentence, and fixing the value it points
+    at shows the other, if any remains.
     """
-    by_path: dict[Path, set[str]] = {}
-    for path, problem in problems:
-        by_path.setdefault(path, set()).add(problem)
+    by_path: dict[Path, Problem] = {}
+    for path, said in problems:
+        if path not in by_path or (said.code, repr(said.params)) < (
+            by_path[path].code,
+            repr(by_path[path].params),
+        ):
+            by_path[path] = said
     for path in sorted(by_path, key=path_key):
-        yield path, "; ".join(sorted(by_path[path]))
+        yield path, by_path[path]
 
 
 def _owner(document: object, path: Path) -> tuple[str | None, int | None]:

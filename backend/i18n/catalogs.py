@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from babel.dates import format_date
+from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
@@ -151,6 +152,10 @@ def _sentence(code: str, locale: str, params: Mapping[str, Any], name_of: NameOf
         for name, value in params.items()
         if name in fields
     }
+    count = shown.get(PLURALS.get(code, ""))
+    if isinstance(count, int) and not isinstance(count, bool):
+        # A count (never an identifier) is grouped as the reader groups numbers: 1.204 Einträge.
+        shown[PLURALS[code]] = format_number(count, _formats_locale(locale))
     return fill(template, shown, lambda value: _render(value, locale))
 
 
@@ -230,7 +235,8 @@ def catalog_json(locale: str) -> dict[str, str]:
 # field beside the sentence (`code`, `data`, `detail`).
 _CITED: dict[str, tuple[str, ...]] = {
     "type": ("node_type_{}",),
-    "kind": ("node_type_{}", "wait_kind_{}"),
+    "kind": ("node_type_{}", "wait_kind_{}", "chain_record_kind_{}"),
+    "types": ("value_type_{}",),
     "port": ("port_{}",),
     "on_timeout": ("timeout_rule_{}",),
     "outcome": ("outcome_{}", "port_{}"),
@@ -239,6 +245,8 @@ _CITED: dict[str, tuple[str, ...]] = {
     "right": ("right_name_{}",),
     "error": ("{}",),
     "reason": ("{}",),
+    "problem": ("{}",),
+    "expected": ("{}",),
 }
 # The parameters cited as a sentence of their own, filled from the other parameters.
 _SENTENCES = frozenset(param for param, patterns in _CITED.items() if "{}" in patterns)
@@ -256,6 +264,8 @@ def cited_name(param: str, value: object, locale: str, params: Mapping[str, Any]
         >>> cited_name("node", "approval", "de") is None, cited_name("type", "unknown", "de") is None
         (True, True)
     """
+    if isinstance(value, tuple) and param in _CITED and param not in _SENTENCES:
+        return _listed(tuple(cited_name(param, one, locale) or one for one in value), locale)
     if not isinstance(value, str) or param not in _CITED:
         return None
     english = catalog(DEFAULT_LOCALE)
@@ -285,9 +295,21 @@ def explain(code: str, locale: str = DEFAULT_LOCALE, /, **params: Any) -> str:
     return message(code, locale, **filled)
 
 
+def _listed(values: tuple[object, ...], locale: str) -> str:
+    """Alternatives as the locale lists them: "a, b, or c", "a, b oder c", "a、b、またはc"."""
+    shown = [value if isinstance(value, str) else _render(value, locale) for value in values]
+    return format_list(shown, style="or", locale=_formats_locale(locale))
+
+
+def _formats_locale(locale: str) -> str:
+    return DEFAULT_LOCALE if locale == PSEUDO_LOCALE or locale not in LOCALES else locale
+
+
 def _render(value: object, locale: str) -> str:
     if isinstance(value, str):  # most values are: node ids, codes, names
         return value
+    if isinstance(value, tuple):
+        return _listed(value, locale)
     locale = DEFAULT_LOCALE if locale == PSEUDO_LOCALE else locale
     if isinstance(value, datetime):
         return format_moment(value, locale)

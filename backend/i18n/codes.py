@@ -5,7 +5,10 @@ A reason code is a string literal in one of four places (docs/i18n.md, "Where a 
 1. the keyword argument `code=` of any call: `Finding(code="cycle")`, `raise WaitFailed(code="x")`;
 2. the value of the key `"code"` in a dict literal: `{"code": "database_unreachable"}`;
 3. the first positional argument of a call to `message`: `message("flow_not_found")`;
-4. the value assigned to a variable named `code`: `code = failure.code if ... else "resume_error"`.
+4. the value assigned to a variable named `code`: `code = failure.code if ... else "resume_error"`;
+5. a code cited inside another code's sentence (`message` writes it as its own sentence): the keyword
+   argument `problem=`, `reason=` or `error=` of any call, and the first positional argument of a call
+   to `problem` (`backend.graph.explain.problem("problem_missing")`).
 
 In each place the literal may sit in a conditional expression (`a if c else "b"`), an `or`
 (`x or "b"`), a `str(...)`, or a lookup with a default (`output.pop("code", "action_failed")`): every
@@ -21,9 +24,13 @@ Examples:
     ... print(message("flow_not_found"))
     ... code = failure.code if failed else "resume_error"
     ... message(self.code, **params)
+    ... raise Refused(code="x_invalid", problem="problem_empty", reason=why)
+    ... said = problem("problem_minimum", limit=1)
     ... '''
-    >>> sorted(use.code for use in codes_in(source))
-    ['database_unreachable', 'flow_not_found', 'resume_error', 'user_unknown']
+    >>> sorted(use.code for use in codes_in(source))[:4]
+    ['database_unreachable', 'flow_not_found', 'problem_empty', 'problem_minimum']
+    >>> sorted(use.code for use in codes_in(source))[4:]
+    ['resume_error', 'user_unknown', 'x_invalid']
     >>> [use.params for use in codes_in(source) if use.code == "user_unknown"]
     [('name',)]
     >>> [use.code for use in codes_in('code = {404: "not_found"}.get(status, "request_invalid")')]
@@ -104,11 +111,22 @@ def _call_uses(call: ast.Call, path: str) -> Iterator[Use]:
     for keyword in call.keywords:
         if keyword.arg == "code":
             yield from (Use(code, path, keyword.value.lineno, params) for code in _literals(keyword.value))
+        elif keyword.arg in _CITING:
+            cited = (code for code in _literals(keyword.value) if CODE_PATTERN.match(code))
+            yield from (Use(code, path, keyword.value.lineno, None) for code in cited)
     callee = call.func
     name = callee.id if isinstance(callee, ast.Name) else getattr(callee, "attr", None)
+    if name == "problem" and call.args:
+        everything = None if None in names else tuple(n for n in names if n is not None)
+        yield from (Use(code, path, call.lineno, everything) for code in _literals(call.args[0]))
     if name == "message" and call.args:
         everything = None if None in names else tuple(n for n in names if n is not None)
         yield from (Use(code, path, call.lineno, everything) for code in _literals(call.args[0]))
+
+
+# The parameters that cite a code as a sentence of its own (`catalogs._CITED`), which a literal passed to
+# them is: `problem="problem_empty"`. Their other values (a variable, an f-string) are never codes.
+_CITING = frozenset({"problem", "reason", "error", "expected"})
 
 
 def _literals(value: ast.expr) -> Iterator[str]:

@@ -52,7 +52,10 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "error": ("the sentence of another reason code, translated", "the approval was rejected"),
     "event": ("the name of an event a wait step waits for, as the flow's author wrote it", "payment"),
     "exit_code": ("a program's exit status, a number", "2"),
-    "expected": ("what the program expected, in English", "an on_timeout rule"),
+    "expected": (
+        "what the program expected: a pause (node@visit), or a sentence of its own, translated",
+        "ask@2",
+    ),
     "field": ("the name of a setting of a node", "url"),
     "file": ("a file's path", "/etc/flowyard/key"),
     "first": ("the id of a node", "start"),
@@ -94,7 +97,10 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "pointer": ("a JSON Pointer into the flow document", "/nodes/2/config/url"),
     "port": ("the name of a node's out port, translated", "Approved"),
     "position": ("a position in a list, a number", "2"),
-    "problem": ("what is wrong, in English, from the JSON Schema validator", "'url' is a required property"),
+    "problem": (
+        "what is wrong, a sentence of its own (a problem_* key), translated",
+        "A value is required here",
+    ),
     "reason": ("why, translated when it is a reason code, else in English", "Expecting value"),
     "recorded": ("the id of a node", "notify_team"),
     "retry_in_s": ("a count of seconds", "60"),
@@ -124,7 +130,10 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "who": ("the name of a user", "anna"),
     "x": ("a card's place across the canvas, in the canvas's units", "240"),
     "y": ("a card's place down the canvas, in the canvas's units", "480"),
-    "zone": ("a time zone's name", "Europe/Berlin"),
+    "zone": (
+        "a time zone: its name in the reader's language, or the IANA name a user gave",
+        "Central European Standard Time",
+    ),
     "chain": ("the name of a chain of the audit trail: flow:ID, or global", "flow:12"),
     "current": ("a version number of a flow, the one a run is on", "3"),
     "after": ("an ISO 8601 duration from the node's config, as written", "PT4H"),
@@ -159,6 +168,14 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "migration": ("a database migration's file name", "0011_user_time_zone"),
     "folder": ("a folder's path", "/var/lib/flowyard/pgdata"),
     "pid": ("a process id, a number", "4121"),
+    "types": ("kinds of value (value_type_* keys, translated), listed as alternatives", "a text or null"),
+    "values": (
+        "the values a setting may take, as the flow writes them, listed as alternatives",
+        '"GET" or "POST"',
+    ),
+    "keys": ("names of settings, as the flow writes them, listed as alternatives", "duration or until"),
+    "keyword": ("a JSON Schema keyword, as written", "format"),
+    "arg": ("the name of an argument of a command, as the flow's author wrote it", "unit"),
 }
 
 # Where a reader meets a key, by the source path that uses it (first match wins).

@@ -83,3 +83,25 @@ def timeout_rule_name(rule: str | None, locale: str) -> str:
         return ""
     code = {"approve": "timeout_rule_approve", "reject": "timeout_rule_reject"}.get(rule, "timeout_rule_skip")
     return message(code, locale)
+
+
+def value_type_name(json_type: str, locale: str) -> str:
+    """A JSON type a setting must have (`object`, `array`, `string`, ...), as `problem_type` cites it in
+    `{types}` ("an object", "a list", "a text")."""
+    code = {
+        "object": "value_type_object",
+        "array": "value_type_array",
+        "string": "value_type_string",
+        "number": "value_type_number",
+        "integer": "value_type_integer",
+        "boolean": "value_type_boolean",
+    }.get(json_type, "value_type_null")
+    return message(code, locale)
+
+
+def chain_record_kind_name(kind: str, locale: str) -> str:
+    """What a record of the audit chain is about (`decision`, `vote`, `rights`), as a chain break cites it."""
+    code = {"decision": "chain_record_kind_decision", "vote": "chain_record_kind_vote"}.get(
+        kind, "chain_record_kind_rights"
+    )
+    return message(code, locale)

@@ -27,7 +27,7 @@ from datetime import UTC, datetime, tzinfo
 from functools import cache
 from zoneinfo import ZoneInfo, available_timezones
 
-from babel import dates
+from babel import Locale, dates
 
 from backend.i18n.formats import format_datetime
 from backend.i18n.locales import DEFAULT_LOCALE, LOCALES
@@ -84,8 +84,37 @@ def format_moment(moment: datetime, locale: str, *, tz: tzinfo | None = None) ->
     """
     tz = tz or reader_zone()
     here = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(tz)
-    written = format_datetime(here, locale)
-    if tz is UTC or getattr(tz, "key", None) in ("UTC", "Etc/UTC"):
-        return f"{written} UTC"
-    name = dates.get_timezone_name(here, width="long", locale=locale if locale in LOCALES else DEFAULT_LOCALE)
-    return f"{written} {name}"
+    return f"{format_datetime(here, locale)} {zone_name(here, locale)}"
+
+
+def zone_name(moment: datetime, locale: str) -> str:
+    """The zone of an aware `moment` as the locale names it at that moment (Babel's long name, summer time
+    too: "Mitteleuropäische Sommerzeit", "Horário Padrão de Brasília"), or "UTC".
+
+    Examples:
+        >>> zone_name(datetime(2026, 7, 1, 12, tzinfo=zone("Europe/Berlin")), "de")
+        'Mitteleuropäische Sommerzeit'
+    """
+    tz = moment.tzinfo
+    if tz is None or tz is UTC or getattr(tz, "key", None) in ("UTC", "Etc/UTC"):
+        return "UTC"
+    return dates.get_timezone_name(
+        moment, width="long", locale=locale if locale in LOCALES else DEFAULT_LOCALE
+    )
+
+
+def format_minute(moment: datetime, locale: str, tz: tzinfo) -> str:
+    """A date and time to the minute in `tz`, in the locale's medium date and short time, zone unnamed
+    (a sentence names it): a deadline in a mail reads "01.03.2026, 15:05", never with seconds.
+
+    Examples:
+        >>> format_minute(datetime(2026, 3, 1, 14, 5, 59, tzinfo=UTC), "de", zone("Europe/Berlin"))
+        '01.03.2026, 15:05'
+        >>> format_minute(datetime(2026, 3, 1, 14, 5, tzinfo=UTC), "ja", zone("Asia/Tokyo"))
+        '2026/03/01 23:05'
+    """
+    ours = locale if locale in LOCALES else DEFAULT_LOCALE
+    here = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(tz)
+    pattern = str(Locale.parse(ours).datetime_formats["medium"])
+    date = dates.format_date(here, format="medium", locale=ours)
+    return pattern.format(dates.format_time(here, format="short", locale=ours), date)

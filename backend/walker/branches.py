@@ -17,6 +17,7 @@ Examples:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -166,7 +167,9 @@ def thaw(continuation: Mapping[str, Any], nodes: Collection[str]) -> tuple[State
     does not write."""
     version = continuation.get("v") if isinstance(continuation, Mapping) else None
     if type(version) is not int or version not in (1, 2, 3):
-        raise ContinuationInvalid(code="continuation_invalid", reason=f"version {version!r} is not 1, 2 or 3")
+        raise ContinuationInvalid(
+            code="continuation_invalid", reason="continuation_version_unknown", found=json.dumps(version)
+        )
     try:
         root = _branch_from_json(continuation, nodes, depth=0, rest=version == 3)
         if version == 1 and (root.at is None or root.par is not None):
@@ -187,7 +190,10 @@ def thaw(continuation: Mapping[str, Any], nodes: Collection[str]) -> tuple[State
             arrivals=root.arrivals,
         )
     except (KeyError, TypeError, ValueError) as error:
-        raise ContinuationInvalid(code="continuation_invalid", reason=str(error)) from None
+        # What is wrong stays for machines (`detail`); a person reads that the saved state is damaged.
+        raise ContinuationInvalid(
+            code="continuation_invalid", reason="continuation_damaged", detail=str(error)
+        ) from None
     return state, root
 
 

@@ -24,6 +24,7 @@ Examples:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -143,7 +144,9 @@ def from_json(continuation: Mapping[str, Any], nodes: Collection[str]) -> tuple[
     """
     version = continuation.get("v") if isinstance(continuation, Mapping) else None
     if type(version) is not int or version != VERSION:  # JSON's true and 1.0 equal 1 in Python
-        raise ContinuationInvalid(code="continuation_invalid", reason=f"version {version!r} is not {VERSION}")
+        raise ContinuationInvalid(
+            code="continuation_invalid", reason="continuation_version_unknown", found=json.dumps(version)
+        )
     # Imported here: branches.py builds on this module's loops and state.
     from backend.walker.branches import thaw
 

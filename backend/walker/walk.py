@@ -109,7 +109,9 @@ def walk(
     if continuation is None:
         if resume is not None:
             raise ResumeMismatch(
-                code="resume_mismatch", expected="a new run", got=f"{resume.node}@{resume.visit}"
+                code="resume_mismatch",
+                expected="resume_expected_new_run",
+                got=f"{resume.node}@{resume.visit}",
             )
         return _Walk(flow, State.start(flow.trigger, trigger), limits, budget=budget).run()
     state, root = thaw(continuation, flow.nodes)
@@ -174,13 +176,17 @@ class _Walk:
         outcome = resume.outcome
         known = ports(node) if node.type == "wait_event" else _OUTCOMES.get(node.type, frozenset())
         if outcome not in known:
-            raise ResumeMismatch(code="resume_mismatch", expected=f"an outcome of {node.type}", got=outcome)
+            raise ResumeMismatch(
+                code="resume_mismatch", expected="resume_expected_outcome", type=node.type, got=outcome
+            )
         port = "out" if node.type == "delay" else outcome
         if outcome == "timeout" and node.type == "approval":
             # A timeout takes the port the flow chose for it; an approval without a rule never times out.
             port = node.config.get("on_timeout", "")
             if port not in ("approve", "reject", "skip"):
-                raise ResumeMismatch(code="resume_mismatch", expected="an on_timeout rule", got=outcome)
+                raise ResumeMismatch(
+                    code="resume_mismatch", expected="resume_expected_timeout_rule", got=outcome
+                )
         branch.at = None
         self._enter(branch)
         try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -66,3 +68,10 @@ def approval_and_delay_flow() -> dict[str, Any]:
             {"from": "cool", "to": "paid"},
         ],
     }
+
+
+def csv_rows(answer: Any) -> list[list[str]]:
+    """The rows of an export's CSV download, which starts with a UTF-8 byte-order mark (for Excel)."""
+    body: bytes = answer.content
+    assert body.startswith("\ufeff".encode()), "the CSV download starts with a byte-order mark"
+    return list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))

@@ -143,7 +143,7 @@ def test_a_refusal_never_quotes_the_value_it_refuses(queue: Queue) -> None:
     assert answer.json()["error"]["detail"] == {
         "pointer": "/password",
         "rule": "maxLength",
-        "reason": "must have at most 1024 characters",
+        "reason": "problem_max_characters",
     }
     assert unknown.status_code == 422
     assert "secret-654321" not in unknown.text

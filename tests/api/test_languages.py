@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import csv
-import io
-
 from backend.approvals.audit import COLUMNS, column_label
-from backend.i18n.catalogs import LOCALES
-from tests.api.support import app_client, approval_and_delay_flow, auth, make_user
+from backend.i18n.catalogs import LOCALES, message
+from tests.api.support import app_client, approval_and_delay_flow, auth, csv_rows, make_user
 from tests.support import Queue
 
 ACCEPT = {
@@ -33,6 +30,16 @@ def test_a_refusal_reads_in_each_of_the_nine_languages(queue: Queue) -> None:
     texts = [error["message"] for error in messages.values()]
     assert len(set(texts)) == 9, "each language its own sentence"
     assert all(text and text != "auth_required" for text in texts)
+
+
+def test_a_reader_of_european_or_african_portuguese_reads_the_brazilian_catalog(queue: Queue) -> None:
+    with app_client(queue.url) as api:
+        said = {
+            tag: api.get("/api/me", headers={"Accept-Language": tag}).json()["error"]["message"]
+            for tag in ("pt-BR", "pt-PT", "pt-AO", "pt", "en")
+        }
+    assert said["pt-PT"] == said["pt-AO"] == said["pt"] == said["pt-BR"] == message("auth_required", "pt_BR")
+    assert said["pt-PT"] != said["en"]
 
 
 def test_the_frontend_gets_each_catalog_flat_and_complete(queue: Queue) -> None:
@@ -66,7 +73,7 @@ def test_a_german_auditors_csv_export_has_german_dates(queue: Queue) -> None:
         )
         english = api.get("/api/audit/export", params={"format": "json"}, headers=auth(auditor))
     assert german.headers["content-type"].startswith("text/csv")
-    header, values = list(csv.reader(io.StringIO(german.text)))
+    header, values = csv_rows(german)
     row = dict(zip(COLUMNS, values, strict=True))
     assert header == [column_label(column, "de") for column in COLUMNS]
     decided = english.json()[0]["decided_at_utc"]

@@ -3,15 +3,13 @@ sentences, dates in the reader's zone with the zone named, the audit CSV, and th
 
 from __future__ import annotations
 
-import csv
-import io
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from backend.approvals.audit import COLUMNS
 from backend.i18n.zones import format_moment
-from tests.api.support import app_client, approval_and_delay_flow, auth, make_user
+from tests.api.support import app_client, approval_and_delay_flow, auth, csv_rows, make_user
 from tests.support import Queue
 
 
@@ -98,7 +96,7 @@ def test_a_german_auditors_csv_has_german_headers_outcomes_and_dates_in_the_audi
         _decided(queue, api, author, approver)
         api.put("/api/me", json={"locale": "de", "time_zone": "Europe/Berlin"}, headers=auth(auditor))
         exported = api.get("/api/audit/export", params={"format": "csv"}, headers=auth(auditor))
-    header, values = list(csv.reader(io.StringIO(exported.text)))
+    header, values = csv_rows(exported)
     row = dict(zip(COLUMNS, values, strict=True))
     assert header[:2] == ["Genehmigung", "Lauf"], header
     assert "Entschieden am (Ihre Zeit)" in header and "Frist (Ihre Zeit)" in header

@@ -171,19 +171,28 @@ def test_an_address_that_is_none_is_refused(queue: Queue) -> None:
     assert unknown.value.code == "user_unknown"
 
 
-def test_the_deadline_is_in_the_approvers_own_time_zone_and_names_it(
+def test_the_deadline_is_in_the_approvers_own_time_zone_named_in_their_language_to_the_minute(
     queue: Queue, mailbox: tuple[Mailbox, int]
 ) -> None:
     box, port = mailbox
     person(queue, "yara", "decide", email="yara@example.com", locale="de")
+    person(queue, "kenji", "decide", email="kenji@example.com", locale="ja")
     queue.one("UPDATE users SET time_zone = 'America/Sao_Paulo' WHERE name = 'yara' RETURNING name")
-    run_id = queue.start(queue.save(asking("user:yara")), input={"invoice": "A-8"})
+    queue.one("UPDATE users SET time_zone = 'Asia/Tokyo' WHERE name = 'kenji' RETURNING name")
+    run_id = queue.start(queue.save(asking("user:yara", "user:kenji")), input={"invoice": "A-8"})
     queue.drain()
     deadline = queue.one("SELECT deadline_at FROM approvals WHERE run_id = %s", run_id)
     assert deadline is not None
 
-    assert send(queue, port) == 1
-    [(_envelope, mail)] = box.messages
-    body = cast(bytes, mail.get_payload(decode=True)).decode()
+    assert send(queue, port) == 2
+    bodies = {
+        to(mail): cast(bytes, mail.get_payload(decode=True)).decode() for _envelope, mail in box.messages
+    }
+    german, japanese = bodies["yara@example.com"], bodies["kenji@example.com"]
     there = deadline[0].astimezone(ZoneInfo("America/Sao_Paulo"))
-    assert f"{there:%d.%m.%Y, %H:%M:%S} (America/Sao_Paulo)" in body, body
+    assert f"bis {there:%d.%m.%Y, %H:%M} (Brasília-Normalzeit)." in german, german
+    tokyo = deadline[0].astimezone(ZoneInfo("Asia/Tokyo"))
+    assert f"{tokyo:%Y/%m/%d %H:%M}（日本標準時）までに決定してください。" in japanese, japanese  # noqa: RUF001 (Japanese parentheses)
+    for body in (german, japanese):
+        assert "America/" not in body and "Asia/" not in body, "no IANA id"
+        assert f"{there:%H:%M:%S}" not in body and f"{tokyo:%H:%M:%S}" not in body, "no seconds"

@@ -29,7 +29,9 @@ def test_the_panel_writes_the_rules_and_the_validator_finds_an_unreachable_quoru
         panel.get_by_role("button", name="Add", exact=True).click()
     panel.get_by_label("Approvals needed (distinct approvers)").fill("3")
     expect(
-        page.locator(".findings, [aria-label]").get_by_text("needs 3 approvers but names only 2 users")
+        page.locator(".findings, [aria-label]").get_by_text(
+            "needs 3 approvers, more than the users it names (2)"
+        )
     ).to_be_visible()
     panel.get_by_label("Approvals needed (distinct approvers)").fill("2")
     panel.get_by_label("A reject decides").select_option("quorum")

@@ -87,14 +87,14 @@ def test_the_loop_and_schema_rules_say_exactly_what_is_wrong_and_where() -> None
         "format_invalid",
         None,
         None,
-        "The flow does not match its format at /name: must match the pattern \\S; must not be empty.",
+        "The flow does not match its format at /name: The value must not be empty.",
         "/name",
     )
     assert findings[3] == Finding(
         "node_config_invalid",
         "a",
         None,
-        "The settings of node a are not valid at /nodes/2/config/message: is missing.",
+        "The settings of node a are not valid at /nodes/2/config/message: A value is required here.",
         "/nodes/2/config/message",
     )
     assert findings[-4:] == [
@@ -109,7 +109,7 @@ def test_the_loop_and_schema_rules_say_exactly_what_is_wrong_and_where() -> None
             "loop_nesting_too_deep",
             "l4",
             None,
-            "Loop l4 is nested 4 levels deep: loops nest at most 3 levels.",
+            "Loop l4 is nested too deep (depth 4): loops nest at most 3 levels.",
             None,
         ),
         Finding(

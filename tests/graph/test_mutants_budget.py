@@ -10,7 +10,7 @@ from backend.graph import Finding, check_flow
 from backend.graph.schema import MAX_EXPLAINED_VALUES
 from backend.i18n.catalogs import message
 
-TOO_LARGE = "does not match; not explained further, the document is too large"
+TOO_LARGE = "The value does not match, and the document is too large to say why"
 
 
 def findings_for(described: int) -> list[Finding]:
@@ -32,14 +32,14 @@ def fault(pointer: str, problem: str, wire: int | None = None) -> Finding:
 
 def test_a_piece_one_value_under_the_budget_leaves_room_for_a_one_value_piece() -> None:
     assert findings_for(MAX_EXPLAINED_VALUES - 7) == [
-        fault("/description", "must be a string"),
-        fault("/wires/0", "must be an object", 0),
+        fault("/description", "The value must be a text"),
+        fault("/wires/0", "The value must be an object", 0),
     ]
 
 
 def test_a_piece_of_exactly_the_budget_is_explained_and_leaves_nothing() -> None:
     assert findings_for(MAX_EXPLAINED_VALUES - 6) == [
-        fault("/description", "must be a string"),
+        fault("/description", "The value must be a text"),
         fault("/wires/0", TOO_LARGE, 0),
     ]
 

@@ -38,7 +38,7 @@ def test_a_config_after_a_node_of_an_unknown_type_is_still_checked() -> None:
             message("node_type_unknown", "en", node="x", type="teleport"),
             "/nodes/1/type",
         ),
-        invalid("l", "/nodes/2/config/message", "must be a string"),
+        invalid("l", "/nodes/2/config/message", "The value must be a text"),
     ]
 
 
@@ -51,10 +51,16 @@ def test_a_config_after_a_config_that_is_no_object_is_still_checked() -> None:
             "format_invalid",
             "x",
             None,
-            message("format_invalid", "en", node="x", pointer="/nodes/1/config", problem="must be an object"),
+            message(
+                "format_invalid",
+                "en",
+                node="x",
+                pointer="/nodes/1/config",
+                problem="The value must be an object",
+            ),
             "/nodes/1/config",
         ),
-        invalid("l", "/nodes/2/config/message", "must be a string"),
+        invalid("l", "/nodes/2/config/message", "The value must be a text"),
     ]
 
 
@@ -66,6 +72,6 @@ def test_configs_checked_without_an_explainer_are_explained_in_their_own_report(
     report = Report("en")
     check_configs(outline, report)
     assert report.close() == [
-        invalid("x", "/nodes/1/config/level", 'must be one of "debug", "info", "warning", "error"'),
-        invalid("l", "/nodes/2/config/message", "must be a string"),
+        invalid("x", "/nodes/1/config/level", 'The value must be "debug", "info", "warning", or "error"'),
+        invalid("l", "/nodes/2/config/message", "The value must be a text"),
     ]

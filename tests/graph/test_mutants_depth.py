@@ -32,10 +32,10 @@ def invalid(pointer: str, problem: str) -> Finding:
 
 
 def test_a_config_of_exactly_64_levels_is_explained_key_by_key() -> None:
-    assert findings_for(64) == [invalid("/nodes/1/config/extra", "is not allowed here")]
+    assert findings_for(64) == [invalid("/nodes/1/config/extra", "This entry is not allowed here")]
 
 
 def test_a_config_of_65_levels_is_reported_whole_with_the_limit() -> None:
-    deep = "does not match, and nests values more than 64 levels deep"
+    deep = "The value does not match, and nests values more than 64 levels deep"
     assert findings_for(65) == [invalid("/nodes/1/config", deep)]
     assert findings_for(66) == [invalid("/nodes/1/config", deep)]

@@ -33,7 +33,9 @@ def test_exactly_max_nodes_nodes_are_each_checked() -> None:
     ]
     nodes[7]["colour"] = "red"
     document = {"format": "flowyard.flow/1", "name": "n", "nodes": nodes, "wires": []}
-    assert document_findings(document) == [fault("/nodes/7/colour", "is not allowed here", node="n7")]
+    assert document_findings(document) == [
+        fault("/nodes/7/colour", "This entry is not allowed here", node="n7")
+    ]
 
 
 def test_exactly_max_wires_wires_are_each_checked() -> None:
@@ -41,7 +43,7 @@ def test_exactly_max_wires_wires_are_each_checked() -> None:
     node = {"id": "a", "type": "trigger", "config": {"kind": "manual"}}
     document = {"format": "flowyard.flow/1", "name": "n", "nodes": [node], "wires": wires}
     last = MAX_WIRES - 1
-    assert document_findings(document) == [fault(f"/wires/{last}/to", "is missing", wire=last)]
+    assert document_findings(document) == [fault(f"/wires/{last}/to", "A value is required here", wire=last)]
 
 
 def test_a_node_is_explained_without_entering_its_config() -> None:
@@ -51,17 +53,17 @@ def test_a_node_is_explained_without_entering_its_config() -> None:
     document = flow("t:trigger a:log", wires="t>a")
     document["nodes"][1]["id"] = 5
     document["nodes"][1]["config"]["extra"] = nested
-    assert check_flow(document)[0] == [fault("/nodes/1/id", "must be a string")]
+    assert check_flow(document)[0] == [fault("/nodes/1/id", "The value must be a text")]
 
 
 def test_the_document_and_the_configs_draw_on_one_values_budget() -> None:
     document = flow("t:trigger a:log", wires="t>a")
     document["description"] = [0] * (MAX_EXPLAINED_VALUES - 6)  # the document's piece: the whole budget
     document["nodes"][1]["config"] = {"message": 5}
-    too_large = "does not match; not explained further, the document is too large"
+    too_large = "The value does not match, and the document is too large to say why"
     config = message("node_config_invalid", "en", node="a", pointer="/nodes/1/config", problem=too_large)
     assert check_flow(document)[0] == [
-        fault("/description", "must be a string"),
+        fault("/description", "The value must be a text"),
         Finding("node_config_invalid", "a", None, config, "/nodes/1/config"),
     ]
 
@@ -89,7 +91,10 @@ def explained(node: str, place: int) -> list[Finding]:
         text = message("node_config_invalid", "en", node=node, pointer=pointer, problem=problem)
         return Finding("node_config_invalid", node, None, text, pointer)
 
-    return [invalid("extra", "is not allowed here"), invalid("message", "must be a string")]
+    return [
+        invalid("extra", "This entry is not allowed here"),
+        invalid("message", "The value must be a text"),
+    ]
 
 
 def test_a_valid_document_spends_none_of_the_budget_a_config_may_need() -> None:

@@ -38,25 +38,25 @@ def truncated(count: int, limit: int) -> Finding:
 def test_a_piece_with_exactly_no_room_left_is_counted_as_one_not_explained() -> None:
     # The first two wires fill a room of two: the third, with two faults, is one more "at least".
     assert check_flow(DOCUMENT, limit=2)[0] == [
-        fault(0, "must be an object"),
-        fault(1, "must be an object"),
+        fault(0, "The value must be an object"),
+        fault(1, "The value must be an object"),
         truncated(1, 2),
     ]
 
 
 def test_a_piece_with_room_for_one_fault_is_explained_whole_and_the_rest_counted() -> None:
     assert check_flow(DOCUMENT, limit=3)[0] == [
-        fault(0, "must be an object"),
-        fault(1, "must be an object"),
-        fault(2, "must be a string", "/from"),
+        fault(0, "The value must be an object"),
+        fault(1, "The value must be an object"),
+        fault(2, "The value must be a text", "/from"),
         truncated(1, 3),
     ]
 
 
 def test_with_room_for_all_every_fault_is_listed() -> None:
     assert check_flow(DOCUMENT, limit=4)[0] == [
-        fault(0, "must be an object"),
-        fault(1, "must be an object"),
-        fault(2, "must be a string", "/from"),
-        fault(2, "must be a string", "/to"),
+        fault(0, "The value must be an object"),
+        fault(1, "The value must be an object"),
+        fault(2, "The value must be a text", "/from"),
+        fault(2, "The value must be a text", "/to"),
     ]

@@ -23,8 +23,8 @@ def test_a_deep_node_does_not_hide_the_documents_own_fault() -> None:
         ],
         "wires": [{"from": "t", "to": "a"}],
     }
-    deep = "does not match, and nests values more than 64 levels deep"
-    name = message("format_invalid", "en", pointer="/name", problem="must be a string")
+    deep = "The value does not match, and nests values more than 64 levels deep"
+    name = message("format_invalid", "en", pointer="/name", problem="The value must be a text")
     config = message("node_config_invalid", "en", node="a", pointer="/nodes/1/config", problem=deep)
     assert check_flow(document)[0] == [
         Finding("format_invalid", None, None, name, "/name"),

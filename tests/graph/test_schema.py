@@ -130,13 +130,16 @@ def test_node_config_findings_point_at_the_offending_value(
 def test_a_config_finding_says_where_and_what_in_its_message(monkeypatch: pytest.MonkeyPatch) -> None:
     from backend.i18n import catalogs
 
+    english = catalogs.catalog("en")  # the problems' own sentences, which the finding cites
     monkeypatch.setattr(
-        catalogs, "catalog", lambda locale: {"node_config_invalid": "{node} {pointer}: {problem}"}
+        catalogs, "catalog", lambda locale: {**english, "node_config_invalid": "{node} {pointer}: {problem}"}
     )
     document = flow("t:trigger x:log", wires="t>x")
     document["nodes"][1]["config"]["level"] = "loud"
     [finding] = validate(document)
-    assert finding.message == 'x /nodes/1/config/level: must be one of "debug", "info", "warning", "error"'
+    assert (
+        finding.message == 'x /nodes/1/config/level: The value must be "debug", "info", "warning", or "error"'
+    )
 
 
 @pytest.mark.parametrize("document", [None, [], "flow", 3, True, {"nodes": "x"}])

@@ -28,7 +28,7 @@ def test_a_literal_until_further_than_3660_days_is_a_finding(until: str) -> None
     findings = validate(delay_until(until), now=NOW)
     assert found(findings) == [("node_config_invalid", "d", None)]
     assert findings[0].detail == "/nodes/1/config/until"
-    assert "3660 days" in findings[0].message
+    assert "3,660 days" in findings[0].message
 
 
 @pytest.mark.parametrize("until", [CAP.isoformat(), "2020-01-01T00:00:00", "{{trigger.when}}"])

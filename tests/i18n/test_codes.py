@@ -17,6 +17,12 @@ def codes(source: str) -> list[str]:
     ("source", "expected"),
     [
         ('report.add(code="cycle", node=n)', ["cycle"]),
+        ('raise Failed(code="x_invalid", problem="problem_empty")', ["problem_empty", "x_invalid"]),
+        ('said = problem("problem_minimum", limit=1)', ["problem_minimum"]),
+        (
+            'raise Invalid(code="continuation_invalid", reason="continuation_damaged")',
+            ["continuation_damaged", "continuation_invalid"],
+        ),
         ('raise WaitFailed(code="wait_corrupt")', ["wait_corrupt"]),
         ('answer = {"ok": False, "code": "database_unreachable"}', ["database_unreachable"]),
         ('print(message("flow_not_found"))', ["flow_not_found"]),
@@ -49,7 +55,7 @@ def test_what_is_not_a_code_is_not_found(source: str) -> None:
 
 
 def test_a_variable_message_argument_or_a_keyword_named_otherwise_is_no_code() -> None:
-    assert codes('message(code, "en"); Finding(reason="cycle"); {"message": "hi"}') == []
+    assert codes('message(code, "en"); Finding(detail="cycle"); {"message": "hi"}') == []
 
 
 def test_the_keywords_passed_beside_a_code_are_kept_unless_a_mapping_is_spread() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from babel.messages.catalog import Catalog
 
@@ -96,3 +98,85 @@ def test_the_guard_fails_on_a_plural_form_that_drops_or_adds_a_placeholder_or_is
     assert [str(g) for g in find_gaps(["loop_finished"], _catalogs(two), {})] == [
         "pl: loop_finished: has 2 plural forms; Plural-Forms says 3"
     ]
+
+
+# The nouns English counts with: a placeholder right before one holds a count (issue 34).
+COUNTED_NOUNS = (
+    "seconds",
+    "minutes",
+    "hours",
+    "days",
+    "weeks",
+    "bytes",
+    "characters",
+    "records",
+    "entries",
+    "items",
+    "levels",
+    "lines",
+    "visits",
+    "attempts",
+    "passes",
+    "arrivals",
+    "times",
+    "findings",
+    "chains",
+    "approvals",
+    "approvers",
+    "wires",
+    "branches",
+    "users",
+    "breaks",
+    "events",
+    "nodes",
+    "runs",
+)
+
+
+def counts_without_plural(english: dict[str, str]) -> list[str]:
+    """The server's keys whose English sentence counts with a placeholder that is not their plural count.
+
+    The `ui_*` keys are the pages' (their guard is the frontend's).
+    """
+    before_noun = re.compile(r"\{(\w+)\} (?:" + "|".join(COUNTED_NOUNS) + r")\b")
+    return [
+        f"{key}: {{{name}}} counts in {sentence!r}"
+        for key, sentence in sorted(english.items())
+        if not key.startswith("ui_")
+        for name in before_noun.findall(sentence)
+        if PLURALS.get(key) != name
+    ]
+
+
+def test_the_count_guard_finds_a_count_that_is_not_plural() -> None:
+    english = {
+        "x_big": "It is larger than {limit} bytes.",
+        "loop_finished": "Loop {node} ran {passes} passes.",
+    }
+    assert counts_without_plural(english) == ["x_big: {limit} counts in 'It is larger than {limit} bytes.'"]
+
+
+def test_every_sentence_of_the_server_that_counts_is_plural() -> None:
+    from backend.i18n.catalogs import catalog
+
+    assert counts_without_plural(dict(catalog("en"))) == []
+
+
+@pytest.mark.parametrize(
+    ("locale", "count", "expected"),
+    [
+        ("de", 1, "Nichts wurde geändert, entfernt oder eingefügt: 1 Eintrag geprüft (Ketten: 1)."),
+        ("de", 1204, "Nichts wurde geändert, entfernt oder eingefügt: 1.204 Einträge geprüft (Ketten: 4)."),
+        ("pl", 2, "Niczego nie zmieniono, nie usunięto ani nie wstawiono: sprawdzono 2 wpisy (łańcuchy: 4)."),
+        (
+            "pl",
+            5,
+            "Niczego nie zmieniono, nie usunięto ani nie wstawiono: sprawdzono 5 wpisów (łańcuchy: 4).",
+        ),
+    ],
+)
+def test_a_count_reads_its_plural_form_grouped_as_the_reader_groups_numbers(
+    locale: str, count: int, expected: str
+) -> None:
+    chains = 1 if count == 1 else 4
+    assert message("audit_chain_intact", locale, records=count, chains=chains) == expected

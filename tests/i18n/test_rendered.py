@@ -27,6 +27,8 @@ CITED = {
     "right": "decide",
     "error": "iteration_limit_exceeded",
     "reason": "action_unavailable",
+    "problem": "problem_missing",
+    "expected": "resume_expected_new_run",
 }
 NODE_TYPES = set(PORTS)
 PORT_NAMES = {port for ports in PORTS.values() for port in ports}

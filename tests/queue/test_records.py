@@ -4,16 +4,14 @@ run's 404."""
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 from datetime import timedelta
 
 import psycopg
 
 from backend.queue.records import sweep_run_records
 from backend.queue.sweep import sweep_ended_runs
-from tests.api.support import app_client, auth, make_user
+from tests.api.support import app_client, auth, csv_rows, make_user
 from tests.support import Queue, flow
 
 NOTE = flow(
@@ -113,7 +111,7 @@ def test_the_audit_export_shows_records_and_a_swept_run_says_where_to_look(queue
         assert (record["flow_name"], record["status"], record["input"]) == ("Greet", "succeeded", "=1+1")
 
         exported = api.get("/api/audit/runs", headers=auth(auditor, **{"Accept-Language": "de"}))
-        rows = list(csv.reader(io.StringIO(exported.text)))
+        rows = csv_rows(exported)
         assert rows[0][0] == "Lauf" and "Eingabe" in rows[0]
         [line] = [r for r in rows[1:] if r[0] == str(run_id)]
         assert line[-1] == "'=1+1", "no cell can be a formula"

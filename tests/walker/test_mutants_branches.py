@@ -14,6 +14,7 @@ from backend.walker.branches import Branch, freeze, root_of, thaw
 from backend.walker.continuation import State
 from backend.walker.errors import ContinuationInvalid
 from backend.walker.templates import MISSING
+from tests.walker.support import reason_of
 
 NODES = {"t", "p", "a", "b", "j", "rows", "ask"}
 
@@ -57,7 +58,7 @@ def written() -> dict[str, Any]:
 def refused(continuation: Any) -> tuple[str, dict[str, Any]]:
     with pytest.raises(ContinuationInvalid) as raised:
         thaw(continuation, NODES)
-    return raised.value.code, dict(raised.value.params)
+    return raised.value.code, reason_of(raised.value.params)
 
 
 def nested(depth: int) -> dict[str, Any]:
@@ -114,7 +115,7 @@ def test_the_runs_own_join_arrivals_are_the_states() -> None:
 
 def test_a_continuation_that_is_no_object_is_refused() -> None:
     for value in (["v", 2], "v", None, 2):
-        assert refused(value) == ("continuation_invalid", {"reason": "version None is not 1, 2 or 3"})
+        assert refused(value) == ("continuation_invalid", {"reason": "version null"})
 
 
 def test_reading_does_not_share_the_callers_containers() -> None:
@@ -163,9 +164,9 @@ THIRD = ["par", "branches", 2]
     ("path", "value", "reason"),
     [
         # The run's own branch, and what only the top level holds.
-        (["v"], 4, "version 4 is not 1, 2 or 3"),
-        (["v"], True, "version True is not 1, 2 or 3"),
-        (["v"], 2.0, "version 2.0 is not 1, 2 or 3"),
+        (["v"], 4, "version 4"),
+        (["v"], True, "version true"),
+        (["v"], 2.0, "version 2.0"),
         # version 3 is written only when a parallel was left running (`rest: continue`).
         (["v"], 3, "a parallel left running"),
         (["vars"], ["x"], "variables as an object"),

@@ -9,12 +9,13 @@ import pytest
 
 from backend.walker.continuation import State, from_json, to_json
 from backend.walker.errors import ContinuationInvalid
+from tests.walker.support import reason_of
 
 
 def refused(continuation: Any) -> tuple[str, dict[str, Any]]:
     with pytest.raises(ContinuationInvalid) as raised:
         from_json(continuation, {"t", "ask"})
-    return raised.value.code, dict(raised.value.params)
+    return raised.value.code, reason_of(raised.value.params)
 
 
 def test_a_version_1_continuation_is_read_back() -> None:
@@ -25,13 +26,13 @@ def test_a_version_1_continuation_is_read_back() -> None:
 @pytest.mark.parametrize(
     ("continuation", "reason"),
     [
-        ({"v": 2}, "version 2 is not 1"),
-        ({"v": "1"}, "version '1' is not 1"),
-        ({"v": True}, "version True is not 1"),
-        ({"v": 1.0}, "version 1.0 is not 1"),
-        ({}, "version None is not 1"),
-        (["v", 1], "version None is not 1"),
-        ("v", "version None is not 1"),
+        ({"v": 2}, "version 2"),
+        ({"v": "1"}, 'version "1"'),
+        ({"v": True}, "version true"),
+        ({"v": 1.0}, "version 1.0"),
+        ({}, "version null"),
+        (["v", 1], "version null"),
+        ("v", "version null"),
     ],
 )
 def test_another_version_or_no_object_is_refused_with_the_version_seen(

@@ -12,6 +12,7 @@ import pytest
 from backend.walker.continuation import Loop, from_json
 from backend.walker.errors import ContinuationInvalid
 from backend.walker.templates import MISSING
+from tests.walker.support import reason_of
 
 NODES = {"t", "each", "inner", "ask", "x"}
 BASE_REASON = "an open loop's base within the stack, above the enclosing loop's"
@@ -36,7 +37,7 @@ def paused() -> dict[str, Any]:
 def refused(continuation: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     with pytest.raises(ContinuationInvalid) as raised:
         from_json(continuation, NODES)
-    return raised.value.code, dict(raised.value.params)
+    return raised.value.code, reason_of(raised.value.params)
 
 
 def test_the_open_loops_are_read_back_field_by_field() -> None:

@@ -46,7 +46,7 @@ def test_a_new_run_refuses_a_resume_naming_the_pause_it_got() -> None:
         walk(build(ASK, ASK_WIRES), None, resume=Resume("ask", 2, "approve"))
     assert (raised.value.code, raised.value.params) == (
         "resume_mismatch",
-        {"expected": "a new run", "got": "ask@2"},
+        {"expected": "resume_expected_new_run", "got": "ask@2"},
     )
 
 
@@ -61,12 +61,12 @@ def test_a_resume_of_no_pending_pause_is_refused_with_the_pause_expected(
 
 
 def test_an_outcome_the_paused_node_cannot_take_is_refused_with_its_type() -> None:
-    expected = {"expected": "an outcome of approval", "got": "passed"}
+    expected = {"expected": "resume_expected_outcome", "type": "approval", "got": "passed"}
     assert refusal(ASK, ASK_WIRES, Resume("ask", 2, "passed")) == ("resume_mismatch", expected)
 
 
 def test_a_timeout_of_an_approval_without_an_on_timeout_rule_is_refused() -> None:
-    expected = {"expected": "an on_timeout rule", "got": "timeout"}
+    expected = {"expected": "resume_expected_timeout_rule", "got": "timeout"}
     assert refusal(ASK, ASK_WIRES, Resume("ask", 2, "timeout")) == ("resume_mismatch", expected)
 
 
@@ -75,7 +75,7 @@ def test_a_pause_at_a_node_that_is_no_pause_in_the_flow_resumed_is_refused_with_
     edited = build({**ASK, "ask": log("no longer asked")}, ASK_WIRES.replace("ask.approve", "ask"))
     with pytest.raises(ResumeMismatch) as raised:
         walk(edited, continuation, resume=Resume("ask", 2, "approve"))
-    expected = {"expected": "an outcome of log", "got": "approve"}
+    expected = {"expected": "resume_expected_outcome", "type": "log", "got": "approve"}
     assert (raised.value.code, raised.value.params) == ("resume_mismatch", expected)
 
 
@@ -174,7 +174,7 @@ def test_a_continuation_showing_a_branch_that_never_walked_is_refused_not_left_w
         walk(build(nodes, wires), unstarted, resume=Resume("a", 3, "approve"))
     assert (raised.value.code, raised.value.params) == (
         "continuation_invalid",
-        {"reason": "a branch paused, waiting on a parallel, or ended"},
+        {"reason": "continuation_damaged", "detail": "a branch paused, waiting on a parallel, or ended"},
     )
 
 

@@ -1571,6 +1571,7 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
                 format?: "csv" | "json";
+                bom?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -1635,6 +1636,7 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
                 format?: "csv" | "json";
+                bom?: "true" | "false";
             };
             header?: never;
             path?: never;

@@ -1,0 +1,52 @@
+"""The audit exports as files to download: CSV (by default) or JSON, named alike, the CSV with a byte-order
+mark unless asked for none.
+
+Excel reads a CSV without a byte-order mark in the machine's ANSI code page (Shift-JIS on Japanese
+Windows, Windows-1252 on German), so "Genehmigt" survives but 承認 and "Prüfer" do not; with the mark it
+reads UTF-8. Programs that read the CSV themselves may turn it off (`bom=false`). JSON never carries one
+(RFC 8259 forbids it).
+
+Examples:
+    >>> answer = download("a,b\\r\\n", "flowyard-runs", {"format": "csv"}, {})
+    >>> answer.body[:3] == BOM, answer.headers["content-disposition"]
+    (True, 'attachment; filename="flowyard-runs.csv"')
+    >>> download("a,b\\r\\n", "flowyard-runs", {"bom": "false"}, {}).body[:3]
+    b'a,b'
+    >>> download("[]", "flowyard-runs", {"format": "json"}, {}).headers["content-disposition"]
+    'attachment; filename="flowyard-runs.json"'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.responses import Response
+
+BOM = "\ufeff".encode()
+
+# The query parameters every export takes beside its filter.
+QUERY: dict[str, dict[str, Any]] = {
+    "format": {"enum": ["csv", "json"], "description": "csv (the default) or json"},
+    "bom": {
+        "enum": ["true", "false"],
+        "description": "whether the CSV starts with a UTF-8 byte-order mark, so that Excel reads it as "
+        "UTF-8 (true, the default); JSON never has one",
+    },
+}
+
+
+def wants_json(query: Mapping[str, Any]) -> bool:
+    """Whether the export is asked for as JSON rather than CSV."""
+    return bool(query.get("format", "csv") == "json")
+
+
+def download(text: str, name: str, query: Mapping[str, Any], headers: dict[str, str]) -> Response:
+    """`text` (the CSV or JSON the query asks for) as a file named `name` plus its format's extension."""
+    if wants_json(query):
+        extension, media_type, body = "json", "application/json", text.encode()
+    else:
+        extension, media_type = "csv", "text/csv; charset=utf-8"
+        body = (b"" if query.get("bom") == "false" else BOM) + text.encode()
+    headers["Content-Disposition"] = f'attachment; filename="{name}.{extension}"'
+    return Response(body, media_type=media_type, headers=headers)

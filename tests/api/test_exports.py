@@ -1,0 +1,49 @@
+"""The audit exports as downloads: the CSV starts with a UTF-8 byte-order mark (Excel on Japanese or German
+Windows reads it as UTF-8 only then) unless `bom=false`, and the JSON download is named like the CSV."""
+
+from __future__ import annotations
+
+import json
+
+from backend.approvals.audit import COLUMNS, column_label
+from tests.api.support import app_client, approval_and_delay_flow, auth, csv_rows, make_user
+from tests.support import Queue
+
+BOM = "\ufeff".encode()
+
+
+def test_both_exports_download_a_csv_with_a_byte_order_mark_and_a_json_named_alike(queue: Queue) -> None:
+    author = make_user(queue.url, "autor", "edit", "run")
+    approver = make_user(queue.url, "shonin", "decide", groups=("finance",))
+    auditor = make_user(queue.url, "kansa", "audit")
+    japanese = auth(auditor, **{"Accept-Language": "ja"})
+    with app_client(queue.url) as api:
+        flow_id = api.post("/api/flows", json=approval_and_delay_flow(), headers=auth(author)).json()["id"]
+        api.post(f"/api/flows/{flow_id}/runs", json={"input": {"invoice": "R-1"}}, headers=auth(author))
+        queue.drain()
+        [approval] = api.get("/api/approvals", headers=auth(approver)).json()["approvals"]
+        api.post(
+            f"/api/approvals/{approval['id']}/decision", json={"outcome": "approve"}, headers=auth(approver)
+        )
+        answers = {
+            (path, form): api.get(path, params=params, headers=japanese)
+            for path in ("/api/audit/export", "/api/audit/runs")
+            for form, params in (("csv", {}), ("plain", {"bom": "false"}), ("json", {"format": "json"}))
+        }
+        refused = api.get("/api/audit/export", params={"bom": "no"}, headers=japanese)
+
+    for path, name in (("/api/audit/export", "flowyard-decisions"), ("/api/audit/runs", "flowyard-runs")):
+        csv_answer, plain, as_json = (answers[path, form] for form in ("csv", "plain", "json"))
+        assert csv_answer.status_code == plain.status_code == as_json.status_code == 200
+        assert csv_answer.headers["content-disposition"] == f'attachment; filename="{name}.csv"'
+        assert plain.headers["content-disposition"] == f'attachment; filename="{name}.csv"'
+        assert as_json.headers["content-disposition"] == f'attachment; filename="{name}.json"'
+        assert csv_answer.content.startswith(BOM) and csv_answer.content[len(BOM) :] == plain.content
+        assert not plain.content.startswith(BOM) and not as_json.content.startswith(BOM)
+        assert as_json.headers["content-type"].startswith("application/json")
+        assert json.loads(as_json.content), "the JSON download holds the rows"
+
+    header, row = csv_rows(answers["/api/audit/export", "csv"])
+    assert header == [column_label(column, "ja") for column in COLUMNS]
+    assert dict(zip(COLUMNS, row, strict=True))["decided_by"] == "shonin"
+    assert (refused.status_code, refused.json()["error"]["code"]) == (400, "request_query_invalid")
