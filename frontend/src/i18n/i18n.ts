@@ -2,6 +2,7 @@
 // and the editor. Keys are flat (no dots), placeholders are `{name}` as in the backend's sentences.
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { countFormatter } from './format';
 
 export const LOCALES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt_BR', 'ja'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -23,13 +24,16 @@ export function bcp47(locale: Readable): string {
   return locale.replace('_', '-');
 }
 
-void i18next.use(initReactI18next).init({
+void i18next
+  .use(initReactI18next)
+  .use(countFormatter)
+  .init({
   lng: 'en',
   fallbackLng: 'en',
   resources: {},
   keySeparator: false,
   nsSeparator: false,
-  interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
+  interpolation: { escapeValue: false, prefix: '{', suffix: '}', alwaysFormat: true },
   returnEmptyString: false,
   react: { useSuspense: false, bindI18nStore: 'added' },
 });
