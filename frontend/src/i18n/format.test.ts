@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import i18next from './i18n';
-import { formatLeft, formatList, formatNumber } from './format';
+import { formatLeft, formatList, formatNumber, zoneName } from './format';
 
 describe('lists', () => {
   it('joins items as the reader’s language does, never with a bare comma', () => {
@@ -44,5 +44,13 @@ describe('time left', () => {
     expect(formatLeft({ days: 2, hours: 0, minutes: 30 }, 'en')).toBe('2 days, 30 minutes');
     expect(formatLeft({ days: 0, hours: 0, minutes: 0 }, 'en')).toBe('0 minutes');
     expect(formatLeft({ days: 0, hours: 2, minutes: 0 }, 'ja')).toBe('2 時間');
+  });
+});
+
+describe('time zones', () => {
+  it('names a zone in the reader’s words, not by its IANA id', () => {
+    expect(zoneName('Europe/Berlin', 'de')).toBe('Mitteleuropäische Zeit');
+    expect(zoneName('Asia/Tokyo', 'ja')).toBe('日本標準時');
+    expect(zoneName('America/New_York', 'en')).toBe('Eastern Time');
   });
 });

@@ -21,6 +21,15 @@ export function formatNumber(value: number, locale?: string): string {
   return new Intl.NumberFormat(tag(locale)).format(value);
 }
 
+/** A time zone as the reader's language names it ("Mitteleuropäische Zeit", not Europe/Berlin). */
+export function zoneName(zone: string, locale?: string): string {
+  const parts = new Intl.DateTimeFormat(tag(locale), {
+    timeZone: zone,
+    timeZoneName: 'longGeneric',
+  }).formatToParts(new Date());
+  return parts.find((part) => part.type === 'timeZoneName')?.value ?? zone;
+}
+
 export interface Left {
   days: number;
   hours: number;

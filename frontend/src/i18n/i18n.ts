@@ -28,15 +28,15 @@ void i18next
   .use(initReactI18next)
   .use(countFormatter)
   .init({
-  lng: 'en',
-  fallbackLng: 'en',
-  resources: {},
-  keySeparator: false,
-  nsSeparator: false,
-  interpolation: { escapeValue: false, prefix: '{', suffix: '}', alwaysFormat: true },
-  returnEmptyString: false,
-  react: { useSuspense: false, bindI18nStore: 'added' },
-});
+    lng: 'en',
+    fallbackLng: 'en',
+    resources: {},
+    keySeparator: false,
+    nsSeparator: false,
+    interpolation: { escapeValue: false, prefix: '{', suffix: '}', alwaysFormat: true },
+    returnEmptyString: false,
+    react: { useSuspense: false, bindI18nStore: 'added' },
+  });
 
 /** Loads a locale's catalog from the server once, then switches to it. */
 export async function switchLocale(locale: Readable): Promise<void> {
@@ -56,12 +56,17 @@ export function setReaderZone(zone: string | null | undefined): void {
   readerZone = zone ?? undefined;
 }
 
+/** The zone the reader reads dates in: their own (from /api/me), until it is known the browser's. */
+export function readerTimeZone(): string {
+  return readerZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
 /** A date and time in the reader's language and zone, the zone named (timeStyle 'long' names it). */
 export function formatMoment(iso: string): string {
   return new Intl.DateTimeFormat(i18next.language.replace('_', '-'), {
     dateStyle: 'medium',
     timeStyle: 'long',
-    timeZone: readerZone,
+    timeZone: readerTimeZone(),
   }).format(new Date(iso));
 }
 
