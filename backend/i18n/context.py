@@ -150,6 +150,9 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "where": ("the address of the API export that keeps the run's record", "/api/audit/runs?run=6"),
     "branches": ("how many branches a parallel has, or how many wires lead into a join", "3"),
     "branch": ("the number of a parallel's branch, counted from 1 in the order of its wires", "2"),
+    # The run and inbox pages (frontend/src/runs, inbox).
+    "left": ("the time left, in the reader's words, zero units left out", "23 hours, 5 minutes"),
+    "delegator": ("the name of the user a delegate decided for", "anna"),
 }
 
 # Where a reader meets a key, by the source path that uses it (first match wins).

@@ -43,10 +43,17 @@ PLURALS: dict[str, str] = {
     "login_throttled_address": "minutes",
     "loop_finished": "passes",
     "resume_attempts_exhausted": "attempts",
+    "ui_audit_chain_broken": "breaks",
+    "ui_audit_chain_intact": "records",
     "ui_canvas_findings_count": "count",
     "ui_inbox_arrived": "count",
     "ui_inbox_count": "count",
+    "ui_name_too_long": "limit",
     "ui_save_refused": "count",
+    "ui_show_limit": "limit",
+    "ui_votes_count": "quorum",
+    "ui_wait_some_items": "wait",
+    "ui_walk_paused_several": "count",
 }
 # CLDR's plural categories in the order gettext numbers a catalog's forms (Babel's `to_gettext`).
 _CATEGORIES = ("zero", "one", "two", "few", "many")

@@ -7,7 +7,15 @@ import { formatList } from '../i18n/format';
 import { portOf, type FlowDocument, type Wire } from './document';
 import type { DocumentDiff } from './compare';
 import { useCompare } from './compare';
+import { fieldTitle } from './findingText';
 import { useEditor } from './store';
+
+/** A changed setting by its title in the panel, never its key in the document. */
+function settingTitle(t: TFunction, field: string): string {
+  if (field === 'label') return t('ui_panel_label');
+  if (field === 'type') return t('ui_run_effect_type');
+  return fieldTitle(field, t);
+}
 
 /** A wire as one sentence, its port in the reader's words (as the canvas names it). */
 function wireText(t: TFunction, doc: FlowDocument, wire: Wire): string {
@@ -52,7 +60,9 @@ export function ComparePanel({ diff }: { diff: DocumentDiff }) {
         {diff.changed.map((change) => (
           <div key={change.id}>
             <dt>{t('ui_compare_changed', { node: change.id })}</dt>
-            <dd className="data diff-changed">{formatList(change.fields)}</dd>
+            <dd className="data diff-changed">
+              {formatList(change.fields.map((field) => settingTitle(t, field)))}
+            </dd>
           </div>
         ))}
         {diff.wiresAdded.length > 0 && (

@@ -22,13 +22,13 @@ describe('numbers', () => {
 
   it('groups {count} in a sentence but leaves other numbers (identifiers) alone', async () => {
     i18next.addResourceBundle('de', 'translation', {
-      ui_test_count: '{count} Genehmigungen in Lauf {run}',
-      ui_test_count_one: '{count} Genehmigung in Lauf {run}',
-      ui_test_count_other: '{count} Genehmigungen in Lauf {run}',
+      ui_inbox_count: '{count} Genehmigungen in Lauf {run}',
+      ui_inbox_count_one: '{count} Genehmigung in Lauf {run}',
+      ui_inbox_count_other: '{count} Genehmigungen in Lauf {run}',
     });
     const t = i18next.getFixedT('de');
-    expect(t('ui_test_count', { count: 12345, run: 67890 })).toBe('12.345 Genehmigungen in Lauf 67890');
-    expect(t('ui_test_count', { count: 1, run: 7 })).toBe('1 Genehmigung in Lauf 7');
+    expect(t('ui_inbox_count', { count: 12345, run: 67890 })).toBe('12.345 Genehmigungen in Lauf 67890');
+    expect(t('ui_inbox_count', { count: 1, run: 7 })).toBe('1 Genehmigung in Lauf 7');
   });
 });
 

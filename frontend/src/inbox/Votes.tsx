@@ -18,7 +18,7 @@ export function Votes({ approval }: { approval: Approval }) {
   const approves = votes.filter((v) => v.vote === 'approve').length;
   return (
     <section className="votes" aria-label={t('ui_votes_title')}>
-      <p>{t('ui_votes_count', { approves, quorum })}</p>
+      <p>{t('ui_votes_count', { count: quorum, approves, quorum })}</p>
       <ol>
         {votes.map((vote) => (
           <li key={vote.id} className={vote.vote}>

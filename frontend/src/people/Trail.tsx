@@ -6,7 +6,7 @@ import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
 import { when } from '../runs/format';
 import { useRights } from '../runs/rights';
-import { CHANGE_KEYS, POLICY_SET_KEYS, RIGHT_KEYS, rightLabel, type TrailEntry } from './people';
+import { CHANGE_KEYS, POLICY_SET_KEYS, rightLabel, type TrailEntry } from './people';
 
 export function Trail({ flowNames }: { flowNames: Map<number, string> }) {
   const { t } = useTranslation();
@@ -31,11 +31,8 @@ export function Trail({ flowNames }: { flowNames: Map<number, string> }) {
   const what = (entry: TrailEntry): string => {
     if (entry.change === 'policy_set') return ''; // the sentence says it all; `right` is the policy's name
     if (entry.delegate) return entry.delegate; // "Delegated deciding to" / "Delegation ended:" the delegate
-    if (entry.server)
-      return t('ui_people_right_on_server', {
-        right: t(RIGHT_KEYS[entry.right ?? ''] ?? 'ui_people_right_use_server'),
-        server: entry.server,
-      });
+    // Only the right to use a server names a server.
+    if (entry.server) return t('ui_people_right_server', { server: entry.server });
     if (entry.right)
       return rightLabel(t, entry.flow_id ? `${entry.right}:${entry.flow_id}` : entry.right, flowNames);
     if (entry.token_id !== null) return t('ui_people_trail_token', { id: entry.token_id });
