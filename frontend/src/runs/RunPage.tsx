@@ -54,9 +54,7 @@ export function RunPage() {
 
   return (
     <section className="page run-page">
-      <h1>
-        {t('ui_run_title', { run: run.id })} · {flow?.name ?? run.flow_id} v{run.version}
-      </h1>
+      <h1>{t('ui_run_heading', { run: run.id, flow: flow?.name ?? run.flow_id, version: run.version })}</h1>
       <p>
         <span className={`status status-${run.status}`} data-status={run.status}>
           {t(STATUS_KEYS[run.status] ?? run.status)}
