@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import i18next from './i18n';
-import { formatLeft, formatList, formatNumber, zoneName } from './format';
+import { formatLeft, formatList, formatNumber, joinSentences, zoneName } from './format';
 
 describe('lists', () => {
   it('joins items as the reader’s language does, never with a bare comma', () => {
@@ -52,5 +52,17 @@ describe('time zones', () => {
     expect(zoneName('Europe/Berlin', 'de')).toBe('Mitteleuropäische Zeit');
     expect(zoneName('Asia/Tokyo', 'ja')).toBe('日本標準時');
     expect(zoneName('America/New_York', 'en')).toBe('Eastern Time');
+  });
+});
+
+describe('sentences', () => {
+  it('puts a space between sentences, none after Japanese 。', () => {
+    expect(joinSentences(['Frist: morgen.', 'Dann wird abgelehnt.'], 'de')).toBe(
+      'Frist: morgen. Dann wird abgelehnt.',
+    );
+    expect(joinSentences(['期限：明日。', 'その後却下されます。'], 'ja')).toBe(
+      '期限：明日。その後却下されます。',
+    );
+    expect(joinSentences(['Only one.', ''], 'en')).toBe('Only one.');
   });
 });

@@ -16,6 +16,16 @@ export function formatList(
   return new Intl.ListFormat(tag(locale), { style: 'long', type }).format(items);
 }
 
+/** What goes between two whole sentences: a space, none after Japanese 。. */
+export function sentenceGap(locale?: string): string {
+  return tag(locale).startsWith('ja') ? '' : ' ';
+}
+
+/** Whole sentences one after another, as the language writes them. */
+export function joinSentences(sentences: readonly string[], locale?: string): string {
+  return sentences.filter(Boolean).join(sentenceGap(locale));
+}
+
 /** A count grouped as the reader's language groups it: 12,345 / 12.345 / 12 345. */
 export function formatNumber(value: number, locale?: string): string {
   return new Intl.NumberFormat(tag(locale)).format(value);

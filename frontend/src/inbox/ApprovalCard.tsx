@@ -4,6 +4,7 @@
 // and nothing of a deadline that no longer matters.
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { sentenceGap } from '../i18n/format';
 import { TIMEOUT_KEYS, when } from '../runs/format';
 import { outcomeSentence } from '../runs/RunDecision';
 import { useRights } from '../runs/rights';
@@ -37,7 +38,8 @@ export function ApprovalCard({ approval, keys = false, onDecided }: Props) {
       {open &&
         (approval.deadline_at ? (
           <p className="deadline">
-            <Countdown deadline={approval.deadline_at} />{' '}
+            <Countdown deadline={approval.deadline_at} />
+            {sentenceGap()}
             {t(TIMEOUT_KEYS[approval.on_timeout ?? 'skip'] ?? '')}
           </p>
         ) : (

@@ -4,6 +4,7 @@
 // stopped run's wait has no next try: its buttons (StopActions) say what comes next.
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { joinSentences } from '../i18n/format';
 import { principalList, TIMEOUT_KEYS, when } from './format';
 import type { RunApproval, RunPageData } from './types';
 
@@ -58,7 +59,10 @@ function OpenApproval({ approval }: { approval: RunApproval }) {
       </p>
       <p>
         {approval.deadline_at
-          ? `${t('ui_run_deadline', { deadline: when(approval.deadline_at) })} ${t(TIMEOUT_KEYS[approval.on_timeout ?? 'skip'] ?? '')}`
+          ? joinSentences([
+              t('ui_run_deadline', { deadline: when(approval.deadline_at) }),
+              t(TIMEOUT_KEYS[approval.on_timeout ?? 'skip'] ?? ''),
+            ])
           : t('mail_approval_no_deadline')}
       </p>
     </div>
