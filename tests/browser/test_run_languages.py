@@ -134,7 +134,8 @@ def test_a_decided_run_reads_in_the_readers_words(browser: Browser, story: Story
         expect(open_approval.locator("p").nth(1)).to_have_text(
             words["ui_run_approvers_are"].replace("{approvers}", named), timeout=LIVE
         )
-        reject = " " + re.escape(words["mail_approval_timeout_reject"])
+        gap = "" if locale == "ja" else " "  # no space after Japanese 。
+        reject = gap + re.escape(words["mail_approval_timeout_reject"])
         expect(open_approval.locator("p").nth(2)).to_have_text(
             sentence(words["ui_run_deadline"], reject, deadline=None)
         )
