@@ -176,6 +176,9 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "keys": ("names of settings, as the flow writes them, listed as alternatives", "duration or until"),
     "keyword": ("a JSON Schema keyword, as written", "format"),
     "arg": ("the name of an argument of a command, as the flow's author wrote it", "unit"),
+    # The run and inbox pages (frontend/src/runs, inbox).
+    "left": ("the time left, in the reader's words, zero units left out", "23 hours, 5 minutes"),
+    "delegator": ("the name of the user a delegate decided for", "anna"),
 }
 
 # Where a reader meets a key, by the source path that uses it (first match wins).

@@ -84,14 +84,21 @@ PLURALS: dict[str, str] = {
     "run_wait_timed_out": "seconds",
     "secret_too_large": "limit",
     "token_expiry_invalid": "limit",
+    "ui_audit_chain_broken": "breaks",
+    "ui_audit_chain_intact": "records",
     "ui_canvas_findings_count": "count",
     "ui_inbox_arrived": "count",
     "ui_inbox_count": "count",
+    "ui_name_too_long": "limit",
     "ui_save_refused": "count",
     "user_email_invalid": "limit",
     "value_too_large": "limit",
     "visit_limit_exceeded": "limit",
     "walk_journal_too_large": "limit",
+    "ui_show_limit": "limit",
+    "ui_votes_count": "quorum",
+    "ui_wait_some_items": "wait",
+    "ui_walk_paused_several": "count",
 }
 # CLDR's plural categories in the order gettext numbers a catalog's forms (Babel's `to_gettext`).
 _CATEGORIES = ("zero", "one", "two", "few", "many")

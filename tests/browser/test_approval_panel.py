@@ -23,10 +23,13 @@ def test_the_panel_writes_the_rules_and_the_validator_finds_an_unreachable_quoru
     node(page, "approval1").click()
     panel = page.locator(".config")
     panel.get_by_label("Title").fill("Sign?")
-    panel.get_by_label("Approver type").select_option("user")
+    approvers = panel.get_by_role("group", name="Who may decide", exact=True)
+    approvers.get_by_label("Approver type").select_option("user")
     for name in ("ann", "bob"):
-        panel.get_by_label("Name of the user or group").fill(name)
-        panel.get_by_role("button", name="Add", exact=True).click()
+        approvers.get_by_label("Name of the user or group").fill(name)
+        approvers.get_by_role("button", name="Add", exact=True).click()
+    for chip in ("User ann", "User bob"):  # each chip in words, its remove button named after it
+        expect(approvers.get_by_role("button", name=f"Remove {chip}", exact=True)).to_be_visible()
     panel.get_by_label("Approvals needed (distinct approvers)").fill("3")
     expect(
         page.locator(".findings, [aria-label]").get_by_text(
@@ -45,7 +48,13 @@ def test_the_panel_writes_the_rules_and_the_validator_finds_an_unreachable_quoru
         "days"
     )
     panel.get_by_role("group", name="Escalate after (duration)", exact=True).get_by_label("Amount").fill("2")
-    panel.get_by_label("Escalate to (users and groups, comma-separated)").fill("group:leads")
+    # Escalation names its users and groups as the approvers do: a group reads "Group leads", never
+    # the document's group:leads, and nothing asks the author to type that syntax.
+    escalate = panel.get_by_role("group", name="Escalate to", exact=True)
+    escalate.get_by_label("Name of the user or group").fill("leads")
+    escalate.get_by_role("button", name="Add", exact=True).click()
+    expect(escalate.get_by_role("button", name="Remove Group leads", exact=True)).to_be_visible()
+    expect(panel.get_by_text("group:leads")).to_have_count(0)
     panel.get_by_label("Title").click()  # the text fields are taken when they lose the focus
     expect(page.get_by_text("No findings")).to_be_visible()
     screenshot(page, "approval-panel-en")

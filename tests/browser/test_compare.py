@@ -36,9 +36,10 @@ def test_compare_the_newest_version_with_an_older_one(browser: Browser, server: 
     expect(panel.locator(".diff-added")).to_have_text("thanks")
     expect(panel.locator(".diff-removed")).to_have_text("cool")
     expect(panel.get_by_text("Settings changed in ask")).to_be_visible()
-    expect(panel.locator(".diff-changed")).to_have_text("title")
-    expect(panel).to_contain_text("ask → paid (approve)")
-    expect(panel).to_contain_text("cool → paid (out)")
+    # Settings and ports in the reader's words, never the document's keys (title, approve, out).
+    expect(panel.locator(".diff-changed")).to_have_text("Title")
+    expect(panel).to_contain_text("ask → paid (Approved)")
+    expect(panel).to_contain_text("cool → paid (Next)")
     expect(node(page, "thanks").locator(".card")).to_have_class(re.compile(r"\bdiff-added\b"))
     expect(node(page, "ask").locator(".card")).to_have_class(re.compile(r"\bdiff-changed\b"))
     expect(node(page, "paid").locator(".card")).not_to_have_class(re.compile(r"\bdiff-"))

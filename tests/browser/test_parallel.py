@@ -39,8 +39,9 @@ def fill_approval(page: Page, node_id: str, title: str, group: str) -> None:
     node(page, node_id).click()
     panel = page.locator(".config")
     panel.get_by_label("Title").fill(title)
-    panel.get_by_label("Name of the user or group").fill(group)
-    panel.get_by_role("button", name="Add", exact=True).click()
+    approvers = panel.get_by_role("group", name="Who may decide", exact=True)
+    approvers.get_by_label("Name of the user or group").fill(group)
+    approvers.get_by_role("button", name="Add", exact=True).click()
 
 
 def fill_log(page: Page, node_id: str, message: str) -> None:

@@ -5,6 +5,7 @@ flow without the decide right sees the request and a sentence saying why there i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -58,6 +59,8 @@ def test_a_rejected_run_says_so_beside_its_status(browser: Browser, story: Story
     page.goto(f"/runs/{runs['R-1']}")
     line = page.locator(".run-decision")
     expect(line).to_contain_text("Last decision: Rejected for “Pay invoice R-1?”, by rex at")
+    # Each approval of the run: one sentence, not "Rejected (rex, …)" glued together.
+    expect(page.locator(".approval-outcome")).to_have_text(re.compile(r"^Rejected: decided by rex at .+\.$"))
     screenshot(page, "run-decision-en")
 
     # Ria may read the waiting request (she edits the flow) but not decide it: nothing offers to.

@@ -7,6 +7,7 @@ import json
 import re
 from typing import Any
 
+import psycopg
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -89,7 +90,8 @@ def test_a_schedule_shows_its_next_five_fire_times_in_the_readers_zone(
     schedule = {"kind": "schedule", "cron": "30 9 * * 1", "timezone": "Europe/Berlin"}
     page = _open(browser, server, "sita", _flow(schedule), timezone_id="America/New_York")
     panel = page.get_by_role("region", name=re.compile("Next five runs"))
-    expect(panel.get_by_role("heading")).to_have_text("Next five runs, in your time zone (America/New_York)")
+    # The zone named in words, not by its IANA id.
+    expect(panel.get_by_role("heading")).to_have_text("Next five runs, in your time zone (Eastern Time)")
     times = panel.locator("time")
     expect(times).to_have_count(5)
     fires = page.request.get(
@@ -103,4 +105,22 @@ def test_a_schedule_shows_its_next_five_fire_times_in_the_readers_zone(
 
     page.locator(".config").get_by_label("Cron expression").fill("not a cron")
     expect(panel.get_by_role("alert")).to_contain_text("cron")
+    page.context.close()
+
+
+def test_the_schedule_reads_the_users_own_zone_not_the_browsers(browser: Browser, server: Server) -> None:
+    server.user("taro", "edit")
+    # Taro's setting says Tokyo; the browser he reads on is in New York.
+    with psycopg.connect(server.database_url, autocommit=True) as conn:
+        conn.execute("UPDATE users SET time_zone = 'Asia/Tokyo' WHERE name = %s", ("taro",))
+    schedule = {"kind": "schedule", "cron": "30 9 * * 1", "timezone": "Europe/Berlin"}
+    page = _open(browser, server, "taro", _flow(schedule), timezone_id="America/New_York")
+    panel = page.get_by_role("region", name=re.compile("Next five runs"))
+    tokyo = "Next five runs, in your time zone (Japan Standard Time)"
+    expect(panel.get_by_role("heading")).to_have_text(tokyo)
+    # 9:30 in Berlin is 17:30 (winter) or 16:30 (summer) of the same Monday in Tokyo.
+    times = panel.locator("time")
+    expect(times).to_have_count(5)
+    for i in range(5):
+        expect(times.nth(i)).to_contain_text(re.compile(r"Monday, .* (5|4):30\sPM"))
     page.context.close()

@@ -3,6 +3,7 @@
 // export (with its hashes) verifies offline with `flowyard audit verify --file`.
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../i18n/format';
 import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
 
@@ -31,8 +32,15 @@ export function ChainCheck({ flow }: { flow: string }) {
       {check.data && (
         <span role="status" className={check.data.intact ? 'intact' : 'broken'}>
           {check.data.intact
-            ? t('ui_audit_chain_intact', { records: check.data.records })
-            : t('ui_audit_chain_broken', { breaks: check.data.breaks.length, records: check.data.records })}
+            ? t('ui_audit_chain_intact', {
+                count: check.data.records,
+                records: formatNumber(check.data.records),
+              })
+            : t('ui_audit_chain_broken', {
+                count: check.data.breaks.length,
+                breaks: formatNumber(check.data.breaks.length),
+                records: formatNumber(check.data.records),
+              })}
         </span>
       )}
       {check.error && <span role="alert">{failureSentence(check.error, t)}</span>}

@@ -8,6 +8,7 @@ import { useWarnings } from './warnings';
 import { NodeFace } from './NodeFace';
 import { CardPorts } from './CardPorts';
 import { looks } from './kinds';
+import { formatList } from '../i18n/format';
 import { usePlaced } from '../flows/findingSentences';
 import type { Placed } from '../flows/findingText';
 
@@ -63,7 +64,10 @@ export function FlowNodeCard({ data, selected, isConnectable }: NodeProps<CardNo
         </span>
       )}
       {data.order && (
-        <span className="card-order" title={t('ui_walk_card_visits', { visits: data.order.join(', ') })}>
+        <span
+          className="card-order"
+          title={t('ui_walk_card_visits', { visits: formatList(data.order.map(String)) })}
+        >
           {data.order.join(' · ')}
         </span>
       )}

@@ -8,5 +8,7 @@ export function portLabel(
   port: string,
 ): string {
   if (node?.type === 'wait_event' && !(PORTS.wait_event ?? []).includes(port)) return port;
+  // A node no longer in the document (a removed wire's): a port no node type has is an author's event.
+  if (!node && !Object.values(PORTS).some((ports) => ports.includes(port))) return port;
   return t(`port_${port}`);
 }

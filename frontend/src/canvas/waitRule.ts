@@ -16,7 +16,7 @@ export function waitText(
 ): string {
   if (rule === 'all') return t('ui_wait_all');
   if (rule === 'first') return t('ui_wait_first');
-  if (total === null) return t('ui_wait_some_items', { wait: rule });
+  if (total === null) return t('ui_wait_some_items', { count: rule, wait: rule });
   return t('ui_wait_some', { wait: rule, branches: total });
 }
 

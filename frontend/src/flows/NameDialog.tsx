@@ -11,7 +11,8 @@ export const NAME_LIMIT = 200;
 /** Why a name cannot be taken, as a catalog key and its placeholders, or null. */
 export function nameProblem(name: string): { key: string; params: Record<string, number> } | null {
   if (!name.trim()) return { key: 'ui_name_blank', params: {} };
-  if (name.length > NAME_LIMIT) return { key: 'ui_name_too_long', params: { limit: NAME_LIMIT } };
+  if (name.length > NAME_LIMIT)
+    return { key: 'ui_name_too_long', params: { count: NAME_LIMIT, limit: NAME_LIMIT } };
   return null;
 }
 

@@ -44,7 +44,7 @@ const MORE_TITLES: Record<string, string> = {
   keep_early: 'ui_event_keep_early',
   remind_after: 'ui_field_reminders',
   escalate_after: 'ui_field_escalate_after',
-  escalate_to: 'ui_field_escalate_to',
+  escalate_to: 'ui_field_escalate_to_whom',
   quorum: 'ui_field_quorum',
   record_input: 'ui_field_record_input',
   key: 'ui_event_key',

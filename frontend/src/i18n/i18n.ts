@@ -2,6 +2,7 @@
 // and the editor. Keys are flat (no dots), placeholders are `{name}` as in the backend's sentences.
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { countFormatter } from './format';
 
 export const LOCALES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt_BR', 'ja'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -23,16 +24,19 @@ export function bcp47(locale: Readable): string {
   return locale.replace('_', '-');
 }
 
-void i18next.use(initReactI18next).init({
-  lng: 'en',
-  fallbackLng: 'en',
-  resources: {},
-  keySeparator: false,
-  nsSeparator: false,
-  interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
-  returnEmptyString: false,
-  react: { useSuspense: false, bindI18nStore: 'added' },
-});
+void i18next
+  .use(initReactI18next)
+  .use(countFormatter)
+  .init({
+    lng: 'en',
+    fallbackLng: 'en',
+    resources: {},
+    keySeparator: false,
+    nsSeparator: false,
+    interpolation: { escapeValue: false, prefix: '{', suffix: '}', alwaysFormat: true },
+    returnEmptyString: false,
+    react: { useSuspense: false, bindI18nStore: 'added' },
+  });
 
 /** Loads a locale's catalog from the server once, then switches to it. */
 export async function switchLocale(locale: Readable): Promise<void> {
@@ -52,12 +56,17 @@ export function setReaderZone(zone: string | null | undefined): void {
   readerZone = zone ?? undefined;
 }
 
+/** The zone the reader reads dates in: their own (from /api/me), until it is known the browser's. */
+export function readerTimeZone(): string {
+  return readerZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
 /** A date and time in the reader's language and zone, the zone named (timeStyle 'long' names it). */
 export function formatMoment(iso: string): string {
   return new Intl.DateTimeFormat(i18next.language.replace('_', '-'), {
     dateStyle: 'medium',
     timeStyle: 'long',
-    timeZone: readerZone,
+    timeZone: readerTimeZone(),
   }).format(new Date(iso));
 }
 

@@ -4,7 +4,9 @@
 // and nothing of a deadline that no longer matters.
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { OUTCOME_KEYS, TIMEOUT_KEYS, when } from '../runs/format';
+import { sentenceGap } from '../i18n/format';
+import { TIMEOUT_KEYS, when } from '../runs/format';
+import { outcomeSentence } from '../runs/RunDecision';
 import { useRights } from '../runs/rights';
 import type { Approval } from '../runs/types';
 import { Countdown } from './Countdown';
@@ -36,7 +38,8 @@ export function ApprovalCard({ approval, keys = false, onDecided }: Props) {
       {open &&
         (approval.deadline_at ? (
           <p className="deadline">
-            <Countdown deadline={approval.deadline_at} />{' '}
+            <Countdown deadline={approval.deadline_at} />
+            {sentenceGap()}
             {t(TIMEOUT_KEYS[approval.on_timeout ?? 'skip'] ?? '')}
           </p>
         ) : (
@@ -50,17 +53,7 @@ export function ApprovalCard({ approval, keys = false, onDecided }: Props) {
         <p className="not-yours">{t('ui_approval_decide_right_missing')}</p>
       ) : (
         <p className="decided" role="status">
-          {approval.decided_by
-            ? t('ui_inbox_decided_by', {
-                outcome: t(OUTCOME_KEYS[approval.outcome ?? ''] ?? approval.outcome ?? ''),
-                who: approval.decided_by,
-                when: when(approval.decided_at),
-              })
-            : t('ui_inbox_ended_at', {
-                outcome: t(OUTCOME_KEYS[approval.outcome ?? ''] ?? approval.outcome ?? ''),
-                when: when(approval.decided_at),
-              })}
-          {approval.on_behalf_of && <> {t('ui_vote_on_behalf_of', { who: approval.on_behalf_of })}</>}
+          {outcomeSentence({ ...approval, outcome: approval.outcome ?? '' }, t)}
           {approval.comment && <q>{approval.comment}</q>}
         </p>
       )}

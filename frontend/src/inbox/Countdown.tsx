@@ -1,7 +1,9 @@
-// A deadline counting down in the reader's time zone, as one sentence ("Deadline: …, 1 d 3 h 4 min left."). The ticking is local (a timer redraws the
-// remaining time); nothing here asks the server.
+// A deadline counting down in the reader's time zone, as one sentence ("Deadline: …; 23 hours, 4 minutes
+// left."), the time left in the reader's words (formatLeft: no leading zero units). The ticking is local
+// (a timer redraws the remaining time); nothing here asks the server.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatLeft } from '../i18n/format';
 import { when } from '../runs/format';
 
 export function remaining(
@@ -24,7 +26,7 @@ export function Countdown({ deadline }: { deadline: string }) {
   return (
     <time className="countdown" dateTime={deadline}>
       {left
-        ? t('ui_inbox_deadline_left', { deadline: when(deadline), ...left })
+        ? t('ui_inbox_deadline_remaining', { deadline: when(deadline), left: formatLeft(left) })
         : t('ui_inbox_deadline_passed_at', { deadline: when(deadline) })}
     </time>
   );

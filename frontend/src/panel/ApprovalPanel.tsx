@@ -1,7 +1,6 @@
 // The approval node's panel: what is asked (title, explanation), what the approvers see beside it, who
 // may decide (users and groups), and what happens when nobody decides in time (a deadline and one of the
 // three timeout exits).
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setConfig, type FlowNode } from '../flows/document';
 import { useEditor } from '../flows/store';
@@ -9,6 +8,7 @@ import { ApprovalRules } from './ApprovalRules';
 import { TemplateInput } from './TemplateInput';
 import { DurationField } from './DurationField';
 import { FieldFindings } from './FieldFindings';
+import { PrincipalPicker } from './PrincipalPicker';
 import { ShownField } from './ShownField';
 
 const EXITS = [
@@ -22,8 +22,6 @@ export function ApprovalPanel({ node, readOnly }: { node: FlowNode; readOnly: bo
   const apply = useEditor((s) => s.apply);
   const config = node.config;
   const approvers = (config.approvers as string[] | undefined) ?? [];
-  const [kind, setKind] = useState<'user' | 'group'>('group');
-  const [who, setWho] = useState('');
 
   function change(patch: Record<string, unknown>) {
     // Empty optional fields are left out of the document rather than stored as "".
@@ -62,55 +60,14 @@ export function ApprovalPanel({ node, readOnly }: { node: FlowNode; readOnly: bo
         />
       </div>
       <ShownField nodeId={node.id} show={config.show} readOnly={readOnly} change={change} />
-      <fieldset>
-        <legend>{t('ui_field_approvers')}</legend>
-        <ul className="chips">
-          {approvers.map((principal) => (
-            <li key={principal}>
-              {principal.startsWith('group:')
-                ? t('ui_approvers_group', { name: principal.slice(6) })
-                : t('ui_approvers_user', { name: principal.slice(5) })}
-              <button
-                type="button"
-                disabled={readOnly}
-                aria-label={t('ui_approvers_remove', { name: principal })}
-                onClick={() => change({ approvers: approvers.filter((p) => p !== principal) })}
-              >
-                ×
-              </button>
-            </li>
-          ))}
-        </ul>
-        <div className="row">
-          <select
-            aria-label={t('ui_approvers_kind')}
-            value={kind}
-            disabled={readOnly}
-            onChange={(e) => setKind(e.target.value as 'user' | 'group')}
-          >
-            <option value="group">{t('ui_approvers_kind_group')}</option>
-            <option value="user">{t('ui_approvers_kind_user')}</option>
-          </select>
-          <input
-            aria-label={t('ui_approvers_name')}
-            value={who}
-            disabled={readOnly}
-            onChange={(e) => setWho(e.target.value.trim())}
-          />
-          <button
-            type="button"
-            disabled={readOnly || !who}
-            onClick={() => {
-              const principal = `${kind}:${who}`;
-              if (!approvers.includes(principal)) change({ approvers: [...approvers, principal] });
-              setWho('');
-            }}
-          >
-            {t('ui_approvers_add')}
-          </button>
-        </div>
-        <FieldFindings nodeId={node.id} field="approvers" />
-      </fieldset>
+      <PrincipalPicker
+        legend="ui_field_approvers"
+        principals={approvers}
+        readOnly={readOnly}
+        nodeId={node.id}
+        field="approvers"
+        onChange={(next) => change({ approvers: next })}
+      />
       <DurationField
         legend="ui_field_deadline"
         unit="days"

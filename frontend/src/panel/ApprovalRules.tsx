@@ -5,20 +5,13 @@
 import { useTranslation } from 'react-i18next';
 import { DurationField } from './DurationField';
 import { FieldFindings } from './FieldFindings';
+import { PrincipalPicker } from './PrincipalPicker';
 
 interface Props {
   config: Record<string, unknown>;
   nodeId: string;
   readOnly: boolean;
   change: (patch: Record<string, unknown>) => void;
-}
-
-function list(text: string): string[] | undefined {
-  const items = text
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-  return items.length ? items : undefined;
 }
 
 export function ApprovalRules({ config, nodeId, readOnly, change }: Props) {
@@ -110,15 +103,14 @@ export function ApprovalRules({ config, nodeId, readOnly, change }: Props) {
         nodeId={nodeId}
         field="escalate_after"
       />
-      <label className="field">
-        {t('ui_field_escalate_to')}
-        <input
-          defaultValue={escalateTo.join(', ')}
-          placeholder="group:leads"
-          disabled={readOnly}
-          onBlur={(e) => change({ escalate_to: list(e.target.value) })}
-        />
-      </label>
+      <PrincipalPicker
+        legend="ui_field_escalate_to_whom"
+        principals={escalateTo}
+        readOnly={readOnly}
+        nodeId={nodeId}
+        field="escalate_to"
+        onChange={(next) => change({ escalate_to: next.length ? next : undefined })}
+      />
     </fieldset>
   );
 }

@@ -132,7 +132,7 @@ export function ShownField({ nodeId, show, readOnly, change }: Props) {
       >
         {t(rows.length === 0 ? 'ui_show_choose' : 'ui_show_add')}
       </button>
-      {full && <p className="hint">{t('ui_show_limit', { limit: String(SHOW_LIMIT) })}</p>}
+      {full && <p className="hint">{t('ui_show_limit', { count: SHOW_LIMIT, limit: SHOW_LIMIT })}</p>}
     </fieldset>
   );
 }

@@ -9,6 +9,8 @@ import { failureSentence } from '../api/failure';
 import type { FlowNode } from '../flows/document';
 import { useEditor } from '../flows/store';
 import { useDebounced } from '../flows/findings';
+import { zoneName } from '../i18n/format';
+import { readerTimeZone } from '../i18n/i18n';
 
 export function TriggerPanel({ node, readOnly }: { node: FlowNode; readOnly: boolean }) {
   if (node.config.kind === 'webhook') return <WebhookAddress readOnly={readOnly} />;
@@ -98,14 +100,16 @@ function NextFires({ cron, timezone }: { cron: string; timezone: string }) {
     enabled: asked.cron.trim() !== '',
     retry: false,
   });
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  // The user's own zone (their setting, /api/me), named as the heading says, not the browser's.
+  const zone = readerTimeZone();
   const format = new Intl.DateTimeFormat(i18n.language.replace('_', '-'), {
     dateStyle: 'full',
     timeStyle: 'short',
+    timeZone: zone,
   });
   return (
     <section className="trigger-panel" aria-labelledby="fires-title">
-      <h3 id="fires-title">{t('ui_schedule_next_title', { zone })}</h3>
+      <h3 id="fires-title">{t('ui_schedule_next_title', { zone: zoneName(zone) })}</h3>
       {fires.error && <p role="alert">{failureSentence(fires.error, t)}</p>}
       {fires.data && (
         <ol className="next-fires">

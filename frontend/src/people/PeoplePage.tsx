@@ -9,6 +9,7 @@ import { failureSentence } from '../api/failure';
 import { useRights } from '../runs/rights';
 import { useSession } from '../api/session';
 import { isLocale } from '../i18n/i18n';
+import { formatList } from '../i18n/format';
 import { NAMES } from '../shell/LanguageMenu';
 import { NewUser } from './NewUser';
 import { GrantRight } from './GrantRight';
@@ -66,7 +67,7 @@ export function PeoplePage() {
               <td>
                 {person.locale && isLocale(person.locale) ? t(NAMES[person.locale]) : (person.locale ?? '')}
               </td>
-              <td className="data">{person.groups.join(', ')}</td>
+              <td className="data">{formatList(person.groups)}</td>
               <td>
                 <RightChips person={person} flowNames={flowNames} />
               </td>

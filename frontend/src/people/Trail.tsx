@@ -31,7 +31,8 @@ export function Trail({ flowNames }: { flowNames: Map<number, string> }) {
   const what = (entry: TrailEntry): string => {
     if (entry.change === 'policy_set') return ''; // the sentence says it all; `right` is the policy's name
     if (entry.delegate) return entry.delegate; // "Delegated deciding to" / "Delegation ended:" the delegate
-    if (entry.server) return `${entry.right ?? ''}:${entry.server}`;
+    // Only the right to use a server names a server.
+    if (entry.server) return t('ui_people_right_server', { server: entry.server });
     if (entry.right)
       return rightLabel(t, entry.flow_id ? `${entry.right}:${entry.flow_id}` : entry.right, flowNames);
     if (entry.token_id !== null) return t('ui_people_trail_token', { id: entry.token_id });

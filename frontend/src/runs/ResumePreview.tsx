@@ -61,7 +61,7 @@ export function ResumePreview({
         {preview.status === 'failed' &&
           t('ui_run_preview_fails', {
             node: preview.node_label ?? preview.node ?? '',
-            reason: preview.error_message ?? preview.error ?? '',
+            reason: preview.error_message ?? '',
           })}
         {preview.status === 'waiting' &&
           preview.pending

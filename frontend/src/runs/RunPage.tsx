@@ -9,8 +9,8 @@ import { failureSentence } from '../api/failure';
 import { Effects } from './Effects';
 import { Journal } from './Journal';
 import { RunCanvas } from './RunCanvas';
-import { DecisionLine } from './RunDecision';
-import { STATUS_KEYS, OUTCOME_KEYS, when } from './format';
+import { DecisionLine, outcomeSentence } from './RunDecision';
+import { STATUS_KEYS, when } from './format';
 import { useRights } from './rights';
 import { StopActions } from './StopActions';
 import type { RunPageData } from './types';
@@ -54,9 +54,7 @@ export function RunPage() {
 
   return (
     <section className="page run-page">
-      <h1>
-        {t('ui_run_title', { run: run.id })} · {flow?.name ?? run.flow_id} v{run.version}
-      </h1>
+      <h1>{t('ui_run_heading', { run: run.id, flow: flow?.name ?? run.flow_id, version: run.version })}</h1>
       <p>
         <span className={`status status-${run.status}`} data-status={run.status}>
           {t(STATUS_KEYS[run.status] ?? run.status)}
@@ -65,7 +63,7 @@ export function RunPage() {
         {run.error && (
           <span className="run-error" data-code={run.error}>
             {' '}
-            {run.error_message ?? run.error}
+            {run.error_message}
           </span>
         )}
       </p>
@@ -92,10 +90,12 @@ export function RunPage() {
           <ul>
             {page.data.approvals.map((a) => (
               <li key={a.id}>
-                <Link to={`/approvals/${a.id}`}>{a.title}</Link>:{' '}
-                {a.outcome
-                  ? `${t(OUTCOME_KEYS[a.outcome] ?? a.outcome)} (${a.decided_by ?? '—'}, ${when(a.decided_at)})`
-                  : t('ui_status_waiting')}
+                <Link to={`/approvals/${a.id}`}>{a.title}</Link>{' '}
+                <span className="approval-outcome" data-outcome={a.outcome ?? ''}>
+                  {a.outcome
+                    ? outcomeSentence({ ...a, outcome: a.outcome }, t)
+                    : t('ui_run_approval_waiting')}
+                </span>
               </li>
             ))}
           </ul>

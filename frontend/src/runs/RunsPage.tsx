@@ -120,7 +120,10 @@ export function RunsPage() {
                   <Link to={`/runs/${run.id}`}>#{run.id}</Link>
                 </td>
                 <td data-label={t('ui_filter_flow')}>
-                  {names.get(run.flow_id) ?? run.flow_id} · v{run.version}
+                  {t('ui_runs_flow_version', {
+                    flow: names.get(run.flow_id) ?? run.flow_id,
+                    version: run.version,
+                  })}
                 </td>
                 <td data-label={t('ui_filter_status')}>
                   <span className={`status status-${run.status}`}>

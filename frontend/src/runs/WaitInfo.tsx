@@ -4,7 +4,8 @@
 // stopped run's wait has no next try: its buttons (StopActions) say what comes next.
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { TIMEOUT_KEYS, when } from './format';
+import { joinSentences } from '../i18n/format';
+import { principalList, TIMEOUT_KEYS, when } from './format';
 import type { RunApproval, RunPageData } from './types';
 
 export function WaitInfo({ data }: { data: RunPageData }) {
@@ -20,14 +21,14 @@ export function WaitInfo({ data }: { data: RunPageData }) {
         <p className="retry">
           {t('ui_run_retry', { attempt: wait.attempts, max: data.max_attempts, next: when(wait.wake_at) })}{' '}
           <span className="run-error" data-code={wait.last_error}>
-            {wait.last_error_message ?? wait.last_error}
+            {wait.last_error_message}
           </span>
         </p>
       )}
       {(wait.retries ?? []).map((retry) => (
         <p key={retry.visit} className="branch-retry" data-node={retry.node}>
           {t('ui_run_branch_retry', {
-            node: retry.node,
+            node: nodeLabel(data, retry.node),
             attempt: retry.attempt + 1,
             max: data.max_attempts,
             next: when(retry.due),
@@ -52,14 +53,23 @@ function OpenApproval({ approval }: { approval: RunApproval }) {
         {t('ui_run_waits_for_approval')} <Link to={`/approvals/${approval.id}`}>{approval.title}</Link>
       </p>
       <p>
-        {t('ui_run_approvers')}:{' '}
-        {approval.approvers.length ? approval.approvers.join(', ') : t('ui_run_anyone')}
+        {t('ui_run_approvers_are', {
+          approvers: approval.approvers.length ? principalList(t, approval.approvers) : t('ui_run_anyone'),
+        })}
       </p>
       <p>
         {approval.deadline_at
-          ? `${t('ui_inbox_deadline')}: ${when(approval.deadline_at)}. ${t(TIMEOUT_KEYS[approval.on_timeout ?? 'skip'] ?? '')}`
+          ? joinSentences([
+              t('ui_run_deadline', { deadline: when(approval.deadline_at) }),
+              t(TIMEOUT_KEYS[approval.on_timeout ?? 'skip'] ?? ''),
+            ])
           : t('mail_approval_no_deadline')}
       </p>
     </div>
   );
+}
+
+/** A node as its author named it on the canvas (the id when it has no label). */
+function nodeLabel(data: RunPageData, id: string): string {
+  return data.flow?.document.nodes.find((node) => node.id === id)?.label ?? id;
 }

@@ -1,5 +1,7 @@
 // Dates in the reader's language and time zone (their own, from /api/me), and the catalog keys of the
 // values the API sends as codes. Keys are written out: the i18n guard cannot check a key built at run time.
+import type { TFunction } from 'i18next';
+import { formatList } from '../i18n/format';
 import { formatMoment } from '../i18n/i18n';
 
 export function when(iso: string | null | undefined): string {
@@ -47,3 +49,15 @@ export const EFFECT_KEYS: Record<string, string> = {
   pending: 'ui_effect_pending',
   late: 'ui_effect_late',
 };
+
+/** An approver as a reader names them: a group as "Group finance", a user by their name (never the
+ * document's `group:finance`). */
+export function principalName(t: TFunction, principal: string): string {
+  const [kind, name] = principal.includes(':') ? principal.split(/:(.*)/s) : ['user', principal];
+  return kind === 'group' ? t('ui_approvers_group', { name }) : (name ?? principal);
+}
+
+/** Who may decide, as one list of the reader's language ("Group finance and rex"). */
+export function principalList(t: TFunction, principals: readonly string[]): string {
+  return formatList(principals.map((principal) => principalName(t, principal)));
+}

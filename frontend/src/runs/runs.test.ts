@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { auditQuery } from '../audit/AuditPage';
 import { runPlaces } from './runLayout';
 import { allows } from './rights';
+import { principalList, principalName } from './format';
 
 describe('the run canvas', () => {
   const y = (doc: ReturnType<typeof runPlaces>, id: string) =>
@@ -76,5 +77,18 @@ describe('the rights a page asks for', () => {
     expect(allows(grants, 'audit', 'some')).toBe(true);
     expect(allows(grants, 'admin', 'some')).toBe(false);
     expect(allows([], 'decide', 'some')).toBe(false);
+  });
+});
+
+describe('approvers in words', () => {
+  it('names a group by the catalog and a user by name, listed in the reader’s language', async () => {
+    const { default: i18next } = await import('../i18n/i18n');
+    i18next.addResourceBundle('de', 'translation', { ui_approvers_group: 'Gruppe {name}' });
+    await i18next.changeLanguage('de');
+    const t = i18next.getFixedT('de');
+    expect(principalName(t, 'group:finance')).toBe('Gruppe finance');
+    expect(principalName(t, 'user:anna')).toBe('anna');
+    expect(principalList(t, ['group:finance', 'user:anna', 'user:ben'])).toBe('Gruppe finance, anna und ben');
+    await i18next.changeLanguage('en');
   });
 });

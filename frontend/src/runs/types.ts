@@ -9,7 +9,7 @@ export interface Run {
   status: string;
   trigger: string;
   error: string | null;
-  error_message?: string | null; // the error code's sentence in the reader's language
+  error_message: string | null; // the error code's sentence in the reader's language (set with `error`)
   started_by?: string | null;
   created_at: string;
   ended_at?: string | null;
@@ -45,7 +45,7 @@ export interface Wait {
   attempts: number;
   wake_at: string | null;
   last_error: string | null;
-  last_error_message?: string | null;
+  last_error_message: string | null; // set with `last_error`
   /** The branches' failed actions the wait will send again (a parallel open), each with its next try. */
   retries?: WaitRetry[];
 }
