@@ -29,11 +29,11 @@ const TRIGGERS: Record<string, string> = {
   schedule: 'ui_choice_kind_schedule',
 };
 const STATUSES: Record<string, string> = {
-  running: 'ui_run_status_running',
-  waiting: 'ui_run_status_waiting',
-  succeeded: 'ui_choice_status_succeeded',
-  failed: 'ui_choice_status_failed',
-  cancelled: 'ui_run_status_cancelled',
+  running: 'run_status_running',
+  waiting: 'run_status_waiting',
+  succeeded: 'run_status_succeeded',
+  failed: 'run_status_failed',
+  cancelled: 'run_status_cancelled',
 };
 
 async function documentOf(id: number): Promise<FlowDocument> {

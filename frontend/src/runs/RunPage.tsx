@@ -95,7 +95,7 @@ export function RunPage() {
                 <Link to={`/approvals/${a.id}`}>{a.title}</Link>:{' '}
                 {a.outcome
                   ? `${t(OUTCOME_KEYS[a.outcome] ?? a.outcome)} (${a.decided_by ?? '—'}, ${when(a.decided_at)})`
-                  : t('ui_status_waiting')}
+                  : t('run_status_waiting')}
               </li>
             ))}
           </ul>

@@ -8,12 +8,12 @@ export function when(iso: string | null | undefined): string {
 }
 
 export const STATUS_KEYS: Record<string, string> = {
-  running: 'ui_status_running',
-  waiting: 'ui_status_waiting',
-  stopped: 'ui_status_stopped',
-  succeeded: 'ui_status_succeeded',
-  failed: 'ui_status_failed',
-  cancelled: 'ui_status_cancelled',
+  running: 'run_status_running',
+  waiting: 'run_status_waiting',
+  stopped: 'run_status_stopped',
+  succeeded: 'run_status_succeeded',
+  failed: 'run_status_failed',
+  cancelled: 'run_status_cancelled',
 };
 
 export const TRIGGER_KEYS: Record<string, string> = {
