@@ -96,7 +96,7 @@ def test_two_of_three_in_two_languages_with_a_reminder_between(browser: Browser,
     screenshot(japanese, "approval-quorum-ja")
     approve(japanese, approval)
     # The card shows the decision that now stands: the second approval settled it.
-    expect(japanese.locator(".decided")).to_contain_text("承認済み: kenji が")
+    expect(japanese.locator(".decided")).to_contain_text("承認済み：kenji が")
     screenshot(japanese, "approval-quorum-ja-decided")
     japanese.context.close()
 

@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001, RUF002  (this file is about full-width marks: they are meant)
 """The register each catalog keeps (docs/glossary.md): formal address, and each language's punctuation.
 
 Japanese: no あなた, and full-width 、。：（）！？ in Japanese sentences (ASCII stays inside placeholders,
