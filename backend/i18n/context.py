@@ -185,6 +185,10 @@ _SHOWN_BY_KEY: tuple[tuple[str, str], ...] = (
         " and in sentences about a run",
     ),
     (
+        "trigger_kind_",
+        "as how a run was started: on the runs page (list and filter), the run page and in sentences",
+    ),
+    (
         "outcome_",
         "as how an approval ended: on the run page, the inbox, the approval page, the audit page and"
         " export, and in sentences",

@@ -639,10 +639,6 @@ UI_KINDS: dict[str, str] = {
     "ui_toolbar_undo": "button",
     "ui_toolbar_unsaved": "status",
     "ui_toolbar_version": "label",
-    # ui_trigger_
-    "ui_trigger_manual": "value",
-    "ui_trigger_schedule": "value",
-    "ui_trigger_webhook": "value",
     # ui_versions_
     "ui_versions_back": "button",
     "ui_versions_compare": "button",

@@ -17,9 +17,9 @@ export const STATUS_KEYS: Record<string, string> = {
 };
 
 export const TRIGGER_KEYS: Record<string, string> = {
-  manual: 'ui_trigger_manual',
-  webhook: 'ui_trigger_webhook',
-  schedule: 'ui_trigger_schedule',
+  manual: 'trigger_kind_manual',
+  webhook: 'trigger_kind_webhook',
+  schedule: 'trigger_kind_schedule',
 };
 
 // The backend's own sentences for outcomes (backend/approvals/audit.py).
