@@ -5,7 +5,7 @@ codes and commands, where no Japanese letter touches it). French: a no-break spa
 U+202F) before : ; ! ?. Italian, Polish, German, Dutch, Spanish, Brazilian Portuguese and French: none of
 the informal markers below in a sentence. Buttons, menu items and choices keep the short command form
 each language's software uses (Salva, Zapisz), as do the command line's help lines: they are not
-sentences that address the reader.
+sentences that address the reader. `python -m backend.i18n.typography` mends the punctuation.
 """
 
 from __future__ import annotations
@@ -15,16 +15,8 @@ import re
 import pytest
 
 from backend.i18n.catalogs import po_file
+from backend.i18n.typography import PLACEHOLDER, UNTOUCHED, bare_french_marks, half_width_slips
 from backend.i18n.ui_context import UI_KINDS
-
-PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
-JAPANESE = "\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef"
-# An ASCII mark that touches a Japanese letter (a space between them allowed), or ends the sentence.
-HALF_WIDTH_IN_JAPANESE = re.compile(rf"[{JAPANESE}]\s*[:(),!?]|[:(),!?]\s*[{JAPANESE}]|[:!?]\s*$")
-# A French : ; ! ? that ends a clause (a space, a closing mark or the end after it) without a no-break
-# space before it; "9:00", "https://", "flow:12" are not clauses. HTTP headers are written as HTTP has them.
-FRENCH_BARE_MARK = re.compile(r"(?<![\u00a0\u202f])[:;!?](?=\s|$|»|\))")
-HTTP_HEADERS = ("Authorization: ", "Content-Type: ")
 
 # Informal address: pronouns and possessives anywhere; in a sentence, imperatives of the informal form
 # only (Italian "scegli", not "usa", which is also "it uses") where a sentence or a clause begins.
@@ -66,33 +58,6 @@ def _is_command(key: str) -> bool:
     return UI_KINDS.get(key) in COMMANDS or key.startswith("cli_help_") or key == "ui_inbox_keys"
 
 
-def half_width_slips(text: str) -> list[str]:
-    """The ASCII marks of a Japanese sentence that should be full-width.
-
-    Examples:
-        >>> half_width_slips("実行 {run} は失敗しました: {error}。")
-        [':']
-        >>> half_width_slips("実行 {run} は失敗しました：{error}。"), half_width_slips("毎週 8:00 に")
-        ([], [])
-    """
-    found = HALF_WIDTH_IN_JAPANESE.finditer(PLACEHOLDER.sub("X", text))
-    return [mark for each in found for mark in re.findall(r"[:(),!?]", each.group(0))]
-
-
-def bare_french_marks(text: str) -> list[str]:
-    """The : ; ! ? of a French sentence without a no-break space before them.
-
-    Examples:
-        >>> bare_french_marks("Échéance : {deadline}"), bare_french_marks("Échéance\\u00a0: {deadline}")
-        ([':'], [])
-        >>> bare_french_marks("par exemple https://example.com/hook?x=1 ou 9:00.")
-        []
-    """
-    for header in HTTP_HEADERS:
-        text = text.replace(header, "")
-    return FRENCH_BARE_MARK.findall(PLACEHOLDER.sub("X", text))
-
-
 def informal_markers(locale: str, text: str) -> list[str]:
     """The words of `text` that address the reader informally in `locale`.
 
@@ -123,7 +88,7 @@ def test_japanese_sentences_use_full_width_marks() -> None:
     slips = [
         f"{key}: {text}"
         for key, text in _entries("ja")
-        if not key.startswith(("cli_metavar_", "ui_language_")) and half_width_slips(text)
+        if not key.startswith(UNTOUCHED) and half_width_slips(text)
     ]
     assert not slips, "ja: half-width marks (use 、。：（）！？):\n" + "\n".join(slips)
 
