@@ -185,6 +185,10 @@ _SHOWN_BY_KEY: tuple[tuple[str, str], ...] = (
         " and in sentences about a run",
     ),
     (
+        "effect_state_",
+        "as the state of an action's effect: on the run page (actions and their effects) and in sentences",
+    ),
+    (
         "trigger_kind_",
         "as how a run was started: on the runs page (list and filter), the run page and in sentences",
     ),

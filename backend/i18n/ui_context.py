@@ -211,10 +211,7 @@ UI_KINDS: dict[str, str] = {
     "ui_editor_newer_saved": "message",
     "ui_editor_phone_notice": "message",
     # ui_effect_
-    "ui_effect_failed": "status",
     "ui_effect_late": "status",
-    "ui_effect_pending": "status",
-    "ui_effect_sent": "status",
     # ui_error_
     "ui_error_network": "message",
     "ui_error_unexpected": "message",

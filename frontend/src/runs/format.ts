@@ -42,8 +42,8 @@ export const TIMEOUT_KEYS: Record<string, string> = {
 };
 
 export const EFFECT_KEYS: Record<string, string> = {
-  sent: 'ui_effect_sent',
-  failed: 'ui_effect_failed',
-  pending: 'ui_effect_pending',
+  sent: 'effect_state_sent',
+  failed: 'effect_state_failed',
+  pending: 'effect_state_pending',
   late: 'ui_effect_late',
 };
