@@ -146,14 +146,25 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """argparse's other refusals, told apart by its own (gettext) templates: an argument missing, one
-        not known, an option without its value; anything else with argparse's words as the detail."""
+        not known, an abbreviated option that could be several, an option without its value or with one
+        it does not take; anything else with argparse's words as the detail."""
         missing = _argparse_text("the following arguments are required: %s").partition("%s")[0]
         if message.startswith(missing):
             raise ArgumentsRefused(self, code="cli_argument_missing", arguments=message[len(missing) :])
         unknown = _argparse_text("unrecognized arguments: %s").partition("%s")[0]
         if message.startswith(unknown):
             raise ArgumentsRefused(self, code="cli_argument_unknown", arguments=message[len(unknown) :])
+        ambiguous = _argparse_text("ambiguous option: %(option)s could match %(matches)s")
+        before, _, rest = ambiguous.partition("%(option)s")
+        between = rest.partition("%(matches)s")[0]
+        if message.startswith(before) and between in message:
+            given, _, matches = message[len(before) :].partition(between)
+            raise ArgumentsRefused(self, code="cli_option_ambiguous", given=given, arguments=matches)
         in_flight = sys.exc_info()[1]
+        explicit = _argparse_text("ignored explicit argument %r").partition("%r")[0]
+        if isinstance(in_flight, argparse.ArgumentError) and in_flight.message.startswith(explicit):
+            option = in_flight.argument_name or ""
+            raise ArgumentsRefused(self, code="cli_option_takes_no_value", option=option)
         expected = (_argparse_text("expected one argument"), _argparse_text("expected at least one argument"))
         if isinstance(in_flight, argparse.ArgumentError) and in_flight.message in expected:
             name = in_flight.argument_name or ""

@@ -14,7 +14,6 @@ import asyncio
 import os
 import signal
 import socket
-import sys
 from datetime import timedelta
 from typing import Any
 
@@ -30,12 +29,11 @@ from backend.approvals.mail import approval_mailer
 from backend.approvals.retention import record_retention
 from backend.approvals.service import ApprovalService
 from backend.config import settings
-from backend.console import refuse
+from backend.console import refuse, say, warn
 from backend.faults import Faults
-from backend.i18n.catalogs import message
-from backend.i18n.terminal import terminal_locale
 from backend.observability.logs import configure as configure_logging
 from backend.people.accounts import anyone, case_duplicates, has_right, user_exists
+from backend.people.commands import speak_as_user
 from backend.queue import commands as queue_commands
 from backend.queue.commands import open_pool
 from backend.queue.sweep import approval_retention_from_env, retention_from_env
@@ -57,14 +55,10 @@ def _migrate_and_seal(url: str) -> list[Migration]:
         SecretStore.from_settings().seal_moved_tokens(conn)
         # The approvals' retention, as the schema's owner records it: the trail's trigger trusts no other.
         if not record_retention(conn, approval_retention_from_env()):
-            unrecorded = message("approval_retention_unrecorded", terminal_locale())
-            print(f"flowyard: {unrecorded} (approval_retention_unrecorded)", file=sys.stderr)
+            warn(code="approval_retention_unrecorded")
         # Names that differ only by case from before they were one name: said each time, never merged.
         for duplicate in case_duplicates(conn):
-            said = message(
-                "user_name_case_duplicate", terminal_locale(), name=duplicate.name, user=duplicate.kept_by
-            )
-            print(f"flowyard: {said} (user_name_case_duplicate)", file=sys.stderr)
+            warn(code="user_name_case_duplicate", name=duplicate.name, user=duplicate.kept_by)
     return done
 
 
@@ -72,8 +66,11 @@ def migrate_command(args: argparse.Namespace) -> int:
     url = database_url(settings())
     done = _migrate_and_seal(url)
     for migration in done:
-        print(f"applied {migration.number:04d}_{migration.name}")
-    print("the database is up to date" if not done else f"applied {len(done)} migration(s)")
+        say(code="cli_migration_applied", migration=f"{migration.number:04d}_{migration.name}")
+    if done:
+        say(code="cli_migrations_applied", count=len(done))
+    else:
+        say(code="cli_database_up_to_date")
     return 0
 
 
@@ -88,7 +85,7 @@ def serve_command(args: argparse.Namespace) -> int:
     _migrate_and_seal(url)
     if not asyncio.run(_anyone(url)):
         # Nobody can log in or hold a token yet; the terminal is the only way in, and this says how.
-        print(message("first_admin_missing", terminal_locale()), flush=True)
+        say(code="first_admin_missing")
     host = args.host or config.host
     # `--port 0`: a port the system picks as it binds, free by definition; the banner names it.
     wanted = config.port if args.port is None else args.port
@@ -98,7 +95,7 @@ def serve_command(args: argparse.Namespace) -> int:
     # ACKs (40 ms) between a response's head and its body.
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     port = bound_port(listener)
-    print(f"Flowyard is serving on http://{host}:{port}", flush=True)
+    say(code="cli_serving", url=f"http://{host}:{port}")
     # Links in approvers' mails point here unless a proxy's address is configured.
     os.environ.setdefault("FLOWYARD_BASE_URL", f"http://{host}:{port}")
     serve(listener, url, run_worker=not args.no_worker, processes=args.workers)
@@ -112,12 +109,15 @@ def bound_port(listener: socket.socket) -> int:
 
 async def may_start(conn: AsyncConnection[Any], name: str, flow_id: int) -> str | None:
     """Whether `name` may start runs of the flow from the terminal: the user exists and holds the run right
-    on it (as the API asks of whoever starts a run there)."""
+    on it (as the API asks of whoever starts a run there). When they may, the command goes on in their
+    language and time zone."""
     code = None
     if not await user_exists(conn, name):
         code = "user_unknown"
     elif not await has_right(conn, name, "run", flow_id):
         code = "run_right_missing"
+    else:
+        await speak_as_user(conn, name)
     return code
 
 
@@ -177,13 +177,11 @@ async def run_worker(
             approvals=ApprovalService(),
             outbox=approval_mailer(pool),
         )
-        print(f"worker {worker.name} is serving due waits (concurrency {concurrency})", flush=True)
+        say(code="cli_worker_serving", worker=worker.name, concurrency=concurrency)
         if metrics is not None:
             host = metrics.getsockname()[0]
-            print(
-                f"worker {worker.name} serves its metrics on http://{host}:{bound_port(metrics)}/metrics",
-                flush=True,
-            )
+            url = f"http://{host}:{bound_port(metrics)}/metrics"
+            say(code="cli_worker_metrics", worker=worker.name, url=url)
         async with metrics_port(pool, metrics), signing(pool, settings().data_dir):
             await worker.run(stop)
         await listening_done()  # answers given up at their timeout, still listened to: kept, then gone

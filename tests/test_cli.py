@@ -123,6 +123,15 @@ def test_a_value_missing_and_a_choice_refused_are_coded_too(capsys: pytest.Captu
         2,
         "flowyard: --port needs a value. (cli_argument_value_missing)",
     )
+    assert _refusal(capsys, ["worker", "--metrics", "9"]) == (
+        2,
+        "flowyard: The option --metrics could be any of --metrics-port, --metrics-host."
+        " (cli_option_ambiguous)",
+    )
+    assert _refusal(capsys, ["serve", "--no-worker=yes"]) == (
+        2,
+        "flowyard: --no-worker takes no value. (cli_option_takes_no_value)",
+    )
     assert _refusal(capsys, ["db", "nope"]) == (
         2,
         "flowyard: nope is not one of status, stop, url. (cli_argument_choice)",

@@ -29,9 +29,7 @@ from psycopg import AsyncConnection
 from backend.actions import servers
 from backend.actions.failures import ActionFailure
 from backend.actions.secret_store import SecretStore, check_secret_name, remove_secret, secret_names
-from backend.console import refuse
-from backend.i18n.catalogs import message
-from backend.i18n.terminal import terminal_locale
+from backend.console import moment, refuse, row, say
 
 
 def run(args: argparse.Namespace, database_url: str) -> int:
@@ -61,18 +59,18 @@ async def _server(conn: AsyncConnection[Any], args: argparse.Namespace) -> int:
         store = SecretStore.from_settings()
         created = await servers.save_server(conn, store, args.name, args.url, token, by="cli")
         code = "cli_server_registered" if created else "cli_server_updated"
-        print(message(code, terminal_locale(), server=args.name, url=args.url))
+        say(code=code, server=args.name, url=args.url)
         return 0
     if args.action == "list":
         listed = await servers.list_servers(conn)
         if not listed:
-            print(message("cli_no_servers", terminal_locale()))
+            say(code="cli_no_servers")
         for server in listed:
-            print(f"{server.name}\t{server.agent_url}\t{server.created_at:%Y-%m-%d %H:%M}")
+            row(server.name, server.agent_url, moment(server.created_at))
         return 0
     if not await servers.remove_server(conn, args.name):
         raise ActionFailure(code="action_server_missing", server=args.name)
-    print(message("cli_server_removed", terminal_locale(), server=args.name))
+    say(code="cli_server_removed", server=args.name)
     return 0
 
 
@@ -88,19 +86,19 @@ async def _template(conn: AsyncConnection[Any], args: argparse.Namespace) -> int
         argv, params = _json_option(args.argv, "--argv"), _json_option(args.params, "--params")
         created = await servers.save_template(conn, args.server, args.name, argv, params, by="cli")
         code = "cli_template_stored" if created else "cli_template_replaced"
-        print(message(code, terminal_locale(), server=args.server, template=args.name))
+        say(code=code, server=args.server, template=args.name)
         return 0
     if args.action == "list":
         listed = await servers.list_templates(conn, args.server)
         if not listed:
-            print(message("cli_no_templates", terminal_locale()))
+            say(code="cli_no_templates")
         for template in listed:
             argv, params = json.dumps(template.argv), json.dumps(template.params, sort_keys=True)
-            print(f"{template.server}\t{template.name}\t{argv}\t{params}")
+            row(template.server, template.name, argv, params)
         return 0
     if not await servers.remove_template(conn, args.server, args.name):
         raise ActionFailure(code="action_template_missing", template=args.name, server=args.server)
-    print(message("cli_template_removed", terminal_locale(), server=args.server, template=args.name))
+    say(code="cli_template_removed", server=args.server, template=args.name)
     return 0
 
 
@@ -121,20 +119,21 @@ async def _secret(conn: AsyncConnection[Any], args: argparse.Namespace) -> int:
     if args.action == "set":
         name = check_secret_name(args.name)
         created = await SecretStore.from_settings().put(conn, name, _secret_value(args), by="cli")
-        print(message("cli_secret_stored" if created else "cli_secret_replaced", name=name))
+        code = "cli_secret_stored" if created else "cli_secret_replaced"
+        say(code=code, name=name)
         return 0
     if args.action == "list":
         listed = await secret_names(conn)
         if not listed:
-            print(message("cli_no_secrets", terminal_locale()))
+            say(code="cli_no_secrets")
         for secret in listed:
-            print(f"{secret.name}\t{secret.updated_at:%Y-%m-%d %H:%M}\t{secret.updated_by or ''}")
+            row(secret.name, moment(secret.updated_at), secret.updated_by or "")
         return 0
     if args.action == "rotate":
         count = await SecretStore.from_settings().rotate(conn)
-        print(message("cli_secrets_rotated", terminal_locale(), count=count))
+        say(code="cli_secrets_rotated", count=count)
         return 0
     if not await remove_secret(conn, check_secret_name(args.name)):
         raise ActionFailure(code="secret_missing", name=args.name)
-    print(message("cli_secret_removed", terminal_locale(), name=args.name))
+    say(code="cli_secret_removed", name=args.name)
     return 0

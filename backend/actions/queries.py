@@ -10,6 +10,7 @@ from typing import Any, Literal
 from psycopg import AsyncConnection
 from psycopg.rows import class_row
 
+from backend.console import locale
 from backend.i18n.catalogs import message
 from backend.store.queries import load
 
@@ -68,7 +69,7 @@ async def late_answer_lines(conn: AsyncConnection[Any], run_id: int) -> list[str
     for late in await late_answers_of_run(conn, run_id):
         at = late.at.astimezone(UTC)
         if isinstance(late.status, int):
-            lines.append(message("run_late_answer", node=late.node, status=late.status, at=at))
+            lines.append(message("run_late_answer", locale(), node=late.node, status=late.status, at=at))
         else:
-            lines.append(message("run_late_answer_plain", node=late.node, at=at))
+            lines.append(message("run_late_answer_plain", locale(), node=late.node, at=at))
     return lines

@@ -27,10 +27,7 @@ from backend.approvals.signing import (
     signing_paths,
 )
 from backend.config import settings
-from backend.console import refuse
-from backend.i18n.catalogs import message
-from backend.i18n.formats import format_datetime
-from backend.i18n.terminal import terminal_locale
+from backend.console import coded, refuse, say
 
 EXPORT_FORMAT = "flowyard.audit-chain/1"
 
@@ -68,20 +65,16 @@ def _say(verdict: Verdict, as_json: bool) -> int:
             )
         )
         return 0 if verdict.intact else 1
-    locale = terminal_locale()
     for name, head in sorted(verdict.heads.items()):
-        print(message("audit_chain_head", locale, chain=name, hash=head))
+        say(code="audit_chain_head", chain=name, hash=head)
     if verdict.signed and verdict.signed_at:
-        at = format_datetime(datetime.fromisoformat(verdict.signed_at), locale, tz=UTC)
-        print(message("audit_signed_heads_checked", locale, lines=verdict.signed, at=at))
+        at = datetime.fromisoformat(verdict.signed_at)
+        at = at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # a line written as UTC
+        say(code="audit_signed_heads_checked", lines=verdict.signed, at=at)
     for found in verdict.breaks:
         print(_break_line(found), file=sys.stderr)
     if verdict.intact:
-        print(
-            message(
-                "audit_chain_intact", terminal_locale(), records=verdict.records, chains=len(verdict.heads)
-            )
-        )
+        say(code="audit_chain_intact", records=verdict.records, chains=len(verdict.heads))
         return 0
     return refuse(code="audit_chain_broken", breaks=len(verdict.breaks), records=verdict.records)
 
@@ -89,7 +82,7 @@ def _say(verdict: Verdict, as_json: bool) -> int:
 def _break_line(found: Break) -> str:
     params = {"chain": found.chain, "seq": found.seq or "", "kind": found.kind or ""}
     params["ref"] = found.ref_id or ""
-    return f"{message(found.code, terminal_locale(), **params)} ({found.code})"
+    return coded(code=found.code, **params)
 
 
 def signed_heads_here(public_key: str | None = None) -> tuple[list[Signed], list[Break]] | None:
@@ -134,12 +127,11 @@ def run_sign_command(args: argparse.Namespace, url: str) -> int:
         heads = asyncio.run(_sign(url))
     except SigningKeyInvalid as refused:
         return refuse(refused, exit_code=2)
-    locale = terminal_locale()
     if not heads:
-        print(message("audit_signed_nothing", locale))
+        say(code="audit_signed_nothing")
         return 0
     path = signing_paths(settings().data_dir)
-    print(message("audit_signed_heads", locale, chains=len(heads), file=str(path)))
+    say(code="audit_signed_heads", chains=len(heads), file=str(path))
     return 0
 
 

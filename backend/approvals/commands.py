@@ -19,10 +19,9 @@ from psycopg import AsyncConnection
 from backend.approvals.audit import AuditRefused
 from backend.approvals.records import Approval
 from backend.approvals.service import ApprovalService, Decision, DecisionRefused
-from backend.console import refuse
-from backend.i18n.catalogs import message
-from backend.i18n.terminal import terminal_locale
+from backend.console import listed, refuse, say, word
 from backend.people.accounts import user_exists
+from backend.people.commands import speak_as_user
 
 _OUTCOMES = {"approve": "approved", "reject": "rejected"}
 
@@ -32,8 +31,10 @@ class _UnknownUser(Exception):
 
 
 async def _require_user(conn: AsyncConnection[Any], name: str) -> None:
+    """The user `--as` names must exist; the command then speaks their language, in their zone."""
     if not await user_exists(conn, name):
         raise _UnknownUser(name)
+    await speak_as_user(conn, name)
 
 
 def printable(text: str) -> str:
@@ -47,20 +48,34 @@ def printable(text: str) -> str:
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
-def _line(approval: Approval) -> str:
+def _say_line(approval: Approval) -> None:
     params: dict[str, Any] = {
         "approval": approval.id,
         "title": printable(approval.title),
         "run": approval.run_id,
         "flow": approval.flow_id,
         "node": approval.node,
-        "approvers": ", ".join(approval.approvers) or message("approvers_anyone", terminal_locale()),
+        "approvers": listed([_approver(named) for named in approval.approvers])
+        if approval.approvers
+        else word(code="approvers_anyone"),
     }
     if approval.deadline_at is None:
-        return message("approval_line_no_deadline", terminal_locale(), **params)
-    return message(
-        "approval_line", terminal_locale(), deadline=approval.deadline_at.astimezone(UTC), **params
-    )
+        say(code="approval_line_no_deadline", **params)
+    else:
+        say(code="approval_line", deadline=approval.deadline_at.astimezone(UTC), **params)
+
+
+def _approver(named: str) -> str:
+    """An approver as a person says it: `user:anna` is anna, `group:finance` the group finance.
+
+    Examples:
+        >>> _approver("user:anna"), _approver("group:finance")
+        ('anna', 'group finance')
+    """
+    kind, _, name = named.partition(":")
+    if kind == "group":
+        return word(code="cli_approver_group", name=name)
+    return name if kind == "user" else named
 
 
 async def _list(conn: AsyncConnection[Any], user: str | None, cursor: str | None) -> int:
@@ -68,16 +83,14 @@ async def _list(conn: AsyncConnection[Any], user: str | None, cursor: str | None
         await _require_user(conn, user)
     found, next_cursor = await ApprovalService().inbox(conn, user, limit=100, cursor=cursor)
     for approval in found:
-        print(_line(approval))
-    if not found:
-        print(
-            message("approvals_none", terminal_locale())
-            if user is None
-            else message("approvals_none_for", terminal_locale(), user=user)
-        )
+        _say_line(approval)
+    if not found and user is None:
+        say(code="approvals_none")
+    elif not found:
+        say(code="approvals_none_for", user=user)
     if next_cursor is not None:
         # A page, never a silent cut: the rest is one command away.
-        print(message("approvals_more", terminal_locale(), cursor=next_cursor))
+        say(code="approvals_more", cursor=next_cursor)
     return 0
 
 
@@ -90,32 +103,26 @@ async def _decide(conn: AsyncConnection[Any], args: argparse.Namespace) -> int:
     assert approval is not None
     if decision.outcome is None:  # a vote towards a quorum: the approval still waits
         approves = sum(1 for vote in approval.votes if vote.vote == "approve")
-        print(
-            message(
-                "approval_vote_counted",
-                terminal_locale(),
-                approval=approval.id,
-                user=args.as_user,
-                approves=approves,
-                quorum=approval.quorum,
-            )
+        say(
+            code="approval_vote_counted",
+            approval=approval.id,
+            user=args.as_user,
+            approves=approves,
+            quorum=approval.quorum,
         )
         return 0
     code = {"approved": "approval_decided_approved"}.get(decision.outcome, "approval_decided_rejected")
-    print(message(code, terminal_locale(), approval=approval.id, user=args.as_user, run=approval.run_id))
+    say(code=code, approval=approval.id, user=args.as_user, run=approval.run_id)
     return 0
 
 
 async def _run(args: argparse.Namespace, url: str) -> int:
-    async with await AsyncConnection.connect(url, autocommit=True) as conn:
-        if args.action == "list":
-            return await _list(conn, args.as_user, args.after)
-        return await _decide(conn, args)
-
-
-def run_approvals_command(args: argparse.Namespace, url: str) -> int:
+    """The command, its refusals said inside it: in the language of the user `--as` names, once known."""
     try:
-        return asyncio.run(_run(args, url))
+        async with await AsyncConnection.connect(url, autocommit=True) as conn:
+            if args.action == "list":
+                return await _list(conn, args.as_user, args.after)
+            return await _decide(conn, args)
     except _UnknownUser as unknown:
         return refuse(code="user_unknown", name=str(unknown))
     except AuditRefused as refused:
@@ -124,14 +131,18 @@ def run_approvals_command(args: argparse.Namespace, url: str) -> int:
         params = {"approval": args.id, "user": args.as_user, **refused.params}
         exit_code = refuse(refused, **params)
         if refused.standing is not None:  # what the API's 409 carries as detail.standing
-            print(_standing(refused.standing), file=sys.stderr)
+            _say_standing(refused.standing)
         return exit_code
 
 
-def _standing(decision: Decision) -> str:
+def run_approvals_command(args: argparse.Namespace, url: str) -> int:
+    return asyncio.run(_run(args, url))
+
+
+def _say_standing(decision: Decision) -> None:
     # Anything but a person's approve or reject (a deadline, a cancel, a failed run) is named by its code.
     code = {"approved": "approval_standing_approved", "rejected": "approval_standing_rejected"}.get(
         decision.outcome or "", "approval_standing_closed"
     )
     at = decision.decided_at.astimezone(UTC)
-    return message(code, terminal_locale(), user=decision.decided_by or "", outcome=decision.outcome, at=at)
+    say(code=code, stream=sys.stderr, user=decision.decided_by or "", outcome=decision.outcome, at=at)

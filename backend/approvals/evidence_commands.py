@@ -16,9 +16,8 @@ from backend.approvals.evidence_check import check
 from backend.approvals.evidence_page import assemble, render
 from backend.approvals.signing import SigningKeyInvalid, load_key, signing_paths
 from backend.config import settings
-from backend.console import refuse
+from backend.console import coded, locale, refuse, say
 from backend.i18n.catalogs import message
-from backend.i18n.terminal import terminal_locale
 
 
 async def make(conn: AsyncConnection[Any], approval_id: int, locale: str, made_by: str | None) -> bytes:
@@ -37,37 +36,35 @@ async def _make(url: str, approval_id: int, locale: str) -> bytes:
 
 
 def run_evidence_command(args: argparse.Namespace, url: str) -> int:
-    locale = terminal_locale()
     try:
-        page = asyncio.run(_make(url, args.approval, locale))
+        page = asyncio.run(_make(url, args.approval, locale()))
     except (EvidenceRefused, SigningKeyInvalid) as refused:
         return refuse(refused)
     path = Path(args.output or f"evidence-{args.approval}.html")
     path.write_bytes(page)
-    print(message("evidence_written", locale, approval=args.approval, file=str(path)))
+    say(code="evidence_written", approval=args.approval, file=str(path))
     return 0
 
 
 def run_check_command(args: argparse.Namespace) -> int:
-    locale = terminal_locale()
+    speaking = locale()
     try:
         page = Path(args.file).read_bytes()
     except OSError:
         return refuse(code="evidence_invalid", file=args.file)
     outcome = check(page, args.public_key.strip())
     parts = {
-        "chain": message("evidence_part_chain", locale),
-        "signed_head": message("evidence_part_signed_head", locale),
-        "run": message("evidence_part_run", locale),
-        "flow": message("evidence_part_flow", locale),
-        "rights": message("evidence_part_rights", locale),
-        "rendering": message("evidence_part_rendering", locale),
+        "chain": message("evidence_part_chain", speaking),
+        "signed_head": message("evidence_part_signed_head", speaking),
+        "run": message("evidence_part_run", speaking),
+        "flow": message("evidence_part_flow", speaking),
+        "rights": message("evidence_part_rights", speaking),
+        "rendering": message("evidence_part_rendering", speaking),
     }
     for problem in outcome.problems:
         part = parts.get(problem.part or "", "")
-        line = message(problem.code, locale, file=args.file, part=part)
-        print(f"{line} ({problem.code})", file=sys.stderr)
+        print(coded(code=problem.code, file=args.file, part=part), file=sys.stderr)
     if outcome.problems:
         return 1
-    print(message("evidence_intact", locale, approval=outcome.approval, file=args.file))
+    say(code="evidence_intact", approval=outcome.approval, file=args.file)
     return 0

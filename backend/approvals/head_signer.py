@@ -82,10 +82,14 @@ class HeadSigner:
             try:
                 if signed is None:
                     signed = await asyncio.to_thread(signed_so_far, self.path)
-                async with self.pool.connection() as conn:
-                    await sign_heads(conn, self.key, self.path, signed)
+                await self.sign(signed)
             except Exception:  # a database away or a full disk: said, and tried at the next interval
                 log.warning("signing the chains' heads failed", exc_info=True)
+
+    async def sign(self, signed: dict[str, tuple[int, str]]) -> dict[str, tuple[int, str]]:
+        """One interval's signing: the heads that moved since `signed` (brought up to date)."""
+        async with self.pool.connection() as conn:
+            return await sign_heads(conn, self.key, self.path, signed)
 
 
 async def _stopped(stop: asyncio.Event, within_s: float) -> bool:

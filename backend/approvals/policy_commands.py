@@ -10,8 +10,8 @@ import asyncio
 from psycopg import AsyncConnection
 
 from backend.approvals.four_eyes import SelfApprovalPolicy, self_approval_policy, set_self_approval_policy
+from backend.console import locale
 from backend.i18n.catalogs import message
-from backend.i18n.terminal import terminal_locale
 
 OPERATOR = "cli"
 
@@ -27,7 +27,7 @@ async def _policy(url: str, action: str, value: str | None) -> int:
             policy = await set_self_approval_policy(conn, value, by=OPERATOR)
         else:
             policy = await self_approval_policy(conn)
-    print(describe(policy, terminal_locale()))
+    print(describe(policy, locale()))
     return 0
 
 

@@ -10,7 +10,7 @@ from psycopg import AsyncConnection
 
 from backend.actions.command_rights import CommandRefused
 from backend.config import settings
-from backend.console import refuse
+from backend.console import locale, refuse, say
 from backend.flows.schedules import ScheduleInvalid
 from backend.flows.store import create_flow, save_version
 from backend.graph import validate
@@ -22,12 +22,14 @@ def flow_command(args: argparse.Namespace, url: str) -> int:
 
 
 async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
-    """Validate a flow file and save it; with findings, print them as `check` does and save nothing."""
+    """Validate a flow file and save it; with findings, print them as `check` does (but in the terminal's
+    language: `check`'s English is a contract, this command's findings are for the person saving) and save
+    nothing."""
     try:
         document = read_flow_file(path)
     except FlowFileUnreadable as unreadable:
         return refuse(unreadable, exit_code=2, path=path)
-    findings = validate(document, limit=settings().max_findings, now=datetime.now(UTC))
+    findings = validate(document, locale(), limit=settings().max_findings, now=datetime.now(UTC))
     if findings:
         print_findings(path, findings, as_json=False)
         return 1
@@ -44,5 +46,5 @@ async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
             return refuse(refused)
         except LookupError:
             return refuse(code="flow_not_found")
-    print(f"saved flow {flow_id} version {version}")
+    say(code="cli_flow_saved", flow=flow_id, version=version)
     return 0

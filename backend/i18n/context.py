@@ -151,11 +151,24 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
     "where": ("the address of the API export that keeps the run's record", "/api/audit/runs?run=6"),
     "branches": ("how many branches a parallel has, or how many wires lead into a join", "3"),
     "branch": ("the number of a parallel's branch, counted from 1 in the order of its wires", "2"),
+    # The command line's own lines (flowyard workers, migrate, db, worker).
+    "worker": ("a worker process's name: host, process id and a random part", "build-7/4121/a1b2"),
+    "started": ("a date and time, in the reader's zone", "01.03.2026, 15:05:00 CET"),
+    "heartbeat": ("a date and time, in the reader's zone", "01.03.2026, 15:07:30 CET"),
+    "concurrency": ("how many runs a worker walks at once, a number", "10"),
+    "silent": ("a duration", "5 minutes and 12 seconds"),
+    "migration": ("a database migration's file name", "0011_user_time_zone"),
+    "folder": ("a folder's path", "/var/lib/flowyard/pgdata"),
+    "pid": ("a process id, a number", "4121"),
 }
 
 # Where a reader meets a key, by the source path that uses it (first match wins).
 _SHOWN: tuple[tuple[str, str], ...] = (
     ("frontend/", "on a page of the editor or the web app"),
+    ("backend/processes", "in the output of flowyard serve, worker or migrate"),
+    ("backend/queue/commands", "in the output of a flowyard command"),
+    ("backend/flows/commands", "in the output of a flowyard command"),
+    ("backend/store/commands", "in the output of a flowyard command"),
     ("backend/approvals/mail", "in the mail an approver receives"),
     ("backend/approvals/audit", "in the audit export (CSV and JSON) and the audit page"),
     ("backend/walker/cli", "in the output of the command flowyard walk"),
@@ -212,6 +225,7 @@ _KEY_NOTES: tuple[tuple[str, str], ...] = (
     ),
     ("cli_help_", "Note: a line of flowyard --help; lower case, no full stop, as the English"),
     ("cli_heading_", "Note: a heading of flowyard --help, followed by a colon"),
+    ("cli_token_state_", "Note: one word in a column of flowyard token list, beside a date; lower case"),
 )
 
 

@@ -34,6 +34,7 @@ from babel.support import Translations
 PLURALS: dict[str, str] = {
     "audit_signed_heads": "chains",
     "audit_signed_heads_checked": "lines",
+    "cli_migrations_applied": "count",
     "cli_secrets_rotated": "count",
     "evidence_proof_records": "records",
     "event_quota_events": "limit",

@@ -12,8 +12,7 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
-from backend.console import InputRefused, read_input, refuse
-from backend.i18n.terminal import terminal_locale
+from backend.console import InputRefused, moment, read_input, refuse, say
 from backend.queue.queries import QUERIES
 from backend.queue.runs import RunApprovals, RunNotes
 from backend.store.queries import every
@@ -38,23 +37,33 @@ class _Worker:
     silent_for: timedelta
 
 
+# A worker that has not reported for this long is said to be silent (it beats every few seconds).
+SILENT_AFTER = timedelta(seconds=30)
+
+
 async def list_workers(url: str) -> int:
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
         workers = await every(conn, _Worker, QUERIES["list_workers"])
     if not workers:
-        print("no workers have reported")
+        say(code="cli_no_workers")
     for worker in workers:
-        silent_s = int(worker.silent_for.total_seconds())
-        state = "live" if worker.silent_for.total_seconds() < 30 else f"silent for {silent_s} s"
-        print(
-            f"{worker.name}\tstarted {worker.started_at:%Y-%m-%d %H:%M:%S%z}\t"
-            f"last heartbeat {worker.heartbeat_at:%H:%M:%S}\tconcurrency {worker.concurrency}\t{state}"
-        )
+        said: dict[str, Any] = {
+            "worker": worker.name,
+            "started": moment(worker.started_at),
+            "heartbeat": moment(worker.heartbeat_at),
+            "concurrency": worker.concurrency,
+        }
+        if worker.silent_for < SILENT_AFTER:
+            say(code="cli_worker_live", **said)
+        else:  # whole seconds: a heartbeat is no finer than that
+            silent = timedelta(seconds=int(worker.silent_for.total_seconds()))
+            say(code="cli_worker_silent", silent=silent, **said)
     return 0
 
 
-# Whether a named user may start runs of a flow: None, or the reason code that refuses it. The people
-# package answers; backend/processes.py hands its answer in (the queue imports nothing of people).
+# Whether a named user may start runs of a flow: None, or the reason code that refuses it; when they may,
+# the command speaks their language from then on (`console.speak_as`). The people package answers;
+# backend/processes.py hands its answer in (the queue imports nothing of people).
 MayStart = Callable[[AsyncConnection[Any], str, int], Awaitable[str | None]]
 
 
@@ -85,7 +94,7 @@ async def start_run_command(
             )
         except FlowHasNoVersion:
             return refuse(code="flow_not_found")
-    print(f"started run {started.run_id}")
+    say(code="cli_run_started", run=started.run_id)
     return 0
 
 
@@ -101,17 +110,16 @@ async def stop_command(
     url: str, action: str, run_id: int, version: int | None, approvals: RunApprovals
 ) -> int:
     """`flowyard runs resume|end RUN_ID`: take on a stopped run, as the operator at the terminal."""
-    from backend.i18n.catalogs import message
     from backend.queue.stops import StopRefused, end_run, resume_run
 
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
         try:
             if action == "resume":
                 resumed_on = await resume_run(conn, run_id, by="cli", version=version)
-                print(message("run_resumed_on", terminal_locale(), run=run_id, version=resumed_on))
+                say(code="run_resumed_on", run=run_id, version=resumed_on)
             else:
                 await end_run(conn, run_id, by="cli", approvals=approvals)
-                print(message("run_ended_as_failed", terminal_locale(), run=run_id))
+                say(code="run_ended_as_failed", run=run_id)
         except StopRefused as refused:
             return refuse(code=refused.code, **refused.params)
     return 0

@@ -13,9 +13,8 @@ import json
 from psycopg import AsyncConnection
 
 from backend.config import settings, value_limits
-from backend.console import refuse
+from backend.console import locale, refuse
 from backend.i18n.catalogs import message
-from backend.i18n.terminal import terminal_locale
 from backend.queue.preview import ResumePreview, preview_resume, read_resume
 from backend.queue.preview_walk import PreviewAction
 from backend.queue.stops import StopRefused
@@ -35,7 +34,7 @@ async def preview_command(url: str, run_id: int, version: int | None, *, as_json
     if as_json:
         print(json.dumps(preview.to_json(), ensure_ascii=False))
     else:
-        for line in lines(preview, terminal_locale()):
+        for line in lines(preview, locale()):
             print(line)
     return 0
 

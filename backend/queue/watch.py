@@ -19,14 +19,19 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
-from backend.console import refuse
-from backend.i18n.catalogs import message
+from backend.console import locale, refuse
+from backend.i18n import catalogs
 from backend.queue.claims import MAX_ATTEMPTS, WaitKind
 from backend.queue.queries import QUERIES
 from backend.queue.runs import RunApprovals, RunNotes, get_run, wait_of_run
 from backend.store.queries import every, scalar
 
 _POLL_S = 0.2
+
+
+def message(code: str, /, **params: Any) -> str:
+    """The sentence of `code` in the command's language (the terminal's, or the `--as` user's)."""
+    return catalogs.message(code, locale(), **params)
 
 
 @dataclass(frozen=True, slots=True)

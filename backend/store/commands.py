@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from backend.config import settings
+from backend.console import row, say
 from backend.store import embedded
 from backend.store.database import database_url
 
@@ -13,16 +14,22 @@ from backend.store.database import database_url
 def db_command(args: argparse.Namespace) -> int:
     action = args.action
     config = settings()
+    folder = str(config.pgdata)
     if action == "status":
         if config.database_url:
-            print("DATABASE_URL is set: no embedded server is used")
+            say(code="cli_db_external")
             return 0
         pid = embedded.running_pid(config.pgdata)
-        print(f"embedded PostgreSQL in {config.pgdata}: " + (f"running, pid {pid}" if pid else "stopped"))
+        if pid:
+            say(code="cli_db_running", folder=folder, pid=pid)
+        else:
+            say(code="cli_db_not_running", folder=folder)
         return 0
     if action == "stop":
-        stopped = embedded.stop(config.pgdata)
-        print(f"stopped the embedded PostgreSQL in {config.pgdata}" if stopped else "it was not running")
+        if embedded.stop(config.pgdata):
+            say(code="cli_db_stopped", folder=folder)
+        else:
+            say(code="cli_db_was_not_running", folder=folder)
         return 0
-    print(database_url(config))
+    row(database_url(config))  # for a program: `psql "$(flowyard db url)"`
     return 0

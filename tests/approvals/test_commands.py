@@ -108,7 +108,7 @@ def test_the_list_shows_every_open_approval_or_those_one_user_may_decide(
     line = f"Approval {approval_id}: Pay A-7? (run {run_id}, flow "
     assert [x for x in every if x.startswith(line)] == [x for x in mine if x.startswith(line)]
     (listed,) = [x for x in mine if x.startswith(line)]
-    assert "approvers: user:erin; deadline " in listed
+    assert "approvers: erin; deadline " in listed  # `user:erin` as a person says it
     assert not [x for x in flowyard(capsys, "approvals", "list", "--as", "fred")[1] if x.startswith(line)]
     unknown = flowyard(capsys, "approvals", "list", "--as", "nobody")
     assert unknown[0] == 1 and "(user_unknown)" in unknown[2]
@@ -186,7 +186,10 @@ def test_user_add_admin_grants_everything_but_deciding(
 ) -> None:
     flow_id = cli.save(approval_flow())
     code, out, _ = flowyard(capsys, "user", "add", "root", "--admin", "--grant", f"decide:{flow_id}")
-    assert (code, out) == (0, [f"Added user root with rights: admin, edit, run, audit, decide:{flow_id}."])
+    assert (code, out) == (
+        0,
+        [f"Added user root with rights: admin, edit, run, audit, and decide:{flow_id}."],
+    )
     rights = cli.all("SELECT \"right\", flow_id FROM grants WHERE user_name = 'root' ORDER BY 1")
     assert rights == [("admin", None), ("audit", None), ("decide", flow_id), ("edit", None), ("run", None)]
 
@@ -208,3 +211,37 @@ def test_a_vote_from_the_terminal_counts_towards_the_quorum_and_says_so(
     assert twice[0] == 1 and twice[2].endswith("(approval_vote_already_cast)\n")
     settled = flowyard(capsys, *decide, "--as", "wes")
     assert settled[0] == 0 and settled[1][0].startswith(f"Approval {approval_id} approved by wes")
+
+
+def test_a_command_run_as_a_user_speaks_their_language_in_their_time_zone(
+    cli: Queue, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The terminal speaks English (LANG=C); `--as` a user whose settings say Japanese and Tokyo, the
+    command speaks Japanese and writes the deadline in Tokyo's time, from the moment the user is known."""
+    run_id, approval_id = waiting_approval(
+        cli, approvers=["user:kenji", "user:anna"], deadline="P2D", on_timeout="reject"
+    )
+    flow_id = cli.one("SELECT flow_id FROM runs WHERE id = %s", run_id)
+    assert flow_id is not None
+    user(cli, "kenji", f"decide:{flow_id[0]}", f"run:{flow_id[0]}")
+    user(cli, "anna", f"decide:{flow_id[0]}")
+    with psycopg.connect(cli.url, autocommit=True) as conn:
+        conn.execute("UPDATE users SET locale = 'ja', time_zone = 'Asia/Tokyo' WHERE name = 'kenji'")
+
+    code, out, _ = flowyard(capsys, "approvals", "list", "--as", "kenji")
+    assert code == 0 and len(out) == 1
+    assert out[0].startswith(f"承認 {approval_id}：Pay A-7?（実行 {run_id}")
+    assert "日本標準時" in out[0] and "UTC" not in out[0]
+    english = flowyard(capsys, "approvals", "list", "--as", "anna")[1]  # no settings: the terminal's, UTC
+    assert english[0].startswith(f"Approval {approval_id}: Pay A-7? (run {run_id}") and "UTC" in english[0]
+
+    code, out, _ = flowyard(capsys, "run", str(flow_id[0]), "--as", "kenji")
+    started = cli.one("SELECT max(id) FROM runs WHERE started_by = 'kenji'")
+    assert started is not None and (code, out) == (0, [message("cli_run_started", "ja", run=started[0])])
+
+    unknown = flowyard(capsys, "approvals", "list", "--as", "nobody")  # not known: the terminal's language
+    refused = message("user_unknown", "en", name="nobody")
+    assert unknown[0] == 1 and unknown[2] == f"flowyard: {refused} (user_unknown)\n"
+    decided = flowyard(capsys, "approvals", "decide", str(approval_id), "reject", "--as", "kenji")
+    said = message("approval_decided_rejected", "ja", approval=approval_id, user="kenji", run=run_id)
+    assert decided == (0, [said], "")

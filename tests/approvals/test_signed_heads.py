@@ -198,21 +198,37 @@ def test_the_workers_signer_signs_what_moved_at_its_interval(decided: Decided, t
     def lines() -> list[dict[str, Any]]:
         return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
-    async def until(count: int, stop: asyncio.Event) -> None:
-        while len(lines()) < count:
-            await asyncio.sleep(0.02)  # polling the file for the outcome, bounded by wait_for below
+    class Told(HeadSigner):
+        """The signer as the worker runs it, telling the test what each interval signed."""
+
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            self.rounds: asyncio.Queue[dict[str, tuple[int, str]]] = asyncio.Queue()
+
+        async def sign(self, signed: dict[str, tuple[int, str]]) -> dict[str, tuple[int, str]]:
+            moved = await super().sign(signed)
+            await self.rounds.put(moved)
+            return moved
+
+    async def next_line(signer: Told) -> dict[str, tuple[int, str]]:
+        while not (moved := await signer.rounds.get()):  # an interval in which nothing moved writes nothing
+            assert len(lines()) == len(seen), "an interval with nothing moved added a line"
+        return moved
+
+    seen: list[dict[str, tuple[int, str]]] = []
 
     async def go() -> None:
         pool = open_pool(queue.url, size=2)
         await pool.open()
         stop = asyncio.Event()
-        task = asyncio.create_task(HeadSigner(pool, load_key(tmp_path), path, 0.05).run(stop))
+        signer = Told(pool, load_key(tmp_path), path, 0.05)
+        task = asyncio.create_task(signer.run(stop))
         try:
-            await asyncio.wait_for(until(1, stop), 60)
+            seen.append(await asyncio.wait_for(next_line(signer), 60))
             first = lines()
             # A rights change: the global chain moves (the test's Queue runs a loop of its own: a thread).
             await asyncio.to_thread(queue.aconn, lambda conn: _grant(conn, f"carol{flow_id}"))
-            await asyncio.wait_for(until(2, stop), 60)
+            seen.append(await asyncio.wait_for(next_line(signer), 60))
         finally:
             stop.set()
             await task

@@ -22,9 +22,11 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def server(pg_server_url: str, template_database: str) -> Iterator[Server]:
-    """A real `flowyard serve` (API and worker) on a database cloned from the migrated template."""
+    """A real `flowyard serve` (API and worker) on a database cloned from the migrated template, one per
+    test module: which modules share a test process changes from run to run, so a server shared by the
+    session made two modules that add the same user ("rhea") fail in some runs and pass in others."""
     name = f"{template_database}_browser"
     with connect(pg_server_url, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))

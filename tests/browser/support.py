@@ -62,7 +62,9 @@ class Server:
         args += [f"--grant={grant}" for grant in grants] + [f"--group={group}" for group in groups]
         args += [f"--email={email}"] if email else []
         env = {**os.environ, "DATABASE_URL": self.database_url, "FLOWYARD_TEST_PASSWORD": PASSWORD}
-        subprocess.run(args, env=env, check=True, capture_output=True, timeout=60)
+        done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=60)
+        # What the CLI said goes into the failure: CI's log showed only an exit status once.
+        assert done.returncode == 0, f"user add {name}: exit {done.returncode}\n{done.stderr}{done.stdout}"
         return name
 
 

@@ -44,7 +44,7 @@ def test_rights_are_granted_revoked_and_listed_and_every_change_is_on_the_trail(
     captured = capsys.readouterr()
     assert captured.out.splitlines() == [
         "Added user cleo with rights: edit.",
-        f"Granted cleo: decide:{flow_id}, use_server:web-1.",
+        f"Granted cleo: decide:{flow_id} and use_server:web-1.",
         f"cleo\tdecide:{flow_id} edit use_server:web-1\tops",
         "Revoked Edit from cleo.",  # a right is cited by its name in the reader's language
         "Revoked use_server:web-1 from cleo.",

@@ -66,7 +66,7 @@ def test_workers_lists_who_reported_and_when(queue: Queue) -> None:
         )
     listed = flowyard(queue.url, "workers").stdout.splitlines()
     assert listed[0].startswith("host/1/abc") and listed[0].endswith("live")
-    assert listed[1].startswith("host/2/def") and "silent for 3" in listed[1]
+    assert listed[1].startswith("host/2/def") and "; silent for 5 minutes" in listed[1]
 
 
 def test_flow_save_makes_a_flow_then_a_new_version(queue: Queue, tmp_path: Path) -> None:

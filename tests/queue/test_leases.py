@@ -11,7 +11,6 @@ renewal queued for a connection of the pool behind the walks and writes.
 from __future__ import annotations
 
 import asyncio
-import time
 from datetime import datetime, timedelta
 
 import psycopg
@@ -86,6 +85,10 @@ def test_a_worker_renews_its_claims_while_its_pool_is_busy(queue: Queue) -> None
     lease = timedelta(seconds=1.5)
 
     async def go() -> bool:
+        # The test's own trigger says when the wait's lease moves: the renewal itself is the sync. Made
+        # before the worker starts, whose open transaction the trigger's creation would wait behind.
+        async with await AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            await conn.execute(RENEWED_TRIGGER)
         pool = open_pool(queue.url, size=2)
         await pool.open()
         stop = asyncio.Event()
@@ -94,13 +97,13 @@ def test_a_worker_renews_its_claims_while_its_pool_is_busy(queue: Queue) -> None
         try:
             await asyncio.wait_for(faults.reached.wait(), 60)
             async with await AsyncConnection.connect(queue.url, autocommit=True) as watch:
+                await watch.execute("LISTEN test_lease_renewed")
                 first = await expiry(watch, run_id)
                 taken = [await pool.getconn(), await pool.getconn()]  # every connection of the pool
                 renewed = False
-                deadline = time.monotonic() + 4 * lease.total_seconds()
-                while not renewed and time.monotonic() < deadline:
-                    await watch.execute("SELECT pg_sleep(0.1)")
-                    renewed = await expiry(watch, run_id) > first
+                async for _ in watch.notifies(timeout=4 * lease.total_seconds(), stop_after=1):
+                    renewed = True  # the test's trigger said the lease moved forward
+                renewed = renewed and await expiry(watch, run_id) > first
                 for conn in taken:
                     await pool.putconn(conn)
         finally:
@@ -112,6 +115,17 @@ def test_a_worker_renews_its_claims_while_its_pool_is_busy(queue: Queue) -> None
 
     assert asyncio.run(go()), "the lease was not renewed while the pool was busy"
     assert queue.status(run_id) == ("succeeded", None)
+
+
+RENEWED_TRIGGER = """
+CREATE OR REPLACE FUNCTION test_lease_renewed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('test_lease_renewed', NEW.id::text);
+    RETURN NEW;
+END $$;
+CREATE OR REPLACE TRIGGER test_lease_renewed AFTER UPDATE OF claim_expires_at ON waits
+    FOR EACH ROW WHEN (NEW.claim_expires_at > OLD.claim_expires_at) EXECUTE FUNCTION test_lease_renewed();
+"""
 
 
 async def expiry(conn: AsyncConnection, run_id: int) -> datetime:

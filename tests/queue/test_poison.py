@@ -11,6 +11,7 @@ as it starts walking that run) and restarted, until every run has settled.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -20,8 +21,9 @@ from pathlib import Path
 from typing import IO
 
 import psycopg
-from psycopg import AsyncConnection
+from psycopg import AsyncConnection, sql
 
+from backend.api.stream import CHANNEL as RUNS_CHANNEL
 from backend.queue.claims import MAX_ATTEMPTS, claim_due
 from backend.queue.queries import QUERIES
 from backend.queue.runs import start_run
@@ -156,11 +158,22 @@ def test_a_poison_run_stops_alone_and_the_runs_claimed_beside_it_succeed(
 
     crew = Crew(queue.url, poison, tmp_path)
     try:
-        alive = [crew.start() for _ in range(WORKERS)]
-        deadline = time.monotonic() + 300  # a loaded machine: each kill costs a lease and a worker's start
-        while unsettled(queue.url, ids) and time.monotonic() < deadline:
-            alive = crew.keep_up(alive)
-            time.sleep(0.2)  # polling the database and the processes, not waiting for anything to happen
+        with psycopg.connect(queue.url, autocommit=True) as changes:
+            # Woken by what the test waits for: a run's change (the runs' NOTIFY, sent at commit) or a
+            # worker's death (its pidfd becomes readable); nothing else.
+            changes.execute(sql.SQL("LISTEN {}").format(sql.Identifier(RUNS_CHANNEL)))
+            alive = [crew.start() for _ in range(WORKERS)]
+            deadline = time.monotonic() + 300  # a loaded machine: each kill costs a lease and a start
+            while unsettled(queue.url, ids) and time.monotonic() < deadline:
+                deaths = [os.pidfd_open(process.pid) for process in alive]
+                try:
+                    select.select([changes.fileno(), *deaths], [], [], deadline - time.monotonic())
+                finally:
+                    for descriptor in deaths:
+                        os.close(descriptor)
+                for _ in changes.notifies(timeout=0):
+                    pass  # read, so the socket is quiet until the next change
+                alive = crew.keep_up(alive)
         assert unsettled(queue.url, ids) == 0, "runs still unsettled after 300 s"
     finally:
         crew.stop()

@@ -37,7 +37,7 @@ import { failureSentence } from '../api/failure';
 import { useRights } from '../runs/rights';
 import { usePhone } from '../shell/phone';
 
-// rjsf and its ajv validator load with the first node's panel, not with the canvas.
+// rjsf and its validator (panel/formValidator.ts) load with the first node's panel, not with the canvas.
 const ConfigPanel = lazy(() => import('../panel/ConfigPanel').then((m) => ({ default: m.ConfigPanel })));
 
 // Stable: a new set each render would redraw every node, which drops a wire being dragged.

@@ -13,7 +13,7 @@ import { ApprovalPage } from '../inbox/ApprovalPage';
 import { AuditPage } from '../audit/AuditPage';
 import { PeoplePage } from '../people/PeoplePage';
 
-// The canvas pages are chunks of their own, loaded when first opened: React Flow, rjsf with ajv and
+// The canvas pages are chunks of their own, loaded when first opened: React Flow, rjsf and
 // dagre are most of the bundle, and the flows list, the inbox and the login page need none of them.
 const EditorPage = lazy(() => import('../flows/EditorPage').then((m) => ({ default: m.EditorPage })));
 const RunPage = lazy(() => import('../runs/RunPage').then((m) => ({ default: m.RunPage })));
