@@ -19,6 +19,7 @@ Examples:
 from __future__ import annotations
 
 from backend.i18n.placeholders import fill, placeholders
+from backend.i18n.ui_context import ui_shown
 
 # name: (what it holds, an example value). Values that are identifiers (`type`, `port`, `error`, ...)
 # are shown as their own translated names; the example is the English name, as a reader sees it.
@@ -208,6 +209,33 @@ _SHOWN: tuple[tuple[str, str], ...] = (
     ("backend/api", "in an error or answer of the API, which the pages show"),
     ("backend/", "in a message of the server, its logs or its API"),
 )
+# Where a reader meets the names of identifiers, which the pages show as well as the server's sentences, by
+# the key's prefix: the source file that writes them (backend/i18n/names.py) says nothing of that.
+_SHOWN_BY_KEY: tuple[tuple[str, str], ...] = (
+    (
+        "run_status_",
+        "as a run's status: on the runs page (list and filter), the run page, the flows page (last run)"
+        " and in sentences about a run",
+    ),
+    (
+        "effect_state_",
+        "as the state of an action's effect: on the run page (actions and their effects) and in sentences",
+    ),
+    (
+        "trigger_kind_",
+        "as how a run was started: on the runs page (list and filter), the run page and in sentences",
+    ),
+    (
+        "outcome_",
+        "as how an approval ended: on the run page, the inbox, the approval page, the audit page and"
+        " export, and in sentences",
+    ),
+    (
+        "timeout_rule_",
+        "as a choice of what happens when an approval's deadline passes: in the approval node's settings"
+        " panel, the audit export and sentences",
+    ),
+)
 # What a translator must know about a kind of key, by the key's prefix (first match wins).
 _KEY_NOTES: tuple[tuple[str, str], ...] = (
     (
@@ -234,9 +262,30 @@ def shown_where(path: str) -> str:
     return next((text for prefix, text in _SHOWN if path.startswith(prefix)), _SHOWN[-1][1])
 
 
-def translator_comments(path: str, english: str | None) -> list[str]:
-    """The `#.` lines for a key used at `path` whose English sentence is `english`, the English aside."""
-    lines = [f"Shown: {shown_where(path)}"]
+def shown_lines(path: str, key: str | None = None, paths: tuple[str, ...] = ()) -> list[str]:
+    """The `Shown:` lines for `key` used at `path`: for an editor's key, what it is and where
+    (`ui_context.py`), one line per page file of `paths` (every file that uses it; `path` alone when
+    empty); for the server's keys, where a reader meets them.
+
+    Examples:
+        >>> shown_lines("frontend/src/flows/Toolbar.tsx", "ui_toolbar_save")
+        ["Shown: a button, on the editor's toolbar"]
+        >>> shown_lines("backend/i18n/names.py", "run_status_failed")[0][:28]
+        "Shown: as a run's status: on"
+    """
+    if path.startswith("frontend/") and key is not None:
+        found = (ui_shown(key, each) for each in paths or (path,))
+        return [f"Shown: {shown}" for shown in found if shown]
+    by_key = next((text for prefix, text in _SHOWN_BY_KEY if key and key.startswith(prefix)), None)
+    return [f"Shown: {by_key or shown_where(path)}"]
+
+
+def translator_comments(
+    path: str, english: str | None, key: str | None = None, paths: tuple[str, ...] = ()
+) -> list[str]:
+    """The `#.` lines for `key` used at `path` (and `paths`, see `shown_lines`) whose English sentence is
+    `english`, the English aside."""
+    lines = shown_lines(path, key, paths)
     if english is None:
         return lines
     names = sorted(placeholders(english), key=english.index)

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Collection, Iterator, Mapping
+from functools import cache
 from typing import IO, Any
 
 from backend.i18n.catalogs import DEFAULT_LOCALE, catalog
 from backend.i18n.codes import codes_in, node_type_keys
 from backend.i18n.context import NODE_TYPE_SHOWN, key_notes, translator_comments
 from backend.i18n.plurals import PLURALS
-from backend.i18n.ui_keys import keys_in
+from backend.i18n.ui_keys import keys_in, ui_keys
 
 Extracted = tuple[int, str | None, str | tuple[str, str], list[str]]
 
@@ -62,7 +63,14 @@ def comments(key: str, path: str | None) -> list[str]:
     lines = [f"English: {english}"] if english is not None else []
     if path is None:
         return [*lines, f"Shown: {NODE_TYPE_SHOWN}"]
-    return lines + translator_comments(path, english) + key_notes(key)
+    paths = _ui_paths().get(key, ()) if path.startswith("frontend/") else ()
+    return lines + translator_comments(path, english, key, paths) + key_notes(key)
+
+
+@cache
+def _ui_paths() -> dict[str, tuple[str, ...]]:
+    """Every file of frontend/src that uses each key, so that each use writes the same `Shown:` lines."""
+    return {key: tuple(sorted({use.path for use in uses})) for key, uses in ui_keys().items()}
 
 
 def _keyed(line: int, key: str, notes: list[str]) -> Extracted:

@@ -16,10 +16,12 @@ from backend.i18n.catalogs import message
 
 
 def status_name(status: str, locale: str) -> str:
-    """A run's status (`running`, `waiting`, `succeeded`, `failed`, `cancelled`) as a reader says it."""
+    """A run's status (`running`, `waiting`, `stopped`, `succeeded`, `failed`, `cancelled`) as a reader
+    says it: the one family of status words, which the pages read too (frontend/src/runs/format.ts)."""
     code = {
         "running": "run_status_running",
         "waiting": "run_status_waiting",
+        "stopped": "run_status_stopped",
         "succeeded": "run_status_succeeded",
         "failed": "run_status_failed",
     }.get(status, "run_status_cancelled")

@@ -230,7 +230,7 @@ def test_a_command_run_as_a_user_speaks_their_language_in_their_time_zone(
 
     code, out, _ = flowyard(capsys, "approvals", "list", "--as", "kenji")
     assert code == 0 and len(out) == 1
-    assert out[0].startswith(f"承認 {approval_id}: Pay A-7?\uff08実行 {run_id}")
+    assert out[0].startswith(f"承認 {approval_id}：Pay A-7?（実行 {run_id}")
     assert "日本標準時" in out[0] and "UTC" not in out[0]
     english = flowyard(capsys, "approvals", "list", "--as", "anna")[1]  # no settings: the terminal's, UTC
     assert english[0].startswith(f"Approval {approval_id}: Pay A-7? (run {run_id}") and "UTC" in english[0]

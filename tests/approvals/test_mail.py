@@ -95,7 +95,7 @@ def test_each_named_approver_with_an_address_gets_one_mail_in_their_language(
     assert f"{BASE}/approvals/{approval[0]}" in body
     assert "Pay A-7?" in body and "Over the limit" in body
     assert "abgelehnt" in body, "what happens at the deadline, in German"
-    assert str(make_header(decode_header(japanese["Subject"]))) == "承認の依頼: Pay A-7?"
+    assert str(make_header(decode_header(japanese["Subject"]))) == "承認の依頼：Pay A-7?"
 
     assert send(queue, port) == 0, "a sent mail is not sent again"
     assert len(box.messages) == 2

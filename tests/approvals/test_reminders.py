@@ -61,7 +61,7 @@ def test_reminders_and_an_escalation_before_a_two_of_three_decision(
     assert send(queue, port) == 1, "the first reminder, to cid only: bea has voted"
     reminder = box.messages[-1][1]
     assert str(reminder["To"]) == "cid@example.com"
-    assert subject(reminder) == "リマインダー: 承認の依頼: Pay R-1?"
+    assert subject(reminder) == "リマインダー：承認の依頼：Pay R-1?"
     wake = queue.one("SELECT wake_at FROM waits WHERE run_id = %s", run_id)
     assert wake == (requested_at + timedelta(hours=2),)
 
@@ -81,8 +81,8 @@ def test_reminders_and_an_escalation_before_a_two_of_three_decision(
     assert send(queue, port) == 2, "the second reminder to cid, and the request to dot"
     latest = {str(m["To"]): subject(m) for _e, m in box.messages[-2:]}
     assert latest == {
-        "cid@example.com": "リマインダー: 承認の依頼: Pay R-1?",
-        "dot@example.com": "Approbation demandée : Pay R-1?",
+        "cid@example.com": "リマインダー：承認の依頼：Pay R-1?",
+        "dot@example.com": "Approbation demandée\u00a0: Pay R-1?",
     }
     wake = queue.one("SELECT wake_at FROM waits WHERE run_id = %s", run_id)
     assert wake == (requested_at + timedelta(days=1),), "only the deadline is left"

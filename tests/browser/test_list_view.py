@@ -70,7 +70,7 @@ def test_draw_the_invoice_flow_with_the_keyboard_in_the_list_view(browser: Brows
     page.keyboard.press("Enter")
     page.get_by_role("group", name="Deadline", exact=True).get_by_label("Amount").focus()
     page.keyboard.type("2")
-    page.get_by_role("radio", name="Rejected").focus()
+    page.get_by_role("radio", name="Reject", exact=True).focus()
     page.keyboard.press("Space")
     expect(page.get_by_text("No findings")).to_be_visible()
     expect(outline.get_by_role("listitem")).to_have_count(4)

@@ -84,8 +84,8 @@ def test_two_of_three_in_two_languages_with_a_reminder_between(browser: Browser,
         lambda: [s for s in subjects_to(story, "kenji@example.com") if s.startswith("リマインダー")],
         "the reminder to kenji",
     )
-    assert reminded == ["リマインダー: 承認の依頼: Sign contract K-9?"]
-    assert "Rappel : approbation demandée : Sign contract K-9?" in story.mailbox.wait_until(
+    assert reminded == ["リマインダー：承認の依頼：Sign contract K-9?"]
+    assert "Rappel\u00a0: approbation demandée\u00a0: Sign contract K-9?" in story.mailbox.wait_until(
         lambda: subjects_to(story, "zoe@example.com")[1:], "the reminder to zoe"
     )
 
@@ -96,7 +96,7 @@ def test_two_of_three_in_two_languages_with_a_reminder_between(browser: Browser,
     screenshot(japanese, "approval-quorum-ja")
     approve(japanese, approval)
     # The card shows the decision that now stands: the second approval settled it.
-    expect(japanese.locator(".decided")).to_contain_text("承認済み: kenji が")
+    expect(japanese.locator(".decided")).to_contain_text("承認済み：kenji が")
     screenshot(japanese, "approval-quorum-ja-decided")
     japanese.context.close()
 

@@ -28,7 +28,7 @@ def test_polish_has_three_forms(count: int, expected: str) -> None:
 
 def test_japanese_has_one_form() -> None:
     forms = {message("ui_inbox_count", "ja", count=n).replace(str(n), "N") for n in (0, 1, 2, 5, 100)}
-    assert forms == {"N 件の承認があなたを待っています"}
+    assert forms == {"N 件の承認が決定を待っています"}
 
 
 def test_french_reads_zero_and_one_as_singular() -> None:

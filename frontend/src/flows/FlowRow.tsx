@@ -11,6 +11,7 @@ import type { FlowDocument } from './document';
 import { nameProblem } from './NameDialog';
 import { renameFlow } from './names';
 import { useRights } from '../runs/rights';
+import { STATUS_KEYS } from '../runs/format';
 
 interface Summary {
   id: number;
@@ -27,13 +28,6 @@ const TRIGGERS: Record<string, string> = {
   manual: 'ui_choice_kind_manual',
   webhook: 'ui_choice_kind_webhook',
   schedule: 'ui_choice_kind_schedule',
-};
-const STATUSES: Record<string, string> = {
-  running: 'ui_run_status_running',
-  waiting: 'ui_run_status_waiting',
-  succeeded: 'ui_choice_status_succeeded',
-  failed: 'ui_choice_status_failed',
-  cancelled: 'ui_run_status_cancelled',
 };
 
 async function documentOf(id: number): Promise<FlowDocument> {
@@ -111,7 +105,7 @@ export function FlowRow({ flow, onMessage, onDuplicate }: Props) {
       </td>
       <td data-label={t('ui_flows_last_run')}>
         {flow.last_run_status
-          ? t(STATUSES[flow.last_run_status] ?? flow.last_run_status)
+          ? t(STATUS_KEYS[flow.last_run_status] ?? flow.last_run_status)
           : t('ui_flows_never_run')}
       </td>
       <td data-label={t('ui_flows_changed')}>

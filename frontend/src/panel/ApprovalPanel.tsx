@@ -12,9 +12,9 @@ import { PrincipalPicker } from './PrincipalPicker';
 import { ShownField } from './ShownField';
 
 const EXITS = [
-  ['approve', 'port_approve'],
-  ['reject', 'port_reject'],
-  ['skip', 'ui_choice_on_timeout_skip'],
+  ['approve', 'timeout_rule_approve'],
+  ['reject', 'timeout_rule_reject'],
+  ['skip', 'timeout_rule_skip'],
 ] as const;
 
 export function ApprovalPanel({ node, readOnly }: { node: FlowNode; readOnly: boolean }) {

@@ -56,7 +56,11 @@ export const CHOICE_KEYS: Record<string, Record<string, string>> = {
     webhook: 'ui_choice_kind_webhook',
     schedule: 'ui_choice_kind_schedule',
   },
-  on_timeout: { approve: 'port_approve', reject: 'port_reject', skip: 'ui_choice_on_timeout_skip' },
+  on_timeout: {
+    approve: 'timeout_rule_approve',
+    reject: 'timeout_rule_reject',
+    skip: 'timeout_rule_skip',
+  },
   level: {
     debug: 'ui_choice_level_debug',
     info: 'ui_choice_level_info',
@@ -64,7 +68,7 @@ export const CHOICE_KEYS: Record<string, Record<string, string>> = {
     error: 'ui_choice_level_error',
   },
   channel: { webhook: 'ui_choice_kind_webhook', email: 'ui_choice_channel_email' },
-  status: { succeeded: 'ui_choice_status_succeeded', failed: 'ui_choice_status_failed' },
+  status: { succeeded: 'run_status_succeeded', failed: 'run_status_failed' },
   rest: { cancel: 'ui_choice_rest_cancel', continue: 'ui_choice_rest_continue' },
 };
 

@@ -10,18 +10,18 @@ export function when(iso: string | null | undefined): string {
 }
 
 export const STATUS_KEYS: Record<string, string> = {
-  running: 'ui_status_running',
-  waiting: 'ui_status_waiting',
-  stopped: 'ui_status_stopped',
-  succeeded: 'ui_status_succeeded',
-  failed: 'ui_status_failed',
-  cancelled: 'ui_status_cancelled',
+  running: 'run_status_running',
+  waiting: 'run_status_waiting',
+  stopped: 'run_status_stopped',
+  succeeded: 'run_status_succeeded',
+  failed: 'run_status_failed',
+  cancelled: 'run_status_cancelled',
 };
 
 export const TRIGGER_KEYS: Record<string, string> = {
-  manual: 'ui_trigger_manual',
-  webhook: 'ui_trigger_webhook',
-  schedule: 'ui_trigger_schedule',
+  manual: 'trigger_kind_manual',
+  webhook: 'trigger_kind_webhook',
+  schedule: 'trigger_kind_schedule',
 };
 
 // The backend's own sentences for outcomes (backend/approvals/audit.py).
@@ -44,9 +44,9 @@ export const TIMEOUT_KEYS: Record<string, string> = {
 };
 
 export const EFFECT_KEYS: Record<string, string> = {
-  sent: 'ui_effect_sent',
-  failed: 'ui_effect_failed',
-  pending: 'ui_effect_pending',
+  sent: 'effect_state_sent',
+  failed: 'effect_state_failed',
+  pending: 'effect_state_pending',
   late: 'ui_effect_late',
 };
 
