@@ -74,7 +74,7 @@ UI_PLACES: dict[str, str] = {
     "listview/ListActions.tsx": "the editor's list view, for the selected node",
     "listview/ListView.tsx": "the editor's list view (the flow as a list)",
     "panel/ApprovalPanel.tsx": "the editor's settings panel of an approval node",
-    "panel/PrincipalPicker.tsx": "an approval node's settings panel, in who may decide or whom it escalates to",
+    "panel/PrincipalPicker.tsx": "an approval node's settings panel, who may decide, whom it escalates to",
     "panel/ApprovalRules.tsx": "the approval node's settings panel (quorum, four eyes, reminders)",
     "panel/ConfigPanel.tsx": "the editor's settings panel of a node",
     "panel/DelayPanel.tsx": "the editor's settings panel of a delay node",
