@@ -7,6 +7,10 @@ export function portLabel(
   node: Pick<FlowNode, 'type'> | undefined,
   port: string,
 ): string {
-  if (node?.type === 'wait_event' && !(PORTS.wait_event ?? []).includes(port)) return port;
-  return t(`port_${port}`);
+  return authoredPort(node, port) ? port : t(`port_${port}`);
+}
+
+/** Whether the port's name is the author's own (an event name), which the page marks `translate="no"`. */
+export function authoredPort(node: Pick<FlowNode, 'type'> | undefined, port: string): boolean {
+  return node?.type === 'wait_event' && !(PORTS.wait_event ?? []).includes(port);
 }

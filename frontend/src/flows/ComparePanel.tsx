@@ -27,31 +27,37 @@ export function ComparePanel({ diff }: { diff: DocumentDiff }) {
         {diff.added.length > 0 && (
           <>
             <dt>{t('ui_compare_added')}</dt>
-            <dd className="data diff-added">{diff.added.join(', ')}</dd>
+            <dd className="diff-added" translate="no">
+              {diff.added.join(', ')}
+            </dd>
           </>
         )}
         {diff.removed.length > 0 && (
           <>
             <dt>{t('ui_compare_removed')}</dt>
-            <dd className="data diff-removed">{diff.removed.join(', ')}</dd>
+            <dd className="diff-removed" translate="no">
+              {diff.removed.join(', ')}
+            </dd>
           </>
         )}
         {diff.changed.map((change) => (
           <div key={change.id}>
             <dt>{t('ui_compare_changed', { node: change.id })}</dt>
-            <dd className="data diff-changed">{change.fields.join(', ')}</dd>
+            <dd className="diff-changed" translate="no">
+              {change.fields.join(', ')}
+            </dd>
           </div>
         ))}
         {diff.wiresAdded.length > 0 && (
           <>
             <dt>{t('ui_compare_wires_added')}</dt>
-            <dd className="data">{diff.wiresAdded.map(wireText).join('; ')}</dd>
+            <dd translate="no">{diff.wiresAdded.map(wireText).join('; ')}</dd>
           </>
         )}
         {diff.wiresRemoved.length > 0 && (
           <>
             <dt>{t('ui_compare_wires_removed')}</dt>
-            <dd className="data">{diff.wiresRemoved.map(wireText).join('; ')}</dd>
+            <dd translate="no">{diff.wiresRemoved.map(wireText).join('; ')}</dd>
           </>
         )}
       </dl>

@@ -65,7 +65,7 @@ function WebhookAddress({ readOnly }: { readOnly: boolean }) {
       {address ? (
         <>
           <p>{t('ui_webhook_shown_once')}</p>
-          <input className="data" readOnly value={address} aria-label={t('ui_webhook_address')} />
+          <input translate="no" readOnly value={address} aria-label={t('ui_webhook_address')} />
           <button type="button" onClick={() => void copy()}>
             {t('ui_webhook_copy')}
           </button>
