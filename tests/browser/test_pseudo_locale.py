@@ -113,9 +113,11 @@ def without_leaks(found: dict[str, list[str]]) -> None:
     )
 
 
-def test_login_flows_and_every_node_types_panel(browser: Browser, world: World) -> None:
+def test_login_and_flows(browser: Browser, world: World) -> None:
     found: dict[str, list[str]] = {}
-    context = browser.new_context(base_url=world.story.server.url, locale="en-XA")
+    context = browser.new_context(
+        base_url=world.story.server.url, locale="en-XA", viewport={"width": 1400, "height": 900}
+    )
     page = context.new_page()
     page.goto("/login")
     page.locator("input[name=password]").wait_for()
@@ -124,31 +126,65 @@ def test_login_flows_and_every_node_types_panel(browser: Browser, world: World) 
     page.locator("input[name=password]").fill(PASSWORD)
     page.locator("button[type=submit]").click()
     page.wait_for_url("**/flows")
-    page.locator("table.flows").wait_for()
+    expect(page.locator(f"table.flows tr:has(a[href='/flows/{world.flow}'])")).to_be_visible()
+    expect(page.locator("section.templates li").first).to_be_visible()
     assert page.locator("html").get_attribute("lang") == "en-XA"
     looked(page, "flows", found)
-
     page.get_by_role("button", name=xa("ui_flows_create"), exact=True).click()
+    expect(page.get_by_role("dialog")).to_be_visible()
     looked(page, "new-flow-dialog", found)
+    context.close()
+    without_leaks(found)
+
+
+def test_the_editor_with_every_node_types_panel(browser: Browser, world: World) -> None:
+    found: dict[str, list[str]] = {}
+    page = reader(browser, world)
+    page.get_by_role("button", name=xa("ui_flows_create"), exact=True).click()
     page.get_by_role("dialog").get_by_role("textbox").first.fill("every type")
     page.get_by_role("dialog").locator("button.primary").click()
     page.wait_for_url("**/flows/new")
     expect(node(page, "start")).to_be_visible()
+    # Each one added unwired and unset: every node has findings, which its panel and the list show.
     for type_name in PORTS:
         if type_name != "trigger":
             page.locator(f".palette button[data-type={type_name}]").click()
     arrange(page, xa("ui_toolbar_layout"))
+    page.get_by_role("button", name=xa("ui_toolbar_fit")).click()
     looked(page, "editor", found)
+    heading = page.locator("section.config h2")
     for type_name in PORTS:
         card = page.locator(".react-flow__node").filter(
             has=page.get_by_text(xa(f"node_type_{type_name}"), exact=True)
         )
         card.first.click()
-        expect(page.locator("section.config")).to_be_visible()
+        expect(heading).to_contain_text(xa(f"node_type_{type_name}"))
         looked(page, f"panel-{type_name}", found)
+    node(page, "start").click()
+    page.get_by_label(xa("ui_field_kind")).select_option(label=xa("ui_choice_kind_webhook"))
+    expect(page.locator("#webhook-title")).to_be_visible()
+    looked(page, "panel-trigger-webhook", found)
+    page.get_by_label(xa("ui_field_kind")).select_option(label=xa("ui_choice_kind_schedule"))
+    page.get_by_label(xa("ui_field_cron")).fill("0 9 * * 1")
+    expect(page.locator(".next-fires li")).to_have_count(5)
+    looked(page, "panel-trigger-schedule", found)
+
+    page.get_by_role("button", name=xa("ui_toolbar_rename")).click()
+    expect(page.get_by_role("dialog")).to_be_visible()
+    looked(page, "rename-dialog", found)
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    page.locator(".react-flow__pane").click()
+    page.keyboard.press("Control+k")
+    find = page.get_by_role("dialog")
+    find.get_by_role("textbox").fill("a")
+    expect(find.get_by_role("button").first).to_be_visible()
+    looked(page, "find-dialog", found)
+    page.keyboard.press("Escape")
     page.get_by_role("button", name=xa("ui_toolbar_list_view")).click()
+    expect(page.locator(".list-view")).to_be_visible()
     looked(page, "list-view", found)
-    context.close()
+    page.context.close()
     without_leaks(found)
 
 

@@ -2,15 +2,16 @@
 // event ports, the event name itself (the author's word, like a node id).
 import { PORTS, type FlowNode } from '../flows/document';
 
+/** Whether the port is named by the author (a wait_event's event), which the page marks translate="no". */
+export function authoredPort(node: Pick<FlowNode, 'type'> | undefined, port: string): boolean {
+  return node?.type === 'wait_event' && !(PORTS.wait_event ?? []).includes(port);
+}
+
 export function portLabel(
   t: (key: string) => string,
   node: Pick<FlowNode, 'type'> | undefined,
   port: string,
 ): string {
-  return authoredPort(node, port) ? port : t(`port_${port}`);
-}
-
-/** Whether the port's name is the author's own (an event name), which the page marks `translate="no"`. */
-export function authoredPort(node: Pick<FlowNode, 'type'> | undefined, port: string): boolean {
-  return node?.type === 'wait_event' && !(PORTS.wait_event ?? []).includes(port);
+  if (authoredPort(node, port)) return port;
+  return t(`port_${port}`);
 }

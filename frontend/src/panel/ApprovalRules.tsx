@@ -114,7 +114,6 @@ export function ApprovalRules({ config, nodeId, readOnly, change }: Props) {
         {t('ui_field_escalate_to')}
         <input
           defaultValue={escalateTo.join(', ')}
-          translate="no"
           placeholder="group:leads"
           disabled={readOnly}
           onBlur={(e) => change({ escalate_to: list(e.target.value) })}

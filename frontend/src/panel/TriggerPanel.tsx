@@ -111,7 +111,9 @@ function NextFires({ cron, timezone }: { cron: string; timezone: string }) {
         <ol className="next-fires">
           {fires.data.fires.map((fire) => (
             <li key={fire}>
-              <time dateTime={fire}>{format.format(new Date(fire))}</time>
+              <time dateTime={fire} translate="no">
+                {format.format(new Date(fire))}
+              </time>
             </li>
           ))}
         </ol>
