@@ -104,11 +104,11 @@ export function RunPage() {
       <Effects effects={page.data.effects} />
       <section aria-labelledby="data-title">
         <h2 id="data-title">{t('ui_run_input')}</h2>
-        <pre>{JSON.stringify(run.input ?? null, null, 2)}</pre>
+        <pre translate="no">{JSON.stringify(run.input ?? null, null, 2)}</pre>
         {page.data.variables !== null && (
           <>
             <h3>{t('ui_run_variables')}</h3>
-            <pre>{JSON.stringify(page.data.variables, null, 2)}</pre>
+            <pre translate="no">{JSON.stringify(page.data.variables, null, 2)}</pre>
           </>
         )}
       </section>

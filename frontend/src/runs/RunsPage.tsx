@@ -134,8 +134,12 @@ export function RunsPage() {
                   )}
                 </td>
                 <td data-label={t('ui_filter_trigger')}>{t(TRIGGER_KEYS[run.trigger] ?? run.trigger)}</td>
-                <td data-label={t('ui_runs_started_by')}>{run.started_by ?? ''}</td>
-                <td data-label={t('ui_runs_created')}>{when(run.created_at)}</td>
+                <td data-label={t('ui_runs_started_by')} translate="no">
+                  {run.started_by ?? ''}
+                </td>
+                <td data-label={t('ui_runs_created')} translate="no">
+                  {when(run.created_at)}
+                </td>
               </tr>
             )),
           )}
