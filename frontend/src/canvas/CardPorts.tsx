@@ -22,7 +22,12 @@ export function CardPorts({ node, connectable }: { node: FlowNode; connectable: 
             <div
               key={port}
               className="card-port"
-              style={{ left: `${((i + 1) * 100) / (ports.length + 1)}%` }}
+              // As wide as the space between two ports: a longer name wraps there instead of running
+              // into its neighbour's (the pseudo-locale's and German's are longer than English).
+              style={{
+                left: `${((i + 1) * 100) / (ports.length + 1)}%`,
+                width: `${100 / (ports.length + 1)}%`,
+              }}
             >
               <span className="card-port-name" translate={authoredPort(node, port) ? 'no' : undefined}>
                 {label}
