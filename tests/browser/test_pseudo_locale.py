@@ -2,10 +2,10 @@
 brackets, so any visible text outside brackets did not come from the catalogs. A user whose own setting is
 en-XA visits the login, the flows, the editor with a node of every type (each one's panel open, with its
 findings), the walk, the run dialog, the versions and the comparison, the runs, a run page of a decided, a
-failed and a waiting run, the inbox, an approval, the audit page (its trail, chain check and evidence link)
-and the people page. What counts as outside the brackets, and what is excepted (texts marked
-`translate="no"`: authors' and users' own words, and bare numbers), is written in
-tests/browser/pseudo_support.py."""
+failed and a waiting run, the inbox, a waiting and a decided approval, the audit page (its chain check and
+evidence link) and the people page (its rights trail and tokens). What counts as outside the brackets, and
+what is excepted (texts marked `translate="no"`: authors' and users' own words, and bare numbers), is
+written in tests/browser/pseudo_support.py."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from backend.node_types import PORTS
 from tests.browser.canvas import arrange, node
 from tests.browser.pages_support import Story, invoice_flow, story_server
 from tests.browser.pseudo_support import leaks, xa
-from tests.browser.support import PASSWORD, log_in, screenshot
+from tests.browser.support import PASSWORD, SCREENSHOTS, log_in
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 READER = "pia"
@@ -101,8 +101,10 @@ def reader(browser: Browser, world: World) -> Page:
 
 
 def looked(page: Page, name: str, found: dict[str, list[str]]) -> None:
-    """What the page shows now, scanned and kept under `name`, and a screenshot of it."""
-    screenshot(page, f"pseudo-{name}")
+    """What the page shows now, scanned (below the fold too) and kept under `name`, and a screenshot of
+    the whole page, to look at how the longer sentences fit."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"pseudo-{name}.png"), full_page=True)
     found[name] = leaks(page)
 
 
@@ -210,6 +212,7 @@ def test_walk_run_dialog_versions_and_comparison(browser: Browser, world: World)
     versions = page.locator("section.versions")
     versions.get_by_role("button", name=xa("ui_versions_compare", version=1)).click()
     expect(page.locator(".diff-changed").first).to_be_visible()
+    page.locator(".diff-changed").first.scroll_into_view_if_needed()
     looked(page, "compare", found)
     versions.get_by_role("button", name=xa("ui_versions_open", version=1)).click()
     expect(page.get_by_text(xa("ui_versions_viewing", version=1))).to_be_visible()
