@@ -10,6 +10,8 @@ The rule, as a reader of the page would apply it:
 - Authors' and users' own texts (flow names, node ids and labels, values typed, user names, group names,
   dates and numbers written by `Intl`) are marked in the page with `translate="no"`, the HTML attribute
   that tells translation tools the same thing; text inside a marked element is not read.
+- The words `Intl.ListFormat` writes between a list's items in the page's language ("and", "or", the
+  comma) pass between bracketed items: the pages join lists with it, and no catalog holds those words.
 - What is left outside brackets is allowed when it is a bare number: digits with the separators a number
   or a count is written with (`. , : / % + -` and spaces), at least one digit. So a count badge "3" passes,
   and "3 items" or "(3)" do not. Two signs that are no words pass alone too: the asterisk of a required
@@ -53,6 +55,15 @@ SCAN = """() => {
     }
     return parts.join(' > ');
   };
+  // The words Intl.ListFormat writes between items in the page's language ("and", "or", ", "): a list of
+  // catalog names joined by it is how the pages write lists (docs/i18n.md), and no catalog holds them.
+  const lang = document.documentElement.lang || 'en';
+  const joiners = new Set();
+  for (const type of ['conjunction', 'disjunction', 'unit'])
+    for (const part of new Intl.ListFormat(lang, { type }).formatToParts(['a', 'b', 'c']))
+      if (part.type === 'literal' && part.value.trim()) joiners.add(part.value.trim());
+  const longestFirst = [...joiners].sort((a, b) => b.length - a.length);
+  const unjoined = (text) => longestFirst.reduce((rest, joiner) => rest.split(joiner).join(' '), text);
   const found = [];
   const depths = new Map();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -68,7 +79,7 @@ SCAN = """() => {
       else if (depth === 0) outside += c;
     }
     depths.set(block, depth);
-    if (outside.trim() && seen(element))
+    if (unjoined(outside).trim() && seen(element))
       found.push({ text: node.textContent.trim(), outside: outside.trim(), where: where(element) });
   }
   const sentence = (text) => /^\\[[\\s\\S]*\\]$/.test(text.trim());
@@ -93,14 +104,15 @@ class Leak(TypedDict):
     where: str
 
 
-def leaks(page: Page) -> list[str]:
-    """The page's visible texts outside the pseudo-locale's brackets, each as `where: "text"`."""
+def leaked(page: Page) -> list[Leak]:
+    """The page's visible texts outside the pseudo-locale's brackets, in the order of the page."""
     found: list[Leak] = page.evaluate(SCAN)
-    return [
-        f'{leak["where"]}: "{leak["text"]}"'
-        for leak in found
-        if not (NUMBER.match(leak["outside"]) or leak["outside"] in SIGNS)
-    ]
+    return [leak for leak in found if not (NUMBER.match(leak["outside"]) or leak["outside"] in SIGNS)]
+
+
+def leaks(page: Page) -> list[str]:
+    """`leaked(page)`, each as `where: "text"` (where: the element's last classes and tags)."""
+    return [f'{leak["where"]}: "{leak["text"]}"' for leak in leaked(page)]
 
 
 def xa(key: str, **params: Any) -> str:

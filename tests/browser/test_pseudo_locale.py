@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, expect
 from backend.node_types import PORTS
 from tests.browser.canvas import arrange, node
 from tests.browser.pages_support import Story, invoice_flow, story_server
-from tests.browser.pseudo_support import leaks, xa
+from tests.browser.pseudo_support import leaked, leaks, xa
 from tests.browser.support import PASSWORD, SCREENSHOTS, log_in
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -113,6 +113,36 @@ def without_leaks(found: dict[str, list[str]]) -> None:
     assert leaked == {}, "text outside the catalogs' brackets:\n" + "\n".join(
         f"{name}: {text}" for name, texts in leaked.items() for text in texts
     )
+
+
+# The scan's rules (tests/browser/pseudo_support.py) on a page made for them, each line one rule.
+RULES = """<!doctype html><html lang="en-XA"><body>
+<p>[Ŀöööþ <a href="#">check_invoice</a> ƒîîîñîîîšĥéééð.]</p>
+<p><span>[Ðéééàààðļîîîñééé]</span>: <span>soon</span></p>
+<p>[Ƒîîîñðîîîñĝš] (3)</p>
+<p>42</p><p>1,234.5</p><p>12:05</p>
+<p translate="no">Invoice approval, <b>rex</b></p>
+<p><span>[Àþþŕöṽéééð]</span>, <span>[Ŕéééĵéééçţéééð]</span>, and <span>[Šķîîîþþéééð]</span></p>
+<label>[Ţîîîţļééé]<span>*</span></label><button aria-label="[Ŕéééṃöööṽééé]">&times;</button>
+<p style="display: none">Hidden</p><p style="visibility: hidden">Hidden too</p>
+<select><option>English choice</option></select><select><option translate="no">POST</option></select>
+<input placeholder="type here"><input placeholder="[Ţýþééé]"><input placeholder="filled" value="x">
+<p>Save</p>
+</body></html>"""
+
+
+def test_the_scan_finds_what_a_reader_would_see_outside_the_catalogs(browser: Browser) -> None:
+    page = browser.new_page()
+    page.set_content(RULES)
+    assert [leak["text"] for leak in leaked(page)] == [
+        ":",
+        "soon",
+        "[Ƒîîîñðîîîñĝš] (3)",
+        "Save",
+        "English choice",
+        "type here",
+    ]
+    page.close()
 
 
 def test_login_and_flows(browser: Browser, world: World) -> None:
