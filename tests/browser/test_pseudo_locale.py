@@ -299,6 +299,8 @@ def test_audit_and_people(browser: Browser, world: World) -> None:
     looked(page, "audit-chain", found)
     page.goto("/people")
     expect(page.locator(f"tr[data-user='{READER}']")).to_be_visible()
+    # The users were made with the command line: the trail says so in words, not by its actor's code name.
+    expect(page.locator("table.trail-list")).to_contain_text(xa("ui_people_trail_cli"))
     looked(page, "people", found)
     page.context.close()
     without_leaks(found)
