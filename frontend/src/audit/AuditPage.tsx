@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
 import { Moment } from '../i18n/Moment';
+import { Actor } from '../people/Actor';
 import { OUTCOME_KEYS, TIMEOUT_KEYS } from '../runs/format';
 import { withOffset } from '../runs/RunsPage';
 import type { Approval } from '../runs/types';
@@ -144,7 +145,9 @@ export function AuditPage() {
                   </Link>
                 </td>
                 <td data-outcome={d.outcome}>{d.outcome ? t(OUTCOME_KEYS[d.outcome] ?? d.outcome) : ''}</td>
-                <td translate="no">{d.decided_by ?? ''}</td>
+                <td>
+                  <Actor name={d.decided_by} />
+                </td>
                 <td>
                   <Moment iso={d.decided_at} />
                 </td>
@@ -154,7 +157,9 @@ export function AuditPage() {
                   {d.deadline_at ? t(TIMEOUT_KEYS[d.on_timeout ?? 'skip'] ?? '') : ''}
                 </td>
                 <td>{t('ui_audit_flow_version', { flow: d.flow_id, version: d.version })}</td>
-                <td translate="no">{d.started_by ?? ''}</td>
+                <td>
+                  <Actor name={d.started_by} />
+                </td>
                 <td>
                   <EvidenceLink approval={d} />
                 </td>

@@ -5,16 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
 import { Moment } from '../i18n/Moment';
+import { Actor } from './Actor';
 import { useRights } from '../runs/rights';
 import { CHANGE_KEYS, POLICY_SET_KEYS, rightLabel, type TrailEntry } from './people';
-
-// The actor the command line writes (backend/people/commands.py ACTOR, a name no user may take).
-const COMMAND_LINE = 'cli';
-
-/** Whether a person made the change, not the command line: their name is shown as they wrote it. */
-function byPerson(entry: TrailEntry): boolean {
-  return Boolean(entry.actor) && entry.actor !== COMMAND_LINE;
-}
 
 export function Trail({ flowNames }: { flowNames: Map<number, string> }) {
   const { t } = useTranslation();
@@ -71,8 +64,8 @@ export function Trail({ flowNames }: { flowNames: Map<number, string> }) {
                     <td>
                       <Moment iso={entry.at} />
                     </td>
-                    <td translate={byPerson(entry) ? 'no' : undefined}>
-                      {byPerson(entry) ? entry.actor : t('ui_people_trail_cli')}
+                    <td>
+                      <Actor name={entry.actor} />
                     </td>
                     <td>{change(entry)}</td>
                     <td translate="no">{entry.user}</td>
