@@ -6,7 +6,9 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
-import { OUTCOME_KEYS, TIMEOUT_KEYS, when } from '../runs/format';
+import { Moment } from '../i18n/Moment';
+import { Actor } from '../people/Actor';
+import { OUTCOME_KEYS, TIMEOUT_KEYS } from '../runs/format';
 import { withOffset } from '../runs/RunsPage';
 import type { Approval } from '../runs/types';
 import { ChainCheck } from './ChainCheck';
@@ -138,19 +140,26 @@ export function AuditPage() {
             page.decisions.map((d) => (
               <tr key={d.id} data-approval={d.id}>
                 <td>
-                  <Link to={`/approvals/${d.id}`}>{d.title}</Link>
+                  <Link to={`/approvals/${d.id}`} translate="no">
+                    {d.title}
+                  </Link>
                 </td>
                 <td data-outcome={d.outcome}>{d.outcome ? t(OUTCOME_KEYS[d.outcome] ?? d.outcome) : ''}</td>
-                <td>{d.decided_by ?? ''}</td>
-                <td>{when(d.decided_at)}</td>
-                <td>{d.comment ?? ''}</td>
                 <td>
-                  {when(d.deadline_at)} {d.deadline_at ? t(TIMEOUT_KEYS[d.on_timeout ?? 'skip'] ?? '') : ''}
+                  <Actor name={d.decided_by} />
                 </td>
                 <td>
-                  {d.flow_id} · v{d.version}
+                  <Moment iso={d.decided_at} />
                 </td>
-                <td>{d.started_by ?? ''}</td>
+                <td translate="no">{d.comment ?? ''}</td>
+                <td>
+                  <Moment iso={d.deadline_at} />{' '}
+                  {d.deadline_at ? t(TIMEOUT_KEYS[d.on_timeout ?? 'skip'] ?? '') : ''}
+                </td>
+                <td>{t('ui_audit_flow_version', { flow: d.flow_id, version: d.version })}</td>
+                <td>
+                  <Actor name={d.started_by} />
+                </td>
                 <td>
                   <EvidenceLink approval={d} />
                 </td>

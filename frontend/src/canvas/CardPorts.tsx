@@ -3,7 +3,7 @@
 // run page draws them too, unconnectable, so that its wires leave from the same ports as the editor's.
 import { useTranslation } from 'react-i18next';
 import { portsOf, type FlowNode } from '../flows/document';
-import { portLabel } from './ports';
+import { authoredPort, portLabel } from './ports';
 import { Port } from './Port';
 
 export function CardPorts({ node, connectable }: { node: FlowNode; connectable: boolean }) {
@@ -22,9 +22,16 @@ export function CardPorts({ node, connectable }: { node: FlowNode; connectable: 
             <div
               key={port}
               className="card-port"
-              style={{ left: `${((i + 1) * 100) / (ports.length + 1)}%` }}
+              // As wide as the space between two ports: a longer name wraps there instead of running
+              // into its neighbour's (the pseudo-locale's and German's are longer than English).
+              style={{
+                left: `${((i + 1) * 100) / (ports.length + 1)}%`,
+                width: `${100 / (ports.length + 1)}%`,
+              }}
             >
-              <span className="card-port-name">{label}</span>
+              <span className="card-port-name" translate={authoredPort(node, port) ? 'no' : undefined}>
+                {label}
+              </span>
               <Port
                 id={port}
                 name={t('ui_canvas_port_out', { port: label, node: name })}

@@ -13,7 +13,9 @@ export function NodeFace({ node }: { node: Pick<FlowNode, 'id' | 'type' | 'label
         <Icon size={16} strokeWidth={2.2} />
       </span>
       <div className="card-words">
-        <div className="card-id data">{node.label ?? node.id}</div>
+        <div className="card-id" translate="no">
+          {node.label ?? node.id}
+        </div>
         <div className="card-type">{t(`node_type_${node.type}`)}</div>
       </div>
     </div>

@@ -2,13 +2,18 @@
 // event ports, the event name itself (the author's word, like a node id).
 import { PORTS, type FlowNode } from '../flows/document';
 
+/** Whether the port is named by the author (a wait_event's event), which the page marks translate="no". */
+export function authoredPort(node: Pick<FlowNode, 'type'> | undefined, port: string): boolean {
+  if (node?.type === 'wait_event') return !(PORTS.wait_event ?? []).includes(port);
+  // A node no longer in the document (a removed wire's): a port no node type has is an author's event.
+  return !node && !Object.values(PORTS).some((ports) => ports.includes(port));
+}
+
 export function portLabel(
   t: (key: string) => string,
   node: Pick<FlowNode, 'type'> | undefined,
   port: string,
 ): string {
-  if (node?.type === 'wait_event' && !(PORTS.wait_event ?? []).includes(port)) return port;
-  // A node no longer in the document (a removed wire's): a port no node type has is an author's event.
-  if (!node && !Object.values(PORTS).some((ports) => ports.includes(port))) return port;
+  if (authoredPort(node, port)) return port;
   return t(`port_${port}`);
 }

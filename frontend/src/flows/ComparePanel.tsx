@@ -48,19 +48,23 @@ export function ComparePanel({ diff }: { diff: DocumentDiff }) {
         {diff.added.length > 0 && (
           <>
             <dt>{t('ui_compare_added')}</dt>
-            <dd className="data diff-added">{formatList(diff.added)}</dd>
+            <dd className="diff-added" translate="no">
+              {formatList(diff.added)}
+            </dd>
           </>
         )}
         {diff.removed.length > 0 && (
           <>
             <dt>{t('ui_compare_removed')}</dt>
-            <dd className="data diff-removed">{formatList(diff.removed)}</dd>
+            <dd className="diff-removed" translate="no">
+              {formatList(diff.removed)}
+            </dd>
           </>
         )}
         {diff.changed.map((change) => (
           <div key={change.id}>
             <dt>{t('ui_compare_changed', { node: change.id })}</dt>
-            <dd className="data diff-changed">
+            <dd className="diff-changed">
               {formatList(change.fields.map((field) => settingTitle(t, field)))}
             </dd>
           </div>
@@ -68,13 +72,13 @@ export function ComparePanel({ diff }: { diff: DocumentDiff }) {
         {diff.wiresAdded.length > 0 && (
           <>
             <dt>{t('ui_compare_wires_added')}</dt>
-            <dd className="data">{formatList(diff.wiresAdded.map((w) => wireText(t, doc, w)))}</dd>
+            <dd>{formatList(diff.wiresAdded.map((w) => wireText(t, doc, w)))}</dd>
           </>
         )}
         {diff.wiresRemoved.length > 0 && (
           <>
             <dt>{t('ui_compare_wires_removed')}</dt>
-            <dd className="data">{formatList(diff.wiresRemoved.map((w) => wireText(t, doc, w)))}</dd>
+            <dd>{formatList(diff.wiresRemoved.map((w) => wireText(t, doc, w)))}</dd>
           </>
         )}
       </dl>

@@ -164,7 +164,7 @@ export function EditorPage() {
     return (
       <section className="page editor-phone">
         <h1>
-          <span className="data">{editor.doc.name}</span>{' '}
+          <span translate="no">{editor.doc.name}</span>{' '}
           <span className="version">{t('ui_toolbar_version', { version: editor.version ?? 0 })}</span>
         </h1>
         <p role="note" className="phone-notice">

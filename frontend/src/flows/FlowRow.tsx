@@ -79,7 +79,7 @@ export function FlowRow({ flow, onMessage, onDuplicate }: Props) {
     <tr>
       <td data-label={t('ui_flows_name')}>
         {renaming === null ? (
-          <Link to={`/flows/${flow.id}`} className="data">
+          <Link to={`/flows/${flow.id}`} translate="no">
             {flow.name}
           </Link>
         ) : (

@@ -61,7 +61,7 @@ export function RunDialog({ flowId, onClose }: { flowId: number; onClose: () => 
         <label className="field">
           {t('ui_run_input_label')}
           <textarea
-            className="data"
+            translate="no"
             rows={8}
             value={text}
             spellCheck={false}

@@ -126,7 +126,7 @@ export function Toolbar({ findings, flow, view, onView, onCreated }: Props) {
   return (
     <div className="toolbar" role="toolbar" aria-label={t('ui_toolbar_label')}>
       <h1>
-        <span className="data">{doc.name}</span>{' '}
+        <span translate="no">{doc.name}</span>{' '}
         {version !== null && <span className="version">{t('ui_toolbar_version', { version })}</span>}
         {dirty && viewing === null && <span className="dirty">{t('ui_toolbar_unsaved')}</span>}
         {viewing !== null && <span className="dirty">{t('ui_versions_viewing', { version: viewing })}</span>}

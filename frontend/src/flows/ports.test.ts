@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { portLabel } from '../canvas/ports';
+import { authoredPort, portLabel } from '../canvas/ports';
 import { layout } from '../canvas/layout';
 import {
   addNode,
@@ -66,6 +66,12 @@ describe('dynamic ports of wait_event', () => {
     expect(portLabel(t, { type: 'wait_event' }, 'paid')).toBe('paid');
     expect(portLabel(t, { type: 'wait_event' }, 'timeout')).toBe('«port_timeout»');
     expect(portLabel(t, { type: 'parallel' }, 'branches')).toBe('«port_branches»');
+  });
+
+  it('marks only the event ports as words of the author (translate="no")', () => {
+    expect(authoredPort({ type: 'wait_event' }, 'paid')).toBe(true);
+    expect(authoredPort({ type: 'wait_event' }, 'timeout')).toBe(false);
+    expect(authoredPort({ type: 'approval' }, 'approve')).toBe(false);
   });
 
   it('lays siblings out in the order of the event ports', () => {

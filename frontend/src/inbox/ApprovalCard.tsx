@@ -28,8 +28,14 @@ export function ApprovalCard({ approval, keys = false, onDecided }: Props) {
   const may = useRights();
   return (
     <article className="approval" aria-labelledby={`approval-${approval.id}`} data-approval={approval.id}>
-      <h2 id={`approval-${approval.id}`}>{approval.title}</h2>
-      {approval.explanation && <p className="explanation">{approval.explanation}</p>}
+      <h2 id={`approval-${approval.id}`} translate="no">
+        {approval.title}
+      </h2>
+      {approval.explanation && (
+        <p className="explanation" translate="no">
+          {approval.explanation}
+        </p>
+      )}
       <ShownValues items={approval.shown} />
       <p>
         {t('ui_inbox_requested', { who: approval.started_by ?? '—', when: when(approval.requested_at) })}{' '}

@@ -113,7 +113,7 @@ export function InboxPage() {
               data-approval={approval.id}
               aria-current={approval.id === current?.id ? 'true' : undefined}
             >
-              <button type="button" onClick={() => show(approval.id)}>
+              <button type="button" onClick={() => show(approval.id)} translate="no">
                 {approval.title}
               </button>
             </li>

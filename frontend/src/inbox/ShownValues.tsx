@@ -20,7 +20,7 @@ export function ShownValues({ items, compact = false }: { items: readonly ShownI
     <dl className={compact ? 'shown compact' : 'shown'} aria-label={t('ui_shown_label')}>
       {shown.map((row) => (
         <div key={row.key} className="shown-row">
-          <dt>{row.label}</dt>
+          <dt translate="no">{row.label}</dt>
           <dd>{row.masked ? <Masked /> : <Folded value={row.value} depth={0} masks={row.masks} />}</dd>
         </div>
       ))}
@@ -67,6 +67,12 @@ function Folded({ value, depth, masks }: Shown) {
   );
 }
 
+/** "no" (translate="no") when every value is the run's own data, written as it is or by Intl; yes, no
+ * and "missing" are the catalog's words. */
+function verbatim(values: unknown[]): 'no' | undefined {
+  return values.every((v) => v !== null && v !== undefined && typeof v !== 'boolean') ? 'no' : undefined;
+}
+
 /** A value that is no list or object, as the reader's locale writes it. */
 function scalar(value: unknown, locale: string, t: TFunction): string {
   if (value === null || value === undefined) return t('ui_shown_missing');
@@ -90,15 +96,27 @@ function Value({ value, depth, masks }: Shown) {
   if (value === null || value === undefined) return <em className="missing">{scalar(value, locale, t)}</em>;
   if (masks && value === MASK) return <Masked />;
   if (typeof value === 'string' && (DATE.test(value) || MOMENT.test(value))) {
-    return <time dateTime={value}>{scalar(value, locale, t)}</time>;
+    return (
+      <time dateTime={value} translate="no">
+        {scalar(value, locale, t)}
+      </time>
+    );
   }
   if (depth >= DEPTH || (!Array.isArray(value) && !isRecord(value))) {
-    return <span className="text">{scalar(value, locale, t)}</span>;
+    return (
+      <span className="text" translate={verbatim([value])}>
+        {scalar(value, locale, t)}
+      </span>
+    );
   }
   if (Array.isArray(value)) {
     if (value.every((v) => v === null || typeof v !== 'object')) {
       const list = new Intl.ListFormat(locale, { style: 'long', type: 'unit' });
-      return <span className="text">{list.format(value.map((v) => scalar(v, locale, t)))}</span>;
+      return (
+        <span className="text" translate={verbatim(value)}>
+          {list.format(value.map((v) => scalar(v, locale, t)))}
+        </span>
+      );
     }
     return (
       <ol className="nested">
@@ -114,7 +132,7 @@ function Value({ value, depth, masks }: Shown) {
     <dl className="nested">
       {Object.entries(value).map(([name, v]) => (
         <div key={name} className="shown-row">
-          <dt>{readablePath(name)}</dt>
+          <dt translate="no">{readablePath(name)}</dt>
           <dd>
             <Folded value={v} depth={depth + 1} masks={masks} />
           </dd>

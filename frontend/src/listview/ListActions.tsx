@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { connect, NODE_TYPES, portsOf, removeNodes, removeWires } from '../flows/document';
-import { portLabel } from '../canvas/ports';
+import { authoredPort, portLabel } from '../canvas/ports';
 import { useEditor } from '../flows/store';
 import { addAfter, moveInOrder } from './outline';
 
@@ -26,7 +26,7 @@ export function ListActions({ id }: { id: string }) {
           {t('ui_list_port')}
           <select value={chosenPort} onChange={(e) => setPort(e.target.value)}>
             {ports.map((p) => (
-              <option key={p} value={p}>
+              <option key={p} value={p} translate={authoredPort(node, p) ? 'no' : undefined}>
                 {portLabel(t, node, p)}
               </option>
             ))}
@@ -64,7 +64,7 @@ export function ListActions({ id }: { id: string }) {
             <select value={target} onChange={(e) => setTarget(e.target.value)}>
               <option value="">{t('ui_list_target_none')}</option>
               {targets.map((n) => (
-                <option key={n.id} value={n.id}>
+                <option key={n.id} value={n.id} translate="no">
                   {n.label ?? n.id}
                 </option>
               ))}

@@ -20,6 +20,7 @@ import { FORM_BUTTONS } from './formButtons';
 import { formValidator } from './formValidator';
 import { TemplateWidget } from './TemplateWidget';
 import { TriggerPanel } from './TriggerPanel';
+import { VerbatimSelect } from './VerbatimSelect';
 
 // rjsf's own words (its buttons), from the catalogs; anything else it says falls back to its English.
 const FORM_STRINGS: Partial<Record<TranslatableString, string>> = {
@@ -35,6 +36,7 @@ const FORM_STRINGS: Partial<Record<TranslatableString, string>> = {
 
 const NO_CONST_DEFAULTS = { constAsDefaults: 'never' } as const;
 const TEMPLATES = { ButtonTemplates: FORM_BUTTONS };
+const WIDGETS = { verbatim: VerbatimSelect };
 const NO_FINDINGS: Placed[] = [];
 
 /** The findings on the form's fields, where rjsf shows a field's errors (under the field). */
@@ -95,6 +97,7 @@ export function ConfigPanel({ node, readOnly }: { node: FlowNode; readOnly: bool
             formData={node.config}
             validator={formValidator}
             templates={TEMPLATES}
+            widgets={WIDGETS}
             extraErrors={extraErrors}
             disabled={readOnly}
             noHtml5Validate

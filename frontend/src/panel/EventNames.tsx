@@ -40,7 +40,7 @@ export function EventNames({ node, readOnly }: { node: FlowNode; readOnly: boole
       <legend>{t('ui_event_names')}</legend>
       <ul className="chips" aria-label={t('ui_event_names')}>
         {events.map((name) => (
-          <li key={name} className="data" data-event={name}>
+          <li key={name} translate="no" data-event={name}>
             {name}
             <button
               type="button"
@@ -57,7 +57,7 @@ export function EventNames({ node, readOnly }: { node: FlowNode; readOnly: boole
         <label className="field">
           {t('ui_event_new')}
           <input
-            className="data"
+            translate="no"
             value={typed}
             disabled={readOnly}
             spellCheck={false}

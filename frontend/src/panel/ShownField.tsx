@@ -85,7 +85,7 @@ export function ShownField({ nodeId, show, readOnly, change }: Props) {
                     <label htmlFor={`${id}-path`}>{t('ui_show_path')}</label>
                     <input
                       id={`${id}-path`}
-                      className="data"
+                      translate="no"
                       value={row.value}
                       disabled={readOnly}
                       spellCheck={false}

@@ -44,7 +44,7 @@ export function TemplateInput({ id, nodeId, value, multiline, disabled, onChange
   const props = {
     id,
     ref: field,
-    className: 'data',
+    translate: 'no' as const,
     value,
     disabled,
     spellCheck: false,
@@ -86,7 +86,7 @@ export function TemplateInput({ id, nodeId, value, multiline, disabled, onChange
             id={`${listId}-${i}`}
             role="option"
             aria-selected={i === active}
-            className="data"
+            translate="no"
             // mousedown, not click: a click would blur the field first and close the list.
             onMouseDown={(e) => {
               e.preventDefault();

@@ -67,7 +67,7 @@ function WebhookAddress({ readOnly }: { readOnly: boolean }) {
       {address ? (
         <>
           <p>{t('ui_webhook_shown_once')}</p>
-          <input className="data" readOnly value={address} aria-label={t('ui_webhook_address')} />
+          <input translate="no" readOnly value={address} aria-label={t('ui_webhook_address')} />
           <button type="button" onClick={() => void copy()}>
             {t('ui_webhook_copy')}
           </button>
@@ -115,7 +115,9 @@ function NextFires({ cron, timezone }: { cron: string; timezone: string }) {
         <ol className="next-fires">
           {fires.data.fires.map((fire) => (
             <li key={fire}>
-              <time dateTime={fire}>{format.format(new Date(fire))}</time>
+              <time dateTime={fire} translate="no">
+                {format.format(new Date(fire))}
+              </time>
             </li>
           ))}
         </ol>

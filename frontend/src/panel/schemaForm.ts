@@ -183,6 +183,7 @@ export function uiSchemaFor(
     // A field without a title in the catalogs shows none rather than its internal key.
     ui[name] = { 'ui:title': key ? t(key) : '', 'ui:description': '' };
     if (['explanation', 'message', 'body'].includes(name)) ui[name]['ui:widget'] = 'textarea';
+    if (name === 'method') ui[name]['ui:widget'] = 'verbatim';
     if (!applies(name, config)) ui[name]['ui:widget'] = 'hidden';
   }
   return ui;

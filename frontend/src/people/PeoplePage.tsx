@@ -62,12 +62,12 @@ export function PeoplePage() {
         <tbody>
           {people.data?.people.map((person) => (
             <tr key={person.name} data-user={person.name}>
-              <td className="data">{person.name}</td>
-              <td className="data">{person.email ?? ''}</td>
-              <td>
+              <td translate="no">{person.name}</td>
+              <td translate="no">{person.email ?? ''}</td>
+              <td translate={person.locale && isLocale(person.locale) ? undefined : 'no'}>
                 {person.locale && isLocale(person.locale) ? t(NAMES[person.locale]) : (person.locale ?? '')}
               </td>
-              <td className="data">{formatList(person.groups)}</td>
+              <td translate="no">{formatList(person.groups)}</td>
               <td>
                 <RightChips person={person} flowNames={flowNames} />
               </td>

@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
+import { Moment } from '../i18n/Moment';
 import { when } from '../runs/format';
 import { invalidatePeople, noContent, type Token } from './people';
 
@@ -101,10 +102,14 @@ export function Tokens({ names }: { names: string[] }) {
           {tokens.data?.tokens.map((token) => (
             <tr key={token.id} data-token={token.id}>
               <td>{token.id}</td>
-              <td className="data">{token.user}</td>
-              <td>{when(token.created_at)}</td>
-              <td>{token.expires_at ? when(token.expires_at) : t('ui_people_token_never')}</td>
-              <td>{when(token.last_used_at)}</td>
+              <td translate="no">{token.user}</td>
+              <td>
+                <Moment iso={token.created_at} />
+              </td>
+              <td>{token.expires_at ? <Moment iso={token.expires_at} /> : t('ui_people_token_never')}</td>
+              <td>
+                <Moment iso={token.last_used_at} />
+              </td>
               <td>
                 {token.revoked_at ? (
                   t('ui_people_token_revoked', { when: when(token.revoked_at) })

@@ -4,7 +4,8 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
-import { when } from '../runs/format';
+import { Moment } from '../i18n/Moment';
+import { Actor } from './Actor';
 import { useRights } from '../runs/rights';
 import { CHANGE_KEYS, POLICY_SET_KEYS, rightLabel, type TrailEntry } from './people';
 
@@ -61,10 +62,14 @@ export function Trail({ flowNames }: { flowNames: Map<number, string> }) {
                 .flatMap((page) => page.entries)
                 .map((entry) => (
                   <tr key={entry.id} data-trail={entry.id}>
-                    <td>{when(entry.at)}</td>
-                    <td className="data">{entry.actor || t('ui_people_trail_cli')}</td>
+                    <td>
+                      <Moment iso={entry.at} />
+                    </td>
+                    <td>
+                      <Actor name={entry.actor} />
+                    </td>
                     <td>{change(entry)}</td>
-                    <td className="data">{entry.user}</td>
+                    <td translate="no">{entry.user}</td>
                     <td>{what(entry)}</td>
                   </tr>
                 ))}

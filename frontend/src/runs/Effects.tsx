@@ -27,7 +27,9 @@ export function Effects({ effects }: { effects: Effect[] }) {
           <tbody>
             {effects.map((effect) => (
               <tr key={effect.visit} data-effect={effect.node}>
-                <td data-label={t('ui_run_node')}>{effect.node}</td>
+                <td data-label={t('ui_run_node')} translate="no">
+                  {effect.node}
+                </td>
                 <td data-label={t('ui_run_effect_type')} data-type={effect.type}>
                   {t(`node_type_${effect.type}`)}
                 </td>
@@ -48,7 +50,7 @@ export function Effects({ effects }: { effects: Effect[] }) {
                   ) : null}
                 </td>
                 <td data-label={t('ui_run_effect_key')}>
-                  <code>{effect.key}</code>
+                  <code translate="no">{effect.key}</code>
                 </td>
               </tr>
             ))}

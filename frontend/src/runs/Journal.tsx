@@ -21,11 +21,14 @@ export function Journal({ lines, more, loading, failed }: Props) {
       <ol className="journal">
         {lines.map((line) => (
           <li key={line.seq} data-code={line.code} data-seq={line.seq}>
-            <time dateTime={line.at}>{when(line.at)}</time> <span className="sentence">{line.message}</span>
+            <time dateTime={line.at} translate="no">
+              {when(line.at)}
+            </time>{' '}
+            <span className="sentence">{line.message}</span>
             {Object.keys(line.data).length > 0 && (
               <details>
                 <summary>{t('ui_run_data')}</summary>
-                <pre>{JSON.stringify(line.data, null, 2)}</pre>
+                <pre translate="no">{JSON.stringify(line.data, null, 2)}</pre>
               </details>
             )}
           </li>

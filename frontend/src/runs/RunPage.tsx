@@ -90,7 +90,9 @@ export function RunPage() {
           <ul>
             {page.data.approvals.map((a) => (
               <li key={a.id}>
-                <Link to={`/approvals/${a.id}`}>{a.title}</Link>{' '}
+                <Link to={`/approvals/${a.id}`} translate="no">
+                  {a.title}
+                </Link>{' '}
                 <span className="approval-outcome" data-outcome={a.outcome ?? ''}>
                   {a.outcome
                     ? outcomeSentence({ ...a, outcome: a.outcome }, t)
@@ -104,11 +106,11 @@ export function RunPage() {
       <Effects effects={page.data.effects} />
       <section aria-labelledby="data-title">
         <h2 id="data-title">{t('ui_run_input')}</h2>
-        <pre>{JSON.stringify(run.input ?? null, null, 2)}</pre>
+        <pre translate="no">{JSON.stringify(run.input ?? null, null, 2)}</pre>
         {page.data.variables !== null && (
           <>
             <h3>{t('ui_run_variables')}</h3>
-            <pre>{JSON.stringify(page.data.variables, null, 2)}</pre>
+            <pre translate="no">{JSON.stringify(page.data.variables, null, 2)}</pre>
           </>
         )}
       </section>

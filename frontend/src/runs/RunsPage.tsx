@@ -1,6 +1,7 @@
 // The runs list: filtered by flow, status, trigger and creation time, newest first, a page at a time
 // (the API's keyset cursor), kept current by the runs' event stream (runs/live.ts), never by polling. On
 // a phone each run is a card, each cell named by its column (data-label, app.css "Phones").
+import { Actor } from '../people/Actor';
 import { useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -117,7 +118,7 @@ export function RunsPage() {
             page.runs.map((run) => (
               <tr key={run.id} data-run={run.id}>
                 <td data-label={t('ui_runs_run')}>
-                  <Link to={`/runs/${run.id}`}>#{run.id}</Link>
+                  <Link to={`/runs/${run.id}`}>{t('ui_run_title', { run: run.id })}</Link>
                 </td>
                 <td data-label={t('ui_filter_flow')}>
                   {t('ui_runs_flow_version', {
@@ -137,8 +138,12 @@ export function RunsPage() {
                   )}
                 </td>
                 <td data-label={t('ui_filter_trigger')}>{t(TRIGGER_KEYS[run.trigger] ?? run.trigger)}</td>
-                <td data-label={t('ui_runs_started_by')}>{run.started_by ?? ''}</td>
-                <td data-label={t('ui_runs_created')}>{when(run.created_at)}</td>
+                <td data-label={t('ui_runs_started_by')}>
+                  <Actor name={run.started_by} />
+                </td>
+                <td data-label={t('ui_runs_created')} translate="no">
+                  {when(run.created_at)}
+                </td>
               </tr>
             )),
           )}

@@ -50,7 +50,10 @@ function OpenApproval({ approval }: { approval: RunApproval }) {
   return (
     <div className="open-approval" data-node={approval.node}>
       <p>
-        {t('ui_run_waits_for_approval')} <Link to={`/approvals/${approval.id}`}>{approval.title}</Link>
+        {t('ui_run_waits_for_approval')}{' '}
+        <Link to={`/approvals/${approval.id}`} translate="no">
+          {approval.title}
+        </Link>
       </p>
       <p>
         {t('ui_run_approvers_are', {

@@ -75,7 +75,9 @@ export function Header({ user }: { user: string }) {
           </ul>
         </nav>
         <LanguageMenu onProblem={setProblem} />
-        <span className="user data">{user}</span>
+        <span className="user" translate="no">
+          {user}
+        </span>
         <button type="button" onClick={() => void logout()}>
           {t('ui_logout')}
         </button>

@@ -50,7 +50,7 @@ export function WalkPanel() {
       <label className="field">
         {t('ui_walk_input')}
         <textarea
-          className="data"
+          translate="no"
           rows={4}
           value={text}
           spellCheck={false}
@@ -86,7 +86,7 @@ export function WalkPanel() {
         <ol className="walk-visits" aria-label={t('ui_walk_visits')}>
           {visitRows(result.journal).map((row) => (
             <li key={row.visit} value={row.visit} data-node={row.node}>
-              <span className="data">{label(row.node)}</span>
+              <span translate="no">{label(row.node)}</span>
               {row.lines.length > 0 && (
                 <ul>
                   {row.lines.map((line, i) => (
