@@ -14,10 +14,11 @@ Poedit, Weblate, Lokalize and msgmerge all keep; the `#.` comments are rewritten
   comment before `pybabel update` rewrites it. A translator who confirms the entry (clears fuzzy, in
   Poedit "needs work") ends the round trip: the digest is already current, so the next run changes nothing.
 
-Only the entries it changes are rewritten, with Babel's writer as `pybabel update --no-wrap` writes, so a
-catalog it does not change keeps its bytes. `--baseline` records the current English on every translated
-entry and marks nothing: for a tree whose translations are known to match their English (a merge of
-branches that changed an English sentence and its translations together).
+Only the catalogs it changes are rewritten, with Babel's writer as `pybabel update --no-wrap` writes them,
+so every other entry keeps its bytes and a catalog it does not change is not written at all.
+`--baseline` records the current English on every translated entry and marks nothing: for a tree whose
+translations are known to match their English (a merge of branches that changed an English sentence and
+its translations together).
 
 Examples:
     >>> english_digest(("The database at {host} cannot be reached.",))
@@ -44,10 +45,9 @@ from babel.messages.pofile import read_po, write_po
 
 from backend.i18n.locales import DEFAULT_LOCALE, LOCALES
 
-DIGEST = "english: "
+DIGEST, PREVIOUS = "english: ", "previous english: "
+_DIGEST_LINE = re.compile(re.escape(DIGEST) + r"([0-9a-f]{12})")
 STAMPED, MARKED = "stamped", "marked fuzzy: its English changed"
-PREVIOUS = "previous english: "
-_DIGEST_LINE = re.compile(r"english: ([0-9a-f]{12})")
 # The `#.` comments the extractor writes: the English sentence, wrapped, then always `Shown: ...`.
 _ENGLISH_COMMENT, _AFTER_ENGLISH = "English: ", "Shown: "
 CHECKOUT_LOCALES = Path(__file__).resolve().parents[2] / "locales"
@@ -90,7 +90,7 @@ def is_translated(message: Message) -> bool:
 
 @dataclass(frozen=True, slots=True, order=True)
 class Change:
-    """What a run did to one entry: `stamped` (a first digest) or `marked` (fuzzy, its English changed)."""
+    """What a run did to one entry: `STAMPED` (a first digest, or `--baseline`) or `MARKED` (fuzzy)."""
 
     locale: str
     key: str
@@ -190,7 +190,10 @@ def read_catalog(locales_dir: Path, locale: str) -> Catalog:
 def main(argv: Sequence[str] | None = None) -> int:
     """Stamp the checkout's catalogs (or those of `--locales`), printing each marked entry; always 0:
     a marked entry is a gap, which the guard and `python -m backend.i18n.gaps` report."""
-    parser = argparse.ArgumentParser(prog="python -m backend.i18n.stale", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m backend.i18n.stale",
+        description="Record the English each translation translates; mark fuzzy one whose English changed.",
+    )
     parser.add_argument("--locales", type=Path, default=CHECKOUT_LOCALES, help="the locales/ directory")
     parser.add_argument("--baseline", action="store_true", help="record the current English, mark nothing")
     args = parser.parse_args(argv)

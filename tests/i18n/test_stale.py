@@ -210,9 +210,3 @@ def test_baseline_marks_nothing_and_an_up_to_date_english_comment_is_no_previous
     entry.auto_comments = ["English: Newer.", "Shown: on a page"]  # as `pybabel update` already wrote it
     assert stamp_catalog(de, {"k": ("Newer.",)}) == [("k", MARKED)]
     assert entry.fuzzy and entry.user_comments == [f"english: {english_digest(('Newer.',))}"]
-
-
-def test_make_catalogs_stamps_before_pybabel_update_rewrites_the_english_comments() -> None:
-    makefile = (CHECKOUT_LOCALES.parent / "Makefile").read_text(encoding="utf-8")
-    recipe = makefile.split("\ncatalogs: setup\n", 1)[1]
-    assert recipe.index("-m backend.i18n.stale") < recipe.index("pybabel update")
