@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
+from babel.util import TextWrapper
 
 from backend.i18n.gaps import find_gaps, stale_gaps
 from backend.i18n.locales import LOCALES
@@ -31,8 +32,8 @@ from backend.i18n.stale import (
 )
 
 KEY = "database_unreachable"
-OLD = "The database at {host} cannot be reached."
 NEW = "The database server at {host} does not answer."
+NEW_DE = "Der Datenbankserver unter {host} antwortet nicht."
 OTHERS = [locale for locale in LOCALES if locale != "en"]
 
 
@@ -70,21 +71,25 @@ def test_a_changed_english_sentence_marks_that_entry_in_the_eight_other_catalogs
     locales: Path,
 ) -> None:
     before = files(locales)
-    assert blocks(before["de"])[KEY].count(f"# english: {english_digest((OLD,))}\n".encode()) == 1
-    change_english(locales, OLD, NEW)
+    (old,) = english_forms(read_catalog(locales, "en"))[KEY]
+    assert blocks(before["de"])[KEY].count(f"# english: {english_digest((old,))}\n".encode()) == 1
+    change_english(locales, old, NEW)
     english_after = po_path(locales, "en").read_bytes()
 
     assert stamp(locales) == [Change(locale, KEY, MARKED) for locale in OTHERS]
 
     after = files(locales)
     assert after["en"] == english_after
-    old_line, new_line = (f"# english: {english_digest((text,))}\n".encode() for text in (OLD, NEW))
+    old_line, new_line = (f"# english: {english_digest((text,))}\n".encode() for text in (old, NEW))
+    # Babel writes a long translator comment on several lines, as it writes the `#.` ones
+    wrapped = TextWrapper(width=76, break_long_words=False).wrap(f"previous english: {old}")
+    note = "".join(f"# {line.strip()}\n" for line in wrapped).encode()
     for locale in OTHERS:
         was, now = blocks(before[locale]), blocks(after[locale])
         assert {key: block for key, block in now.items() if key != KEY} == {
             key: block for key, block in was.items() if key != KEY
         }, locale
-        noted = was[KEY].replace(old_line, f"# previous english: {OLD}\n".encode() + new_line)
+        noted = was[KEY].replace(old_line, note + new_line)
         assert now[KEY] == noted.replace(f'msgid "{KEY}"'.encode(), f'#, fuzzy\nmsgid "{KEY}"'.encode())
         assert len(after[locale]) == len(before[locale]) + len(now[KEY]) - len(was[KEY])
 
@@ -101,13 +106,11 @@ def test_a_changed_english_sentence_marks_that_entry_in_the_eight_other_catalogs
         path = po_path(locales, locale)
         text = path.read_text(encoding="utf-8").replace(f'#, fuzzy\nmsgid "{KEY}"', f'msgid "{KEY}"')
         if locale == "de":
-            text = text.replace(
-                'msgstr "Die Datenbank unter {host} ist nicht erreichbar."',
-                'msgstr "Der Datenbankserver unter {host} antwortet nicht."',
-            )
+            text, count = re.subn(f'(?m)^(msgid "{KEY}"\nmsgstr ")[^\n]*"$', f'\\g<1>{NEW_DE}"', text)
+            assert count == 1
         path.write_text(text, encoding="utf-8")
     confirmed = files(locales)
-    assert b"Der Datenbankserver unter {host} antwortet nicht." in confirmed["de"]
+    assert f'msgstr "{NEW_DE}"'.encode() in blocks(confirmed["de"])[KEY]
 
     run = [sys.executable, "-m", "backend.i18n.stale", "--locales", str(locales)]
     done = subprocess.run(run, capture_output=True, text=True, check=True, cwd=CHECKOUT_LOCALES.parent)
@@ -118,7 +121,8 @@ def test_a_changed_english_sentence_marks_that_entry_in_the_eight_other_catalogs
 
 
 def test_the_guard_names_an_entry_whose_english_changed_or_that_records_none(locales: Path) -> None:
-    change_english(locales, OLD, NEW)
+    (old,) = english_forms(read_catalog(locales, "en"))[KEY]
+    change_english(locales, old, NEW)
     ja = po_path(locales, "ja")
     ja_block = blocks(ja.read_bytes())["port_approve"]
     ja.write_bytes(ja.read_bytes().replace(ja_block, re.sub(rb"# english: \w+\n", b"", ja_block)))
