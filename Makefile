@@ -78,7 +78,11 @@ mutation: setup
 
 # The gettext template from the source, every locale's catalog updated from it (translations kept, no
 # guessing), and the .mo files for gettext tools. The runtime reads the .po files; nothing needs the .mo.
+# First, each translation records the English it translates, and one whose English changed is marked
+# fuzzy (backend/i18n/stale.py): before `pybabel update`, whose `#. English:` comments would no longer
+# show the English it translated.
 catalogs: setup
+	$(BIN)/python -m backend.i18n.stale
 	$(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-output --no-wrap \
 		--project=Flowyard --copyright-holder=Flowyard -o locales/messages.pot .
 	@# A template whose only change is its creation date is the committed one (no noise in the diff).

@@ -8,7 +8,10 @@ in `backend.node_types.PORTS`, never from a list kept by hand.
 A gap is one of:
 - a key that is not lower snake case (a dot would split it in the frontend's JSON; a node type or port
   name with a dot is named as such);
-- a key with no sentence in a catalog (missing, empty, or fuzzy);
+- a key with no sentence in a catalog (missing, empty, or fuzzy; a fuzzy entry whose English changed
+  says so);
+- a translated entry that does not record the English it translates (`stale.py`: `make catalogs` records
+  it), or records another English than the current one (the English changed since `make catalogs` ran);
 - a sentence identical to the English one, unless the English one is only placeholders (`{message}`) or
   a translator comment on the entry says `same as English` (French "Condition" is French);
 - placeholders that differ from the English sentence's, or that are not plain `{name}`;
@@ -34,19 +37,21 @@ import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 
 from backend.i18n.catalogs import plural_forms, po_file, sentences
 from backend.i18n.codes import BACKEND_DIR, CODE_PATTERN, Use, node_type_keys, reason_codes
 from backend.i18n.locales import DEFAULT_LOCALE, LOCALES
 from backend.i18n.placeholders import placeholder_problems, placeholders
 from backend.i18n.plurals import PLURALS
+from backend.i18n.stale import PREVIOUS, english_digest, english_forms, is_translated, key_of, recorded_digest
 from backend.i18n.ui_keys import built_keys, ui_keys
 from backend.node_types import PORTS
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 # A translator comment (`# same as English`) that says an identical sentence is the translation.
 SAME_AS_ENGLISH = "same as english"
+_RUN = "run make catalogs"
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -71,7 +76,8 @@ def required_keys() -> dict[str, list[Use]]:
 
 def gaps() -> list[Gap]:
     """The gaps of the catalogs under locales/ against the source under backend/ and frontend/src."""
-    found = find_gaps(required_keys(), {locale: po_file(locale) for locale in LOCALES}, PORTS)
+    catalogs = {locale: po_file(locale) for locale in LOCALES}
+    found = find_gaps(required_keys(), catalogs, PORTS) + stale_gaps(catalogs)
     found += [Gap("", where, "a ui_ key built at run time: write the key out") for where in built_keys()]
     return sorted(found)
 
@@ -103,11 +109,12 @@ def find_gaps(
         if po is None:
             found.append(Gap(locale, "", "no catalog file"))
             continue
-        translated, fuzzy = sentences(po), {str(m.id) for m in po if m.id and m.fuzzy}
+        translated, fuzzy = sentences(po), {key_of(m): _fuzzy_problem(m) for m in po if m.id and m.fuzzy}
         same = {str(m.id) for m in po if m.id and any(SAME_AS_ENGLISH in c.lower() for c in m.user_comments)}
         for key in keys:
             english_here = None if key in same else english.get(key)
-            found += _gaps_of(locale, key, translated.get(key), english_here, english.get(key), key in fuzzy)
+            sentence, problem = translated.get(key), fuzzy.get(key)
+            found += _gaps_of(locale, key, sentence, english_here, english.get(key), problem)
         found += _plural_gaps(locale, po, [key for key in keys if key in PLURALS], english)
     return sorted(found)
 
@@ -136,11 +143,12 @@ def _plural_gaps(locale: str, po: Catalog, keys: Iterable[str], english: Mapping
 
 
 def _gaps_of(
-    locale: str, key: str, sentence: str | None, copy_of: str | None, english: str | None, fuzzy: bool
+    locale: str, key: str, sentence: str | None, copy_of: str | None, english: str | None, fuzzy: str | None
 ) -> list[Gap]:
-    """The gaps of one entry; `copy_of` is the English sentence it must differ from, or None."""
+    """The gaps of one entry; `copy_of` is the English sentence it must differ from, or None; `fuzzy`
+    the problem of a fuzzy entry."""
     if not sentence:
-        return [Gap(locale, key, "only a fuzzy sentence" if fuzzy else "no sentence")]
+        return [Gap(locale, key, fuzzy or "no sentence")]
     problems = [
         Gap(locale, key, f"placeholder {bad} is not a plain {{name}}")
         for bad in placeholder_problems(sentence)
@@ -155,6 +163,33 @@ def _gaps_of(
             Gap(locale, key, f"placeholders {_shown(ours)} differ from the English {_shown(theirs)}")
         )
     return problems
+
+
+def _fuzzy_problem(message: Message) -> str:
+    if any(comment.startswith(PREVIOUS) for comment in message.user_comments):
+        return "only a fuzzy sentence: its English changed; review it, then clear fuzzy"
+    return "only a fuzzy sentence"
+
+
+def stale_gaps(catalogs: Mapping[str, Catalog | None]) -> list[Gap]:
+    """The translated entries of the catalogs other than English that do not record the digest of the
+    current English sentence (`stale.py`); an entry without an English sentence is found above."""
+    english_po = catalogs.get(DEFAULT_LOCALE)
+    english = {} if english_po is None else english_forms(english_po)
+    found = []
+    for locale, po in catalogs.items():
+        if locale == DEFAULT_LOCALE or po is None:
+            continue
+        for message in po:
+            key = key_of(message)
+            if not is_translated(message) or key not in english:
+                continue
+            recorded = recorded_digest(message.user_comments)
+            if recorded is None:
+                found.append(Gap(locale, key, f"does not record the English it translates: {_RUN}"))
+            elif recorded != english_digest(english[key]):
+                found.append(Gap(locale, key, f"translates an English sentence that changed: {_RUN}"))
+    return found
 
 
 def _shown(names: Iterable[str]) -> str:
