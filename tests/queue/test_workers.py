@@ -41,7 +41,13 @@ def worker(url: str, *args: str) -> Iterator[subprocess.Popen[str]]:
         finally:
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
-            process.wait(timeout=60)
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                # Killed, so that a worker that does not stop fails the test here rather than hanging it
+                # (leaving the `with`, Popen waits for its process with no bound).
+                process.kill()
+                raise
         assert process.stderr is not None
         errors = process.stderr.read()
         server_log("worker (test_workers)", errors)
