@@ -6,29 +6,21 @@ from __future__ import annotations
 
 import signal
 import threading
-import time
 
-import psycopg
 import pytest
 
 from tests.actions.servers import Received, RecordingServer, Reply
 from tests.actions.support import effects, journal_data
 from tests.queue.test_workers import wait_until_ended, worker
+from tests.run_changes import wait_for
 from tests.support import Queue, flow
 
 
 def wait_for_line(url: str, run_id: int, code: str, timeout_s: float = 60) -> None:
-    """Re-read the journal until the line is there, bounded in time."""
-    deadline = time.monotonic() + timeout_s
-    with psycopg.connect(url, autocommit=True) as conn:
-        while time.monotonic() < deadline:
-            row = conn.execute(
-                "SELECT 1 FROM journal WHERE run_id = %s AND code = %s", (run_id, code)
-            ).fetchone()
-            if row is not None:
-                return
-            conn.execute("SELECT pg_sleep(0.1)")
-    raise AssertionError(f"no {code} line after {timeout_s} s")
+    """Until the run's journal has a `code` line: looked at again at each run's change (a journal line is
+    one), bounded in time."""
+    query = "SELECT 1 FROM journal WHERE run_id = %s AND code = %s"
+    wait_for(url, query, run_id, code, timeout_s=timeout_s)
 
 
 def test_an_abandoned_attempt_is_waited_out_and_its_late_answer_changes_nothing(

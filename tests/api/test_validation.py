@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import anyio
 import pytest
 
 import backend.api.flows as flows_api
@@ -63,7 +64,7 @@ class Gate:
             self.running += 1
             self.most = max(self.most, self.running)
         if not self.on_loop[-1]:
-            assert self.open.wait(30), "the test never opened the gate"
+            assert self.open.wait(60), "the test never opened the gate"
         with self.lock:
             self.running -= 1
         return []
@@ -75,6 +76,44 @@ def _running_loop() -> bool:
     except RuntimeError:
         return False
     return True
+
+
+class Turns:
+    """The endpoint's own limiter of validations, telling the test each time a validation has asked for its
+    turn: the test waits for the line it needs on that, not by looking at the limiter every few ms."""
+
+    def __init__(self, limiter: anyio.CapacityLimiter) -> None:
+        self.limiter = limiter
+        self.asked = threading.Condition()
+
+    def statistics(self) -> anyio.CapacityLimiterStatistics:
+        return self.limiter.statistics()
+
+    async def __aenter__(self) -> None:
+        # The loop runs the callback once this task has yielded, and it yields only once it stands in the
+        # limiter's line or holds a token: told then, the test sees this validation where it is.
+        asyncio.get_running_loop().call_soon(self._told)
+        await self.limiter.__aenter__()
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.limiter.__aexit__(*exc)
+
+    def _told(self) -> None:
+        with self.asked:
+            self.asked.notify_all()
+
+    def until_waiting(self, count: int, timeout_s: float = 60) -> None:
+        """Until `count` validations wait for their turn."""
+        with self.asked:
+            waiting = self.asked.wait_for(lambda: self.statistics().tasks_waiting >= count, timeout_s)
+        assert waiting, f"{count} validations never waited: {self.statistics()}"
+
+
+@pytest.fixture
+def turns(monkeypatch: pytest.MonkeyPatch) -> Turns:
+    turns = Turns(flows_api._validations)
+    monkeypatch.setattr(flows_api, "_validations", turns)
+    return turns
 
 
 @pytest.fixture
@@ -97,43 +136,37 @@ def test_a_small_document_validates_on_the_loop_and_a_large_one_on_a_thread(
 
 
 def test_at_most_two_large_validations_run_at_once_and_the_others_wait_their_turn(
-    queue: Queue, reader: str, gate: Gate
+    queue: Queue, reader: str, gate: Gate, turns: Turns
 ) -> None:
     document = shared_body()
-    limiter = flows_api._validations
     with app_client(queue.url) as api, ThreadPoolExecutor(5) as senders:
 
         def send() -> int:
             return api.post("/api/flows/validate", json=document, headers=auth(reader)).status_code
 
         answers = [senders.submit(send) for _ in range(5)]
-        deadline = time.monotonic() + 30
-        while limiter.statistics().tasks_waiting < 3 and time.monotonic() < deadline:
-            time.sleep(0.01)  # polling what the limiter says, not waiting for a guess
-        stats = limiter.statistics()
+        turns.until_waiting(3)
+        stats = turns.statistics()
         assert (stats.borrowed_tokens, stats.tasks_waiting) == (2, 3)
         # Meanwhile the event loop serves others.
         assert api.get("/healthz").status_code == 200
         gate.open.set()
-        assert [answer.result(timeout=30) for answer in answers] == [200] * 5
+        assert [answer.result(timeout=60) for answer in answers] == [200] * 5
     assert gate.most == 2
 
 
 def test_past_the_waiting_validations_the_answer_is_busy_and_nothing_waits_on_the_pool(
-    queue: Queue, reader: str, gate: Gate, monkeypatch: pytest.MonkeyPatch
+    queue: Queue, reader: str, gate: Gate, turns: Turns, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(flows_api, "VALIDATIONS_WAITING", 1)
     document = shared_body()
-    limiter = flows_api._validations
     with app_client(queue.url) as api, ThreadPoolExecutor(3) as senders:
 
         def send() -> int:
             return api.post("/api/flows/validate", json=document, headers=auth(reader)).status_code
 
         held = [senders.submit(send) for _ in range(3)]
-        deadline = time.monotonic() + 30
-        while limiter.statistics().tasks_waiting < 1 and time.monotonic() < deadline:
-            time.sleep(0.01)
+        turns.until_waiting(1)
         busy = api.post(
             "/api/flows/validate", json=document, headers=auth(reader, **{"Accept-Language": "de"})
         )
@@ -141,4 +174,4 @@ def test_past_the_waiting_validations_the_answer_is_busy_and_nothing_waits_on_th
         assert busy.json()["error"]["code"] == "validation_busy"
         assert "Server" in busy.json()["error"]["message"]
         gate.open.set()
-        assert [answer.result(timeout=30) for answer in held] == [200] * 3
+        assert [answer.result(timeout=60) for answer in held] == [200] * 3

@@ -20,9 +20,20 @@ from tests.support import Queue
 
 async def _post(url: str, key: str, amount: int) -> Delivery:
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-        return await deliver(
-            conn, "paid", key, {"amount": amount}, keep=KEEP, max_payload_bytes=LIMIT, sent_by="race"
-        )
+        return await _post_on(conn, key, amount)
+
+
+async def _post_on(conn: psycopg.AsyncConnection[Any], key: str, amount: int) -> Delivery:
+    return await deliver(
+        conn, "paid", key, {"amount": amount}, keep=KEEP, max_payload_bytes=LIMIT, sent_by="race"
+    )
+
+
+def _told_waiting(notice: psycopg.errors.Diagnostic, waiting: asyncio.Event) -> None:
+    """Set `waiting` at the server's line saying this connection waits for an advisory lock."""
+    message = notice.message_primary or ""
+    if "still waiting" in message and "advisory lock" in message:
+        waiting.set()
 
 
 def test_two_posts_racing_for_one_waiting_run_are_delivered_once(queue: Queue) -> None:
@@ -85,22 +96,23 @@ def test_an_event_posted_while_a_run_parks_waits_for_the_park_and_is_delivered_t
         async with await psycopg.AsyncConnection.connect(queue.url) as parking:
             request = EventRequest("wait", 2, ["paid"], "P-1", None, None)
             await parked(parking, [(run_id, request)], None)  # registered, nothing taken, not committed
-            post = asyncio.create_task(_post(queue.url, "P-1", 1))
-            async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as watch:
-                while not post.done():  # until the post is seen waiting for the park's lock (or is done)
-                    cur = await watch.execute(
-                        # This database's only: another test process's lock on the same server
-                        # (pytest-xdist) would pass for the post's, and the test would prove nothing.
-                        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
-                        " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
-                    )
-                    row = await cur.fetchone()
-                    if row is not None and row[0]:
-                        break
-                    await asyncio.sleep(0.01)
-            blocked = not post.done()
-            await parking.commit()
-            return blocked, await post
+            async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as posting:
+                # The server tells the post when it waits for a lock: with log_lock_waits, a wait longer
+                # than deadlock_timeout is logged, and at client_min_messages = log that line comes to
+                # the post's connection as a notice.
+                waiting = asyncio.Event()
+                posting.add_notice_handler(lambda notice: _told_waiting(notice, waiting))
+                await posting.execute(
+                    "SET lc_messages = 'C'; SET log_lock_waits = on; SET client_min_messages = log;"
+                    " SET deadlock_timeout = '50ms'"
+                )
+                post = asyncio.create_task(_post_on(posting, "P-1", 1))
+                heard = asyncio.create_task(waiting.wait())
+                await asyncio.wait({post, heard}, timeout=60, return_when=asyncio.FIRST_COMPLETED)
+                blocked = waiting.is_set() and not post.done()
+                heard.cancel()
+                await parking.commit()
+                return blocked, await post
 
     blocked, delivery = queue.run(interleave)
     assert blocked, "the post went ahead of a park of its own name and key"

@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,10 +16,10 @@ from pathlib import Path
 from typing import IO, Any
 
 import httpx
-import psycopg
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.ports import metrics_url, serving_url
+from tests.run_changes import wait_for as wait_for  # the observability tests' and the stories' import
 from tests.server_logs import known_secret, server_log
 
 METRICS_TOKEN = known_secret("scrape-only-7d1c5e0a9b")
@@ -167,15 +166,3 @@ def value(samples: dict[tuple[str, frozenset[tuple[str, str]]], float], name: st
     """The sum of `name`'s samples whose labels include `labels` (0 when there is none)."""
     wanted = set(labels.items())
     return sum(v for (n, have), v in samples.items() if n == name and wanted <= have)
-
-
-def wait_for(url: str, sql: str, *params: Any, timeout_s: float = 60) -> tuple[Any, ...]:
-    """The first row of `sql` once it has one; re-asked every tenth of a second, bounded in time."""
-    deadline = time.monotonic() + timeout_s
-    with psycopg.connect(url, autocommit=True) as conn:
-        while time.monotonic() < deadline:
-            row = conn.execute(sql, params).fetchone()
-            if row is not None:
-                return tuple(row)
-            conn.execute("SELECT pg_sleep(0.1)")
-    raise AssertionError(f"no row after {timeout_s} s: {sql}")

@@ -5,30 +5,18 @@ from __future__ import annotations
 
 import json
 import signal
-import time
 from pathlib import Path
 
-import psycopg
 import pytest
 
 from tests.actions.servers import recording_server
 from tests.api.support import app_client, auth, make_user
 from tests.queue.test_workers import wait_until_ended, worker
+from tests.run_changes import wait_for
 from tests.support import Queue
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "parallel-approvals.json"
 CONTRACT = {"contract": "C-42", "supplier": "Acme", "amount": 50000, "currency": "EUR"}
-
-
-def wait_for(url: str, sql: str, *params: object, want: object, timeout_s: float = 60) -> None:
-    """Re-read `sql` a few times a second until it answers `want`, bounded in time."""
-    deadline = time.monotonic() + timeout_s
-    with psycopg.connect(url, autocommit=True) as conn:
-        while time.monotonic() < deadline:
-            if conn.execute(sql, params).fetchone() == want:
-                return
-            conn.execute("SELECT pg_sleep(0.1)")
-    raise AssertionError(f"{sql} never answered {want!r}")
 
 
 @pytest.mark.parametrize("order", [("legal", "finance"), ("finance", "legal")])

@@ -67,28 +67,41 @@ def test_a_running_worker_sweeps_from_its_heartbeat(queue: Queue) -> None:
     with psycopg.connect(queue.url) as conn:
         _age(conn, old, "40 days")
 
-    async def run_until_swept() -> None:
-        pool = open_pool(queue.url, size=5)
-        await pool.open()
-        stop = asyncio.Event()
-        worker = asyncio.create_task(
-            Worker(pool, retention=timedelta(days=30), approvals=ApprovalService()).run(stop)
-        )
-        try:
-            async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-                for _ in range(600):  # bounded: the first heartbeat sweeps at once
-                    cur = await conn.execute("SELECT count(*) FROM runs WHERE id = %s", (old,))
-                    if await cur.fetchone() == (0,):
-                        return
-                    await conn.execute("SELECT pg_sleep(0.05)")
-            raise AssertionError("the worker never swept")
-        finally:
-            stop.set()
-            await worker
-            await pool.close()
+    async def run_until_swept() -> bool:
+        # The test's own trigger says when a run is deleted (no run's change is sent for a delete). Made
+        # before the worker starts, whose heartbeat sweeps at once: nothing it deletes goes unheard.
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            await conn.execute(SWEPT_TRIGGER)
+            await conn.execute("LISTEN test_run_swept")
+            pool = open_pool(queue.url, size=5)
+            await pool.open()
+            stop = asyncio.Event()
+            worker = asyncio.create_task(
+                Worker(pool, retention=timedelta(days=30), approvals=ApprovalService()).run(stop)
+            )
+            try:
+                async for swept in conn.notifies(timeout=60):
+                    if swept.payload == str(old):
+                        return True
+                return False
+            finally:
+                stop.set()
+                await worker
+                await pool.close()
+                await conn.execute("DROP TRIGGER test_run_swept ON runs; DROP FUNCTION test_run_swept()")
 
-    asyncio.run(run_until_swept())
+    assert asyncio.run(run_until_swept()), "the worker never swept"
     assert queue.one("SELECT count(*) FROM runs WHERE id = %s", old) == (0,)
+
+
+SWEPT_TRIGGER = """
+CREATE FUNCTION test_run_swept() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('test_run_swept', OLD.id::text);
+    RETURN OLD;
+END $$;
+CREATE TRIGGER test_run_swept AFTER DELETE ON runs FOR EACH ROW EXECUTE FUNCTION test_run_swept();
+"""
 
 
 def test_approvals_have_their_own_retention_and_only_the_sweep_may_delete_a_decided_one(queue: Queue) -> None:

@@ -6,13 +6,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import psycopg
 import pytest
 
+from tests.run_changes import wait_for
 from tests.server_logs import server_log
 from tests.support import Queue, flow
 
@@ -41,7 +41,13 @@ def worker(url: str, *args: str) -> Iterator[subprocess.Popen[str]]:
         finally:
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
-            process.wait(timeout=60)
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                # Killed, so that a worker that does not stop fails the test here rather than hanging it
+                # (leaving the `with`, Popen waits for its process with no bound).
+                process.kill()
+                raise
         assert process.stderr is not None
         errors = process.stderr.read()
         server_log("worker (test_workers)", errors)
@@ -49,17 +55,9 @@ def worker(url: str, *args: str) -> Iterator[subprocess.Popen[str]]:
 
 
 def wait_until_ended(url: str, run_ids: list[int], timeout_s: float = 180) -> None:
-    """Block on the workers' NOTIFY-free progress: re-read at each journal change, bounded in time."""
-    deadline = time.monotonic() + timeout_s
-    with psycopg.connect(url, autocommit=True) as conn:
-        while time.monotonic() < deadline:
-            row = conn.execute(
-                "SELECT count(*) FROM runs WHERE id = ANY(%s) AND ended_at IS NULL", (run_ids,)
-            ).fetchone()
-            if row == (0,):
-                return
-            conn.execute("SELECT pg_sleep(0.1)")
-    raise AssertionError(f"runs still open after {timeout_s} s")
+    """Until every run of `run_ids` has ended: looked at again at each run's change, bounded in time."""
+    query = "SELECT count(*) FROM runs WHERE id = ANY(%s) AND ended_at IS NULL"
+    wait_for(url, query, run_ids, want=(0,), timeout_s=timeout_s)
 
 
 def test_four_workers_resume_two_thousand_due_waits_exactly_once(queue: Queue) -> None:
