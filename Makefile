@@ -59,9 +59,9 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
-# Three test processes (pytest-xdist), a file each at a time: the suite waits on PostgreSQL, servers it
-# started and a browser far more than it computes, so three keep two cores busy.
-PYTEST_WORKERS ?= 3
+# Four test processes (pytest-xdist), a file each at a time: the suite waits on PostgreSQL, servers it
+# started and a browser far more than it computes (three kept 1.3 of the two cores busy).
+PYTEST_WORKERS ?= 4
 
 pytest: setup
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile --durations=15 $(PYTEST_ARGS)

@@ -123,19 +123,18 @@ def _said(queue: Queue, tmp: Path, module: str, lang: str, tag: str) -> tuple[st
 
 
 @pytest.mark.parametrize("module", sorted(SCENARIOS))
-@pytest.mark.parametrize(("lang", "locale"), [("de_DE.UTF-8", "de"), ("ja_JP.UTF-8", "ja")])
-def test_no_english_word_is_left_in_a_translated_terminal(
-    queue: Queue, tmp_path: Path, module: str, lang: str, locale: str
-) -> None:
-    english, given_en = _said(queue, tmp_path, module, "C.UTF-8", f"en{locale}")
-    translated, given = _said(queue, tmp_path, module, lang, locale)
-    ours = set(_WORD.findall(" ".join(catalog(locale).values())))
-    english_words = set(_WORD.findall(english)) - given_en - ours
-    assert english_words, f"the English output of {module} has words of its own: {english!r}"
-    left = sorted(english_words & (set(_WORD.findall(translated)) - given))
-    assert not left, f"{module} in {locale} still says {left}:\n{translated}"
-    if locale == "ja":
-        assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", translated), translated
+def test_no_english_word_is_left_in_a_translated_terminal(queue: Queue, tmp_path: Path, module: str) -> None:
+    """The module's commands in English once, then in German and in Japanese (a process per command)."""
+    english, given_en = _said(queue, tmp_path, module, "C.UTF-8", "en")
+    for lang, locale in (("de_DE.UTF-8", "de"), ("ja_JP.UTF-8", "ja")):
+        translated, given = _said(queue, tmp_path, module, lang, locale)
+        ours = set(_WORD.findall(" ".join(catalog(locale).values())))
+        english_words = set(_WORD.findall(english)) - given_en - ours
+        assert english_words, f"the English output of {module} has words of its own: {english!r}"
+        left = sorted(english_words & (set(_WORD.findall(translated)) - given))
+        assert not left, f"{module} in {locale} still says {left}:\n{translated}"
+        if locale == "ja":
+            assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", translated), translated
 
 
 def test_flow_save_says_its_findings_in_the_terminals_language(queue: Queue, tmp_path: Path) -> None:

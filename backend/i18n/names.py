@@ -73,9 +73,13 @@ def port_name(port: str | None, locale: str) -> str:
 
 def resume_outcome_name(outcome: str, locale: str) -> str:
     """How a pause ended, as `run_resumed` cites it: a port it follows, or its deadline passing."""
-    code = {"approve": "port_approve", "reject": "port_reject", "out": "port_out", "error": "port_error"}.get(
-        outcome, "outcome_timeout"
-    )
+    code = {
+        "approve": "port_approve",
+        "reject": "port_reject",
+        "out": "port_out",
+        "error": "port_error",
+        "passed": "outcome_passed",  # a delay's time is over
+    }.get(outcome, "outcome_timeout")
     return message(code, locale)
 
 

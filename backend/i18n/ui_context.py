@@ -73,6 +73,7 @@ UI_PLACES: dict[str, str] = {
     "inbox/Votes.tsx": "an approval's card, in the list of votes",
     "listview/ListActions.tsx": "the editor's list view, for the selected node",
     "listview/ListView.tsx": "the editor's list view (the flow as a list)",
+    "people/Actor.tsx": "wherever a page names who did something (the audit and people pages, the runs list)",
     "panel/ApprovalPanel.tsx": "the editor's settings panel of an approval node",
     "panel/PrincipalPicker.tsx": "an approval node's settings panel, who may decide, whom it escalates to",
     "panel/ApprovalRules.tsx": "the approval node's settings panel (quorum, four eyes, reminders)",
@@ -703,6 +704,7 @@ UI_KINDS: dict[str, str] = {
     "ui_webhook_shown_once": "message",
     "ui_webhook_title": "heading",
     # The run, inbox and panel pages' whole sentences (issue 34).
+    "ui_audit_flow_version": "value",
     "ui_compare_wire": "value",
     "ui_field_escalate_to_whom": "label",
     "ui_inbox_deadline_remaining": "message",

@@ -22,11 +22,12 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(pg_server_url: str, template_database: str) -> Iterator[Server]:
-    """A real `flowyard serve` (API and worker) on a database cloned from the migrated template, one per
-    test module: which modules share a test process changes from run to run, so a server shared by the
-    session made two modules that add the same user ("rhea") fail in some runs and pass in others."""
+    """A real `flowyard serve` (API and worker) on a database cloned from the migrated template, shared by
+    the modules a test process runs. Which modules those are changes from run to run, so two modules must
+    never add the same user: tests/test_browser_users.py holds the names apart (two adding "rhea" failed
+    one CI run and passed others)."""
     name = f"{template_database}_browser"
     with connect(pg_server_url, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))

@@ -71,7 +71,7 @@ def test_the_parallel_join_and_wait_event_in_japanese(browser: Browser, server: 
     expect(lanes).to_contain_text("checks の分岐（並行）")
     expect(lanes.locator(".lane")).to_have_count(2)
     expect(lanes.locator(".lane").nth(1)).to_contain_text("分岐 2")
-    expect(node(page, "each_line")).to_contain_text("2 件の分岐を待つ（項目ごとに 1 つ）")
+    expect(node(page, "each_line")).to_contain_text("2 件の分岐を待ちます（項目ごとに 1 つ）")
     expect(node(page, "both_done")).to_contain_text("すべてを待つ")
     expect(node(page, "paid").locator(".card-port-name")).to_have_text(["paid", "タイムアウト"])
     expect(page.get_by_role("heading", name="指摘（0）")).to_be_visible()

@@ -32,8 +32,8 @@ def save(page: Page, version: int) -> None:
 def test_the_slower_branches_are_kept_running_or_cancelled_from_the_panel(
     browser: Browser, server: Server
 ) -> None:
-    server.user("rhea", "edit")
-    page = log_in(browser, server, "rhea")
+    server.user("ruth", "edit")
+    page = log_in(browser, server, "ruth")
     new_flow(page)
     for kind in ("Parallel", "Log", "Approval"):
         add(page, kind)

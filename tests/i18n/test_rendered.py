@@ -102,3 +102,15 @@ def test_the_pseudo_locale_marks_every_sentence_and_is_longer() -> None:
     long = [key for key in english if len(_blank(english[key])) >= 20]
     ratio = sum(len(pseudo[key]) for key in long) / sum(len(english[key]) for key in long)
     assert ratio >= 1.35, ratio
+
+
+@pytest.mark.parametrize("locale", [locale for locale in LOCALES if locale != DEFAULT_LOCALE])
+def test_every_outcome_a_pause_resumes_with_is_named_in_the_journal(locale: str) -> None:
+    """`run_resumed` cites how the pause ended (a delay's `passed` once showed as the raw word)."""
+    from backend.i18n.catalogs import cited_name
+    from backend.walker.walk import _OUTCOMES
+
+    for outcome in sorted(set().union(*_OUTCOMES.values())):
+        name = cited_name("outcome", outcome, locale)
+        said = message("run_resumed", locale, node="wait_a_day", outcome=outcome)
+        assert name and name != outcome and name in said, (locale, outcome, said)
