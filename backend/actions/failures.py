@@ -27,3 +27,11 @@ class ActionFailure(CodedError):
         """`{"code", "message", **detail}`: what the node's `error` port sees and the journal keeps."""
         params = {key: value for key, value in self.detail.items() if not isinstance(value, dict | list)}
         return {"code": self.code, "message": message(self.code, "en", **params), **self.detail}
+
+
+def config_type_refused(field: str, json_type: str) -> ActionFailure:
+    """A setting of the node that is not of the JSON type the action needs (`problem_type` names it)."""
+    detail = "not an object" if json_type == "object" else "not text"
+    return ActionFailure(
+        code="action_config_invalid", field=field, detail=detail, problem="problem_type", types=(json_type,)
+    )

@@ -20,7 +20,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from backend.actions.failures import ActionFailure
+from backend.actions.failures import ActionFailure, config_type_refused
 from backend.actions.transport import Answer, Exchange, HttpSender, LateAnswer
 
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
@@ -88,25 +88,13 @@ def header_values(headers: Any) -> dict[str, str]:
     if headers is None:
         return {}
     if not isinstance(headers, Mapping):
-        raise ActionFailure(
-            code="action_config_invalid",
-            field="headers",
-            detail="not an object",
-            problem="problem_type",
-            types=("object",),
-        )
+        raise config_type_refused("headers", "object")
     values: dict[str, str] = {}
     for name, value in headers.items():
         if value is None:
             continue
         if isinstance(value, dict | list):
-            raise ActionFailure(
-                code="action_config_invalid",
-                field=f"headers.{name}",
-                detail="not text",
-                problem="problem_type",
-                types=("string",),
-            )
+            raise config_type_refused(f"headers.{name}", "string")
         values[str(name)] = value if isinstance(value, str) else json.dumps(value)
     return values
 

@@ -23,7 +23,7 @@ from email.message import EmailMessage
 from email.utils import getaddresses
 from typing import Any
 
-from backend.actions.failures import ActionFailure
+from backend.actions.failures import ActionFailure, config_type_refused
 from backend.actions.settings import ActionSettings
 from backend.actions.transport import Exchange, HttpSender
 
@@ -42,21 +42,9 @@ async def send_notify(
     """Send the message; `shown_url` is a webhook's URL as written when a secret went into it."""
     channel, to, text = config.get("channel"), config.get("to"), config.get("message")
     if not isinstance(to, str) or not to:
-        raise ActionFailure(
-            code="action_config_invalid",
-            field="to",
-            detail="not text",
-            problem="problem_type",
-            types=("string",),
-        )
+        raise config_type_refused("to", "string")
     if not isinstance(text, str):
-        raise ActionFailure(
-            code="action_config_invalid",
-            field="message",
-            detail="not text",
-            problem="problem_type",
-            types=("string",),
-        )
+        raise config_type_refused("message", "string")
     if channel == "webhook":
         return await _webhook(to, text, key, sender, settings, timeout_s, shown_url)
     if channel == "email":
