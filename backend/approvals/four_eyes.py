@@ -5,7 +5,8 @@ had set the webhook's secret (an anonymous post is theirs to make): none of them
 anyone stand in for them, unless self-approval is allowed. It is allowed when the approval node says
 `allow_self_approval: true` and the `self_approval` policy is not `never`; with `never`, a node that
 says so is a finding when its flow is saved, and the approvals of versions saved before the policy are
-held to it when decided (the database's `self_approval_allowed`, which the inbox and the tally read too).
+held to it when decided. The database's `self_approval_allowed` is the one rule: the decision
+(`decide_approval`, migration 0028), the inbox and the tally of who could still approve all read it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from typing import Any, Literal, cast
 from psycopg import AsyncConnection
 from psycopg.rows import class_row
 
-from backend.approvals.records import Approval
 from backend.graph.findings import Finding, pointer
 from backend.i18n.catalogs import message
 from backend.store.queries import load
@@ -27,24 +27,6 @@ QUERIES = load("backend.approvals", "queries.sql")
 
 SelfApproval = Literal["per_node", "never"]
 SELF_APPROVAL_VALUES: tuple[SelfApproval, ...] = ("per_node", "never")
-
-
-@dataclass(frozen=True, slots=True)
-class _FourEyes:
-    allowed: bool
-    hook_secret_by: str | None
-
-
-async def selves_of(conn: AsyncConnection[Any], approval: Approval) -> frozenset[str]:
-    """The people who count as the approval's own; none when self-approval is allowed."""
-    cur = conn.cursor(row_factory=class_row(_FourEyes))
-    await cur.execute(QUERIES["four_eyes_of"], {"id": approval.id})
-    row = await cur.fetchone()
-    if row is None or row.allowed:
-        return frozenset()
-    return frozenset(
-        person for person in (approval.started_by, approval.author, row.hook_secret_by) if person is not None
-    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,11 +45,6 @@ WHERE id = %(id)s AND outcome IS NULL
   AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
 RETURNING outcome, decided_at
 
--- name: lock_run_of_approval
--- An approval's run, locked before the approval (runs < approvals < waits): a decision and a cancel of
--- the run take turns, so the second sees what the first did.
-SELECT status FROM runs WHERE id = (SELECT run_id FROM approvals WHERE id = %(id)s) FOR UPDATE
-
 -- name: decision_awaiting_resume
 -- A decision the run has not gone on with yet: its approval wait is still there, untried, and the
 -- approval decided (with several pauses pending, any of them). A wait whose resume threw (it sits out its
@@ -63,13 +58,11 @@ WHERE w.run_id = %(run_id)s AND w.last_error IS NULL
 ORDER BY a.visit
 
 -- name: decide
--- First decision wins: nothing when the approval has an outcome already, or its deadline has passed.
-UPDATE approvals
-SET outcome = %(outcome)s, decided_by = %(by)s, on_behalf_of = %(on_behalf_of)s, comment = %(comment)s,
-    decided_at = coalesce(%(now)s::timestamptz, now())
-WHERE id = %(id)s AND outcome IS NULL
-  AND (deadline_at IS NULL OR deadline_at > coalesce(%(now)s::timestamptz, now()))
-RETURNING run_id, visit, outcome, decided_at
+-- A vote and, when it settles the approval, the decision, the journal line, the run's wake and the NOTIFY:
+-- one statement, one commit (migration 0028's decide_approval). A refusal writes nothing and is returned
+-- as its reason code and the person it concerns.
+SELECT refusal, refused, outcome, run_id, decided_at
+FROM decide_approval(%(id)s, %(vote)s, %(voter)s, %(comment)s, %(now)s::timestamptz)
 
 -- name: approval
 -- One approval, as the inbox and the audit show it.
@@ -258,45 +251,6 @@ SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers,
 FROM approvals WHERE run_id = %(run_id)s
 ORDER BY visit
 
--- name: lock_open_approval
--- An approval's row, locked (after its run's): votes on it take turns, so none is counted twice. Whether
--- it is decided, and whether its deadline has passed.
-SELECT outcome,
-       deadline_at IS NOT NULL AND deadline_at <= coalesce(%(now)s::timestamptz, now()) AS past_deadline
-FROM approvals WHERE id = %(id)s
-FOR UPDATE
-
--- name: cast_vote
--- One vote, its own row; nothing when this person or this seat has voted on the approval already.
-INSERT INTO approval_votes (approval_id, flow_id, voter, on_behalf_of, vote, comment, cast_at)
-SELECT id, flow_id, %(voter)s, %(on_behalf_of)s, %(vote)s, %(comment)s, coalesce(%(now)s::timestamptz, now())
-FROM approvals WHERE id = %(id)s
-ON CONFLICT DO NOTHING
-RETURNING id
-
--- name: tally
--- An approval's approving votes so far, and how many seats could still approve: the users who may decide
--- it (the decide right on the flow; named, or in a named group, or anyone when nobody is named; not the
--- run's starter nor the version's author nor who had set the webhook secret that started it, unless
--- self-approval is allowed) who have not voted.
-SELECT count(*) FILTER (WHERE v.vote = 'approve') AS approves,
-       (SELECT count(*) FROM users AS u
-        WHERE EXISTS (SELECT 1 FROM grants AS g
-                      WHERE g.user_name = u.name AND g."right" = 'decide'
-                        AND (g.flow_id IS NULL OR g.flow_id = a.flow_id))
-          AND (cardinality(a.approvers) = 0
-               OR ('user:' || u.name) = ANY(a.approvers)
-               OR EXISTS (SELECT 1 FROM group_members AS m
-                          WHERE m.user_name = u.name AND ('group:' || m.group_name) = ANY(a.approvers)))
-          AND (self_approval_allowed(a.allow_self_approval)
-               OR (u.name IS DISTINCT FROM a.started_by AND u.name IS DISTINCT FROM a.author
-                   AND u.name IS DISTINCT FROM a.hook_secret_by))
-          AND NOT EXISTS (SELECT 1 FROM approval_votes AS w WHERE w.approval_id = a.id AND w.seat = u.name))
-       AS could_still
-FROM approvals AS a LEFT JOIN approval_votes AS v ON v.approval_id = a.id
-WHERE a.id = %(id)s
-GROUP BY a.id
-
 -- name: votes_of_approvals
 -- The votes of approvals (one, or a page of the inbox or the audit), in the order they were cast.
 SELECT approval_id, id, voter, on_behalf_of, vote, comment, cast_at
@@ -441,11 +395,6 @@ FROM approvals
 WHERE run_id = ANY(%(run_ids)s::bigint[])
   AND outcome IN ('approved', 'rejected', 'timed_out_approved', 'timed_out_rejected', 'skipped')
 ORDER BY run_id, decided_at DESC, id DESC
-
--- name: four_eyes_of
--- Whether the approval's own people may decide it (the node and the policy), and who had set the flow's
--- webhook secret when the webhook started its run (none: no webhook).
-SELECT self_approval_allowed(allow_self_approval) AS allowed, hook_secret_by FROM approvals WHERE id = %(id)s
 
 -- name: policy
 -- A policy's value and who set it when; no row: its default.

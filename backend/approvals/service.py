@@ -15,21 +15,19 @@ from datetime import datetime, timedelta
 from typing import Any, LiteralString
 
 from psycopg import AsyncConnection
-from psycopg.rows import class_row, scalar_row
 from psycopg.types.json import Jsonb
 
-from backend.approvals.four_eyes import selves_of
-from backend.approvals.records import Approval, Outcome, VoteKind, read_one_with_votes, read_with_votes
+from backend.approvals.records import Approval, Outcome, read_one_with_votes, read_with_votes
 from backend.approvals.retention import sweep_decided_approvals
 from backend.errors import CodedError
 from backend.graph.durations import parse_duration
 from backend.observability import events
-from backend.people.accounts import has_right, principals_of
+from backend.people.accounts import principals_of
 from backend.queue import journal
 from backend.queue.claims import Claim, ClaimLost, Clock, database_clock
 from backend.queue.driver import Run, Undecided, WaitFailed
-from backend.queue.pauses import wake_for_decision, wake_pauses
-from backend.queue.runs import StandingDecision, WaitApproval, wake_workers
+from backend.queue.pauses import wake_pauses
+from backend.queue.runs import StandingDecision, WaitApproval
 from backend.store.queries import every, load, one, scalar, scalars
 from backend.walker import ApprovalRequest, JournalLine, Resume
 
@@ -89,30 +87,6 @@ class _Schedule:
 
 
 @dataclass(frozen=True, slots=True)
-class _Open:
-    """An approval's row under its lock (lock_open_approval): decided or not, too late or not."""
-
-    outcome: Outcome | None
-    past_deadline: bool
-
-
-@dataclass(frozen=True, slots=True)
-class _Decided:
-    """What the deciding UPDATE wrote (decide)."""
-
-    run_id: int
-    visit: int
-    outcome: Outcome
-    decided_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class _Tally:
-    approves: int
-    could_still: int  # seats that may decide and have not voted
-
-
-@dataclass(frozen=True, slots=True)
 class _DecidedPause:
     """An approval pause of a wait with several, whose approval is decided (decided_pauses)."""
 
@@ -121,40 +95,15 @@ class _DecidedPause:
 
 
 @dataclass(frozen=True, slots=True)
-class _Vote:
-    """A vote about to be cast: on what, which way, by whom, in whose seat, with what comment."""
+class _Cast:
+    """What `decide_approval` (migration 0028) did with a vote: refused it (a reason code, and the person
+    it concerns), or counted it; `outcome` when the vote settled the approval."""
 
-    approval: Approval
-    kind: VoteKind
-    by: str
-    on_behalf_of: str | None
-    comment: str | None
-
-    def line(self, approves: int) -> JournalLine:
-        """The vote's journal line, with the approvals counted so far."""
-        return JournalLine(
-            code="approval_vote_approve" if self.kind == "approve" else "approval_vote_reject",
-            node=self.approval.node,
-            visit=self.approval.visit,
-            data={
-                "approval": self.approval.id,
-                "voter": self.by,
-                "on_behalf_of": self.on_behalf_of,
-                "approves": approves,
-                "quorum": self.approval.quorum,
-            },
-        )
-
-
-def _settled(approval: Approval, vote: VoteKind, tally: _Tally) -> Outcome | None:
-    """The outcome the votes now decide (None while the approval can still go either way)."""
-    if tally.approves >= approval.quorum:
-        return "approved"
-    if vote == "reject" and approval.reject_rule == "any":
-        return "rejected"
-    if tally.approves + tally.could_still < approval.quorum:
-        return "rejected"  # the quorum can no longer be reached
-    return None
+    refusal: str | None
+    refused: str | None
+    outcome: Outcome | None
+    run_id: int | None
+    decided_at: datetime | None
 
 
 class DecisionRefused(CodedError):
@@ -382,8 +331,9 @@ class ApprovalService:
 
         `by` must hold the decide right on the flow and be among the approvers, or stand in for one of
         them by a delegation; unless the node allows it, neither may be the run's starter nor the flow
-        version's author. The vote, the outcome, the run's `wake_at = now()` and the NOTIFY are one
-        transaction. The first decision wins: a later vote is refused with `approval_already_decided`,
+        version's author. The checks, the vote, the tally, the outcome, the journal line, the run's
+        `wake_at = now()` and the NOTIFY are one statement (`decide_approval`, migration 0028): one round
+        trip and one commit, the locks held only while the server works. The first decision wins: a later vote is refused with `approval_already_decided`,
         carrying the decision that stands. A vote that leaves the approval open returns outcome None.
         """
         if outcome not in ("approved", "rejected"):
@@ -394,22 +344,36 @@ class ApprovalService:
             raise DecisionRefused(
                 code="decision_approval_mismatch", approval=approval_id, seen_approval=seen_approval
             )
-        approval = approval or await self.get(conn, approval_id)
-        if approval is None:
+        if seen is not None:
+            approval = approval or await self.get(conn, approval_id)
+            if approval is None:
+                raise DecisionRefused(code="approval_not_found", approval=approval_id)
+            if seen != approval.digest:
+                raise DecisionRefused(code="approval_changed", approval=approval_id)
+        where = {
+            "id": approval_id,
+            "vote": "approve" if outcome == "approved" else "reject",
+            "voter": by,
+            "comment": comment,
+            "now": self.clock(),
+        }
+        if conn.autocommit:  # one statement is its own transaction: no BEGIN and COMMIT to send
+            cast = await one(conn, _Cast, QUERIES["decide"], where)
+        else:
+            async with conn.transaction():
+                cast = await one(conn, _Cast, QUERIES["decide"], where)
+        assert cast is not None, "decide_approval returns one row"
+        if cast.refusal is None:
+            assert cast.run_id is not None and cast.decided_at is not None
+            if cast.outcome is not None:
+                events.approval_decided(approval_id, cast.run_id, cast.outcome)
+            return Decision(approval_id, cast.outcome, cast.decided_at, by)
+        if cast.refusal == "approval_not_found":
             raise DecisionRefused(code="approval_not_found", approval=approval_id)
-        if seen is not None and seen != approval.digest:
-            raise DecisionRefused(code="approval_changed", approval=approval_id)
-        if not await has_right(conn, by, "decide", approval.flow_id):
-            raise DecisionRefused(code="decide_right_missing", user=by)
-        on_behalf_of = await self._seat(conn, approval, by)
-        selves = await selves_of(conn, approval)
-        for person in (by, on_behalf_of):
-            if person in selves:
-                raise DecisionRefused(code="self_approval_refused", user=person)
-        vote = _Vote(approval, "approve" if outcome == "approved" else "reject", by, on_behalf_of, comment)
-        decision = await self._cast(conn, vote, self.clock())
-        if decision is not None:
-            return decision
+        if cast.refusal == "approval_vote_already_cast":
+            raise DecisionRefused(code=cast.refusal, approval=approval_id, user=by)
+        if cast.refusal != "closed":
+            raise DecisionRefused(code=cast.refusal, user=cast.refused)
         standing = await self.get(conn, approval_id)
         assert standing is not None
         if standing.outcome is None:
@@ -419,79 +383,6 @@ class ApprovalService:
         if standing.outcome == "cancelled":
             raise DecisionRefused(code="approval_cancelled", approval=approval_id, standing=stands)
         raise DecisionRefused(code="approval_already_decided", approval=approval_id, standing=stands)
-
-    async def _cast(self, conn: AsyncConnection[Any], vote: _Vote, now: datetime | None) -> Decision | None:
-        """The vote and, when it settles the approval, the decision, in one transaction of four round
-        trips (the statements that need no answer before the next are sent together); None when the
-        approval is decided already or past its deadline.
-
-        The locks are what every decision holds its turn by (the run's, then the approval's, then the
-        chain's head as the vote's record is appended): the fewer round trips under them, the sooner the
-        next decision of the same run or flow goes on (docs/approvals.md).
-        """
-        approval, by = vote.approval, vote.by
-        where = {"id": approval.id, "now": now}
-        async with conn.pipeline(), conn.transaction():
-            # The run first, as a cancel takes it: one of the two lands first, and the other sees it.
-            await conn.execute(QUERIES["lock_run_of_approval"], where)
-            state = await one(conn, _Open, QUERIES["lock_open_approval"], where)
-            assert state is not None, "approvals are never deleted while open"
-            if state.outcome is not None or state.past_deadline:
-                return None
-            cast = conn.cursor(row_factory=scalar_row)
-            await cast.execute(
-                QUERIES["cast_vote"],
-                {
-                    **where,
-                    "voter": by,
-                    "on_behalf_of": vote.on_behalf_of,
-                    "vote": vote.kind,
-                    "comment": vote.comment,
-                },
-            )
-            counted = conn.cursor(row_factory=class_row(_Tally))
-            await counted.execute(QUERIES["tally"], where)
-            if await cast.fetchone() is None:
-                raise DecisionRefused(code="approval_vote_already_cast", approval=approval.id, user=by)
-            tally = await counted.fetchone()
-            assert tally is not None
-            settled = _settled(approval, vote.kind, tally)
-            decided = conn.cursor(row_factory=class_row(_Decided))
-            if settled is not None:
-                await decided.execute(
-                    QUERIES["decide"],
-                    {
-                        **where,
-                        "outcome": settled,
-                        "by": by,
-                        "on_behalf_of": vote.on_behalf_of,
-                        "comment": vote.comment,
-                    },
-                )
-            await journal.append(conn, approval.run_id, [vote.line(tally.approves)])
-            if settled is None:
-                return Decision(approval.id, None, now or await self._now(conn), by)
-            done = await decided.fetchone()
-            assert done is not None, "the row is locked, open and before its deadline"
-            await wake_for_decision(conn, done.run_id, approval.node, done.visit, now)
-            await wake_workers(conn, done.run_id)
-        events.approval_decided(approval.id, done.run_id, done.outcome)
-        return Decision(approval.id, done.outcome, done.decided_at, by)
-
-    async def _seat(self, conn: AsyncConnection[Any], approval: Approval, by: str) -> str | None:
-        """None when `by` decides in their own seat; else the approver `by` stands in for by a delegation.
-
-        A delegation passes no right: `by` already holds the decide right on the flow (checked before),
-        and the approver they stand in for must hold it too.
-        """
-        if not approval.approvers or (await principals_of(conn, by)) & set(approval.approvers):
-            return None
-        for delegator in await scalars(conn, QUERIES["delegators_of"], {"name": by, "now": self.clock()}):
-            if (await principals_of(conn, delegator)) & set(approval.approvers) and await has_right(
-                conn, delegator, "decide", approval.flow_id
-            ):
-                return str(delegator)
-        raise DecisionRefused(code="approver_not_named", user=by)
 
     async def _now(self, conn: AsyncConnection[Any]) -> datetime:
         now: datetime = await scalar(conn, QUERIES["database_now"])

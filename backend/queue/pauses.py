@@ -1,8 +1,8 @@
 """A run's pause made due now by whoever answers it: the queue's writes of `waits` for the approvals
 (a decision) and wait_event (an event, a timeout), which own what answers a pause but not the wait.
 
-- `wake_for_decision`: a decided approval's wait (and its pause, with several) due now, in the decision's
-  transaction.
+- A decided approval's wait (and its pause, with several) is made due by the decision's own statement
+  (`decide_approval`, migration 0028), in the database.
 - `wake_pauses`: of a wait just parked with several pauses, those answered while it was claimed (whose own
   wake-up the park wrote over); the approvals and wait_event each name theirs, reading their own table
   beside `waits`.
@@ -40,13 +40,3 @@ async def wake_pauses(
         return []
     params = {"wait_ids": [p.wait_id for p in listed], "keys": [p.key for p in listed], "now": now}
     return sorted(int(wait_id) for wait_id in await scalars(conn, QUERIES["wake_pauses"], params))
-
-
-async def wake_for_decision(
-    conn: AsyncConnection[Any], run_id: int, node: str, visit: int, now: datetime | None
-) -> None:
-    """Make the run's wait due now, and its pause at (`node`, `visit`) when it holds several; in the
-    decision's transaction (the run's row locked first)."""
-    await conn.execute(
-        QUERIES["wake_for_decision"], {"run_id": run_id, "node": node, "visit": visit, "now": now}
-    )

@@ -605,19 +605,6 @@ FROM answered AS a
 WHERE w.id = a.id
 RETURNING w.id
 
--- name: wake_for_decision
--- A decided approval's run: its wait is due now, and so is the approval's pause when the wait holds
--- several (a parallel open): the one way a decision resumes a run, in the decision's transaction.
-UPDATE waits
-SET wake_at = coalesce(%(now)s::timestamptz, now()), answered_at = coalesce(%(now)s::timestamptz, now()),
-    pauses = CASE WHEN pauses IS NULL THEN NULL
-                  ELSE jsonb_set(pauses, ARRAY[%(node)s || '@' || %(visit)s, 'due'],
-                                 to_jsonb(coalesce(%(now)s::timestamptz, now()))) END
-WHERE run_id = %(run_id)s
-  AND CASE WHEN pauses IS NULL THEN kind = 'approval' AND visit = %(visit)s
-           ELSE pauses ? (%(node)s || '@' || %(visit)s) END
-RETURNING id
-
 -- name: read_only
 -- The transaction writes nothing: a resume's preview runs in one, so a write by mistake is an error.
 SET TRANSACTION READ ONLY
