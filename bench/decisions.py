@@ -20,8 +20,8 @@ Run: `.venv/bin/python bench/decisions.py [--items 2000] [--senders 1 4 16] [--w
 - Decide-to-resume: runs.ended_at minus approvals.decided_at, one decision at a time with a pause, alone
   and then beside a stream of two-node runs fed as due start waits at --background per second.
 - DBOS: bench/decisions_dbos.py in the peers' venv (bench/peers.py makes it), same N, S and W.
-- `--checkout PATH`: another copy of the project (with a built .venv is not needed: this venv runs it)
-  measured in the same run, interleaved, so that before and after print side by side.
+- `--checkout PATH`: another copy of the project, run on this venv and measured in the same run,
+  interleaved, so that before and after print side by side.
 """
 
 from __future__ import annotations
@@ -54,15 +54,17 @@ def load_average() -> str:
 
 def flush_ms(server: str, inserts: int = 300) -> float:
     """The mean time of a committed single-row INSERT into a logged table: one WAL flush each."""
-    with fresh_database(server, "bench_decisions_flush", log_statements=False) as url:
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute("CREATE TABLE flushes (id bigserial PRIMARY KEY, at timestamptz DEFAULT now())")
-            for _ in range(10):  # a warm connection and plan
-                conn.execute("INSERT INTO flushes DEFAULT VALUES")
-            started = time.perf_counter()
-            for _ in range(inserts):
-                conn.execute("INSERT INTO flushes DEFAULT VALUES")
-            return (time.perf_counter() - started) * 1000 / inserts
+    with (
+        fresh_database(server, "bench_decisions_flush", log_statements=False) as url,
+        psycopg.connect(url, autocommit=True) as conn,
+    ):
+        conn.execute("CREATE TABLE flushes (id bigserial PRIMARY KEY, at timestamptz DEFAULT now())")
+        for _ in range(10):  # a warm connection and plan
+            conn.execute("INSERT INTO flushes DEFAULT VALUES")
+        started = time.perf_counter()
+        for _ in range(inserts):
+            conn.execute("INSERT INTO flushes DEFAULT VALUES")
+        return (time.perf_counter() - started) * 1000 / inserts
 
 
 def run(command: list[str]) -> list[dict[str, str]]:
@@ -87,10 +89,14 @@ def main() -> None:
     parser.add_argument("--modes", nargs="+", choices=("service", "api"), default=["service", "api"])
     parser.add_argument("--rounds", type=int, default=1, help="timed passes of each cell (medians)")
     parser.add_argument("--count-items", type=int, default=300, help="runs in each counting pass (0: none)")
-    parser.add_argument("--latency", type=int, default=100, help="decide-to-resume samples per load (0: none)")
+    parser.add_argument(
+        "--latency", type=int, default=100, help="decide-to-resume samples per load (0: none)"
+    )
     parser.add_argument("--background", type=int, default=1000, help="other resumes asked per second")
     parser.add_argument("--no-dbos", dest="dbos", action="store_false")
-    parser.add_argument("--quick", action="store_true", help="a smoke run: 40 decisions, 20 counted and sampled")
+    parser.add_argument(
+        "--quick", action="store_true", help="a smoke run: 40 decisions, 20 counted and sampled"
+    )
     parser.add_argument("--checkout", type=Path, action="append", default=[], help="another copy to measure")
     args = parser.parse_args()
     if args.quick:
@@ -132,7 +138,10 @@ def main() -> None:
     for workers in args.workers if args.latency else []:
         for build in builds:
             command = cell(builds[build], url, "service", 1, workers, 0)
-            latencies += [(build, r) for r in run([*command, "--latency", str(args.latency), "--background", str(args.background)])]
+            latencies += [
+                (build, r)
+                for r in run([*command, "--latency", str(args.latency), "--background", str(args.background)])
+            ]
 
     report(args, builds, flush, rates, counts, latencies)
     print(f"# load at the end: {load_average()}", flush=True)
@@ -156,7 +165,10 @@ def report(
     median = {key: statistics.median(values) for key, values in rates.items()}
     nan = float("nan")
     floor = 1000 / flush
-    print(f"\ndecisions resumed per second, N={args.items}, medians of {args.rounds} round(s); flush floor {floor:.0f}/s")
+    print(
+        f"\ndecisions resumed per second, N={args.items}, medians of {args.rounds} round(s);"
+        f" flush floor {floor:.0f}/s"
+    )
     print("statements per decision: decide side + workers' side; claims: the workers' claim statements")
     rows = [(b, m) for b in builds for m in args.modes] + ([("dbos", "")] if args.dbos else [])
     head = "".join(f"{f'S={s} W={w}':>28}" for w in args.workers for s in args.senders)
@@ -180,7 +192,10 @@ def report(
                 ours = median.get((build, mode, senders, workers), nan)
                 dbos = median.get(("dbos", "", senders, workers), nan)
                 w1 = median.get((build, mode, senders, args.workers[0]), nan)
-                line.append(f"S={senders}: {ours / one:.1f}x S=1, {ours / w1:.2f}x W={args.workers[0]}, {ours / dbos:.1f}x DBOS")
+                line.append(
+                    f"S={senders}: {ours / one:.1f}x S=1, {ours / w1:.2f}x W={args.workers[0]},"
+                    f" {ours / dbos:.1f}x DBOS"
+                )
             print(f"{build} {mode} W={workers}: " + "; ".join(line))
 
     for build, result in latencies:

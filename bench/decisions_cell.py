@@ -25,18 +25,17 @@ from typing import Any
 
 import psycopg
 
+from bench.decisions_log import ServerLog, statement_counts
 from bench.decisions_parts import (
     BUSY,
     FLOW,
     PARKED,
     SENDER_NAME,
-    ServerLog,
     fresh_database,
     parked_runs,
     percentile,
     sender_processes,
     served,
-    statement_counts,
     work,
 )
 
@@ -114,7 +113,10 @@ def throughput(args: argparse.Namespace, url: str, log: ServerLog | None) -> Non
     """Park N runs at their approval (untimed), release S senders, time until no wait is left."""
     setup(args.checkout, url, args.items, args.senders)
     workers = Workers(url, args.workers, args.checkout)
-    with served(url, args.checkout, args.mode == "api") as port, psycopg.connect(url, autocommit=True) as conn:
+    with (
+        served(url, args.checkout, args.mode == "api") as port,
+        psycopg.connect(url, autocommit=True) as conn,
+    ):
         conn.execute("SET application_name = 'bench-poll'")
         wait_parked(conn, args.items, workers)
         senders = sender_processes(url, args.mode, args.senders, port, args.checkout)
@@ -128,7 +130,9 @@ def throughput(args: argparse.Namespace, url: str, log: ServerLog | None) -> Non
             time.sleep(POLL_S)
         seconds = time.perf_counter() - started
         if log:
-            roles = dict(conn.execute("SELECT pid, application_name FROM pg_stat_activity").fetchall())
+            roles: dict[int, str] = dict(
+                conn.execute("SELECT pid, application_name FROM pg_stat_activity").fetchall()
+            )
             log.mark(conn, "end")
         senders.end()
         errors = senders.errors.value

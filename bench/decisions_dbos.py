@@ -63,7 +63,7 @@ def alchemy(url: str) -> str:
 
 
 def prepare(url: str, items: int) -> None:
-    import sqlalchemy as sa
+    import sqlalchemy as sa  # type: ignore[import-not-found]
 
     dbos = os.path.join(os.path.dirname(sys.executable), "dbos")
     subprocess.run([dbos, "migrate", "-s", alchemy(url)], check=True, capture_output=True)
@@ -72,7 +72,9 @@ def prepare(url: str, items: int) -> None:
     try:
         with engine.begin() as conn:
             for n in range(items):
-                client.enqueue_in_transaction(conn, {"queue_name": QUEUE, "workflow_name": "approval_workflow"}, n)
+                client.enqueue_in_transaction(
+                    conn, {"queue_name": QUEUE, "workflow_name": "approval_workflow"}, n
+                )
     finally:
         engine.dispose()
         client.destroy()
@@ -121,12 +123,18 @@ def drain(url: str, items: int, senders: int, workers: int) -> float:
             ready.wait(timeout=120)
             started = time.perf_counter()
             while (parked := conn.execute(PARKED).fetchone()) != (items,):
-                if not all(process.is_alive() for process in processes) or time.perf_counter() - started > 900:
+                if (
+                    not all(process.is_alive() for process in processes)
+                    or time.perf_counter() - started > 900
+                ):
                     raise SystemExit(f"dbos: only {parked} of {items} parked")
                 time.sleep(0.05)
             print(f"# dbos: parking {items} took {time.perf_counter() - started:.1f} s", flush=True)
             conn.execute("ANALYZE")
-            ids = [row[0] for row in conn.execute("SELECT workflow_uuid FROM dbos.workflow_status ORDER BY created_at")]
+            ids = [
+                row[0]
+                for row in conn.execute("SELECT workflow_uuid FROM dbos.workflow_status ORDER BY created_at")
+            ]
             count = min(senders, os.cpu_count() or 1)
             go = context.Barrier(count + 1)
             shares = [[ids[k::senders] for k in range(first, senders, count)] for first in range(count)]

@@ -1,20 +1,18 @@
-"""The parts of bench/decisions_cell.py that its worker, sender and feeder processes run, and the reading
-of the server's log. Nothing here imports the project at module level: each process imports the checkout
-it was handed, so that another copy of the project can be measured beside this one."""
+"""The parts of bench/decisions_cell.py that its worker, sender and feeder processes run. Nothing here
+imports the project at module level: each process imports the checkout it was handed, so that another
+copy of the project can be measured beside this one."""
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
 import os
-import re
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -24,13 +22,16 @@ from psycopg.conninfo import make_conninfo
 SENDER_NAME = "fin"
 PARKED = "SELECT count(*) FROM approvals WHERE outcome IS NULL"
 BUSY = "SELECT EXISTS (SELECT FROM waits)"
-CLAIM = "WITH answered AS ("  # how the worker's claim statement (backend/queue/queries.sql) begins
 FLOW = {
     "format": "flowyard.flow/1",
     "name": "approve",
     "nodes": [
         {"id": "start", "type": "trigger", "config": {"kind": "manual"}},
-        {"id": "sign", "type": "approval", "config": {"title": "Invoice {{trigger.n}}", "approvers": ["group:finance"]}},
+        {
+            "id": "sign",
+            "type": "approval",
+            "config": {"title": "Invoice {{trigger.n}}", "approvers": ["group:finance"]},
+        },
         {"id": "paid", "type": "log", "config": {"message": "invoice {{trigger.n}} approved"}},
         {"id": "held", "type": "log", "config": {"message": "invoice {{trigger.n}} rejected"}},
     ],
@@ -98,9 +99,13 @@ def work(url: str, ready: Any, stop: Any, checkout: str) -> None:
 
     async def go() -> None:
         kwargs = {"autocommit": True, "application_name": "bench-worker"}
-        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(url, min_size=1, max_size=13, kwargs=kwargs, open=False)
+        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+            url, min_size=1, max_size=13, kwargs=kwargs, open=False
+        )
         await pool.open()
-        worker = Worker(pool, concurrency=10, lease=timedelta(seconds=30), retention=None, approvals=ApprovalService())
+        worker = Worker(
+            pool, concurrency=10, lease=timedelta(seconds=30), retention=None, approvals=ApprovalService()
+        )
         stopping = asyncio.Event()
         await asyncio.to_thread(ready.wait)
         runner = asyncio.create_task(worker.run(stopping))
@@ -127,7 +132,8 @@ class Senders:
         shares = [list(range(first, senders, count)) for first in range(count)]
         self.processes = [
             context.Process(
-                target=send, args=(url, mode, senders, share, port, checkout, self.ready, self.stop, self.errors)
+                target=send,
+                args=(url, mode, senders, share, port, checkout, self.ready, self.stop, self.errors),
             )
             for share in shares
         ]
@@ -267,59 +273,3 @@ class Feeder:
         self.stop.set()
         self.process.join()
         return float(self.fed.value)
-
-
-STATEMENT = re.compile(r"\[(\d+)\][^\n]*? LOG:  (?:statement|execute [^:]*): (.*?)(?=\n\S|\Z)", re.S)
-
-
-class ServerLog:
-    """The server's log file, found through its postmaster (this machine's /proc), read from where it
-    stood when this object was made; marker statements bound the timed window in it."""
-
-    def __init__(self, server: str, name: str) -> None:
-        self.name = name
-        with psycopg.connect(server, autocommit=True) as conn:
-            collector = conn.execute("SHOW logging_collector").fetchone() == ("on",)
-            row = conn.execute("SELECT pg_backend_pid(), current_setting('data_directory'), pg_current_logfile()")
-            pid, data, current = row.fetchone() or (0, "", None)
-        try:
-            if collector and current:
-                self.path = Path(data) / current
-            else:
-                with open(f"/proc/{pid}/stat") as stat:
-                    postmaster = stat.read().rpartition(")")[2].split()[1]
-                self.path = Path(os.readlink(f"/proc/{postmaster}/fd/2"))
-            self.offset = self.path.stat().st_size
-        except OSError as error:
-            raise SystemExit(f"statement counts need the server's log on this machine: {error}") from None
-
-    def mark(self, conn: psycopg.Connection[Any], what: str) -> None:
-        conn.execute(sql.SQL("SELECT {}").format(sql.Literal(f"decisions-mark-{what}-{self.name}")))
-
-    def window(self) -> list[tuple[int, str]]:
-        """(backend pid, statement) of every statement logged between the start and end markers."""
-        end_mark, statements, deadline = f"decisions-mark-end-{self.name}", [], time.monotonic() + 10
-        while not any(end_mark in s for _, s in statements[-50:]) and time.monotonic() < deadline:
-            time.sleep(0.1)  # the server may not have written its last lines yet
-            with open(self.path, errors="replace") as log:
-                log.seek(self.offset)
-                statements = [(int(m[1]), " ".join(m[2].split())) for m in STATEMENT.finditer(log.read())]
-        start = next(i for i, (_, s) in enumerate(statements) if f"decisions-mark-start-{self.name}" in s)
-        end = next(i for i, (_, s) in enumerate(statements) if end_mark in s)
-        return statements[start + 1 : end]
-
-
-def statement_counts(window: list[tuple[int, str]], roles: dict[int, str]) -> tuple[int, int, int, int]:
-    """Statements of the deciding side (service senders, the API server), of the workers, the workers'
-    claims, and the rest (other than the poller's)."""
-    decide = worker = claims = other = 0
-    for pid, statement in window:
-        role = roles.get(pid, "")
-        if role in ("bench-sender", "bench-api"):
-            decide += 1
-        elif role == "bench-worker":
-            worker += 1
-            claims += CLAIM in statement
-        elif role != "bench-poll":
-            other += 1
-    return decide, worker, claims, other

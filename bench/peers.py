@@ -392,7 +392,8 @@ def peers_python() -> Path:
     python = PEERS_HOME / "venv" / "bin" / "python"
     if not python.exists():
         venv.create(PEERS_HOME / "venv", with_pip=True)
-    probe = subprocess.run([python, "-c", "import pgqueuer, procrastinate, asyncpg, psycopg, dbos"], check=False)
+    imports = "import pgqueuer, procrastinate, asyncpg, psycopg, dbos"
+    probe = subprocess.run([python, "-c", imports], check=False)
     if probe.returncode != 0:
         pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *PEER_PACKAGES]
         subprocess.run(pip, check=True)
