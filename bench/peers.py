@@ -49,7 +49,13 @@ import psycopg
 
 PEERS_HOME = Path(os.environ.get("FLOWYARD_PEERS_HOME", "/tmp/flowyard-peers"))
 # The versions the figures were measured with.
-PEER_PACKAGES = ("pgqueuer==1.6.0", "asyncpg==0.32.0", "procrastinate==3.10.0", "psycopg[binary,pool]==3.3.9")
+PEER_PACKAGES = (
+    "pgqueuer==1.6.0",
+    "asyncpg==0.32.0",
+    "procrastinate==3.10.0",
+    "psycopg[binary,pool]==3.3.9",
+    "dbos==3.4.0",
+)
 POLL_S = 0.01
 RESULT = re.compile(r"^(\S+) items=(\d+) workers=(\d+) seconds=([\d.]+) per_s=([\d.]+)")
 CPU = re.compile(r" clients_ms=([\d.]+) server_ms=([\d.]+)$")
@@ -386,7 +392,8 @@ def peers_python() -> Path:
     python = PEERS_HOME / "venv" / "bin" / "python"
     if not python.exists():
         venv.create(PEERS_HOME / "venv", with_pip=True)
-    probe = subprocess.run([python, "-c", "import pgqueuer, procrastinate, asyncpg, psycopg"], check=False)
+    imports = "import pgqueuer, procrastinate, asyncpg, psycopg, dbos"
+    probe = subprocess.run([python, "-c", imports], check=False)
     if probe.returncode != 0:
         pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *PEER_PACKAGES]
         subprocess.run(pip, check=True)
