@@ -100,8 +100,11 @@ WHERE status = 'claimed' AND claim_expires_at < coalesce(%(now)s::timestamptz, n
 RETURNING id
 
 -- name: next_wake
--- When the earliest waiting wait falls due, and the database's now, to sleep until then and no longer.
-SELECT min(wake_at) AS wake_at, now() AS now FROM waits WHERE status = 'waiting' AND wake_at < 'infinity'
+-- When the earliest waiting wait falls due by time, and the database's now, to sleep until then and no
+-- longer. An answered wait is left out: its NOTIFY wakes the worker that owns it (backend/queue/wakes.py),
+-- and an idle worker that read it here would race that owner for it.
+SELECT min(wake_at) AS wake_at, now() AS now FROM waits
+WHERE status = 'waiting' AND wake_at < 'infinity' AND answered_at IS NULL
 
 -- name: park
 -- Write the run's next pause over its claimed wait; nothing when the claim is no longer ours.
@@ -339,13 +342,26 @@ DELETE FROM waits WHERE run_id = %(run_id)s
 RETURNING id
 
 -- name: heartbeat
--- Say this worker is alive.
-INSERT INTO workers (name, concurrency) VALUES (%(me)s, %(concurrency)s)
-ON CONFLICT (name) DO UPDATE SET heartbeat_at = now()
+-- Say this worker is alive; and the workers alive now (a beat in the last %(live)s seconds), by name, this
+-- one among them: each NOTIFY is answered by one of them (backend/queue/wakes.py).
+WITH beat AS (
+    INSERT INTO workers (name, concurrency) VALUES (%(me)s, %(concurrency)s)
+    ON CONFLICT (name) DO UPDATE SET heartbeat_at = now()
+    RETURNING name
+)
+SELECT name FROM beat
+UNION
+SELECT name FROM workers WHERE heartbeat_at > now() - make_interval(secs => %(live)s)
+ORDER BY name
 
 -- name: worker_gone
--- A worker that stops cleanly takes itself off the list.
-DELETE FROM workers WHERE name = %(me)s
+-- A worker that stops cleanly takes itself off the list, and tells the others (backend/queue/wakes.py).
+WITH gone AS (DELETE FROM workers WHERE name = %(me)s RETURNING name)
+SELECT pg_notify('flowyard_workers', name) FROM gone
+
+-- name: notify_workers
+-- A worker that has just said it is alive tells the others, who learn the live workers again.
+SELECT pg_notify('flowyard_workers', %(me)s)
 
 -- name: list_workers
 -- Workers for operators, the freshest first.

@@ -63,8 +63,9 @@ from backend.queue.runs import NOTIFY_CHANNEL
 from backend.queue.schedules import fire_due
 from backend.queue.settle import Outcome
 from backend.queue.sweep import DEFAULT_RETENTION, key_retention_from_env, sweep_ended_runs
+from backend.queue.wakes import WORKERS_CHANNEL, Wakes
 from backend.store.errors import database_gone
-from backend.store.queries import one
+from backend.store.queries import one, scalars
 
 log = logging.getLogger("flowyard.worker")
 T = TypeVar("T")
@@ -84,7 +85,7 @@ HEARTBEAT_S = 5.0
 # while one batch is being flushed the next claims are walked and queue up: the deeper the queue, the more
 # outcomes share the next flush.
 IN_HAND = 4
-SWEEP_EVERY_BEATS = 12  # a minute
+SWEEP_S = 60.0  # how often a worker sweeps what retention lets go
 # The first pause before a walk or a write that met the database away is done again; doubled each time.
 BLIP_PAUSE_S = 0.05
 
@@ -162,8 +163,11 @@ class Worker:
         self._suspect: tuple[int, int] | None = None
         self._wake = asyncio.Event()
         self._claimed_at = 0.0  # monotonic time of the last full claim round
-        # A NOTIFY came since the last claim round: a wait may have been answered (a decision, an event).
-        self._heard = False
+        # Whether a claim round may find something: a NOTIFY of its own, a timer, a full last round.
+        self._wakes = Wakes(self.name)
+        self._beat_now = asyncio.Event()  # a worker came or went: learn the live ones now
+        # (monotonic time read, monotonic time due) of the earliest timed wait, read by the last sleep.
+        self._next_wake: tuple[float, float] | None = None
         self._kept: tuple[float, Any] | None = None  # (monotonic time, clock) of the last housekeeping
         # The monotonic time the soonest wait this worker parked falls due (None: none known), and the
         # event that tells a sleeping loop it came closer: no NOTIFY can announce a wait due in 10 ms.
@@ -196,8 +200,8 @@ class Worker:
                 self._wake.clear()
                 try:
                     claimed = await self.serve_due()
-                    if claimed and self._free() >= self.claim_at_free:
-                        continue  # there may be more due right now
+                    if claimed and self._wakes.look and self._free() >= self.claim_at_free:
+                        continue  # the round filled what it asked for: there may be more due right now
                     await self._sleep(stop)
                 except Exception:
                     log.exception("the worker's loop failed; trying again in a second")
@@ -220,16 +224,20 @@ class Worker:
         Answered waits (a decision, an event) come first in every claim round. A worker woken by a NOTIFY
         whose free slots are too few for a full round claims the answered waits alone, at once, with the
         slots it has (`answered_only`): an answer does not wait for the backlog's walks to free half of
-        them."""
-        heard, self._heard = self._heard, False
-        if self._claimable_at() <= time.monotonic():
+        them. Only for a reason (backend/queue/wakes.py): a walk's end alone finds nothing new."""
+        wakes, moment = self._wakes, time.monotonic()
+        parked_due = self._due_at is not None and self._due_at <= moment
+        looks = wakes.look or wakes.heard or parked_due or moment - self._claimed_at >= BUSY_SLEEP_S
+        if looks and self._claimable_at() <= time.monotonic():
             limit, answered_only = self._free(), False
-        elif heard and self._free_for_answers() > 0:
+        elif wakes.heard and self._free_for_answers() > 0:
             limit, answered_only = self._free_for_answers(), True
         else:
             return 0
+        wakes.heard = False  # cleared before the claim, not after: a NOTIFY during it is not lost
         now = self.clock()
         claims = await self._claim(limit, now, answered_only=answered_only)
+        wakes.rounded(len(claims), limit, answered_only=answered_only)
         events.claimed(len(claims))
         # The time-outs of the round's approval waits whose approval the claim did not find final,
         # set-based, with those approvals read in the same statement, on a connection of their own: the
@@ -288,10 +296,14 @@ class Worker:
         )
 
     async def drain(self) -> None:
-        """Serve until nothing is due and nothing is in hand (for tests)."""
-        while await self.serve_due() or self._inflight:
+        """Serve until nothing is due and nothing is in hand (for tests): every round looks."""
+        while await self._look_now() or self._inflight:
             if self._inflight:
                 await asyncio.wait(list(self._inflight.values()), return_when=asyncio.FIRST_COMPLETED)
+
+    async def _look_now(self) -> int:
+        self._wakes.look = True
+        return await self.serve_due()
 
     def _free(self) -> int:
         return min(self.concurrency - len(self._walking), IN_HAND * self.concurrency - len(self._inflight))
@@ -460,13 +472,7 @@ class Worker:
     async def _sleep(self, stop: asyncio.Event) -> None:
         """Until a NOTIFY or a walk's end wakes us, the soonest wait this worker parked falls due, or the
         timeout: a quarter of a second with walks in hand, else until the earliest wake_at (at most 1 s)."""
-        timeout = BUSY_SLEEP_S if self._inflight else MAX_SLEEP_S
-        if not self._inflight:
-            async with self.pool.connection() as conn:
-                earliest = await one(conn, _NextWake, QUERIES["next_wake"])
-            if earliest is not None and earliest.wake_at is not None:
-                until = earliest.wake_at - (self.clock() or earliest.now)
-                timeout = min(MAX_SLEEP_S, max(0.0, until.total_seconds()))
+        timeout = BUSY_SLEEP_S if self._inflight else await self._until_next_wake()
         deadline = time.monotonic() + timeout
         while not (self._wake.is_set() or stop.is_set()):
             self._sooner.clear()
@@ -477,6 +483,27 @@ class Worker:
             await asyncio.wait(waiters, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
             for waiter in waiters:
                 waiter.cancel()
+        if not self._wake.is_set():
+            self._wakes.look = True  # a timer ran out (or a wait it parked fell due): look for what is due
+
+    async def _until_next_wake(self) -> float:
+        """How long an idle worker may sleep: until the earliest timed wait falls due, at most a second.
+        Read at most once per BUSY_SLEEP_S while the time it read is ahead: under a stream of decisions the
+        worker falls idle after every walk, and a wait another worker parks sooner is that worker's to look
+        after (`_parked`). Answered waits are not timed: their NOTIFY wakes their owner (wakes.py)."""
+        moment = time.monotonic()
+        if (
+            self._next_wake is None
+            or moment - self._next_wake[0] >= BUSY_SLEEP_S
+            or self._next_wake[1] <= moment
+        ):
+            async with self.pool.connection() as conn:
+                earliest = await one(conn, _NextWake, QUERIES["next_wake"])
+            due = float("inf")
+            if earliest is not None and earliest.wake_at is not None:
+                due = moment + (earliest.wake_at - (self.clock() or earliest.now)).total_seconds()
+            self._next_wake = (moment, due)
+        return min(MAX_SLEEP_S, max(0.0, self._next_wake[1] - moment))
 
     def _parked_due_claimable(self) -> float:
         """When to look again for the soonest wait this worker parked (monotonic time; infinity: no reason
@@ -498,24 +525,33 @@ class Worker:
             try:
                 async with await AsyncConnection.connect(conninfo, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                    async for _ in conn.notifies():
-                        self._heard = True
-                        self._wake.set()
+                    await conn.execute(f"LISTEN {WORKERS_CHANNEL}")
+                    self._beat_now.set()  # who else is alive, now that no word of them can be missed
+                    async for notice in conn.notifies():
+                        if notice.channel == WORKERS_CHANNEL:
+                            self._beat_now.set()
+                        elif self._wakes.notified(notice.payload):
+                            self._wake.set()
             except Exception:
                 log.warning("lost the LISTEN connection; polling until it is back", exc_info=True)
                 await asyncio.sleep(MAX_SLEEP_S)
 
     async def _heartbeat(self, stop: asyncio.Event) -> None:
-        """Say we are alive; once a minute, also sweep what retention lets go (any worker may: it is
+        """Say we are alive, and learn who else is (also at once when a worker comes or goes, or this one
+        starts listening); once a minute, also sweep what retention lets go (any worker may: it is
         idempotent), forget long-silent workers and expired login sessions."""
         beats = 0
+        swept_at = -float("inf")
         while not stop.is_set():
+            self._beat_now.clear()
             try:
                 async with self.pool.connection() as conn:
-                    await conn.execute(
-                        QUERIES["heartbeat"], {"me": self.name, "concurrency": self.concurrency}
-                    )
-                    if beats % SWEEP_EVERY_BEATS == 0:
+                    beat = {"me": self.name, "concurrency": self.concurrency, "live": 3 * HEARTBEAT_S}
+                    self._wakes.peers = tuple(await scalars(conn, QUERIES["heartbeat"], beat))
+                    if beats == 0:  # the others learn of this worker now, not at their next beat
+                        await conn.execute(QUERIES["notify_workers"], {"me": self.name})
+                    if time.monotonic() - swept_at >= SWEEP_S:
+                        swept_at = time.monotonic()
                         await conn.execute(QUERIES["forget_silent_workers"])
                         await conn.execute(QUERIES["forget_expired_sessions"])
                         keys_kept = key_retention_from_env(self.retention or timedelta(0))
@@ -529,5 +565,7 @@ class Worker:
             except Exception:
                 log.warning("heartbeat failed", exc_info=True)
             beats += 1
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), HEARTBEAT_S)
+            waiters = [asyncio.create_task(event.wait()) for event in (stop, self._beat_now)]
+            await asyncio.wait(waiters, timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED)
+            for waiter in waiters:
+                waiter.cancel()
