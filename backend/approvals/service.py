@@ -333,8 +333,9 @@ class ApprovalService:
         them by a delegation; unless the node allows it, neither may be the run's starter nor the flow
         version's author. The checks, the vote, the tally, the outcome, the journal line, the run's
         `wake_at = now()` and the NOTIFY are one statement (`decide_approval`, migration 0028): one round
-        trip and one commit, the locks held only while the server works. The first decision wins: a later vote is refused with `approval_already_decided`,
-        carrying the decision that stands. A vote that leaves the approval open returns outcome None.
+        trip and one commit, the locks held only while the server works. The first decision wins: a
+        later vote is refused with `approval_already_decided`, carrying the decision that stands. A vote
+        that leaves the approval open returns outcome None.
         """
         if outcome not in ("approved", "rejected"):
             raise DecisionRefused(code="decision_outcome_invalid", outcome=outcome)
