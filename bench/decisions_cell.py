@@ -38,6 +38,7 @@ from bench.decisions_parts import (
     served,
     work,
 )
+from bench.held import held
 
 POLL_S = 0.01
 
@@ -107,6 +108,8 @@ def wait_parked(conn: psycopg.Connection[Any], items: int, workers: Workers) -> 
         time.sleep(0.05)
     conn.execute("ANALYZE")
     print(f"# parking {items} runs at their approval took {time.perf_counter() - started:.1f} s", flush=True)
+    threads, rss = held(process.pid for process in workers.processes)
+    print(f"# {items} waiting runs: their workers hold {threads} threads and {rss:.0f} MB", flush=True)
 
 
 def throughput(args: argparse.Namespace, url: str, log: ServerLog | None) -> None:

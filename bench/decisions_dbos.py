@@ -32,6 +32,8 @@ from urllib.parse import urlsplit
 import psycopg
 from dbos import DBOS, DBOSClient  # type: ignore[import-not-found]
 
+from bench.held import held
+
 QUEUE = "bench_decisions"
 BUSY = (
     f"SELECT EXISTS (SELECT FROM dbos.workflow_status WHERE queue_name = '{QUEUE}'"
@@ -130,6 +132,8 @@ def drain(url: str, items: int, senders: int, workers: int) -> float:
                     raise SystemExit(f"dbos: only {parked} of {items} parked")
                 time.sleep(0.05)
             print(f"# dbos: parking {items} took {time.perf_counter() - started:.1f} s", flush=True)
+            threads, rss = held(process.pid for process in processes)
+            print(f"# dbos: {items} waiting hold {threads} threads and {rss:.0f} MB in {workers} processes")
             conn.execute("ANALYZE")
             ids = [
                 row[0]
