@@ -31,6 +31,7 @@ from bench.decisions_parts import (
     FLOW,
     PARKED,
     SENDER_NAME,
+    ended,
     fresh_database,
     parked_runs,
     percentile,
@@ -92,12 +93,7 @@ class Workers:
         return all(process.is_alive() for process in self.processes)
 
     def end(self) -> None:
-        self.stop.set()
-        for process in self.processes:
-            process.join(timeout=60)
-            if process.is_alive():
-                process.terminate()
-                process.join()
+        ended(self.stop, self.processes)
 
 
 def wait_parked(conn: psycopg.Connection[Any], items: int, workers: Workers) -> None:

@@ -117,6 +117,16 @@ def work(url: str, ready: Any, stop: Any, checkout: str) -> None:
     asyncio.run(go())
 
 
+def ended(stop: Any, processes: list[Any]) -> None:
+    """Tell these processes to stop, and wait for them: a minute, then they are terminated."""
+    stop.set()
+    for process in processes:
+        process.join(timeout=60)
+        if process.is_alive():
+            process.terminate()
+            process.join()
+
+
 class Senders:
     """S senders as asyncio tasks, each on its own connection (a database connection, or an HTTP client
     with its own session), spread over min(S, cores) processes; sender k decides approvals k, k+S, ...
@@ -141,12 +151,7 @@ class Senders:
             process.start()
 
     def end(self) -> None:
-        self.stop.set()
-        for process in self.processes:
-            process.join(timeout=60)
-            if process.is_alive():
-                process.terminate()
-                process.join()
+        ended(self.stop, self.processes)
 
 
 def sender_processes(url: str, mode: str, senders: int, port: int | None, checkout: str) -> Senders:
