@@ -21,6 +21,7 @@ import os
 import sys
 from datetime import datetime
 
+from backend.actions.transport import shared_tls
 from backend.store.commits import arm_from_environment, counted
 from tests.crashes.scenarios import BY_NAME, play
 
@@ -36,6 +37,7 @@ def _child(url: str, request: dict[str, object]) -> None:
 
 def main(argv: list[str]) -> int:
     [url] = argv
+    shared_tls()  # loaded once here, the children's senders find it loaded
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
         request = json.loads(line)
