@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import psycopg
 import pytest
@@ -103,18 +103,36 @@ def template_database(pg_server_url: str) -> Iterator[str]:
     _drop(pg_server_url, name)
 
 
+def _clone(server_url: str, template: str) -> str:
+    """A new database cloned from `template`; its name."""
+    name = f"flowyard_test_{os.getpid()}_{next(_numbers)}"
+    with connect(server_url, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(name), sql.Identifier(template))
+        )
+    return name
+
+
 @pytest.fixture(scope="module")
 def database_url(pg_server_url: str, template_database: str) -> Iterator[str]:
     """A migrated database of this test module's own."""
-    name = f"flowyard_test_{os.getpid()}_{next(_numbers)}"
-    with connect(pg_server_url, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
-                sql.Identifier(name), sql.Identifier(template_database)
-            )
-        )
+    name = _clone(pg_server_url, template_database)
     yield with_database(pg_server_url, name)
     _drop(pg_server_url, name)
+
+
+@pytest.fixture
+def migrated_databases(pg_server_url: str, template_database: str) -> Iterator[Callable[[], str]]:
+    """Makes migrated databases of this test's own, as many as it asks for (the URL of each)."""
+    names: list[str] = []
+
+    def make() -> str:
+        names.append(_clone(pg_server_url, template_database))
+        return with_database(pg_server_url, names[-1])
+
+    yield make
+    for name in names:
+        _drop(pg_server_url, name)
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ import pytest
 
 from backend.graph import validate
 from backend.i18n.catalogs import catalog
+from tests.commands import run_commands
 from tests.support import Queue, flow
 
 Scenario = Callable[[Queue, Path, str], list[list[str]]]
@@ -111,40 +112,15 @@ SCENARIOS: dict[str, Scenario] = {
 }
 
 
-# One `flowyard` process per module and language runs the module's commands one after another, each with
-# its own output: the same `main` the console script calls, at a third of the processes' start-up cost.
-_COMMANDS = """
-import contextlib, io, json, sys
-from backend.cli import main
-said = []
-for argv in json.load(sys.stdin):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(argv)
-        except SystemExit as exit:
-            code = exit.code
-    said.append([code, out.getvalue(), err.getvalue()])
-json.dump(said, sys.__stdout__)
-"""
-
-
 def _said(queue: Queue, tmp: Path, module: str, lang: str, tag: str) -> tuple[str, set[str]]:
     """What the module's commands print in `lang`, and the words of what they were given."""
     commands = SCENARIOS[module](queue, tmp, tag)
-    done = subprocess.run(
-        [sys.executable, "-c", _COMMANDS],
-        input=json.dumps(commands),
-        env=dict(os.environ, DATABASE_URL=queue.url, LANG=lang, SECRET_VALUE="s3cr3t-value"),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, (lang, module, done.stderr)
+    # One process per module and language: a third of the processes' start-up cost (tests/commands.py).
+    env = {"DATABASE_URL": queue.url, "LANG": lang, "SECRET_VALUE": "s3cr3t-value"}
     printed: list[str] = []
-    for args, (code, out, err) in zip(commands, json.loads(done.stdout), strict=True):
-        assert code in (0, None), (lang, args, err)
-        printed += [out, err]
+    for args, said in zip(commands, run_commands(commands, env), strict=True):
+        assert said.code in (0, None), (lang, args, said.err)
+        printed += [said.out, said.err]
     given = {word for args in commands for word in _WORD.findall(" ".join(args))}
     return _DATA.sub(" ", "\n".join(printed)), given
 

@@ -17,8 +17,10 @@ Examples:
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
+import ssl
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -76,12 +78,19 @@ class Answer:
         return {"status": self.status, "headers": self.headers, "body": self.body, "url": self.url}
 
 
+@functools.cache
+def shared_tls() -> ssl.SSLContext:
+    """The process's one verifying TLS context. Loading the CA bundle costs tens of milliseconds (more on
+    a loaded machine): once per process, not per sender (`serve` has the API's and the worker's, a test
+    makes hundreds), and a process forked after the first call inherits it loaded."""
+    return httpx.create_ssl_context()
+
+
 class HttpSender:
     def __init__(self, destinations: Destinations, max_response_bytes: int) -> None:
         self.destinations = destinations
         self.max_response_bytes = max_response_bytes
-        # Loading the CA bundle costs tens of milliseconds: once per sender, not once per request.
-        self.tls = httpx.create_ssl_context()
+        self.tls = shared_tls()
 
     async def send(self, exchange: Exchange, late: LateAnswer | None = None) -> Answer:
         """The final answer, whatever its status; ActionFailure when there is none to give.

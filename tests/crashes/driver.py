@@ -5,9 +5,10 @@ hundreds of processes; so one driver is started, imports everything once, and fo
 
     python -m tests.crashes.driver URL
 
-reads one JSON request per line on stdin (`run_id`, `scenario`, `started`, `env`), forks a child that
-sets `env` (FLOWYARD_CRASH_AFTER_COMMIT=K...), arms the commit counter from it as `flowyard` does, and
-plays the script on its own new connections. The child prints one JSON line (what each step said, how
+reads one JSON request per line on stdin (`run_id`, `scenario`, `started`, `env`, `takeover`), forks a
+child that sets `env` (FLOWYARD_CRASH_AFTER_COMMIT=K...), arms the commit counter from it as `flowyard`
+does, and plays the script on its own new connections (as the fresh player taking over, unarmed, with
+`takeover`). The child prints one JSON line (what each step said, how
 many commits it made) unless it crashed; the driver then prints `{"exit": code}` (86: crashed at its
 commit, backend/store/commits.py). The driver itself opens no connection and runs no thread, so a fork
 copies nothing a child could trip on.
@@ -21,6 +22,7 @@ import os
 import sys
 from datetime import datetime
 
+from backend.actions.transport import shared_tls
 from backend.store.commits import arm_from_environment, counted
 from tests.crashes.scenarios import BY_NAME, play
 
@@ -30,12 +32,14 @@ def _child(url: str, request: dict[str, object]) -> None:
     arm_from_environment()
     scenario = BY_NAME[str(request["scenario"])]
     started = datetime.fromisoformat(str(request["started"]))
-    said = asyncio.run(play(url, int(str(request["run_id"])), scenario, started, takeover=False))
+    takeover = bool(request.get("takeover"))
+    said = asyncio.run(play(url, int(str(request["run_id"])), scenario, started, takeover=takeover))
     print(json.dumps({"said": said, "commits": counted()}), flush=True)
 
 
 def main(argv: list[str]) -> int:
     [url] = argv
+    shared_tls()  # loaded once here, the children's senders find it loaded
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
         request = json.loads(line)

@@ -388,6 +388,7 @@ async def play(url: str, run_id: int, scenario: Scenario, started: datetime, tak
     said: list[str] = []
     pool = open_pool(url, size=4)
     await pool.open()
+    actions = ActionSender(pool, LOCAL)  # one for the process, as a worker process has
     try:
         if takeover:
             async with pool.connection() as conn:
@@ -405,7 +406,7 @@ async def play(url: str, run_id: int, scenario: Scenario, started: datetime, tak
                     clock=clock,
                     name=f"crash-{os.getpid()}-{index}",
                     concurrency=2,
-                    actions=ActionSender(pool, LOCAL),
+                    actions=actions,
                     approvals=ApprovalService(clock),
                     retention=None,
                 )

@@ -14,7 +14,7 @@ import sys
 import tempfile
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -37,7 +37,6 @@ from tests.crashes.scenarios import (
     SERVER,
     TEMPLATE,
     Scenario,
-    play,
 )
 
 # Lines the queue writes around the walker's (docs/walker.md): a crash may add some (a second
@@ -81,6 +80,14 @@ class Tally:
 
     def resent_rate(self) -> float:
         return self.effects_resent / self.effects_sent if self.effects_sent else 0.0
+
+    def add(self, other: Tally) -> None:
+        """Count `other`'s too (a sweep of another database beside this one)."""
+        for count in fields(self):
+            if isinstance(mine := getattr(self, count.name), int):
+                setattr(self, count.name, mine + getattr(other, count.name))
+        self.per_scenario += other.per_scenario
+        self.violations += other.violations
 
 
 class Sweep:
@@ -144,13 +151,19 @@ class Sweep:
         return asyncio.run(go())
 
     def spawn(
-        self, scenario: Scenario, run_id: int, started: datetime, env: dict[str, str]
+        self, scenario: Scenario, run_id: int, started: datetime, env: dict[str, str], takeover: bool = False
     ) -> tuple[int, str]:
-        """The script in a process of its own (forked by the driver), armed by `env`; its exit code and
-        the line it printed (empty when it crashed)."""
+        """The script in a process of its own (forked by the driver), armed by `env` (or taking over, see
+        `play`); its exit code and the line it printed (empty when it crashed)."""
         driver = self._driver()
         assert driver.stdin is not None and driver.stdout is not None
-        request = {"run_id": run_id, "scenario": scenario.name, "started": started.isoformat(), "env": env}
+        request = {
+            "run_id": run_id,
+            "scenario": scenario.name,
+            "started": started.isoformat(),
+            "env": env,
+            "takeover": takeover,
+        }
         driver.stdin.write(json.dumps(request) + "\n")
         driver.stdin.flush()
         printed = ""
@@ -228,7 +241,8 @@ class Sweep:
             self.tally.per_scenario[scenario.name] += 1
         else:
             self.tally.passed_the_end += 1
-        asyncio.run(play(self.url, run_id, scenario, started, takeover=True))
+        taken, _ = self.spawn(scenario, run_id, started, {}, takeover=True)
+        assert taken == 0, f"{scenario.name}: the takeover after crash_{mode}_commit={k} exited {taken}"
         snapshot = self.snapshot(run_id)
         label = f"{scenario.name} crash_{mode}_commit={k}"
         self.tally.violations.extend(self.check(label, snapshot, reference))
@@ -240,13 +254,17 @@ class Sweep:
                 self.tally.crashed_runs_resending += 1
                 self.tally.effects_resent += extra
 
-    def scenario(self, scenario: Scenario, ks: Iterable[int] | None = None) -> int:
-        """The crash-free run, then every K up to its last commit (or only `ks`); the crash-free count."""
+    def scenario(self, scenario: Scenario) -> int:
+        """The crash-free run, then every K up to its last commit; the crash-free count."""
         reference, commits = self.reference(scenario)
-        for k in ks if ks is not None else range(1, commits + 1):
+        self.crash_at(scenario, reference, range(1, commits + 1))
+        return commits
+
+    def crash_at(self, scenario: Scenario, reference: Snapshot, ks: Iterable[int]) -> None:
+        """A trial at each K, before and after its commit, compared with the crash-free run."""
+        for k in ks:
             for mode in MODES:
                 self.trial(scenario, mode, k, reference)
-        return commits
 
     def snapshot(self, run_id: int) -> Snapshot:
         with psycopg.connect(self.url) as conn:

@@ -14,7 +14,10 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from queue import Empty, SimpleQueue
 
 import httpx
 import psycopg
@@ -25,8 +28,16 @@ from backend.store.errors import StoreError
 from tests.actions.servers import recording_server
 from tests.api.support import auth, make_user
 from tests.crashes.conftest import REPORTS
-from tests.crashes.scenarios import ACTIONS, BRANCH_RETRY, CORPUS, DELAYS_AND_MISSING, UNDO, UNHANDLED
-from tests.crashes.sweep import Sweep, report
+from tests.crashes.scenarios import (
+    ACTIONS,
+    BRANCH_RETRY,
+    CORPUS,
+    DELAYS_AND_MISSING,
+    UNDO,
+    UNHANDLED,
+    Scenario,
+)
+from tests.crashes.sweep import Sweep, Tally, report
 from tests.observability.live import Live, started
 from tests.queue.test_workers import wait_until_ended, worker
 from tests.support import Queue, flow
@@ -38,6 +49,10 @@ FULL = (DELAYS_AND_MISSING,)
 # `undo_on_cancel` crashed after its cancel (the replayed cancel started the undos over) or after its undo
 # succeeded (the takeover journaled no `undo_done`): queue/runs.py and queue/undo.py now keep both whole.
 REGRESSIONS = {UNHANDLED.name: (38, 39, 40), UNDO.name: (9, 12)}
+# Sweeps side by side, each with a database, a receiver and a crash driver of its own, taking the next
+# scenario as they finish one: a trial mostly waits (for its processes, for PostgreSQL, for a dead try's
+# deadline), and one sweep took some 100 s alone.
+LANES = 3
 
 ONE_STEP = flow(
     "start:trigger",
@@ -46,24 +61,51 @@ ONE_STEP = flow(
 )
 
 
-def test_the_reduced_corpus_keeps_every_invariant_at_every_crash(database_url: str) -> None:
+def _sample(sweep: Sweep, scenario: Scenario) -> tuple[int, int]:
+    """The scenario's trials: every K of a FULL one, else the Ks below; (its commits if FULL, Ks sampled)."""
+    if scenario in FULL:
+        return sweep.scenario(scenario), 0
+    reference, commits_made = sweep.reference(scenario)
+    # The actions' scenario also at its ends: its last commits are where a lost outcome hid.
+    ends = {1, commits_made} if scenario is ACTIONS else set()
+    if scenario is BRANCH_RETRY:  # its retries' commits, spread from the first to the last
+        ends = {1 + (commits_made - 1) * i // 4 for i in range(5)}
+    found = REGRESSIONS.get(scenario.name, ())
+    ks = sorted(set(found) or {max(1, commits_made // 2), *ends})
+    sweep.crash_at(scenario, reference, ks)
+    return 0, len(ks)
+
+
+def _lane(url: str, todo: SimpleQueue[Scenario]) -> tuple[Tally, int, int]:
+    """Sweeps scenarios from `todo` in the database at `url` until none is left; its tally, the commits
+    of its FULL scenarios and the Ks it sampled of the others."""
+    full = sampled = 0
+    with recording_server() as receiver, Sweep(url, receiver) as sweep:
+        while True:
+            try:
+                scenario = todo.get_nowait()
+            except Empty:
+                return sweep.tally, full, sampled
+            every, some = _sample(sweep, scenario)
+            full, sampled = full + every, sampled + some
+
+
+def test_the_reduced_corpus_keeps_every_invariant_at_every_crash(
+    migrated_databases: Callable[[], str],
+) -> None:
     began = time.monotonic()
-    with recording_server() as receiver, Sweep(database_url, receiver) as sweep:
-        full = sum(sweep.scenario(scenario) for scenario in FULL)
-        sampled = 0
-        for scenario in CORPUS:
-            if scenario not in FULL:
-                _, commits_made = sweep.reference(scenario)
-                # The actions' scenario also at its ends: its last commits are where a lost outcome hid.
-                ends = {1, commits_made} if scenario is ACTIONS else set()
-                if scenario is BRANCH_RETRY:  # its retries' commits, spread from the first to the last
-                    ends = {1 + (commits_made - 1) * i // 4 for i in range(5)}
-                found = REGRESSIONS.get(scenario.name, ())
-                ks = sorted(set(found) or {max(1, commits_made // 2), *ends})
-                sweep.scenario(scenario, ks=ks)
-                sampled += len(ks)
-        tally = sweep.tally
-        REPORTS.append("crash sweep (reduced corpus): " + report(tally, time.monotonic() - began))
+    todo: SimpleQueue[Scenario] = SimpleQueue()
+    # the longest first, so that no lane starts one when the others are done
+    for scenario in (*FULL, BRANCH_RETRY, *(s for s in CORPUS if s not in (*FULL, BRANCH_RETRY))):
+        todo.put(scenario)
+    urls = [migrated_databases() for _ in range(LANES)]
+    with ThreadPoolExecutor(LANES) as lanes:
+        swept = list(lanes.map(lambda url: _lane(url, todo), urls))
+    tally, full, sampled = Tally(), 0, 0
+    for lane, every, some in swept:
+        tally.add(lane)
+        full, sampled = full + every, sampled + some
+    REPORTS.append("crash sweep (reduced corpus): " + report(tally, time.monotonic() - began))
     assert tally.violations == []
     # every K of the full scenario crashed its process, and the sampled Ks of each other scenario did
     assert tally.crashes + tally.passed_the_end == 2 * (full + sampled)

@@ -10,18 +10,15 @@ but one thing: a stopped run (every claim of its wait died without a word), writ
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
-import psycopg
 
 from tests.actions.servers import Mailbox, RecordingServer
+from tests.commands import run_commands
 from tests.observability.live import HTTP_TIMEOUT_S, METRICS_TOKEN, wait_for
 from tests.server_logs import known_secret
 
@@ -39,24 +36,21 @@ class Stage:
     receiver: RecordingServer
     mailbox: Mailbox
 
-    def cli(self, *args: str) -> str:
-        env = {**os.environ, "DATABASE_URL": self.database_url, "STORY_PASSWORD": PASSWORD}
-        done = subprocess.run(
-            [sys.executable, "-m", "backend.cli", *args],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert done.returncode == 0, (args, done.stdout, done.stderr)
-        return done.stdout
+    def cli(self, *commands: list[str]) -> list[str]:
+        """What each command printed, all run by one `flowyard` process (tests/commands.py)."""
+        env = {"DATABASE_URL": self.database_url, "STORY_PASSWORD": PASSWORD}
+        said = run_commands(list(commands), env, timeout_s=120)
+        for args, one in zip(commands, said, strict=True):
+            assert one.code in (0, None), (args, one.out, one.err)
+        return [one.out for one in said]
 
-    def user(self, name: str, *grants: str, groups: tuple[str, ...] = (), email: str | None = None) -> str:
-        """A user made as an admin makes one; their new token."""
-        args = ["user", "add", name, "--password-env", "STORY_PASSWORD"]
-        args += [f"--grant={grant}" for grant in grants] + [f"--group={group}" for group in groups]
-        self.cli(*args, *([f"--email={email}"] if email else []))
-        return known_secret(self.cli("token", "create", name).strip().splitlines()[0])
+    def users(self, *people: list[str]) -> list[str]:
+        """Users made as an admin makes them (each a `user add` of `person`, then a token); their tokens."""
+        made: list[list[str]] = []
+        for added in people:
+            _, _, name, *_ = added
+            made += [added, ["token", "create", name]]
+        return [known_secret(out.strip().splitlines()[0]) for out in self.cli(*made)[1::2]]
 
     def api(self, token: str | None = None) -> httpx.Client:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -67,6 +61,13 @@ class Stage:
 
     def ended(self, run_id: int, status: str) -> None:
         self.until("SELECT 1 FROM runs WHERE id = %s AND status = %s", run_id, status)
+
+
+def person(name: str, *grants: str, groups: tuple[str, ...] = (), email: str | None = None) -> list[str]:
+    """The `user add` of a user with a password, their grants, groups and address."""
+    args = ["user", "add", name, "--password-env", "STORY_PASSWORD"]
+    args += [f"--grant={grant}" for grant in grants] + [f"--group={group}" for group in groups]
+    return args + ([f"--email={email}"] if email else [])
 
 
 def example(name: str) -> dict[str, Any]:
@@ -164,9 +165,14 @@ def stop_resume_end_and_cancel(stage: Stage, boss: str) -> None:
         ]
         stopped, cancelled = runs
         for attempt in ("resume", "end"):
-            stage.until("SELECT 1 FROM waits WHERE run_id = %s AND kind = 'approval'", stopped)
-            with psycopg.connect(stage.quiet_url, autocommit=True) as conn:
-                conn.execute("UPDATE waits SET attempts = 5, wake_at = now() WHERE run_id = %s", (stopped,))
+            # Only a wait no worker holds: the resumed wait is an approval wait while it is walked again,
+            # and attempts written under that claim made its park miss, the run stopping only once the
+            # claim's lease (30 s) had run out. Tried again at each change of a run until one is written.
+            stage.until(
+                "UPDATE waits SET attempts = 5, wake_at = now()"
+                " WHERE run_id = %s AND kind = 'approval' AND status = 'waiting' RETURNING 1",
+                stopped,
+            )
             stage.ended(stopped, "stopped")
             ok(api.get(f"/api/runs/{stopped}"))
             ok(

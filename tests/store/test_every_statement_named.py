@@ -41,9 +41,11 @@ def executed(pg_server_url: str, database_url: str, tmp_path_factory: pytest.Tem
 
 
 def _tell(stage: stories.Stage) -> None:
-    boss = stage.user("boss", "admin", "edit", "run", "audit", "send_events")
-    legal = stage.user("lee", "decide", groups=("legal",))
-    finance = stage.user("fin", "decide", groups=("finance",), email="fin@example.test")
+    boss, legal, finance = stage.users(
+        stories.person("boss", "admin", "edit", "run", "audit", "send_events"),
+        stories.person("lee", "decide", groups=("legal",)),
+        stories.person("fin", "decide", groups=("finance",), email="fin@example.test"),
+    )
     stories.login_and_out(stage)
     flow_id = stories.parallel_approvals_and_payment(stage, boss, legal, finance)
     stories.event_answers_a_wait(stage, boss)
@@ -51,8 +53,7 @@ def _tell(stage: stories.Stage) -> None:
     stories.stop_resume_end_and_cancel(stage, boss)
     stories.reading_everything(stage, boss, flow_id)
     stories.people_and_settings(stage, boss, flow_id)
-    stage.cli("runs", "show", "1")
-    stage.cli("workers")
+    stage.cli(["runs", "show", "1"], ["workers"])
 
 
 def test_every_statement_the_stories_ran_is_named_or_allowed_by_a_rule(executed: list[str]) -> None:
