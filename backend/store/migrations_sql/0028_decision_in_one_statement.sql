@@ -34,6 +34,7 @@ DECLARE
     vote_id bigint;
     approves integer;
     could_still integer;
+    own_allowed boolean;  -- whether the approval's own people may decide it
     settled text;
     decided timestamptz;
     seq bigint;
@@ -59,7 +60,8 @@ BEGIN
         END IF;
     END IF;
     -- Four eyes: neither the voter nor whoever they stand in for is the approval's own.
-    IF NOT self_approval_allowed(a.allow_self_approval) THEN
+    own_allowed := self_approval_allowed(a.allow_self_approval);
+    IF NOT own_allowed THEN
         FOREACH person IN ARRAY ARRAY[voter, seat] LOOP
             IF person IN (a.started_by, a.author, a.hook_secret_by) THEN
                 RETURN QUERY SELECT 'self_approval_refused', person, NULL::text, a.run_id, NULL::timestamptz;
@@ -87,16 +89,20 @@ BEGIN
 
     -- The approving votes so far, and the seats that could still approve: the users who may decide it
     -- (the right; named, or in a named group, or anyone when nobody is named; not its own people unless
-    -- self-approval is allowed) who have not voted.
+    -- self-approval is allowed) who have not voted. Read from the grants, set-based: one pass over those
+    -- who hold the decide right, not a function call per user of the installation.
     SELECT count(*) FILTER (WHERE v.vote = 'approve') INTO approves
     FROM approval_votes AS v WHERE v.approval_id = a.id;
-    SELECT count(*) INTO could_still FROM users AS u
-    WHERE may_decide(u.name, a.flow_id)
-      AND (cardinality(a.approvers) = 0 OR a.approvers && principals_of(u.name))
-      AND (self_approval_allowed(a.allow_self_approval)
-           OR (u.name IS DISTINCT FROM a.started_by AND u.name IS DISTINCT FROM a.author
-               AND u.name IS DISTINCT FROM a.hook_secret_by))
-      AND NOT EXISTS (SELECT 1 FROM approval_votes AS w WHERE w.approval_id = a.id AND w.seat = u.name);
+    SELECT count(DISTINCT g.user_name) INTO could_still FROM grants AS g
+    WHERE g."right" = 'decide' AND (g.flow_id IS NULL OR g.flow_id = a.flow_id)
+      AND (cardinality(a.approvers) = 0
+           OR ('user:' || g.user_name) = ANY(a.approvers)
+           OR EXISTS (SELECT 1 FROM group_members AS m
+                      WHERE m.user_name = g.user_name AND ('group:' || m.group_name) = ANY(a.approvers)))
+      AND (own_allowed
+           OR (g.user_name IS DISTINCT FROM a.started_by AND g.user_name IS DISTINCT FROM a.author
+               AND g.user_name IS DISTINCT FROM a.hook_secret_by))
+      AND NOT EXISTS (SELECT 1 FROM approval_votes AS w WHERE w.approval_id = a.id AND w.seat = g.user_name);
     settled := CASE
         WHEN approves >= a.quorum THEN 'approved'
         WHEN vote = 'reject' AND a.reject_rule = 'any' THEN 'rejected'
