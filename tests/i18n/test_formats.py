@@ -33,3 +33,21 @@ def test_a_time_zone_converts_and_an_unknown_locale_is_english() -> None:
     assert format_datetime(MOMENT, "de", tz=timezone(timedelta(hours=2))) == "01.03.2026, 16:05:09"
     assert format_datetime(MOMENT, "tlh") == format_datetime(MOMENT, "en")
     assert format_number(1234.5, "tlh") == "1,234.5"
+
+
+def test_format_datetime_writes_what_babels_own_writes_in_every_locale_and_zone() -> None:
+    """format_datetime parses each locale's patterns once (an export writes two dates a row); what it
+    writes must stay Babel's medium date and time, in summer and in winter, naive moments as UTC."""
+    from babel import dates
+
+    from backend.i18n.locales import LOCALES
+    from backend.i18n.zones import zone
+
+    zones = [None, zone("UTC"), zone("Europe/Berlin"), zone("Asia/Tokyo"), zone("America/Sao_Paulo")]
+    moments = [datetime(2026, month, 28, 23, 59, 30, tzinfo=UTC) for month in (1, 3, 7, 10, 12)]
+    moments.append(datetime(2026, 3, 29, 0, 59, 59))  # naive, an hour before Berlin's clocks change
+    for locale in LOCALES:
+        for tz in zones:
+            for moment in moments:
+                babels = dates.format_datetime(moment, format="medium", tzinfo=tz, locale=locale)
+                assert format_datetime(moment, locale, tz=tz) == babels, (locale, tz, moment)
