@@ -62,7 +62,7 @@ ORDER BY a.visit
 -- one statement, one commit (migration 0028's decide_approval). A refusal writes nothing and is returned
 -- as its reason code and the person it concerns.
 SELECT refusal, refused, outcome, run_id, decided_at
-FROM decide_approval(%(id)s, %(vote)s, %(voter)s, %(comment)s, %(now)s::timestamptz)
+FROM decide_approval(%(id)s, %(vote)s, %(voter)s, %(comment)s, %(now)s::timestamptz, %(line_code)s)
 
 -- name: approval
 -- One approval, as the inbox and the audit show it.

@@ -351,8 +351,11 @@ class ApprovalService:
                 raise DecisionRefused(code="approval_not_found", approval=approval_id)
             if seen != approval.digest:
                 raise DecisionRefused(code="approval_changed", approval=approval_id)
+        # The vote's journal line (its data: the approval, the voter, whose seat, approves, the quorum).
+        code = "approval_vote_approve" if outcome == "approved" else "approval_vote_reject"
         where = {
             "id": approval_id,
+            "line_code": code,
             "vote": "approve" if outcome == "approved" else "reject",
             "voter": by,
             "comment": comment,

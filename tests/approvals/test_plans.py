@@ -78,6 +78,7 @@ PARAMS: dict[str, Any] = {
     "voter": "u",
     "on_behalf_of": None,
     "vote": "approve",
+    "line_code": "approval_vote_approve",
     "ids": [1],
     "keep": [1],
     "quorum": 1,

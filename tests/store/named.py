@@ -14,6 +14,7 @@ from pathlib import Path
 
 from backend.api.stream import CHANNEL as RUNS_CHANNEL
 from backend.queue.runs import NOTIFY_CHANNEL
+from backend.queue.wakes import WORKERS_CHANNEL
 from backend.store.queries import load
 
 BACKEND = Path(__file__).resolve().parents[2] / "backend"
@@ -69,9 +70,12 @@ RULES = (
         "name what the rollback undid) and trimmed when full",
     ),
     Rule(
-        re.compile(f"LISTEN ({re.escape(NOTIFY_CHANNEL)}|{re.escape(RUNS_CHANNEL)})"),
+        re.compile(
+            f"LISTEN ({re.escape(NOTIFY_CHANNEL)}|{re.escape(RUNS_CHANNEL)}|{re.escape(WORKERS_CHANNEL)})"
+        ),
         "a utility statement with no plan and no parameter (a channel cannot be one): the worker's wake-up "
-        "and the API's run stream name their channel as a constant",
+        "(and its word of workers coming and going) and the API's run stream name their channel as a "
+        "constant",
     ),
     Rule(
         re.compile(

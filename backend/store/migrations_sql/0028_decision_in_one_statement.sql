@@ -5,10 +5,12 @@
 -- locks (runs < approvals < waits), inside the server: one round trip and one commit, and the locks are
 -- held for the time the statements take, not for the network's.
 --
--- It never raises a refusal: it returns the reason code (and the person it concerns) and writes nothing,
--- so the caller reports it in the person's language. `closed`: the approval has an outcome already or its
--- deadline has passed (the caller reads which, off the decision's path). The chain's triggers on
--- approvals and approval_votes append the vote and the decision at commit, as for any write.
+-- The vote's journal line has the code the caller names (`line_code`): codes are written where the
+-- catalogs' extractor reads them, in the application. It never raises a refusal: it returns the reason
+-- code (and the person it concerns) and writes nothing, so the caller reports it in the person's
+-- language. `closed`: the approval has an outcome already or its deadline has passed (the caller reads
+-- which, off the decision's path). The chain's triggers on approvals and approval_votes append the vote
+-- and the decision at commit, as for any write.
 
 -- `user:<name>` and `group:<g>` for each of the user's groups: what an approval's approvers name.
 CREATE FUNCTION principals_of(person text) RETURNS text[] LANGUAGE sql STABLE AS $$
@@ -23,7 +25,9 @@ CREATE FUNCTION may_decide(person text, flow bigint) RETURNS boolean LANGUAGE sq
                      AND (g.flow_id IS NULL OR g.flow_id = flow))
 $$;
 
-CREATE FUNCTION decide_approval(approval_id bigint, vote text, voter text, comment text, at timestamptz)
+CREATE FUNCTION decide_approval(
+    approval_id bigint, vote text, voter text, comment text, at timestamptz, line_code text
+)
 RETURNS TABLE (refusal text, refused text, outcome text, run_id bigint, decided_at timestamptz)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -116,7 +120,7 @@ BEGIN
     END IF;
     UPDATE runs SET journal_seq = journal_seq + 1 WHERE id = a.run_id RETURNING journal_seq INTO seq;
     INSERT INTO journal (run_id, seq, code, node, visit, data)
-    VALUES (a.run_id, seq, 'approval_vote_' || vote, a.node, a.visit,
+    VALUES (a.run_id, seq, line_code, a.node, a.visit,
             jsonb_build_object('approval', a.id, 'voter', voter, 'on_behalf_of', seat,
                                'approves', approves, 'quorum', a.quorum));
     IF settled IS NULL THEN
