@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
+from collections.abc import AsyncIterator
+from datetime import datetime, tzinfo
 from typing import Any, get_args
 
 from starlette.responses import Response
@@ -14,7 +15,17 @@ from backend.api.errors import ApiError
 from backend.api.flows import ID
 from backend.api.rights import require, require_read
 from backend.approvals import chain
-from backend.approvals.audit import AuditFilter, AuditRefused, export_csv, export_json, search
+from backend.approvals.audit import (
+    MAX_PAGE,
+    AuditFilter,
+    AuditRefused,
+    csv_header,
+    csv_lines,
+    every_page,
+    export_csv,
+    export_json,
+    search,
+)
 from backend.approvals.chain_commands import export_document, signed_heads_here
 from backend.approvals.records import Approval, Outcome
 from backend.approvals.service import COMMENT_MAX, ApprovalService, DecisionRefused
@@ -259,12 +270,22 @@ AUDIT_QUERY: dict[str, dict[str, Any]] = {
 
 
 async def _audit_page(call: Call, limit: int) -> tuple[list[Approval], str | None]:
+    where = await _audit_filter(call)
+    try:
+        page = await search(call.conn, where, cursor=call.query.get("cursor"), limit=limit)
+    except AuditRefused as refused:
+        raise ApiError(400, code=refused.code) from None
+    return page.rows, page.next_cursor
+
+
+async def _audit_filter(call: Call) -> AuditFilter:
+    """The decisions the query asks for, once the caller is found to hold the audit right on them."""
     flow_id = call.query.get("flow")
     if not await has_right(call.conn, call.me.name, "audit", None):
         if flow_id is None:
             raise ApiError(403, code="right_missing", detail={"right": "audit"}, right="audit")
         await require(call, "audit", flow_id)
-    where = AuditFilter(
+    return AuditFilter(
         flow_id=flow_id,
         decider=call.query.get("decider"),
         outcome=call.query.get("outcome"),
@@ -272,11 +293,6 @@ async def _audit_page(call: Call, limit: int) -> tuple[list[Approval], str | Non
         until=_moment(call.query.get("until"), "until"),
         text=call.query.get("text"),
     )
-    try:
-        page = await search(call.conn, where, cursor=call.query.get("cursor"), limit=limit)
-    except AuditRefused as refused:
-        raise ApiError(400, code=refused.code) from None
-    return page.rows, page.next_cursor
 
 
 def _moment(text: str | None, name: str) -> datetime | None:
@@ -326,12 +342,37 @@ async def audit(call: Call) -> Response:
     content="text/csv",
 )
 async def export(call: Call) -> Response:
-    rows, cursor = await _audit_page(call, call.query.get("limit", 1000))
-    headers = {"X-Next-Cursor": cursor} if cursor else {}
-    written = export_json if downloads.wants_json(call.query) else export_csv
-    return downloads.download(
-        written(rows, call.locale, reader_zone()), "flowyard-decisions", call.query, headers
-    )
+    if "limit" in call.query or "cursor" in call.query:  # a page, for a program that pages itself
+        rows, cursor = await _audit_page(call, call.query.get("limit", MAX_PAGE))
+        headers = {"X-Next-Cursor": cursor} if cursor else {}
+        written = export_json if downloads.wants_json(call.query) else export_csv
+        return downloads.download(
+            written(rows, call.locale, reader_zone()), "flowyard-decisions", call.query, headers
+        )
+    # Every decision the filter finds: a person who exports a year gets the year, not its first page.
+    where, locale, tz = await _audit_filter(call), call.locale, reader_zone()
+    pages = every_page(call.pool, where)
+    if downloads.wants_json(call.query):
+        pieces = _json_pieces(pages, locale, tz)
+    else:
+        pieces = _csv_pieces(pages, locale, tz)
+    return downloads.streamed(pieces, "flowyard-decisions", call.query)
+
+
+async def _csv_pieces(pages: AsyncIterator[list[Approval]], locale: str, tz: tzinfo) -> AsyncIterator[str]:
+    yield csv_header(locale)
+    async for rows in pages:
+        yield csv_lines(rows, locale, tz)
+
+
+async def _json_pieces(pages: AsyncIterator[list[Approval]], locale: str, tz: tzinfo) -> AsyncIterator[str]:
+    """One JSON array of every decision, written a page at a time."""
+    before = "["
+    async for rows in pages:
+        if rows:
+            yield before + export_json(rows, locale, tz)[1:-1]
+            before = ","
+    yield "[]" if before == "[" else "]"
 
 
 CHAIN_QUERY: dict[str, dict[str, Any]] = {"flow": ID}

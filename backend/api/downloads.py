@@ -18,10 +18,10 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 
 BOM = "\ufeff".encode()
 
@@ -43,10 +43,32 @@ def wants_json(query: Mapping[str, Any]) -> bool:
 
 def download(text: str, name: str, query: Mapping[str, Any], headers: dict[str, str]) -> Response:
     """`text` (the CSV or JSON the query asks for) as a file named `name` plus its format's extension."""
+    media_type, mark = _kind(name, query, headers)
+    return Response(mark + text.encode(), media_type=media_type, headers=headers)
+
+
+def streamed(pieces: AsyncIterator[str], name: str, query: Mapping[str, Any]) -> StreamingResponse:
+    """`download` of a file written a piece at a time while it is sent (chunked): the server holds one
+    piece, however long the file. A failure halfway ends the file short of its end, which the reader's
+    parser finds (a JSON array unclosed, a CSV without its last lines)."""
+    headers: dict[str, str] = {}
+    media_type, mark = _kind(name, query, headers)
+
+    async def body() -> AsyncIterator[bytes]:
+        if mark:
+            yield mark
+        async for piece in pieces:
+            yield piece.encode()
+
+    return StreamingResponse(body(), media_type=media_type, headers=headers)
+
+
+def _kind(name: str, query: Mapping[str, Any], headers: dict[str, str]) -> tuple[str, bytes]:
+    """The media type and the leading mark of the file the query asks for; its name in `headers`."""
     if wants_json(query):
-        extension, media_type, body = "json", "application/json", text.encode()
+        extension, media_type, mark = "json", "application/json", b""
     else:
         extension, media_type = "csv", "text/csv; charset=utf-8"
-        body = (b"" if query.get("bom") == "false" else BOM) + text.encode()
+        mark = b"" if query.get("bom") == "false" else BOM
     headers["Content-Disposition"] = f'attachment; filename="{name}.{extension}"'
-    return Response(body, media_type=media_type, headers=headers)
+    return media_type, mark

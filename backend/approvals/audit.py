@@ -9,12 +9,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
-from typing import Any
+from typing import Any, LiteralString
 
 from psycopg import AsyncConnection
+from psycopg_pool import AsyncConnectionPool
 
 from backend.approvals.records import Approval, read_with_votes
 from backend.errors import CodedError
@@ -22,7 +23,7 @@ from backend.i18n.catalogs import message
 from backend.i18n.names import timeout_rule_name
 from backend.i18n.zones import format_moment
 from backend.spreadsheets import safe_cell
-from backend.store.queries import load
+from backend.store.queries import every, load
 
 QUERIES = load("backend.approvals", "queries.sql")
 MAX_PAGE = 1000
@@ -86,13 +87,16 @@ async def search(
     cursor: str | None = None,
     limit: int = 100,
     window: int = TEXT_WINDOW,
+    votes: bool = True,
 ) -> Page:
     """One page of decisions; a limit over MAX_PAGE is refused, never cut. `window`: how many decisions a
-    text is looked for in, in order, before the text index is asked for the rest (TEXT_WINDOW)."""
+    text is looked for in, in order, before the text index is asked for the rest (TEXT_WINDOW). Without
+    `votes` each decision's votes are left unread (an export has no column for them)."""
     if not 1 <= limit <= MAX_PAGE:
         raise AuditRefused(code="audit_page_too_large")
     after_at, after_id = decode_cursor(cursor) if cursor else (None, None)
-    rows = await read_with_votes(
+    read = read_with_votes if votes else _without_votes
+    rows = await read(
         conn,
         QUERIES["audit"],
         {
@@ -112,6 +116,12 @@ async def search(
     rows = rows[:limit]
     last = rows[-1] if rows else None
     return Page(rows, encode_cursor(last.decided_at, last.id) if more and last and last.decided_at else None)
+
+
+async def _without_votes(
+    conn: AsyncConnection[Any], query: LiteralString, params: dict[str, Any]
+) -> list[Approval]:
+    return await every(conn, Approval, query, params)
 
 
 COLUMNS = (
@@ -229,13 +239,40 @@ def export_rows(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> list
 def export_csv(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> str:
     """CSV for spreadsheets and people: headers in the reader's language, times in UTC and in the
     reader's locale and zone, a column of reason codes for programs; no cell can be a formula."""
+    return csv_header(locale) + csv_lines(rows, locale, tz)
+
+
+def csv_header(locale: str) -> str:
+    """The CSV's first line: the columns' names in the reader's language."""
+    return _csv([[column_label(column, locale) for column in COLUMNS]])
+
+
+def csv_lines(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> str:
+    """The CSV's lines of these decisions, after the header (an export streamed a page at a time)."""
+    return _csv([_cell(row[column]) for column in COLUMNS] for row in export_rows(rows, locale, tz))
+
+
+def _csv(lines: Iterable[list[str]]) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow([column_label(column, locale) for column in COLUMNS])
-    for row in export_rows(rows, locale, tz):
-        writer.writerow([_cell(row[column]) for column in COLUMNS])
+    csv.writer(out, lineterminator="\r\n").writerows(lines)
     return out.getvalue()
 
 
 def export_json(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> str:
     return json.dumps(export_rows(rows, locale, tz), ensure_ascii=False)
+
+
+async def every_page(
+    pool: AsyncConnectionPool[Any], where: AuditFilter, *, limit: int = MAX_PAGE
+) -> AsyncIterator[list[Approval]]:
+    """Every decision the filter finds, a page at a time in the audit's order, each page read on a
+    connection of its own: an export of a year holds no connection while its reader is slow to take it,
+    and keeps one page in memory, whatever its size."""
+    cursor: str | None = None
+    while True:
+        async with pool.connection() as conn:
+            page = await search(conn, where, cursor=cursor, limit=limit, votes=False)
+        yield page.rows
+        if page.next_cursor is None:
+            return
+        cursor = page.next_cursor

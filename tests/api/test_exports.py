@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import psycopg
+
 from backend.approvals.audit import COLUMNS, column_label
 from tests.api.support import app_client, approval_and_delay_flow, auth, csv_rows, make_user
 from tests.support import Queue
@@ -47,3 +49,35 @@ def test_both_exports_download_a_csv_with_a_byte_order_mark_and_a_json_named_ali
     assert header == [column_label(column, "ja") for column in COLUMNS]
     assert dict(zip(COLUMNS, row, strict=True))["decided_by"] == "shonin"
     assert (refused.status_code, refused.json()["error"]["code"]) == (400, "request_query_invalid")
+
+
+def test_an_export_without_a_limit_streams_every_decision_and_a_limit_gives_one_page(queue: Queue) -> None:
+    """The page's Export link sends its filter and no limit: the reader gets every decision it finds (the
+    first thousand before, a silent cut), written a page at a time as it is sent (no length announced)."""
+    auditor = make_user(queue.url, "pruefer", "audit")
+    flow_id = queue.save(approval_and_delay_flow())
+    decided = 2345  # more than two of the export's thousand-row pages
+    with psycopg.connect(queue.url) as conn:
+        conn.execute("ALTER TABLE approvals DISABLE TRIGGER approvals_chained")  # no chain is read here
+        conn.execute(
+            "INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers,"
+            " requested_at, outcome, decided_by, decided_at)"
+            " SELECT 700000 + g, %s, 1, 'ask', 1, 'Rechnung ' || g, '', '{}', now() - interval '1 day',"
+            " 'approved', 'ann', now() - g * interval '1 second' FROM generate_series(1, %s) AS g",
+            (flow_id, decided),
+        )
+        conn.execute("ALTER TABLE approvals ENABLE TRIGGER approvals_chained")
+    german = auth(auditor, **{"Accept-Language": "de"})
+    with app_client(queue.url) as api:
+        whole = api.get("/api/audit/export", params={"flow": flow_id}, headers=german)
+        as_json = api.get("/api/audit/export", params={"flow": flow_id, "format": "json"}, headers=german)
+        page = api.get("/api/audit/export", params={"flow": flow_id, "limit": 1000}, headers=german)
+
+    assert whole.status_code == as_json.status_code == page.status_code == 200
+    assert "content-length" not in whole.headers and "content-length" not in as_json.headers
+    header, *rows = csv_rows(whole)
+    assert header == [column_label(column, "de") for column in COLUMNS]
+    runs = [int(dict(zip(COLUMNS, row, strict=True))["run"]) for row in rows]
+    assert runs == [700000 + g for g in range(decided, 0, -1)], "each once, the oldest decision first"
+    assert [row["run"] for row in json.loads(as_json.content)] == runs
+    assert len(csv_rows(page)) == 1 + 1000 and page.headers["x-next-cursor"]
