@@ -90,11 +90,11 @@ async def settle(
     due = [row.wait_id for row in held if row.due_now]
     stepped = [outcome for outcome in walks if outcome.claim.wait_id in written]
     due.extend(await _write_approvals_and_pauses(conn, stepped, approvals))
-    for outcome, walked in [(o, o.walked) for o in outcomes if isinstance(o.walked, Reparked)]:
-        reparked = await _repark(conn, me, outcome, walked, approvals)
-        if reparked is not None:
-            written.add(reparked.wait_id)
-            due.extend([reparked.wait_id] if reparked.due_now else [])
+    reparked = [
+        await _repark(conn, me, o, o.walked, approvals) for o in outcomes if isinstance(o.walked, Reparked)
+    ]
+    written.update(wait.wait_id for wait in reparked if wait is not None)
+    due.extend(wait.wait_id for wait in reparked if wait is not None and wait.due_now)
     if due:
         # One NOTIFY wakes the sleeping workers; its payload, a run, says which of them answers it
         # (backend/queue/wakes.py).
