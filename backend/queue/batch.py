@@ -2,14 +2,16 @@
 `size` runs.
 
 A worker's walks finish close together; each writing its own transaction would wait for its own flush to
-disk, and the flush and the round trips are most of an outcome's cost. Every walk that got somewhere goes
-into the set-based write (`settle.settle`): a claim lost there writes nothing of its run and the
-rest of the batch still lands. Should that transaction fail as a whole for a reason one outcome may own (a
-value PostgreSQL refuses, a deadlock: `one_may_own`), its outcomes are written again one by one, each in a
-savepoint of its own, so one bad outcome fails alone and its writer hears about it; approvals woken early
-are always written that way. Any other failure (a statement that does not compile, a column that does not
-exist, a bug on this side, the database gone) is every outcome's: each writer hears it, and it is logged as
-an error, not hidden behind a fallback that would write the batch the slow way.
+disk, and the flush and the round trips are most of an outcome's cost. Every outcome is written by the one
+write path, `settle.settle`: the walks that got somewhere together, in one batch, where a claim lost
+writes nothing of its run and the rest of the batch still lands. Should that transaction fail as a whole
+for a reason one outcome may own (a value PostgreSQL refuses, a deadlock: `one_may_own`), its outcomes
+are written again one by one: the same `settle` on a batch of one, each in a savepoint of its own, so one
+bad outcome fails alone and its writer hears about it; approvals woken early are always written that way.
+A statement that is broken for every outcome fails each of them there too: there is no second
+implementation to hide it. Any other failure of the batch (a statement that does not compile, a column
+that does not exist, a bug on this side, the database gone) is every outcome's at once: each writer hears
+it, and it is logged as an error.
 
 A crash before the commit loses the whole batch's outcomes, and loses nothing else: their waits are still
 claimed, the leases expire, and any worker walks them again (the effect keys keep their side effects
@@ -29,8 +31,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from backend.queue.claims import ClaimLost
 from backend.queue.driver import Approvals
-from backend.queue.outcome import write_outcome
-from backend.queue.settle import Outcome, settle, settles
+from backend.queue.settle import Outcome, Settled, batched, settle
 
 log = logging.getLogger("flowyard.worker")
 
@@ -111,8 +112,8 @@ class OutcomeBatch:
             batch = self._take(answered_only)
             if not batch:
                 break  # another writer took them
-            together = [pending for pending in batch if settles(pending[0])]
-            alone = [pending for pending in batch if not settles(pending[0])]
+            together = [pending for pending in batch if batched(pending[0])]
+            alone = [pending for pending in batch if not batched(pending[0])]
             if together and not await self._together(together):
                 alone = together + alone
             if alone:
@@ -145,31 +146,21 @@ class OutcomeBatch:
             for _, done in batch:
                 done.set_exception(failure)
             return True
-        if settled.soonest is not None and self.due_in is not None:
-            self.due_in(settled.soonest)
+        self._written(settled)
         for outcome, done in batch:
-            if outcome.claim.wait_id in settled.waits:
-                done.set_result(None)
-            else:
-                done.set_exception(ClaimLost(outcome.claim.wait_id))
+            _answer(done, outcome, settled)
         return True
 
     async def _one_by_one(self, batch: list[Pending]) -> None:
+        """Each outcome by `settle` on a batch of one, in a savepoint: one that fails, fails alone."""
+        settled: dict[int, Settled] = {}
         failures: dict[int, BaseException] = {}
         try:
             async with self.pool.connection() as conn, conn.pipeline(), conn.transaction():
                 for index, (outcome, _) in enumerate(batch):
                     try:
                         async with conn.transaction():  # a savepoint: this outcome alone
-                            await write_outcome(
-                                conn,
-                                self.me,
-                                outcome.now,
-                                outcome.claim,
-                                outcome.run,
-                                outcome.walked,
-                                self.approvals,
-                            )
+                            settled[index] = await settle(conn, self.me, [outcome], self.approvals)
                     except Exception as failure:
                         failures[index] = failure
         except Exception as failure:  # the commit itself failed: no outcome of the batch stands
@@ -177,8 +168,23 @@ class OutcomeBatch:
                 if not done.done():
                     done.set_exception(failure)
             return
-        for index, (_, done) in enumerate(batch):
+        for written in settled.values():
+            self._written(written)
+        for index, (outcome, done) in enumerate(batch):
             if index in failures:
                 done.set_exception(failures[index])
             else:
-                done.set_result(None)
+                _answer(done, outcome, settled[index])
+
+    def _written(self, settled: Settled) -> None:
+        """Tell the worker, after a commit, how long until the soonest wait written falls due by time."""
+        if settled.soonest is not None and self.due_in is not None:
+            self.due_in(settled.soonest)
+
+
+def _answer(done: asyncio.Future[None], outcome: Outcome, settled: Settled) -> None:
+    """The writer's answer: written, or ClaimLost when its claim no longer held (nothing of it was)."""
+    if outcome.claim.wait_id in settled.waits:
+        done.set_result(None)
+    else:
+        done.set_exception(ClaimLost(outcome.claim.wait_id))

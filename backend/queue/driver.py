@@ -71,15 +71,11 @@ class Actions(Protocol):
 class Approvals(Protocol):
     """The product side of an approval pause: its request row, and what a woken approval wait resumes with."""
 
-    async def create(
-        self, conn: AsyncConnection[Any], run: Run, request: ApprovalRequest, deadline: timedelta | None
-    ) -> None:
-        """Record the request, in the transaction that parks the run."""
-
     async def create_many(
         self, conn: AsyncConnection[Any], asks: Sequence[tuple[Run, ApprovalRequest, timedelta | None]]
     ) -> None:
-        """`create` for each of `asks`, in one statement: the outcome batch's approvals."""
+        """Record each of `asks` with the mails it calls for, in one statement, in the transaction that
+        parks the runs: an outcome batch's approvals."""
 
     async def resolution(self, conn: AsyncConnection[Any], claim: Claim) -> Resume | Undecided:
         """The decision, or the deadline's outcome; Undecided when woken before either."""

@@ -25,11 +25,6 @@ class WithEvents:
         self.approvals = approvals
         self.clock = clock
 
-    async def create(
-        self, conn: AsyncConnection[Any], run: Run, request: ApprovalRequest, deadline: timedelta | None
-    ) -> None:
-        await self.approvals.create(conn, run, request, deadline)
-
     async def create_many(
         self, conn: AsyncConnection[Any], asks: Sequence[tuple[Run, ApprovalRequest, timedelta | None]]
     ) -> None:

@@ -106,8 +106,9 @@ RETURNING id
 SELECT min(wake_at) AS wake_at, now() AS now FROM waits
 WHERE status = 'waiting' AND wake_at < 'infinity' AND answered_at IS NULL
 
--- name: park
--- Write the run's next pause over its claimed wait; nothing when the claim is no longer ours.
+-- name: repark
+-- Park a claimed wait again as it was, for a walk that got nowhere (an approval woken early, a branch's
+-- retry that failed again); nothing when the claim is no longer ours.
 UPDATE waits
 SET kind = %(kind)s, continuation = %(continuation)s, node = %(node)s, visit = %(visit)s,
     wake_at = coalesce(%(wake_at)s::timestamptz,
@@ -116,7 +117,7 @@ SET kind = %(kind)s, continuation = %(continuation)s, node = %(node)s, visit = %
     status = 'waiting', claimed_by = NULL, claim_expires_at = NULL,
     attempts = 0, last_error = NULL
 WHERE id = %(id)s AND claimed_by = %(me)s AND attempts = %(attempts)s
-RETURNING id, wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
+RETURNING id AS wait_id, wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
 
 -- name: lock_runs
 -- The runs of a batch of outcomes, locked in id order before their waits: the order cancel and decide
@@ -170,11 +171,6 @@ WITH walked AS (
     FROM moved CROSS JOIN LATERAL jsonb_array_elements(moved.journal) WITH ORDINALITY AS line (value, ord)
 )
 SELECT id AS wait_id, due_now, due_in FROM held
-
--- name: finish
--- Delete a served wait; nothing when the claim is no longer ours.
-DELETE FROM waits WHERE id = %(id)s AND claimed_by = %(me)s AND attempts = %(attempts)s
-RETURNING id
 
 -- name: retry_later
 -- Put a wait whose resume threw back in the queue at a later time, with the reason.

@@ -1,17 +1,21 @@
-"""Many walks' outcomes written together: a few set-based statements for a whole batch, not several per run.
+"""Walks' outcomes written: the one write path, for a batch of many or a batch of one.
 
-The walks of a batch become one JSON array, an object per claim with its journal lines, and `write_walks`
-finishes or re-parks every wait whose claim still holds, then sets those runs' statuses and appends their
-journal lines, all in one statement. A claim that no longer holds (lease taken over, run cancelled)
-matches no row: its run and journal are not touched, and the rest of the batch still lands.
+The walks that got somewhere become one JSON array, an object per claim with its journal lines, and
+`write_walks` finishes or re-parks every wait whose claim still holds, then sets those runs' statuses and
+appends their journal lines, all in one statement. A claim that no longer holds (lease taken over, run
+cancelled) matches no row: its run and journal are not touched, and the rest of the batch still lands.
+A walk that got nowhere (`Reparked`: an approval woken early, a branch's retry that failed again) has no
+step to write; its wait is parked again as the claim found it, by `repark`.
 
 Locks are taken in the one order everywhere: the batch's runs first (`lock_runs`, in id order), then the
-approval rows a paused walk creates, then the waits.
+approval rows (the ones a paused walk creates or closes, the one an early-woken approval reads), then the
+waits; cancel and decide take them in that order too, so writers wait for each other instead of
+deadlocking.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -20,12 +24,12 @@ from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
 from backend.events.wake import parked
+from backend.queue import journal
 from backend.queue.claims import Claim
 from backend.queue.driver import Approvals, Ended, Parked, Pause, Reparked, Run, Walked
-from backend.queue.outcome import new_events, park_pauses
 from backend.queue.queries import QUERIES
-from backend.store.queries import every
-from backend.walker import ApprovalRequest, EventRequest, JournalLine
+from backend.store.queries import every, one
+from backend.walker import EventRequest, JournalLine
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,9 +42,10 @@ class Outcome:
     now: datetime | None  # the worker's clock when the walk ended; None: the database's own now()
 
 
-def settles(outcome: Outcome) -> bool:
-    """Whether the set-based write takes this outcome: every walk that got somewhere. An approval woken
-    early (no step) needs the approval row's lock first, so it is written on its own."""
+def batched(outcome: Outcome) -> bool:
+    """Whether this outcome is written in a batch with others: every walk that got somewhere. An approval
+    woken early (no step) reads its approval row under its lock before its wait is written, a round trip
+    the whole batch would wait for, so it is written in a batch of its own."""
     return not isinstance(outcome.walked, Reparked)
 
 
@@ -55,6 +60,14 @@ class _Held:
 
 
 @dataclass(frozen=True, slots=True)
+class DueWait:
+    """A wait a statement parked: whether it is due at once (its wake-up already past)."""
+
+    wait_id: int
+    due_now: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Settled:
     """What a batch's write came to: the waits whose claim held, and how long until the soonest wait it
     parked falls due by time (None: none does; one due at once is announced by NOTIFY instead)."""
@@ -63,61 +76,126 @@ class Settled:
     soonest: timedelta | None
 
 
-async def write_walks(
-    conn: AsyncConnection[Any], me: str, outcomes: Sequence[Outcome], approvals: Approvals
-) -> set[int]:
-    """Write `outcomes` (each `settles`) in the caller's transaction; the wait ids whose claim held."""
-    return (await settle(conn, me, outcomes, approvals)).waits
-
-
 async def settle(
     conn: AsyncConnection[Any], me: str, outcomes: Sequence[Outcome], approvals: Approvals
 ) -> Settled:
-    """Write `outcomes` (each `settles`) in the caller's transaction: `write_walks`, and when the soonest
-    wait parked falls due, so that the worker that wrote it looks again then (no NOTIFY can announce a
-    wait due 10 ms from now).
-
-    The batch goes as one JSON document, encoded once, not as a dozen arrays dumped element by element.
-    """
-    walks = [_walk_of(outcome) for outcome in outcomes]
+    """Write `outcomes` in the caller's transaction, each only where its claim still holds; which waits
+    were written, and when the soonest one parked falls due, so that the worker that wrote it looks again
+    then (no NOTIFY can announce a wait due 10 ms from now). One NOTIFY when any wait is due at once."""
     run_ids = sorted({outcome.claim.run_id for outcome in outcomes})
     await conn.execute(QUERIES["lock_runs"], {"run_ids": run_ids})
-    params = {"walks": Jsonb(walks), "me": me, "now": outcomes[0].now}
-    held = await every(conn, _Held, QUERIES["write_walks"], params)
-    written = {row.wait_id: row.due_now for row in held}
+    walks = [outcome for outcome in outcomes if batched(outcome)]
+    held = await _write_walks(conn, me, walks) if walks else []
+    written = {row.wait_id for row in held}
+    due = [row.wait_id for row in held if row.due_now]
+    stepped = [outcome for outcome in walks if outcome.claim.wait_id in written]
+    due.extend(await _write_approvals_and_pauses(conn, stepped, approvals))
+    reparked = [
+        await _repark(conn, me, o, o.walked, approvals) for o in outcomes if isinstance(o.walked, Reparked)
+    ]
+    written.update(wait.wait_id for wait in reparked if wait is not None)
+    due.extend(wait.wait_id for wait in reparked if wait is not None and wait.due_now)
+    if due:
+        # One NOTIFY wakes the sleeping workers; its payload, a run, says which of them answers it
+        # (backend/queue/wakes.py).
+        run_of = {outcome.claim.wait_id: outcome.claim.run_id for outcome in outcomes}
+        await conn.execute(QUERIES["notify"], {"payload": str(run_of[due[0]])})
     soonest = min((row.due_in for row in held if row.due_in is not None and not row.due_now), default=None)
-    asks: list[tuple[Run, ApprovalRequest, timedelta | None]] = []
-    events: list[tuple[int, EventRequest]] = []
-    several: dict[int, list[Pause] | None] = {}
-    cleared: list[int] = []
-    for outcome in outcomes:
-        walked, wait_id, run_id = outcome.walked, outcome.claim.wait_id, outcome.claim.run_id
-        if wait_id not in written:
-            continue
-        match walked:
-            case Parked(closes=closes):
-                if closes is not None:
-                    await approvals.close(conn, run_id, walked.keep, closes)
-                asks.extend((outcome.run, request, deadline) for request, deadline in walked.approvals)
-                events.extend((run_id, request) for request in new_events(walked))
-                if walked.pauses is not None:
-                    several[wait_id] = walked.pauses
-                elif closes is not None:
-                    cleared.append(wait_id)
-            case Ended(closes=closes) if closes is not None:
-                await approvals.close(conn, run_id, [], closes)
+    return Settled(written, soonest)
+
+
+async def _write_walks(conn: AsyncConnection[Any], me: str, outcomes: Sequence[Outcome]) -> list[_Held]:
+    """`write_walks` for these outcomes, as one JSON document encoded once, not as a dozen arrays dumped
+    element by element; the waits whose claim held."""
+    params = {"walks": Jsonb([_walk_of(outcome) for outcome in outcomes]), "me": me, "now": outcomes[0].now}
+    return await every(conn, _Held, QUERIES["write_walks"], params)
+
+
+async def _write_approvals_and_pauses(
+    conn: AsyncConnection[Any], stepped: Sequence[Outcome], approvals: Approvals
+) -> list[int]:
+    """What the written walks did beside their wait, run and journal: the approvals they closed and asked
+    for, their pauses when several are pending, their wait_event pauses. The waits made due at once."""
+    for outcome in stepped:
+        walked = outcome.walked
+        if isinstance(walked, Parked | Ended) and walked.closes is not None:
+            keep = walked.keep if isinstance(walked, Parked) else []
+            await approvals.close(conn, outcome.claim.run_id, keep, walked.closes)
+    parks = [(outcome, outcome.walked) for outcome in stepped if isinstance(outcome.walked, Parked)]
+    asks = [(outcome.run, ask, deadline) for outcome, walked in parks for ask, deadline in walked.approvals]
     await approvals.create_many(conn, asks)  # one statement for the batch's approvals, not one each
+    cleared = [o.claim.wait_id for o, walked in parks if walked.pauses is None and walked.closes is not None]
     if cleared:
         await conn.execute(QUERIES["clear_pauses"], {"wait_ids": cleared})
-    due = [outcome.claim.run_id for outcome in outcomes if written.get(outcome.claim.wait_id)]
-    if several and await park_pauses(conn, outcomes[0].now, several, approvals):
-        due.append(next(o.claim.run_id for o in outcomes if o.claim.wait_id in several))
+    now = stepped[0].now if stepped else None
+    several = {outcome.claim.wait_id: walked.pauses for outcome, walked in parks if walked.pauses is not None}
+    due = await park_pauses(conn, now, several, approvals)
     # wait_event: each pause registered, and a kept event taken at once (backend/events/wake.py), after
     # the pauses' due times are written (taking one makes its pause due now).
-    await parked(conn, events, outcomes[0].now)
-    if due:  # one NOTIFY wakes every sleeping worker; the payload is only for people reading the log
-        await conn.execute(QUERIES["notify"], {"payload": str(due[0])})
-    return Settled(set(written), soonest)
+    events = [(outcome.claim.run_id, request) for outcome, walked in parks for request in new_events(walked)]
+    await parked(conn, events, now)
+    return due
+
+
+async def _repark(
+    conn: AsyncConnection[Any], me: str, outcome: Outcome, walked: Reparked, approvals: Approvals
+) -> DueWait | None:
+    """Park a walk that got nowhere again as its claim found it; None when the claim no longer held
+    (nothing written). An approval decided while the claim was held (`decided` waits for the approval
+    row's lock) is due at once; a branch's retries get their pauses' due times and journal lines."""
+    claim = outcome.claim
+    decided = walked.pauses is None and await approvals.decided(conn, claim)
+    wait = {
+        "id": claim.wait_id,
+        "me": me,
+        "attempts": claim.attempts,
+        "now": outcome.now,
+        "kind": claim.kind,
+        "continuation": Jsonb(claim.continuation),
+        "node": claim.node,
+        "visit": claim.visit,
+        "wake_at": None if decided else walked.wake_at,
+        "wake_in": timedelta(0) if decided else None,
+    }
+    reparked = await one(conn, DueWait, QUERIES["repark"], wait)
+    if reparked is None:
+        return None
+    if walked.pauses is not None:
+        due = await park_pauses(conn, outcome.now, {claim.wait_id: walked.pauses}, approvals)
+        reparked = DueWait(claim.wait_id, bool(due))
+        await journal.append(conn, claim.run_id, walked.journal)
+    await conn.execute(QUERIES["notify_run_shown"], {"run_id": claim.run_id})
+    return reparked
+
+
+async def park_pauses(
+    conn: AsyncConnection[Any],
+    now: datetime | None,
+    pauses: Mapping[int, list[Pause] | None],
+    approvals: Approvals,
+) -> list[int]:
+    """Write the pending pauses of waits just parked with several (their claims held, in the caller's
+    transaction, the runs' rows locked): each one's due time, the wait's wake_at the earliest. The waits
+    made due at once."""
+    listed = {wait_id: each for wait_id, each in pauses.items() if each is not None}
+    if not listed:
+        return []
+    ids = list(listed)
+    walks = [{"wait_id": wait_id, "pauses": [p.to_json() for p in each]} for wait_id, each in listed.items()]
+    params = {"walks": Jsonb(walks), "wait_ids": ids, "now": now}
+    due = {row.wait_id for row in await every(conn, DueWait, QUERIES["park_pauses"], params) if row.due_now}
+    due.update(await approvals.wake_decided(conn, ids))
+    return sorted(due)
+
+
+def new_events(walked: Parked) -> list[EventRequest]:
+    """The wait_event pauses this walk asked for that are still pending when it parks."""
+    pending = set(walked.step.pending)
+    return [
+        request
+        for request in walked.step.requests
+        if isinstance(request, EventRequest) and (request.node, request.visit) in pending
+    ]
 
 
 def _walk_of(outcome: Outcome) -> dict[str, Any]:
@@ -141,7 +219,7 @@ def _walk_of(outcome: Outcome) -> dict[str, Any]:
                 wake_in_us=wake.after // timedelta(microseconds=1) if wake.after is not None else None,
             )
         case Reparked():
-            raise AssertionError("an approval woken early is written on its own (settles)")
+            raise AssertionError("a walk that got nowhere is parked again by `_repark`, not `write_walks`")
     return walk
 
 

@@ -68,7 +68,7 @@ def test_a_stopped_run_is_resumed_refused_on_a_version_without_its_nodes_and_end
 
     actions.get_by_role("button", name="Resume", exact=True).click()
     # The worker claims the wait at once and finds the approval still open: the page may read the run
-    # `running` in between, then hears of the claim let go (queue/outcome.py, notify_run_shown).
+    # `running` in between, then hears of the claim let go (queue/settle.py `_repark`, notify_run_shown).
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "waiting", timeout=60_000)
     expect(page.locator(".run-node.waiting")).to_contain_text("ask", timeout=60_000)
 

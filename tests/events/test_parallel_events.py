@@ -77,7 +77,7 @@ def test_an_event_posted_while_the_other_branch_is_walked_is_not_lost_when_the_w
     from backend.queue.commands import open_pool
     from backend.queue.driver import FlowCache, NoActions, load_run, walk_claim
     from backend.queue.events import with_events
-    from backend.queue.outcome import write_outcome
+    from backend.queue.settle import Outcome, settle
     from tests.queue.test_runs import _always_ours, _claim
 
     run_id = queue.start(queue.save(_parallel("all")), input={"order": "P-3"})
@@ -106,7 +106,9 @@ def test_an_event_posted_while_the_other_branch_is_walked_is_not_lost_when_the_w
                     sent_by="t",
                     now=queue.clock(),
                 )
-                await write_outcome(conn, "w", queue.clock(), claim, run, walked, approvals)
+                async with conn.transaction():
+                    settled = await settle(conn, "w", [Outcome(claim, run, walked, queue.clock())], approvals)
+                assert settled.waits == {claim.wait_id}
             return delivery.delivered
         finally:
             await pool.close()

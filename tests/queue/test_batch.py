@@ -178,3 +178,48 @@ def test_a_broken_statement_fails_every_outcome_loudly_and_is_not_written_one_by
     assert [r.levelno for r in caplog.records] == [logging.ERROR]
     for run_id in runs:
         assert queue.status(run_id) == ("waiting", None) and queue.codes(run_id) == ["run_created"]
+
+
+@pytest.mark.parametrize(
+    ("statement", "spoiled"),
+    [
+        (("backend.queue.queries", "write_walks"), ("SELECT id AS wait_id,", "SELECT id / 0 AS wait_id,")),
+        (("backend.approvals.service", "insert_approvals"), ("SELECT a.run_id,", "SELECT a.run_id / 0,")),
+    ],
+)
+def test_a_batch_statement_broken_for_every_outcome_fails_each_of_them_one_by_one_too(
+    queue: Queue,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    statement: tuple[str, str],
+    spoiled: tuple[str, str],
+) -> None:
+    """A failure one outcome may own (here a division by zero, SQLSTATE class 22) sends the batch one by
+    one; that fallback is the same `settle` on a batch of one, so a statement that fails for every
+    outcome fails each of them there too, instead of being written by a second implementation that does
+    not use it (issue 37: every test once passed with a syntax error in `insert_approvals`)."""
+    import importlib
+
+    import psycopg
+
+    from tests.queue.test_claim_reads import asking
+
+    module, name = statement
+    queries = importlib.import_module(module).QUERIES
+    broken = queries[name].replace(*spoiled)
+    assert broken != queries[name]
+    monkeypatch.setitem(queries, name, broken)
+    runs = [queue.start(queue.save(asking())) for _ in range(2)]  # each one asks: both statements run
+
+    with caplog.at_level(logging.WARNING, logger="flowyard.worker"):
+        results = _walk_all(queue, 2)
+
+    assert [type(result) for result in results] == [psycopg.errors.DivisionByZero] * 2
+    assert [r.getMessage() for r in caplog.records] == [
+        "a batch of 2 outcomes failed; writing them one by one"
+    ]
+    for run_id in runs:
+        assert queue.status(run_id) == ("waiting", None) and queue.codes(run_id) == ["run_created"]
+        claimed = queue.one("SELECT status, claimed_by FROM waits WHERE run_id = %s", run_id)
+        assert claimed == ("claimed", "w"), "nothing written: the worker's failure path takes it from here"
+    assert queue.one("SELECT count(*) FROM approvals") == (0,)

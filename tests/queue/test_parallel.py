@@ -278,17 +278,15 @@ def test_wait_first_closes_the_other_approval_as_branch_cancelled_and_its_mails_
     )
 
 
-@pytest.mark.parametrize("writer", ["batch", "alone"])
 def test_a_decision_landing_while_another_pause_is_walked_is_not_lost_when_the_walk_parks(
-    queue: Queue, writer: str
+    queue: Queue,
 ) -> None:
     """The decision's wake-up is written on a claimed wait; the walk's park writes the pauses over it,
     and then makes the decided approval's pause due again (runs are locked first: one of the two waits)."""
     from backend.queue.claims import Claim
     from backend.queue.driver import FlowCache, NoActions, load_run, walk_claim
-    from backend.queue.outcome import write_outcome
     from backend.queue.queries import QUERIES
-    from backend.queue.settle import Outcome, write_walks
+    from backend.queue.settle import Outcome, settle
 
     people(queue)
     run_id = queue.start(queue.save(DELAY_AND_APPROVAL))
@@ -320,14 +318,9 @@ def test_a_decision_landing_while_another_pause_is_walked_is_not_lost_when_the_w
                 ).fetchone()
                 assert row is not None
                 await service.decide(conn, row[0], "approved", by="lea", comment=None)
-                if writer == "batch":
-                    async with conn.transaction():
-                        written = await write_walks(
-                            conn, "w", [Outcome(claim, run, walked, queue.clock())], service
-                        )
-                    assert written == {claim.wait_id}
-                else:
-                    await write_outcome(conn, "w", queue.clock(), claim, run, walked, service)
+                async with conn.transaction():
+                    settled = await settle(conn, "w", [Outcome(claim, run, walked, queue.clock())], service)
+                assert settled.waits == {claim.wait_id}
         finally:
             await pool.close()
 

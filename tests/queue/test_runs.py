@@ -168,10 +168,9 @@ async def _always_ours() -> bool:
 def test_a_lapsed_claims_late_write_is_refused_and_changes_nothing(queue: Queue, second_worker: str) -> None:
     """The claim is the worker and the claiming: even the same worker, claiming again after its own
     lease lapsed, cannot write the first claim's outcome over the second's."""
-    from backend.queue.claims import ClaimLost
     from backend.queue.commands import open_pool
     from backend.queue.driver import FlowCache, NoActions, load_run, walk_claim
-    from backend.queue.outcome import write_outcome
+    from backend.queue.settle import Outcome, settle
     from backend.queue.worker import Worker
 
     run_id = queue.start(queue.save(LOG_FLOW), input={"who": "ann"})
@@ -192,11 +191,15 @@ def test_a_lapsed_claims_late_write_is_refused_and_changes_nothing(queue: Queue,
             async with pool.connection() as conn:
                 if second_worker == "fast":
                     await Worker(pool, clock=queue.clock, name="fast", approvals=approvals).drain()
-                with pytest.raises(ClaimLost):
-                    await write_outcome(conn, "slow", queue.clock(), claim, run, walked, approvals)
+                async with conn.transaction():
+                    late = await settle(conn, "slow", [Outcome(claim, run, walked, queue.clock())], approvals)
+                assert late.waits == set(), "the lapsed claim wrote nothing"
             if second_worker == "slow":
-                async with pool.connection() as conn:
-                    await write_outcome(conn, "slow", queue.clock(), again, run, walked, approvals)
+                async with pool.connection() as conn, conn.transaction():
+                    written = await settle(
+                        conn, "slow", [Outcome(again, run, walked, queue.clock())], approvals
+                    )
+                assert written.waits == {again.wait_id}
         finally:
             await pool.close()
 
