@@ -1,6 +1,6 @@
 """The mails that call approvers: an outbox written with the approval, sent after it commits.
 
-The rows are written in the transaction that parks the run at the approval (`queue_approval_mails`), so
+The rows are written in the transaction that parks the run at the approval (`insert_approvals`), so
 a worker that dies after that commit loses no mail, and a retried walk, which cannot write its outcome
 twice, cannot write a second row. A sender claims due rows for a lease, sends each through the notify
 node's SMTP path with the row's key as the Message-ID (a mail sent again after a crash is the same

@@ -1,21 +1,5 @@
 -- Approval requests and decisions.
 
--- name: insert_approval
--- The request a paused run asks; one per visit.
-INSERT INTO approvals (run_id, flow_id, version, node, visit, title, explanation, approvers, deadline,
-                       deadline_at, on_timeout, requested_at, started_by, quorum, reject_rule,
-                       allow_self_approval, author, remind_after, escalate_after, escalate_to, shown,
-                       hook_secret_by)
-VALUES (%(run_id)s, %(flow_id)s, %(version)s, %(node)s, %(visit)s, %(title)s, %(explanation)s,
-        %(approvers)s, %(deadline)s::interval,
-        coalesce(%(now)s::timestamptz, now()) + %(deadline)s::interval, %(on_timeout)s,
-        coalesce(%(now)s::timestamptz, now()),
-        (SELECT started_by FROM runs WHERE id = %(run_id)s), %(quorum)s, %(reject)s, %(allow_self_approval)s,
-        (SELECT created_by FROM flow_versions WHERE flow_id = %(flow_id)s AND version = %(version)s),
-        %(remind_after)s::interval[], %(escalate_after)s::interval, %(escalate_to)s::text[], %(shown)s::jsonb,
-        (SELECT hook_secret_by FROM runs WHERE id = %(run_id)s))
-RETURNING id
-
 -- name: approval_of_visit
 -- The approval a run's pause is for, locked against a decision landing at the same moment.
 SELECT id, outcome, decided_by, decided_at, comment,
@@ -187,21 +171,6 @@ LIMIT %(limit)s
 -- The approval a run's wait is for (one per visit), open or decided.
 SELECT id, outcome FROM approvals WHERE run_id = %(run_id)s AND visit = %(visit)s
 
--- name: queue_approval_mails
--- The mails an approval calls for, in the transaction that records it: each named user and each member
--- of a named group who has an address and the decide right on the flow; one row each, written once.
-INSERT INTO approval_mails (approval_id, user_name, key)
-SELECT %(approval_id)s, u.name, 'fy-mail-' || %(approval_id)s::bigint || '-' || md5(u.name || random()::text)
-FROM users AS u
-WHERE u.email IS NOT NULL
-  AND u.name IN (SELECT unnest(%(user_names)s::text[])
-                 UNION
-                 SELECT m.user_name FROM group_members AS m WHERE m.group_name = ANY(%(group_names)s::text[]))
-  AND EXISTS (SELECT 1 FROM grants AS g
-              WHERE g.user_name = u.name AND g."right" = 'decide'
-                AND (g.flow_id IS NULL OR g.flow_id = %(flow_id)s::bigint))
-ON CONFLICT DO NOTHING
-
 -- name: claim_approval_mails
 -- Up to %(limit)s due mails, each held for %(lease)s (a sender that dies lets it fall due again), with
 -- what writing them needs: the approval, its flow's name, the recipient's address and language, and the
@@ -329,7 +298,7 @@ RETURNING id
 -- name: insert_approvals
 -- The requests of a batch of paused runs, and the mails each calls for, in one statement (the outcome
 -- batch's, after its walks are written): one JSON document, an array with an object per approval (its
--- durations in microseconds). The same rows as insert_approval and queue_approval_mails write one by one.
+-- durations in microseconds): the one way an approval is asked (a batch of one when the batch fails).
 WITH asked AS (
     SELECT *
     FROM jsonb_to_recordset(%(document)s::jsonb)

@@ -120,46 +120,6 @@ class ApprovalService:
     def __init__(self, clock: Clock = database_clock) -> None:
         self.clock = clock
 
-    async def create(
-        self, conn: AsyncConnection[Any], run: Run, request: ApprovalRequest, deadline: timedelta | None
-    ) -> None:
-        approval_id = await scalar(
-            conn,
-            QUERIES["insert_approval"],
-            {
-                "run_id": run.id,
-                "flow_id": run.flow_id,
-                "version": run.version,
-                "node": request.node,
-                "visit": request.visit,
-                "title": request.title,
-                "explanation": request.explanation,
-                "approvers": request.approvers,
-                "deadline": deadline,
-                "on_timeout": request.on_timeout,
-                "now": self.clock(),
-                "quorum": request.quorum,
-                "reject": request.reject,
-                "allow_self_approval": request.allow_self_approval,
-                "remind_after": [parse_duration(after) for after in request.remind_after],
-                "escalate_after": parse_duration(request.escalate_after) if request.escalate_after else None,
-                "escalate_to": list(request.escalate_to),
-                "shown": Jsonb(list(request.shown)),
-            },
-        )
-        assert approval_id is not None, "one approval per visit, and the claim makes this visit ours"
-        # Written with the approval, before anything leaves: the mailer sends them after this commits.
-        principals = [p.partition(":") for p in request.approvers]
-        await conn.execute(
-            QUERIES["queue_approval_mails"],
-            {
-                "approval_id": approval_id,
-                "flow_id": run.flow_id,
-                "user_names": [name for kind, _, name in principals if kind == "user"],
-                "group_names": [name for kind, _, name in principals if kind == "group"],
-            },
-        )
-
     async def create_many(
         self, conn: AsyncConnection[Any], asks: Sequence[tuple[Run, ApprovalRequest, timedelta | None]]
     ) -> None:

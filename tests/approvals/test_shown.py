@@ -36,7 +36,7 @@ def _request(visit: int) -> ApprovalRequest:
     )
 
 
-def test_create_and_create_many_keep_what_the_approval_shows(queue: Queue) -> None:
+def test_create_many_keeps_what_each_approval_shows(queue: Queue) -> None:
     document = approval_flow()
     flow_id = queue.save(document)
     runs = [
@@ -46,8 +46,7 @@ def test_create_and_create_many_keep_what_the_approval_shows(queue: Queue) -> No
 
     async def write(conn: AsyncConnection) -> None:
         service = ApprovalService(queue.clock)
-        await service.create(conn, runs[0], _request(90), None)
-        await service.create_many(conn, [(run, _request(90), None) for run in runs[1:]])
+        await service.create_many(conn, [(run, _request(90), None) for run in runs])
 
     queue.aconn(write)
     rows = queue.all(
