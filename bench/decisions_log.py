@@ -45,14 +45,19 @@ class ServerLog:
 
     def window(self) -> list[tuple[int, str]]:
         """(backend pid, statement) of every statement logged between the start and end markers."""
-        end_mark, deadline = f"decisions-mark-end-{self.name}", time.monotonic() + 10
+        start_mark, end_mark = f"decisions-mark-start-{self.name}", f"decisions-mark-end-{self.name}"
+        deadline = time.monotonic() + 60
         statements: list[tuple[int, str]] = []
-        while not any(end_mark in s for _, s in statements[-50:]) and time.monotonic() < deadline:
+        # Other databases may log too (a test suite's own statement capture): the end mark is looked for
+        # in everything read since the start, not in the last lines.
+        while not any(end_mark in s for _, s in statements):
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the server's log ({self.path}) holds no {end_mark!r} after a minute")
             time.sleep(0.1)  # the server may not have written its last lines yet
             with open(self.path, errors="replace") as log:
                 log.seek(self.offset)
                 statements = [(int(m[1]), " ".join(m[2].split())) for m in STATEMENT.finditer(log.read())]
-        start = next(i for i, (_, s) in enumerate(statements) if f"decisions-mark-start-{self.name}" in s)
+        start = next(i for i, (_, s) in enumerate(statements) if start_mark in s)
         end = next(i for i, (_, s) in enumerate(statements) if end_mark in s)
         return statements[start + 1 : end]
 

@@ -20,7 +20,8 @@ def measure(server: str, *options: str) -> str:
         "--url",
         server,
     ]
-    done = subprocess.run([*command, *options], capture_output=True, text=True, timeout=60, check=True)
+    done = subprocess.run([*command, *options], capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
     assert "WARNING" not in done.stdout, done.stdout
     return done.stdout
 
