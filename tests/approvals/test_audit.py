@@ -7,6 +7,7 @@ import io
 import json
 from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 
 import pytest
 
@@ -20,6 +21,7 @@ from backend.approvals.audit import (
     search,
 )
 from backend.approvals.service import ApprovalService
+from backend.spreadsheets import FORMULA_STARTS
 from tests.approvals.test_decisions import approval_flow, decide, user
 from tests.support import Queue
 
@@ -115,6 +117,7 @@ FORMULAS = ("=cmd()", "+1+1", "-2+3", "@SUM(A1)", "\t=1", "\r=1")
 def test_a_cell_that_would_be_a_formula_is_quoted(migrated_databases: Callable[[], str]) -> None:
     """Titles and comments that are whole formulas, one for each start a spreadsheet runs, each read back
     from the export with the apostrophe in front; a text with a formula inside it stays as written."""
+    assert sorted(text[0] for text in FORMULAS) == sorted(FORMULA_STARTS)
     queue = Queue(migrated_databases())
     flow_id = queue.save(approval_flow(title="{{trigger.text}}"))
     ann = user(queue, "ann", "decide")
@@ -124,7 +127,7 @@ def test_a_cell_that_would_be_a_formula_is_quoted(migrated_databases: Callable[[
         queue.drain()
         row = queue.one("SELECT id FROM approvals WHERE run_id = %s", run_id)
         assert row is not None
-        queue.aconn(lambda conn, a=row[0], t=text: service.decide(conn, a, "approved", by=ann, comment=t))
+        queue.aconn(partial(service.decide, approval_id=row[0], outcome="approved", by=ann, comment=text))
     rows = audit(queue, AuditFilter(flow_id=flow_id)).rows
     records = read_csv(export_csv(rows, "en"), "en")
     assert [(r["title"], r["comment"]) for r in records] == [
