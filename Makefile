@@ -62,9 +62,12 @@ typecheck: setup
 # Four test processes (pytest-xdist), a file each at a time: the suite waits on PostgreSQL, servers it
 # started and a browser far more than it computes (three kept 1.3 of the two cores busy).
 PYTEST_WORKERS ?= 4
+# Where pytest writes a JUnit XML report of what ran, when set (.ci/run counts the browser tests in it).
+PYTEST_JUNIT ?=
 
 pytest: setup
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile --durations=15 $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile --durations=15 \
+		$(if $(PYTEST_JUNIT),--junitxml=$(PYTEST_JUNIT)) $(PYTEST_ARGS)
 
 # The browser tests, writing their screenshots into docs/screenshots/ (a plain test run keeps them in
 # .flowyard/screenshots/, so `make test` leaves the tree as it found it).

@@ -11,10 +11,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import psycopg
+from psycopg_pool import AsyncConnectionPool
 
 from backend.approvals.service import ApprovalService
 from backend.flows.store import create_flow
 from backend.queue.commands import open_pool
+from backend.queue.driver import Actions
 from backend.queue.runs import start_run
 from backend.queue.worker import Worker
 
@@ -98,10 +100,18 @@ class Connected:
 
 
 class FakeClock:
-    """A clock the test moves by hand; it starts at the database's now so new waits are due."""
+    """A clock the test moves by hand, never behind its database's now.
 
-    def __init__(self, start: datetime) -> None:
-        self.now = start
+    What the database stamps with its own now() (a run's start, a cancel, a resume, an answer) is due by
+    this clock once it has caught up, and it catches up in one place, `catch_up`: when the test starts a
+    run and before a worker is handed the clock (`Queue.start`, `Queue.drain`). Between two catch-ups it
+    stands still, so the times a drain writes are the times the test reads from it, however slow the
+    machine."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.now = datetime.min.replace(tzinfo=UTC)
+        self.catch_up()
 
     def __call__(self) -> datetime:
         return self.now
@@ -109,10 +119,10 @@ class FakeClock:
     def advance(self, delta: timedelta) -> None:
         self.now += delta
 
-    def catch_up(self, url: str) -> None:
-        """At least the database's now: a wait made due by now() (a cancel, a resume) is due by this clock
-        too, however long the test took so far."""
-        with psycopg.connect(url) as conn:
+    def catch_up(self) -> None:
+        """At least a second past the database's now: a wait made due by now() is due by this clock too,
+        however long the test took so far. Never back: a time the test moved it to stands."""
+        with psycopg.connect(self.url) as conn:
             row = conn.execute("SELECT now()").fetchone()
         assert row is not None
         self.now = max(self.now, row[0] + timedelta(seconds=1))
@@ -123,10 +133,7 @@ class Queue:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        with psycopg.connect(url) as conn:
-            row = conn.execute("SELECT now()").fetchone()
-        assert row is not None
-        self.clock = FakeClock(row[0] + timedelta(seconds=1))
+        self.clock = FakeClock(url)
         self.aconn = Connected(url)
 
     def run(self, make: Callable[[], Coroutine[Any, Any, T]]) -> T:
@@ -136,27 +143,41 @@ class Queue:
         return self.aconn(lambda conn: create_flow(conn, document, by="test"))
 
     def start(self, flow_id: int, input: Any = None, key: str | None = None) -> int:
+        """A run started as a trigger starts it; the clock catches up, so its start is due by the clock
+        for a worker or a claim the test drives by hand."""
+
         async def go(conn: AsyncConnection) -> int:
             started = await start_run(
                 conn, flow_id, input=input, idempotency_key=key, trigger_kind="webhook" if key else "manual"
             )
             return started.run_id
 
-        return self.aconn(go)
+        run_id = self.aconn(go)
+        self.clock.catch_up()
+        return run_id
 
-    def drain(self, **worker_options: Any) -> None:
-        """Serve with one in-process worker until nothing is due (by the fake clock) and nothing in hand.
+    def drain(
+        self,
+        actions: Callable[[AsyncConnectionPool[Any]], Actions] | None = None,
+        pool_size: int = 5,
+        name: str = "test-worker",
+        **worker_options: Any,
+    ) -> None:
+        """Serve with one in-process worker until nothing is due (by the fake clock) and nothing in hand;
+        `actions` makes the worker's action sender on its pool.
 
-        The clock first catches up with the database: a run started through the API or the CLI is due at
-        the database's now, which a slow machine puts past where the fake clock started."""
-        self.clock.catch_up(self.url)
+        The clock first catches up with the database: a run cancelled or resumed through the API or the
+        CLI is due at the database's now, which a slow machine puts past where the clock stands."""
+        self.clock.catch_up()
 
         async def go() -> None:
-            pool = open_pool(self.url, size=5)
+            pool = open_pool(self.url, size=pool_size)
             await pool.open()
             try:
                 options = {"approvals": ApprovalService(self.clock), **worker_options}
-                await Worker(pool, clock=self.clock, name="test-worker", **options).drain()
+                if actions is not None:
+                    options["actions"] = actions(pool)
+                await Worker(pool, clock=self.clock, name=name, **options).drain()
             finally:
                 await pool.close()
 

@@ -7,39 +7,15 @@ from typing import Any
 
 from backend.actions import ActionSender, ActionSettings
 from backend.actions.destinations import AllowList, IPAddress, Resolver, system_resolver
-from backend.approvals.service import ApprovalService
-from backend.queue.commands import open_pool
-from backend.queue.worker import Worker
 from tests.support import Queue
 
 LOCAL = ActionSettings(allow=AllowList.parse("127.0.0.1"))
 
 
 def drain(queue: Queue, settings: ActionSettings = LOCAL, resolver: Resolver = system_resolver) -> None:
-    """Serve until nothing is due by the fake clock, with actions sent for real. The clock first catches up
-    with the database, as `Queue.drain`'s does: a run started is due at the database's now, which a slow
-    machine puts past where the fake clock started (at load 18 a second run's start was not due yet)."""
-    queue.clock.catch_up(queue.url)
-
-    async def go() -> None:
-        # Each walk holds a connection; a try borrows another before and after it sends.
-        pool = open_pool(queue.url, size=4)
-        await pool.open()
-        try:
-            sender = ActionSender(pool, settings, resolver=resolver)
-            worker = Worker(
-                pool,
-                clock=queue.clock,
-                name="test-worker",
-                concurrency=2,
-                actions=sender,
-                approvals=ApprovalService(queue.clock),
-            )
-            await worker.drain()
-        finally:
-            await pool.close()
-
-    queue.run(go)
+    """Serve until nothing is due by the fake clock, with actions sent for real (`Queue.drain`, the clock
+    caught up first). Each walk holds a connection; a try borrows another before and after it sends."""
+    queue.drain(lambda pool: ActionSender(pool, settings, resolver=resolver), pool_size=4, concurrency=2)
 
 
 def fake_dns(names: dict[str, list[str]]) -> Resolver:

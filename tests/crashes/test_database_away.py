@@ -20,6 +20,7 @@ import tempfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 
 import httpx
@@ -88,7 +89,9 @@ def _raised(traceback: str) -> str:
     return next((line for line in after if not line[:1].isspace()), lines[-1])
 
 
-def start_busy_drain(url: str) -> list[int]:
+def start_busy_drain(url: str, spread: timedelta = timedelta(0)) -> list[int]:
+    """RUNS runs of STEPS, their starts due from now to now + `spread`, one after another: a spread keeps
+    the drain busy that long, so that an outage can meet runs still open beside runs already ended."""
     queue = Queue(url)
     flow_id = queue.save(STEPS)
     with psycopg.connect(url) as conn:
@@ -99,8 +102,10 @@ def start_busy_drain(url: str) -> list[int]:
         ).fetchall()
         run_ids = [row[0] for row in rows]
         conn.execute(
-            "INSERT INTO waits (run_id, kind, wake_at) SELECT unnest(%s::bigint[]), 'start', now()",
-            (run_ids,),
+            "INSERT INTO waits (run_id, kind, wake_at)"
+            " SELECT id, 'start', now() + %s * (n - 1) / %s"
+            " FROM unnest(%s::bigint[]) WITH ORDINALITY AS s(id, n)",
+            (spread, RUNS, run_ids),
         )
     return run_ids
 
@@ -178,7 +183,9 @@ def test_postgresql_restarted_in_a_busy_drain_loses_nothing(
 ) -> None:
     url, data_dir = embedded
     token = make_user(url, "restart_admin", "admin")
-    run_ids = start_busy_drain(url)
+    # The 1 s delays alone end every run within a second or two of the first: all had ended when the stop
+    # came. Starts spread over 20 s keep runs open well past the tenth that must have ended first.
+    run_ids = start_busy_drain(url, spread=timedelta(seconds=20))
     with (
         through_outage(["serve", "--no-worker", "--port", "0"], url, tmp_path / "api.log") as api,
         through_outage(["worker", "--lease", "2"], url, tmp_path / "w1.log"),
@@ -187,7 +194,10 @@ def test_postgresql_restarted_in_a_busy_drain_loses_nothing(
         assert ask(api, token).status_code == 200
         # in the middle of the drain: some runs ended, not all
         wait_for(
-            url, "SELECT 1 WHERE (SELECT count(*) FROM runs WHERE ended_at IS NOT NULL) >= %s", RUNS // 10
+            url,
+            "SELECT 1 WHERE (SELECT count(*) FROM runs WHERE ended_at IS NOT NULL) >= %s"
+            " AND EXISTS (SELECT FROM runs WHERE ended_at IS NULL)",
+            RUNS // 10,
         )
         assert flowyard_db(data_dir, "stop").startswith("stopped")
         for answer in ask_together(api, token):
@@ -196,8 +206,21 @@ def test_postgresql_restarted_in_a_busy_drain_loses_nothing(
         wait_until_ended(url, run_ids, timeout_s=240)
         answers = ask_together(api, token)
     assert_ended_as_without_the_outage(url, run_ids)
+    assert 0 < open_at_the_restart(url, run_ids) < RUNS, "the outage met a drain half done"
     for answer in answers:
         assert answer.status_code == 200 or answer.json()["error"]["code"] == "database_unavailable"
+
+
+def open_at_the_restart(url: str, run_ids: list[int]) -> int:
+    """How many of the runs ended after the server started again: those the outage found open (an end is
+    stamped with the database's now(), in a transaction the stop would have broken off)."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM runs WHERE id = ANY(%s) AND ended_at >= pg_postmaster_start_time()",
+            (run_ids,),
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
 
 
 def test_connections_killed_at_random_in_a_busy_drain_lose_nothing(queue: Queue, tmp_path: Path) -> None:

@@ -21,7 +21,6 @@ def _cancel(queue: Queue, run_id: int) -> bool:
             return await cancel_run(conn, run_id, by="ann", approvals=ApprovalService())
 
     done = queue.run(go)
-    queue.clock.catch_up(queue.url)
     return bool(done)
 
 

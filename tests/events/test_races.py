@@ -37,7 +37,6 @@ def _told_waiting(notice: psycopg.errors.Diagnostic, waiting: asyncio.Event) -> 
 
 
 def test_two_posts_racing_for_one_waiting_run_are_delivered_once(queue: Queue) -> None:
-    queue.clock.catch_up(queue.url)
     run_id = queue.start(queue.save(waiting_flow()), input={"order": "R-1"})
     queue.drain()
 
@@ -56,7 +55,6 @@ def test_posts_racing_runs_that_park_in_two_workers_each_consume_exactly_one_eve
     runs = 12
     flow_id = queue.save(waiting_flow(timeout=None))
     run_ids = [queue.start(flow_id, input={"order": "SAME"}) for _ in range(runs)]
-    queue.clock.catch_up(queue.url)
 
     async def race() -> None:
         pools = [open_pool(queue.url, size=4) for _ in range(2)]

@@ -60,7 +60,6 @@ def test_a_decided_wait_is_claimed_before_a_backlog_due_before_it(queue: Queue) 
             conn, approval[0], "approved", by="ann", comment=None
         )
     )
-    queue.clock.catch_up(queue.url)
 
     first = _claim(queue, 1)
     rest = _claim(queue, 10)
@@ -123,7 +122,6 @@ def test_answers_take_at_most_half_of_a_round_and_leave_the_rest_to_waits_due_by
     answered = [queue.start(flow_id, input={"who": f"a{n}"}) for n in range(4)]
     # A steady stream of answers, made by hand: four waits answered, more than half of a round of four.
     queue.all("UPDATE waits SET answered_at = now() WHERE run_id = ANY(%s) RETURNING id", answered)
-    queue.clock.catch_up(queue.url)
 
     round_of_four = _claim(queue, 4)
 

@@ -107,7 +107,6 @@ def test_a_worker_never_claims_again_a_wait_it_has_in_hand(queue: Queue) -> None
     from backend.queue.claims import claim_due
 
     run_id = queue.start(queue.save(STEPS))
-    queue.clock.catch_up(queue.url)
     row = queue.one("SELECT id FROM waits WHERE run_id = %s", run_id)
     assert row is not None
     wait_id = row[0]

@@ -38,7 +38,6 @@ def abandoned(queue: Queue, receiver: RecordingServer) -> int:
             (run_id,),
         )
         conn.execute("UPDATE waits SET attempts = 5, wake_at = now() WHERE run_id = %s", (run_id,))
-    queue.clock.catch_up(queue.url)
     drain(queue)
     assert queue.status(run_id) == ("stopped", "claim_abandoned")
     line = queue.one("SELECT node, visit FROM journal WHERE run_id = %s AND code = 'run_stopped'", run_id)

@@ -17,9 +17,7 @@ from backend.approvals.service import ApprovalService
 from backend.faults import Faults
 from backend.i18n.zones import format_moment
 from backend.queue.claims import MAX_ATTEMPTS, backoff
-from backend.queue.commands import open_pool
 from backend.queue.watch import run_state
-from backend.queue.worker import Worker
 from tests.actions.servers import Received, RecordingServer, Reply, recording_server, smtp_server
 from tests.actions.support import LOCAL, drain, effects, journal_data
 from tests.queue.test_parallel import approvals, ask, decide, note, pauses, people, send_mails
@@ -210,25 +208,12 @@ class _DiesBeforeItsOutcome(Faults):
 
 
 def drain_dying(queue: Queue) -> None:
-    queue.clock.catch_up(queue.url)
-
-    async def go() -> None:
-        pool = open_pool(queue.url, size=4)
-        await pool.open()
-        try:
-            worker = Worker(
-                pool,
-                clock=queue.clock,
-                name="doomed-worker",
-                actions=ActionSender(pool, LOCAL),
-                approvals=ApprovalService(queue.clock),
-                faults=_DiesBeforeItsOutcome(),
-            )
-            await worker.drain()
-        finally:
-            await pool.close()
-
-    queue.run(go)
+    queue.drain(
+        lambda pool: ActionSender(pool, LOCAL),
+        pool_size=4,
+        name="doomed-worker",
+        faults=_DiesBeforeItsOutcome(),
+    )
 
 
 # The failing action comes first in branch order; the other branch's second action is given its visit after

@@ -58,7 +58,6 @@ def act(queue: Queue, do: str, run_id: int, **options: Any) -> Any:
             return await end_run(conn, run_id, by="ann", approvals=ApprovalService())
 
     done = queue.run(go)
-    queue.clock.catch_up(queue.url)
     return done
 
 
@@ -253,7 +252,6 @@ def test_the_cli_shows_resumes_and_ends_a_stopped_run_and_refuses_with_reasons(q
     again = flowyard(queue.url, "runs", "end", str(run_id))
     assert again.returncode == 1 and "(run_not_stopped)" in again.stderr
 
-    queue.clock.catch_up(queue.url)
     for _ in range(5):
         queue.drain()
         row = queue.one("SELECT wake_at FROM waits WHERE run_id = %s AND status = 'waiting'", run_id)

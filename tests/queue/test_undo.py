@@ -66,7 +66,6 @@ def cancel(queue: Queue, run_id: int) -> None:
             assert await cancel_run(conn, run_id, by="ann", approvals=ApprovalService())
 
     queue.run(go)
-    queue.clock.catch_up(queue.url)
 
 
 def person(queue: Queue, do: str, run_id: int) -> None:
@@ -78,7 +77,6 @@ def person(queue: Queue, do: str, run_id: int) -> None:
                 await end_run(conn, run_id, by="ann", approvals=ApprovalService())
 
     queue.run(go)
-    queue.clock.catch_up(queue.url)
 
 
 def paths(receiver: RecordingServer) -> list[str]:
@@ -194,7 +192,6 @@ def test_the_api_cancel_answers_waiting_while_undos_are_pending(
     with app_client(queue.url) as api:
         answer = api.post(f"/api/runs/{run_id}/cancel", headers=auth(token))
     assert answer.json() == {"run": run_id, "status": "waiting"}
-    queue.clock.catch_up(queue.url)
     drain(queue)
     assert queue.status(run_id) == ("cancelled", None)
     assert journal_data(queue, run_id, "run_cancelled") == [{"by": "undo-ann"}]
