@@ -23,22 +23,24 @@ class ServerLog:
 
     def __init__(self, server: str, name: str) -> None:
         self.name = name
+        # The backend's /proc entry is read while its connection is open: once closed, it may be gone.
         with psycopg.connect(server, autocommit=True) as conn:
             collector = conn.execute("SHOW logging_collector").fetchone() == ("on",)
             row = conn.execute(
                 "SELECT pg_backend_pid(), current_setting('data_directory'), pg_current_logfile()"
             )
             pid, data, current = row.fetchone() or (0, "", None)
-        try:
-            if collector and current:
-                self.path = Path(data) / current
-            else:
-                with open(f"/proc/{pid}/stat") as stat:
-                    postmaster = stat.read().rpartition(")")[2].split()[1]
-                self.path = Path(os.readlink(f"/proc/{postmaster}/fd/2"))
-            self.offset = self.path.stat().st_size
-        except OSError as error:
-            raise SystemExit(f"statement counts need the server's log on this machine: {error}") from None
+            try:
+                if collector and current:
+                    self.path = Path(data) / current
+                else:
+                    with open(f"/proc/{pid}/stat") as stat:
+                        postmaster = stat.read().rpartition(")")[2].split()[1]
+                    self.path = Path(os.readlink(f"/proc/{postmaster}/fd/2"))
+                self.offset = self.path.stat().st_size
+            except OSError as error:
+                message = f"statement counts need the server's log on this machine: {error}"
+                raise SystemExit(message) from None
 
     def mark(self, conn: psycopg.Connection[Any], what: str) -> None:
         conn.execute(sql.SQL("SELECT {}").format(sql.Literal(f"decisions-mark-{what}-{self.name}")))
