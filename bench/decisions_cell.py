@@ -152,7 +152,8 @@ def throughput(args: argparse.Namespace, url: str, log: ServerLog | None) -> Non
 def latency(args: argparse.Namespace, url: str) -> None:
     """Decide-to-resume, one decision at a time with a pause: alone, then beside a stream of other
     resumes (two-node runs parked as due start waits, fed at --background runs per second)."""
-    from bench.decisions_parts import TWO_NODES, Feeder
+    from bench.decisions_parts import Feeder
+    from bench.peers import TWO_NODES
 
     samples = args.latency
     background = setup(args.checkout, url, 2 * samples, 1, TWO_NODES)

@@ -41,15 +41,6 @@ FLOW = {
         {"from": "sign", "port": "reject", "to": "held"},
     ],
 }
-TWO_NODES = {
-    "format": "flowyard.flow/1",
-    "name": "noop",
-    "nodes": [
-        {"id": "start", "type": "trigger", "config": {"kind": "manual"}},
-        {"id": "note", "type": "log", "config": {"message": "n={{trigger.n}}"}},
-    ],
-    "wires": [{"from": "start", "to": "note"}],
-}
 PARK_RUNS = (
     "WITH started AS (INSERT INTO runs (flow_id, version, status, trigger_kind, input)"
     " SELECT %s, 1, 'waiting', 'manual', jsonb_build_object('n', g) FROM generate_series(1, %s) AS g"
