@@ -6,7 +6,7 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest setup catalogs bench clean frontend frontend-check screenshots mutation
+.PHONY: run test lint typecheck pytest test-repeat setup catalogs bench clean frontend frontend-check screenshots mutation
 
 run: setup
 	$(BIN)/flowyard migrate
@@ -68,6 +68,18 @@ PYTEST_JUNIT ?=
 pytest: setup
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile --durations=15 \
 		$(if $(PYTEST_JUNIT),--junitxml=$(PYTEST_JUNIT)) $(PYTEST_ARGS)
+
+# The suite (or REPEAT_ARGS: a directory, a file) run REPEAT times, each on fresh databases, to find the
+# tests that fail without a bug: it stops at the first red run and says which run it was.
+REPEAT ?= 10
+REPEAT_ARGS ?=
+
+test-repeat: setup
+	@for run in $$(seq $(REPEAT)); do \
+		echo "--- run $$run of $(REPEAT) ($$(cut -d' ' -f1-3 /proc/loadavg) load)"; \
+		$(MAKE) --no-print-directory pytest PYTEST_ARGS="$(REPEAT_ARGS)" || \
+			{ echo "--- run $$run of $(REPEAT) failed"; exit 1; }; \
+	done; echo "--- $(REPEAT) runs of $(if $(REPEAT_ARGS),$(REPEAT_ARGS),the suite), all green"
 
 # The browser tests, writing their screenshots into docs/screenshots/ (a plain test run keeps them in
 # .flowyard/screenshots/, so `make test` leaves the tree as it found it).
