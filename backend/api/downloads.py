@@ -18,12 +18,14 @@ Examples:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from starlette.responses import Response, StreamingResponse
 
 BOM = "\ufeff".encode()
+log = logging.getLogger("flowyard.api")
 
 # The query parameters every export takes beside its filter.
 QUERY: dict[str, dict[str, Any]] = {
@@ -49,16 +51,21 @@ def download(text: str, name: str, query: Mapping[str, Any], headers: dict[str, 
 
 def streamed(pieces: AsyncIterator[str], name: str, query: Mapping[str, Any]) -> StreamingResponse:
     """`download` of a file written a piece at a time while it is sent (chunked): the server holds one
-    piece, however long the file. A failure halfway ends the file short of its end, which the reader's
-    parser finds (a JSON array unclosed, a CSV without its last lines)."""
+    piece, however long the file. A failure halfway comes after the 200: the connection is cut before
+    the chunked body's end, which an HTTP client reports as an incomplete read (a JSON array is also left
+    unclosed; a CSV's last lines are missing, which its rows alone do not show), and it is logged."""
     headers: dict[str, str] = {}
     media_type, mark = _kind(name, query, headers)
 
     async def body() -> AsyncIterator[bytes]:
         if mark:
             yield mark
-        async for piece in pieces:
-            yield piece.encode()
+        try:
+            async for piece in pieces:
+                yield piece.encode()
+        except Exception:
+            log.exception("the download %s failed halfway; its reader got it cut short", name)
+            raise
 
     return StreamingResponse(body(), media_type=media_type, headers=headers)
 

@@ -89,8 +89,12 @@ def _ours(locale: str) -> str:
     return locale if locale in LOCALES else DEFAULT_LOCALE
 
 
-@cache
 def babel_locale(locale: str) -> Locale:
-    """Babel's Locale of one of ours, parsed once: Babel parses a name on every call it is given one in
-    (nine times for one date and time), a third of an export's time."""
-    return Locale.parse(_ours(locale))
+    """Babel's Locale of one of ours (English for any other name), parsed once: Babel parses a name on
+    every call it is given one in (nine times for one date and time), a third of an export's time."""
+    return _parsed(_ours(locale))
+
+
+@cache
+def _parsed(locale: str) -> Locale:  # one of ours: nine at most
+    return Locale.parse(locale)

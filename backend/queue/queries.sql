@@ -115,7 +115,7 @@ SET kind = %(kind)s, continuation = %(continuation)s, node = %(node)s, visit = %
                        coalesce(%(now)s::timestamptz, now()) + %(wake_in)s::interval,
                        'infinity'),
     status = 'waiting', claimed_by = NULL, claim_expires_at = NULL,
-    attempts = 0, last_error = NULL
+    attempts = 0, last_error = NULL, answered_at = NULL
 WHERE id = %(id)s AND claimed_by = %(me)s AND attempts = %(attempts)s
 RETURNING id AS wait_id, wake_at <= coalesce(%(now)s::timestamptz, now()) AS due_now
 

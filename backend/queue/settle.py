@@ -96,10 +96,9 @@ async def settle(
     written.update(wait.wait_id for wait in reparked if wait is not None)
     due.extend(wait.wait_id for wait in reparked if wait is not None and wait.due_now)
     if due:
-        # One NOTIFY wakes the sleeping workers; its payload, a run, says which of them answers it
-        # (backend/queue/wakes.py).
-        run_of = {outcome.claim.wait_id: outcome.claim.run_id for outcome in outcomes}
-        await conn.execute(QUERIES["notify"], {"payload": str(run_of[due[0]])})
+        # One NOTIFY for the batch's waits due now, of several runs: a payload that names no run, so every
+        # sleeping worker answers it (backend/queue/wakes.py), as none owns them all.
+        await conn.execute(QUERIES["notify"], {"payload": "due"})
     soonest = min((row.due_in for row in held if row.due_in is not None and not row.due_now), default=None)
     return Settled(written, soonest)
 

@@ -209,14 +209,20 @@ class Worker:
                         await asyncio.wait_for(stop.wait(), MAX_SLEEP_S)
         finally:
             if self._inflight:
+                # Off the list first: the runs this worker owned are answered by the others while it
+                # finishes its walks, not a second later by their idle rounds.
+                await self._gone()
                 await asyncio.gather(*self._inflight.values(), return_exceptions=True)
             for task in tasks:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-            with contextlib.suppress(Exception):
-                async with self.pool.connection() as conn:
-                    await conn.execute(QUERIES["worker_gone"], {"me": self.name})
+            await self._gone()  # again, should a heartbeat in flight have listed it anew
+
+    async def _gone(self) -> None:
+        with contextlib.suppress(Exception):
+            async with self.pool.connection() as conn:
+                await conn.execute(QUERIES["worker_gone"], {"me": self.name})
 
     async def serve_due(self) -> int:
         """Claim what is due, up to the free concurrency, and start walking it; how many were claimed.

@@ -78,6 +78,10 @@ BEGIN
     -- approval: votes on it take turns, so none is counted twice.
     PERFORM 1 FROM runs WHERE id = a.run_id FOR UPDATE;
     SELECT * INTO a FROM approvals WHERE id = approval_id FOR UPDATE;
+    IF NOT FOUND THEN  -- swept between the read and the lock: nothing is left to decide
+        RETURN QUERY SELECT 'approval_not_found', NULL::text, NULL::text, NULL::bigint, NULL::timestamptz;
+        RETURN;
+    END IF;
     IF a.outcome IS NOT NULL OR coalesce(a.deadline_at <= at_now, false) THEN
         RETURN QUERY SELECT 'closed', NULL::text, NULL::text, a.run_id, NULL::timestamptz;
         RETURN;
