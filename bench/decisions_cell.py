@@ -31,7 +31,6 @@ from bench.decisions_parts import (
     FLOW,
     PARKED,
     SENDER_NAME,
-    ended,
     fresh_database,
     parked_runs,
     percentile,
@@ -39,7 +38,7 @@ from bench.decisions_parts import (
     served,
     work,
 )
-from bench.held import held
+from bench.processes import ended, held
 
 POLL_S = 0.01
 

@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 import psycopg
 from dbos import DBOS, DBOSClient  # type: ignore[import-not-found]
 
-from bench.held import held
+from bench.processes import ended, held
 
 QUEUE = "bench_decisions"
 BUSY = (
@@ -153,12 +153,7 @@ def drain(url: str, items: int, senders: int, workers: int) -> float:
         for process in sending:
             process.join(timeout=60)
     finally:
-        stop.set()
-        for process in processes:
-            process.join(timeout=60)
-            if process.is_alive():
-                process.terminate()
-                process.join()
+        ended(stop, processes)
     if settled.value != items:
         print(f"# WARNING: dbos settled {settled.value} of {items}", flush=True)
     return seconds

@@ -19,6 +19,8 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
+from bench.processes import ended
+
 SENDER_NAME = "fin"
 PARKED = "SELECT count(*) FROM approvals WHERE outcome IS NULL"
 BUSY = "SELECT EXISTS (SELECT FROM waits)"
@@ -106,16 +108,6 @@ def work(url: str, ready: Any, stop: Any, checkout: str) -> None:
         await pool.close()
 
     asyncio.run(go())
-
-
-def ended(stop: Any, processes: list[Any]) -> None:
-    """Tell these processes to stop, and wait for them: a minute, then they are terminated."""
-    stop.set()
-    for process in processes:
-        process.join(timeout=60)
-        if process.is_alive():
-            process.terminate()
-            process.join()
 
 
 class Senders:

@@ -19,7 +19,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
@@ -485,10 +485,7 @@ class Worker:
             remaining = min(deadline, self._parked_due_claimable()) - time.monotonic()
             if remaining <= 0:
                 break
-            waiters = [asyncio.create_task(event.wait()) for event in (self._wake, stop, self._sooner)]
-            await asyncio.wait(waiters, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
-            for waiter in waiters:
-                waiter.cancel()
+            await _until_any((self._wake, stop, self._sooner), remaining)
         if not self._wake.is_set():
             self._wakes.look = True  # a timer ran out (or a wait it parked fell due): look for what is due
 
@@ -546,7 +543,7 @@ class Worker:
         """Say we are alive, and learn who else is (also at once when a worker comes or goes, or this one
         starts listening); once a minute, also sweep what retention lets go (any worker may: it is
         idempotent), forget long-silent workers and expired login sessions."""
-        beats = 0
+        announced = False
         swept_at = -float("inf")
         while not stop.is_set():
             self._beat_now.clear()
@@ -554,8 +551,9 @@ class Worker:
                 async with self.pool.connection() as conn:
                     beat = {"me": self.name, "concurrency": self.concurrency, "live": 3 * HEARTBEAT_S}
                     self._wakes.peers = tuple(await scalars(conn, QUERIES["heartbeat"], beat))
-                    if beats == 0:  # the others learn of this worker now, not at their next beat
+                    if not announced:  # the others learn of this worker now, not at their next beat
                         await conn.execute(QUERIES["notify_workers"], {"me": self.name})
+                        announced = True
                     if time.monotonic() - swept_at >= SWEEP_S:
                         swept_at = time.monotonic()
                         await conn.execute(QUERIES["forget_silent_workers"])
@@ -570,8 +568,12 @@ class Worker:
                             await self.approvals.sweep(conn, self.clock(), self.approval_retention)
             except Exception:
                 log.warning("heartbeat failed", exc_info=True)
-            beats += 1
-            waiters = [asyncio.create_task(event.wait()) for event in (stop, self._beat_now)]
-            await asyncio.wait(waiters, timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED)
-            for waiter in waiters:
-                waiter.cancel()
+            await _until_any((stop, self._beat_now), HEARTBEAT_S)
+
+
+async def _until_any(events: Iterable[asyncio.Event], timeout: float) -> None:
+    """Until one of `events` is set, or `timeout` seconds have passed."""
+    waiters = [asyncio.create_task(event.wait()) for event in events]
+    await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    for waiter in waiters:
+        waiter.cancel()

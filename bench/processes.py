@@ -1,8 +1,10 @@
-"""What waiting costs a process: its threads and its resident memory, read from /proc."""
+"""The benches' worker processes: what waiting costs them (threads and resident memory, read from /proc),
+and ending them."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 
 def held(pids: Iterable[int | None]) -> tuple[int, float]:
@@ -19,3 +21,13 @@ def held(pids: Iterable[int | None]) -> tuple[int, float]:
                 elif name == "VmRSS":
                     kilobytes += int(value.split()[0])
     return threads, kilobytes / 1024
+
+
+def ended(stop: Any, processes: list[Any]) -> None:
+    """Tell these processes to stop, and wait for them: a minute, then they are terminated."""
+    stop.set()
+    for process in processes:
+        process.join(timeout=60)
+        if process.is_alive():
+            process.terminate()
+            process.join()
