@@ -48,14 +48,71 @@ def foreign_sql(package: str, tree: ast.Module) -> set[str]:
     return owners - {package}
 
 
-def _rowish(node: ast.expr) -> bool:
-    """A name that holds a row (`row`, `rows`, `existing_row`) or a fetch (`await cur.fetchone()`)."""
+_FETCHES = {"fetchone", "fetchall", "fetchmany"}
+_CURSORS = {"execute", "cursor", "stream", "executemany"}
+
+
+def _call_of(node: ast.expr | None, names: set[str]) -> bool:
+    """`x.fetchone()` or `await x.fetchone()` (any of `names`), however deep the awaits go. `stream` and
+    `execute` count with a statement only (a cursor's; Starlette's `request.stream()` takes none)."""
+    while isinstance(node, ast.Await):
+        node = node.value
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return False
+    return node.func.attr in names and (node.func.attr not in {"stream", "execute"} or bool(node.args))
+
+
+def _held_rows(scope: ast.AST) -> set[str]:
+    """The names in `scope` that hold rows or cursors, followed from where their values came from.
+
+    A name holds a row when it is bound from a fetch (`r = await cur.fetchone()`), from a name that holds
+    rows (`first = found`), or as the loop variable over rows or a cursor (`for r in await cur.fetchall()`,
+    `async for r in conn.execute(...)`, `for r in cur` where `cur` came from `execute` or `cursor`).
+    Followed to a fixed point, so the order of the assignments does not matter.
+    """
+    held: set[str] = set()
+    cursors: set[str] = set()
+
+    def holds(value: ast.expr | None) -> bool:
+        if isinstance(value, ast.Name):
+            return value.id in held
+        return _call_of(value, _FETCHES)
+
+    def iterates_rows(value: ast.expr) -> bool:
+        if isinstance(value, ast.Name):
+            return value.id in held or value.id in cursors
+        return _call_of(value, _FETCHES | _CURSORS)
+
+    def bind(target: ast.expr, into: set[str]) -> bool:
+        names = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)} - into
+        into.update(names)
+        return bool(names)
+
+    grew = True
+    while grew:
+        grew = False
+        for node in ast.walk(scope):
+            if isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if holds(node.value):
+                        grew |= bind(target, held)
+                    elif _call_of(node.value, _CURSORS):
+                        grew |= bind(target, cursors)
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                if _call_of(node.context_expr, _CURSORS):
+                    grew |= bind(node.optional_vars, cursors)
+            elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension) and iterates_rows(node.iter):
+                grew |= bind(node.target, held)
+    return held
+
+
+def _rowish(node: ast.expr, held: frozenset[str] = frozenset()) -> bool:
+    """A name that holds a row: named like one (`row`, `rows`, `existing_row`), or bound from a fetch
+    (`held`, see `_held_rows`); or a fetch itself (`await cur.fetchone()`)."""
     if isinstance(node, ast.Name):
-        return "row" in node.id.lower()
-    if isinstance(node, ast.Await) and isinstance(node.value, ast.Call):
-        func = node.value.func
-        return isinstance(func, ast.Attribute) and func.attr in {"fetchone", "fetchall", "fetchmany"}
-    return False
+        return "row" in node.id.lower() or node.id in held
+    return _call_of(node, _FETCHES)
 
 
 def positional_reads(tree: ast.Module) -> list[str]:
@@ -68,40 +125,64 @@ def positional_reads(tree: ast.Module) -> list[str]:
         ['for (a, b) in rows', 'v, = await cur.fetchone()']
         >>> positional_reads(ast.parse("x = row.version\\ny = rows[:10]\\nz = [r.id for r in rows]"))
         []
+
+    A value is followed from its fetch, whatever its name:
+
+        >>> positional_reads(ast.parse("found = await cur.fetchone()\\nfirst = found\\nv = first[0]"))
+        ['first[0]']
+        >>> positional_reads(ast.parse("async with c.cursor() as cur:\\n  for it in cur: it[1]"))
+        ['it[1]']
+        >>> positional_reads(ast.parse("for it in await (await c.execute(q)).fetchall(): a, b = it"))
+        ['a, b = it']
     """
     found: list[tuple[int, int, str]] = []
 
     def note(node: ast.AST, text: str) -> None:
         found.append((getattr(node, "lineno", 0), getattr(node, "col_offset", 0), text))
 
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Subscript) and _rowish(node.value):
-            index = node.slice
-            if isinstance(index, ast.Constant) and isinstance(index.value, int):
+    scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef))]
+    for scope in scopes:
+        held = frozenset(_held_rows(scope))
+        inner = (n for n in _own_nodes(scope))
+        for node in inner:
+            if isinstance(node, ast.Subscript) and _rowish(node.value, held):
+                index = node.slice
+                if isinstance(index, ast.Constant) and isinstance(index.value, int):
+                    note(node, ast.unparse(node))
+            elif isinstance(node, ast.Assign) and _rowish(node.value, held):
+                if any(isinstance(target, ast.Tuple) for target in node.targets):
+                    note(node, ast.unparse(node))
+            elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension) and _rowish(node.iter, held):
+                if isinstance(node.target, ast.Tuple):
+                    note(node.target, f"for {ast.unparse(node.target)} in {ast.unparse(node.iter)}")
+            elif isinstance(node, ast.Call) and (_len_of_a_row(node, held) or _spread_row(node, held)):
                 note(node, ast.unparse(node))
-        elif isinstance(node, ast.Assign) and _rowish(node.value):
-            if any(isinstance(target, ast.Tuple) for target in node.targets):
-                note(node, ast.unparse(node))
-        elif isinstance(node, ast.For | ast.comprehension) and _rowish(node.iter):
-            if isinstance(node.target, ast.Tuple):
-                note(node.target, f"for {ast.unparse(node.target)} in {ast.unparse(node.iter)}")
-        elif isinstance(node, ast.Call) and (_len_of_a_row(node) or _spread_row(node)):
-            note(node, ast.unparse(node))
-    return [text for _, _, text in sorted(found)]
+    return [text for _, _, text in sorted(set(found))]
 
 
-def _spread_row(call: ast.Call) -> bool:
+def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of `scope` outside the functions nested in it (each of those is a scope of its own)."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _spread_row(call: ast.Call, held: frozenset[str]) -> bool:
     """`Cls(*row)`: a row's columns taken as positional arguments."""
-    return any(isinstance(arg, ast.Starred) and _rowish(arg.value) for arg in call.args)
+    return any(isinstance(arg, ast.Starred) and _rowish(arg.value, held) for arg in call.args)
 
 
-def _len_of_a_row(call: ast.Call) -> bool:
+def _len_of_a_row(call: ast.Call, held: frozenset[str]) -> bool:
     """`len(row)`, a row's width; `len(rows)`, how many there are, is fine."""
     if not (isinstance(call.func, ast.Name) and call.func.id == "len" and call.args):
         return False
     argument = call.args[0]
     if isinstance(argument, ast.Name):
-        return _rowish(argument) and not argument.id.endswith("s")
+        return _rowish(argument, held) and not argument.id.endswith("s")
     return False  # len(await cur.fetchall()): how many rows
 
 

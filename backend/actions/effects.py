@@ -37,7 +37,7 @@ from backend.actions.queries import QUERIES, EffectOutcome
 from backend.queue import journal
 from backend.queue.claims import ClaimLost
 from backend.queue.driver import WaitFailed
-from backend.store.queries import one
+from backend.store.queries import one, scalar
 from backend.walker import ActionRequest, JournalLine
 from backend.walker.redact import redact_request
 
@@ -226,8 +226,9 @@ class EffectLog:
             "deadline_at": opened.deadline_at,
         }
         async with conn.transaction():
-            kept = await (await conn.execute(QUERIES[statement], params)).fetchone()
-            if kept is not None and kept[0] is not None:
+            # The node of the effect kept late; None (no row) when the effect is gone (its run swept).
+            node = await scalar(conn, QUERIES[statement], params)
+            if node is not None:
                 if line is None:
                     error = output.get("code") if outcome == "error" else None
                     data = {
