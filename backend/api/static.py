@@ -2,7 +2,9 @@
 cached, the page routes answered with index.html (the browser router takes over), and security headers.
 
 The API and webhooks never fall back to index.html: an unknown /api path stays a JSON 404, so a client
-with a typo sees an error, not a page.
+with a typo sees an error, not a page. A person who types or follows a wrong address gets the page with a
+404 status: the editor's router says "page not found" in the reader's language, with the menu to go on
+(a browser asks for HTML; a program asking for JSON or anything still gets the JSON 404).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import html
 import os
 from pathlib import Path
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -80,7 +83,30 @@ def routes(dist: Path) -> list[BaseRoute]:
         found.append(Route(f"/{prefix}", page, methods=["GET", "HEAD"]))
         found.append(Route(f"/{prefix}/{{rest:path}}", page, methods=["GET", "HEAD"]))
     found.append(Mount("/assets", app=_Assets(directory=dist / "assets", check_dir=False)))
+
+    async def lost(request: Request) -> Response:
+        if not _a_person_asks(request) or not (dist / "index.html").is_file():
+            raise HTTPException(status_code=404)
+        return FileResponse(
+            dist / "index.html",
+            status_code=404,
+            headers={"cache-control": "no-cache"},
+            media_type="text/html",
+        )
+
+    found.append(Route("/{rest:path}", lost, methods=["GET", "HEAD"]))
     return found
+
+
+# Paths that belong to programs: a wrong one there is the JSON 404, even in a browser's address bar.
+PROGRAM_PREFIXES = ("/api/", "/hooks/", "/assets/", "/metrics", "/healthz", "/readyz", "/livez")
+
+
+def _a_person_asks(request: Request) -> bool:
+    """A browser navigating (it asks for HTML first) to a path that is not a program's."""
+    path = request.url.path
+    wants = request.headers.get("accept", "")
+    return "text/html" in wants and not path.startswith(PROGRAM_PREFIXES) and path != "/favicon.ico"
 
 
 def _not_built(request: Request) -> Response:

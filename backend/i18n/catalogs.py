@@ -39,6 +39,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from backend.i18n.formats import format_duration, format_number
+from backend.i18n.listed import AllOf
 from backend.i18n.locales import DEFAULT_LOCALE, LOCALES
 from backend.i18n.placeholders import fill, placeholders
 from backend.i18n.plurals import PLURALS, i18next_keys, plural_form
@@ -308,6 +309,8 @@ def _formats_locale(locale: str) -> str:
 def _render(value: object, locale: str) -> str:
     if isinstance(value, str):  # most values are: node ids, codes, names
         return value
+    if isinstance(value, AllOf):
+        return format_list(list(value), style="standard", locale=_formats_locale(locale))
     if isinstance(value, tuple):
         return _listed(value, locale)
     locale = DEFAULT_LOCALE if locale == PSEUDO_LOCALE else locale

@@ -22,6 +22,7 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from backend.errors import CodedError
+from backend.i18n.listed import AllOf
 from backend.queue import journal
 from backend.queue.queries import QUERIES
 from backend.queue.runs import RunApprovals, close_open_effects
@@ -113,7 +114,7 @@ async def version_document(
     present = {str(n.get("id")) for n in document.get("nodes", []) if isinstance(n, dict)}
     missing = sorted(continuation_nodes(continuation) - present)
     if missing:
-        raise StopRefused(code="run_resume_nodes_missing", version=target, missing=", ".join(missing))
+        raise StopRefused(code="run_resume_nodes_missing", version=target, missing=AllOf(missing))
     return dict(document)
 
 

@@ -56,6 +56,24 @@ def test_the_api_webhooks_and_unknown_paths_never_fall_back_to_the_page(
         assert answer.json()["error"]["code"] in ("not_found", "method_not_allowed")
 
 
+@pytest.mark.parametrize("path", ["/nowhere", "/flowsx", "/a/b/c"])
+def test_a_browser_lost_on_a_wrong_address_gets_the_page_with_a_404(
+    database_url: str, dist: Path, path: str
+) -> None:
+    """The editor's router then says "page not found" in the reader's language, with the menu to go on."""
+    browser = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+    with TestClient(create_app(database_url, frontend=dist)) as client:
+        page = client.get(path, headers=browser)
+        assert (page.status_code, page.text, page.headers["content-type"]) == (
+            404,
+            INDEX,
+            "text/html; charset=utf-8",
+        )
+        for program in ("/api/nothing-here", "/hooks/1/secret", "/assets/gone.js", "/favicon.ico"):
+            answer = client.get(program, headers=browser)
+            assert (answer.status_code, answer.headers["content-type"]) == (404, "application/json"), program
+
+
 def test_every_answer_carries_a_csp_without_inline_script(database_url: str, dist: Path) -> None:
     with TestClient(create_app(database_url, frontend=dist)) as client:
         for path in ("/", "/assets/index-AbC123.js", "/healthz", "/api/me"):

@@ -97,6 +97,19 @@ PACKAGES: dict[str, Package] = {
             "tests/i18n/test_gaps.py::test_the_command_exits_0_when_every_catalog_is_full",
         ],
     ),
+    # The audit trail's export and search (the decisions auditors read) and the CSV cells no spreadsheet may
+    # run. Their tests need a database: `DATABASE_URL` (the machine's server) spares each mutant's process
+    # from starting an embedded one.
+    "audit": Package(
+        ["backend/approvals/audit.py", "backend/spreadsheets.py"],
+        ["backend.approvals.audit.*", "backend.spreadsheets.*"],
+        [
+            "tests/approvals/test_audit.py",
+            "tests/approvals/test_audit_text.py",
+            "backend/approvals/audit.py",
+            "backend/spreadsheets.py",
+        ],
+    ),
 }
 HELD_TO_TARGET = ("walker", "graph")
 

@@ -146,7 +146,7 @@ def test_a_newer_version_without_the_nodes_the_run_needs_is_refused_listing_them
     with pytest.raises(StopRefused) as refused:
         act(queue, "resume", run_id, version=2)
     assert refused.value.code == "run_resume_nodes_missing"
-    assert refused.value.params == {"version": 2, "missing": "ask"}
+    assert refused.value.params == {"version": 2, "missing": ("ask",)}
     with pytest.raises(StopRefused) as older:
         act(queue, "resume", run_id, version=0)
     assert older.value.code == "run_version_not_newer"
