@@ -17,9 +17,12 @@ Examples:
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, tzinfo
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from decimal import Decimal
 from functools import cache
+from typing import cast
 
 from babel import Locale, dates, lists, numbers, units
 
@@ -33,25 +36,80 @@ _UNITS = (("duration-day", 86_400), ("duration-hour", 3_600), ("duration-minute"
 def format_datetime(moment: datetime, locale: str, *, tz: tzinfo | None = None) -> str:
     """A date and time in the locale's medium format, in `tz` (by default its own zone; naive is UTC).
 
-    What Babel's `format_datetime(..., format="medium")` writes, from the locale's patterns parsed once:
-    an export writes two a row, and Babel looks the patterns up again each time.
+    What Babel's `format_datetime(..., format="medium")` writes (tests/i18n/test_formats.py holds every
+    locale to it), faster: an export writes two a row. The locale's patterns are parsed once, the date is
+    written once per day, and the time, whose medium pattern in each of our locales has only hours,
+    minutes, seconds and the AM/PM mark, is filled in directly instead of through Babel's field lookup.
     """
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     if tz is not None:
         moment = moment.astimezone(tz)
+    medium = _MEDIUM.get(locale) or _medium(_ours(locale))
+    key = (medium.name, moment.date())
+    written_day = _DAYS.get(key)
+    if written_day is None:
+        if len(_DAYS) >= 4096:
+            _DAYS.clear()
+        written_day = _DAYS[key] = medium.day.apply(moment.date(), medium.locale)
+    if medium.clock is None:
+        written_time = medium.time.apply(moment.timetz(), medium.locale, reference_date=moment.date())
+    else:
+        hour = moment.hour
+        written_time = medium.clock.format(
+            H=hour, h=hour % 12 or 12, m=moment.minute, s=moment.second, a=medium.marks[hour >= 12]
+        )
+    return medium.glue.replace("{0}", written_time).replace("{1}", written_day)
+
+
+@dataclass(frozen=True)
+class _Medium:
+    """A locale's medium date and time: the glue ("{1}, {0}"), the date and time patterns parsed, and the
+    time as a `str.format` template with the AM/PM marks when its pattern has only fields written here."""
+
+    name: str
+    locale: Locale
+    glue: str
+    day: dates.DateTimePattern
+    time: dates.DateTimePattern
+    clock: str | None
+    marks: tuple[str, str]
+
+
+_MEDIUM: dict[str, _Medium] = {}
+_DAYS: dict[tuple[str, date], str] = {}
+# Babel writes H, h, m and s as zero-padded numbers as wide as the field, and a as the AM/PM mark.
+_CLOCK_FIELD = re.compile(r"%\((\w+)\)s")
+
+
+def _medium(locale: str) -> _Medium:
+    """One of our locales' `_Medium`, made once (nine at most: any other name is written as English)."""
+    found = _MEDIUM.get(locale)
+    if found is not None:
+        return found
     ours = babel_locale(locale)
-    glue, day, clock = _medium_patterns(ours)
-    written_time = clock.apply(moment.timetz(), ours, reference_date=moment.date())
-    return glue.replace("{0}", written_time).replace("{1}", day.apply(moment.date(), ours))
+    glue = str(dates.get_datetime_format("medium", locale=ours)).replace("'", "")
+    day = dates.parse_pattern(dates.get_date_format("medium", locale=ours))
+    clock_pattern = dates.parse_pattern(dates.get_time_format("medium", locale=ours))
+    # The pattern as Babel's %-template ("%(HH)s:%(mm)s"): an attribute that mypy takes for the method.
+    template = cast(str, clock_pattern.format)
+    fields: list[str] = _CLOCK_FIELD.findall(template)
+    written_here = all(field[0] in "Hhmsa" and set(field) == {field[0]} for field in fields)
+    marks = ("", "")
+    clock: str | None = None
+    if fields and written_here:
+        width = max((len(field) for field in fields if field[0] == "a"), default=1)
+        am, pm = (dates.DateTimeFormat(time(hour), ours).format_period("a", width) for hour in (0, 12))
+        marks = (am, pm)
+        literal = template.replace("{", "{{").replace("}", "}}")
+        clock = _CLOCK_FIELD.sub(lambda f: _clock_field(f.group(1)), literal)
+    found = _MEDIUM[locale] = _Medium(locale, ours, glue, day, clock_pattern, clock, marks)
+    return found
 
 
-@cache
-def _medium_patterns(locale: Locale) -> tuple[str, dates.DateTimePattern, dates.DateTimePattern]:
-    """A locale's medium date-and-time glue ("{1}, {0}"), date pattern and time pattern."""
-    glue = str(dates.get_datetime_format("medium", locale=locale)).replace("'", "")
-    day = dates.parse_pattern(dates.get_date_format("medium", locale=locale))
-    return glue, day, dates.parse_pattern(dates.get_time_format("medium", locale=locale))
+def _clock_field(field: str) -> str:
+    """A Babel time field as a `str.format` field: `HH` as `{H:02d}`, `a` as `{a}`."""
+    return "{a}" if field[0] == "a" else f"{{{field[0]}:0{len(field)}d}}"
 
 
 def format_number(number: int | float | Decimal, locale: str) -> str:

@@ -46,6 +46,8 @@ def test_format_datetime_writes_what_babels_own_writes_in_every_locale_and_zone(
     zones = [None, zone("UTC"), zone("Europe/Berlin"), zone("Asia/Tokyo"), zone("America/Sao_Paulo")]
     moments = [datetime(2026, month, 28, 23, 59, 30, tzinfo=UTC) for month in (1, 3, 7, 10, 12)]
     moments.append(datetime(2026, 3, 29, 0, 59, 59))  # naive, an hour before Berlin's clocks change
+    # Midnight and noon (12 AM, 12 PM where the clock has twelve hours), a morning with one-digit hours.
+    moments += [datetime(2026, 6, 1, hour, 5, 7, tzinfo=UTC) for hour in (0, 3, 12, 13)]
     for locale in LOCALES:
         for tz in zones:
             for moment in moments:
