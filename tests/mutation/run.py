@@ -104,6 +104,7 @@ PACKAGES: dict[str, Package] = {
         ["backend/approvals/audit.py", "backend/spreadsheets.py"],
         ["backend.approvals.audit.*", "backend.spreadsheets.*"],
         [
+            "tests/approvals/test_audit_export.py",
             "tests/approvals/test_audit.py",
             "tests/approvals/test_audit_text.py",
             "backend/approvals/audit.py",
