@@ -6,9 +6,12 @@ cloned from it (`CREATE DATABASE ... TEMPLATE`), so modules are isolated and che
 
 from __future__ import annotations
 
+import fcntl
 import itertools
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO
 
 import psycopg
 import pytest
@@ -45,14 +48,22 @@ def no_secret_in_server_logs() -> Iterator[None]:
 
 # The server every test process uses: DATABASE_URL when set, else the embedded server, started once by the
 # process that runs pytest (with pytest-xdist, the controller: its workers inherit the variable below).
+# Two pytest runs in one checkout share that server: a lock file beside its data serialises their starts
+# (exclusive), then says the server is in use for as long as a run lasts (shared); the run that started it
+# stops it at its end only when no other run holds the lock.
 SERVER_URL = "FLOWYARD_TEST_SERVER_URL"
 _started = pytest.StashKey[bool]()  # whether this process started the embedded server (and stops it)
+_in_use = pytest.StashKey[IO[str]]()  # the lock file, held shared while this run uses the server
 
 
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput") or os.environ.get("DATABASE_URL") or os.environ.get(SERVER_URL):
         return
     pgdata = settings().pgdata
+    Path(pgdata).parent.mkdir(parents=True, exist_ok=True)
+    lock = open(Path(pgdata).parent / "test-server.lock", "a+", encoding="utf-8")  # noqa: SIM115 (held)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    config.stash[_in_use] = lock
     config.stash[_started] = embedded.running_pid(pgdata) is None
     url = embedded.start(pgdata)
     if _room_for(url) < TEST_CONNECTIONS:
@@ -62,6 +73,7 @@ def pytest_configure(config: pytest.Config) -> None:
             conn.execute(sql.SQL("ALTER SYSTEM SET max_connections = {}").format(TEST_CONNECTIONS))
         embedded.stop(pgdata)
         url = embedded.start(pgdata)
+    fcntl.flock(lock, fcntl.LOCK_SH)
     os.environ[SERVER_URL] = url
 
 
@@ -75,9 +87,18 @@ def _room_for(url: str) -> int:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    if config.stash.get(_started, False):
+    lock = config.stash.get(_in_use, None)
+    if lock is None:
+        return
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        alone = True
+    except BlockingIOError:
+        alone = False  # another run still uses the server: it is left running for that run
+    if config.stash.get(_started, False) and alone:
         embedded.stop(settings().pgdata)
-        del os.environ[SERVER_URL]
+    os.environ.pop(SERVER_URL, None)
+    lock.close()
 
 
 @pytest.fixture(scope="session")
