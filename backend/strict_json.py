@@ -4,8 +4,10 @@ Every place that reads JSON a person gives (the API's bodies, `flowyard check` a
 `flowyard run` and `walk`'s `--input`) reads it here, so they accept and refuse the same texts: no NaN or
 Infinity, no number too large for a float or longer than 1,000 digits, no key twice in one object, no
 nesting deeper than `MAX_DEPTH`, no NUL character or unpaired surrogate in a string, and no more than
-`max_bytes`. A refusal is a `JsonRefused`: what is wrong (`kind`) and an English `reason` that never
-quotes a value (it may be a password); each caller answers it with its own reason code and sentence.
+`max_bytes`. A refusal is a `JsonRefused`: what is wrong (`kind`), an English `reason` that never
+quotes a value (it may be a password) for a program's log or an API answer's detail, and `code` with
+`params`, the same said in the reader's language: a caller cites it in its own sentence
+(`reason=refused.code, **refused.params`, written by the catalogs as a sentence of its own).
 
 Examples:
     >>> read_json(b'{"a": [1, "x", 2.5]}', max_bytes=100)
@@ -43,13 +45,14 @@ Kind = Literal["too_large", "not_utf8", "syntax", "constant", "number", "key_dup
 
 
 class JsonRefused(ValueError):
-    """Why a text is no JSON we take: the `kind`, an English `reason`, and `params` for a caller's sentence
-    (`limit`, `offset`, `key`)."""
+    """Why a text is no JSON we take: the `kind`, an English `reason`, and the reason `code` with the
+    `params` its sentence names (`limit`, `offset`, `key`, `line`, `column`)."""
 
-    def __init__(self, kind: Kind, reason: str, **params: Any) -> None:
+    def __init__(self, kind: Kind, reason: str, *, code: str, **params: Any) -> None:
         super().__init__(f"{kind}: {reason}")
         self.kind: Kind = kind
         self.reason = reason
+        self.code = code
         self.params = params
 
 
@@ -62,11 +65,13 @@ def read_json(
     """
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     if len(raw) > max_bytes:
-        raise JsonRefused("too_large", f"more than {max_bytes} bytes", limit=max_bytes)
+        raise JsonRefused(
+            "too_large", f"more than {max_bytes} bytes", code="json_problem_too_large", limit=max_bytes
+        )
     try:
         text = raw.decode("utf-8-sig" if allow_bom else "utf-8")
     except UnicodeDecodeError as error:
-        raise JsonRefused("not_utf8", "not UTF-8", offset=error.start) from None
+        raise JsonRefused("not_utf8", "not UTF-8", code="json_problem_not_utf8", offset=error.start) from None
     try:
         value = json.loads(
             text,
@@ -76,14 +81,17 @@ def read_json(
             object_pairs_hook=_unique,
         )
     except RecursionError:
-        raise JsonRefused("too_deep", f"values nested deeper than {max_depth}", limit=max_depth) from None
+        too_deep = f"values nested deeper than {max_depth}"
+        raise JsonRefused("too_deep", too_deep, code="json_problem_too_deep", limit=max_depth) from None
     except json.JSONDecodeError as error:
         reason = f"line {error.lineno}, column {error.colno}: {error.msg}"
-        raise JsonRefused("syntax", reason) from None
+        raise JsonRefused(
+            "syntax", reason, code="json_problem_syntax", line=error.lineno, column=error.colno
+        ) from None
     except JsonRefused:
         raise
     except ValueError as error:  # int() past Python's own digit limit
-        raise JsonRefused("number", "a number cannot be read") from error
+        raise JsonRefused("number", "a number cannot be read", code="json_problem_number") from error
     _check_storable(value, max_depth)
     return value
 
@@ -105,19 +113,21 @@ def text_problem(text: str) -> str | None:
 
 
 def _no_constant(name: str) -> Any:
-    raise JsonRefused("constant", f"{name} is not a JSON number")
+    raise JsonRefused("constant", f"{name} is not a JSON number", code="json_problem_constant")
 
 
 def _finite(text: str) -> float:
     number = float(text)
     if not math.isfinite(number):
-        raise JsonRefused("number", f"{text[:20]} is too large a number")
+        raise JsonRefused("number", f"{text[:20]} is too large a number", code="json_problem_number")
     return number
 
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise JsonRefused("number", f"an integer has more than {MAX_DIGITS} digits")
+        raise JsonRefused(
+            "number", f"an integer has more than {MAX_DIGITS} digits", code="json_problem_number"
+        )
     return int(text)
 
 
@@ -125,7 +135,8 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise JsonRefused("key_duplicate", f"the key {key!r} appears twice", key=key)
+            reason = f"the key {key!r} appears twice"
+            raise JsonRefused("key_duplicate", reason, code="json_problem_key_duplicate", key=key)
         result[key] = value
     return result
 
@@ -139,10 +150,11 @@ def _check_storable(value: Any, max_depth: int) -> None:
         if isinstance(item, str):
             problem = text_problem(item)
             if problem:
-                raise JsonRefused("text", problem)
+                raise JsonRefused("text", problem, code="json_problem_text")
         elif isinstance(item, dict | list):
             if depth >= max_depth:
-                raise JsonRefused("too_deep", f"values nested deeper than {max_depth}", limit=max_depth)
+                too_deep = f"values nested deeper than {max_depth}"
+                raise JsonRefused("too_deep", too_deep, code="json_problem_too_deep", limit=max_depth)
             if isinstance(item, dict):
                 stack.extend((key, depth) for key in item)
             stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))

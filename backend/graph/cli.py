@@ -14,6 +14,7 @@ Human output is one line per finding, `FLOW.json: code: message`; `--json` print
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 from collections.abc import Sequence
@@ -107,8 +108,16 @@ def read_flow_file(path: str) -> object:
         with open(path, "rb") as file:
             data = file.read(MAX_FILE_BYTES + 1)
     except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise FlowFileUnreadable(code="flow_file_unreadable", reason=reason) from None
+        # Why, in the reader's language: the system's own words (`strerror`) are English.
+        raise FlowFileUnreadable(
+            code="flow_file_unreadable",
+            reason={
+                errno.ENOENT: "file_problem_missing",
+                errno.EACCES: "file_problem_denied",
+                errno.EPERM: "file_problem_denied",
+                errno.EISDIR: "file_problem_folder",
+            }.get(error.errno or 0, "file_problem_other"),
+        ) from None
     try:
         return read_json(data, max_bytes=MAX_FILE_BYTES, allow_bom=True)
     except JsonRefused as refused:
@@ -118,7 +127,7 @@ def read_flow_file(path: str) -> object:
             raise FlowFileUnreadable(code="flow_file_not_utf8", offset=refused.params["offset"]) from None
         if refused.kind == "key_duplicate":
             raise FlowFileUnreadable(code="flow_file_key_duplicate", key=refused.params["key"]) from None
-        raise FlowFileUnreadable(code="flow_file_not_json", reason=refused.reason) from None
+        raise FlowFileUnreadable(code="flow_file_not_json", reason=refused.code, **refused.params) from None
 
 
 def write_line(stream: TextIO, line: str) -> None:

@@ -231,6 +231,14 @@ _SHOWN_BY_KEY: tuple[tuple[str, str], ...] = (
         " export, and in sentences",
     ),
     (
+        "json_problem_",
+        "inside another sentence, as why a text is no JSON: a flow file or --input of a flowyard command",
+    ),
+    (
+        "file_problem_",
+        "inside another sentence, as why a flowyard command cannot read a file it was given",
+    ),
+    (
         "timeout_rule_",
         "as a choice of what happens when an approval's deadline passes: in the approval node's settings"
         " panel, the audit export and sentences",

@@ -121,12 +121,15 @@ def test_a_file_that_is_no_json_document_is_one_line_on_stderr_and_exit_2(
 def test_the_error_line_is_the_catalog_sentence_with_the_path(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sentences = {"flow_file_not_json": "{path} is not JSON: {reason}."}
+    sentences = {
+        "flow_file_not_json": "{path} is not JSON: {reason}.",
+        "json_problem_syntax": "it breaks off at line {line}, column {column}.",
+    }
     monkeypatch.setattr("backend.i18n.catalogs.catalog", lambda locale: sentences)
     path = write(tmp_path, '{"a": 1,\n "b": }')
     status, _, err = check(capsys, path)
     assert status == 2
-    assert err == f"flowyard check: {path} is not JSON: line 2, column 7: Expecting value.\n"
+    assert err == f"flowyard check: {path} is not JSON: it breaks off at line 2, column 7.\n"
 
 
 def test_a_file_over_5_mb_is_refused_before_it_is_parsed(

@@ -3,36 +3,67 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from backend.console import InputRefused, read_input
 from backend.graph.model import DEFAULT_PORT, Flow, Node
 from backend.i18n import message
 from tests.graph.test_cli import VALID, check, write
 from tests.support import flow
 
-SENTENCES = {"flow_file_not_json": "{path} is not JSON: {reason}."}
-
 
 @pytest.mark.parametrize(
     ("content", "reason"),
     [
-        ('{"name": NaN}', "NaN is not a JSON number"),
-        ('{"name": -Infinity}', "-Infinity is not a JSON number"),
-        ("[" * 100_000 + "]" * 100_000, "values nested deeper than 100"),
+        ('{"name": NaN}', "NaN and Infinity are not numbers in JSON"),
+        ('{"name": -Infinity}', "NaN and Infinity are not numbers in JSON"),
+        ("[" * 100_000 + "]" * 100_000, "Values are nested more than 100 levels deep"),
+        ('{"a": 1,\n "b": }', "The text breaks off or is malformed at line 2, column 7"),
+        ('{"a": "\\u0000"}', "A text holds a character that cannot be stored (NUL or a lone surrogate)"),
     ],
 )
 def test_json_that_is_no_flow_file_says_why(
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    content: str,
-    reason: str,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, reason: str
 ) -> None:
-    monkeypatch.setattr("backend.i18n.catalogs.catalog", lambda locale: SENTENCES)
+    """The reason is the catalog's sentence of the strict reader's refusal (`flowyard check` speaks
+    English, FLOW_FORMAT's contract), never Python's own words."""
     path = write(tmp_path, content)
-    assert check(capsys, path) == (2, "", f"flowyard check: {path} is not JSON: {reason}.\n")
+    status, out, err = check(capsys, path)
+    assert (status, out) == (2, "")
+    assert err == f"flowyard check: {path} is not JSON: {reason}.\n"
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (lambda folder: folder / "absent.json", "There is no such file"),
+        (lambda folder: folder, "It is a folder, not a file"),
+    ],
+)
+def test_a_file_that_cannot_be_read_says_why_in_the_catalogs_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make: Callable[[Path], Path], reason: str
+) -> None:
+    path = str(make(tmp_path))
+    assert check(capsys, path) == (2, "", f"flowyard check: {path} cannot be read: {reason}.\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "said"),
+    [
+        ("{", "de", "--input ist kein JSON: Der Text bricht ab oder ist fehlerhaft in Zeile 1, Spalte 2."),
+        ('{"a": NaN}', "ja", "NaN と Infinity は JSON の数値ではありません"),
+        ('{"a": 1, "a": 2}', "fr", "La clé « a » apparaît deux fois dans un même objet"),
+    ],
+)
+def test_input_that_is_no_json_is_refused_in_the_readers_language(text: str, locale: str, said: str) -> None:
+    with pytest.raises(InputRefused) as refused:
+        read_input(text)
+    assert refused.value.code == "walk_input_invalid"
+    sentence = message(refused.value.code, locale, **refused.value.params)
+    assert said in sentence and "Expecting" not in sentence
 
 
 def test_a_valid_flow_is_said_to_be_valid_in_english(
@@ -75,6 +106,8 @@ EVERY_DETAIL = {
     "flow_file_too_large": "{path} is larger than {limit}.",
     "flow_file_not_utf8": "{path} is not UTF-8 at byte {offset}.",
     "flow_file_unreadable": "{path} cannot be read: {reason}.",
+    "file_problem_missing": "missing.",
+    "file_problem_folder": "a folder.",
 }
 
 
@@ -90,10 +123,10 @@ def test_each_refusal_of_a_file_names_its_details(
     assert check(capsys, missing) == (
         2,
         "",
-        f"flowyard check: {missing} cannot be read: No such file or directory.\n",
+        f"flowyard check: {missing} cannot be read: missing.\n",
     )
     folder = str(tmp_path)
-    assert check(capsys, folder) == (2, "", f"flowyard check: {folder} cannot be read: Is a directory.\n")
+    assert check(capsys, folder) == (2, "", f"flowyard check: {folder} cannot be read: a folder.\n")
 
 
 def test_a_literal_until_is_checked_against_the_current_time(
