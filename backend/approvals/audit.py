@@ -209,7 +209,21 @@ def column_label(column: str, locale: str) -> str:
 
 def export_rows(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> list[dict[str, Any]]:
     """The rows with machine keys: `outcome` is the reader's sentence, `outcome_code` the reason code;
-    `on_timeout` is the rule's name in the reader's language, `on_timeout_code` the rule itself."""
+    `on_timeout` is the rule's name in the reader's language, `on_timeout_code` the rule itself (each
+    word looked up once per page, not once per row)."""
+    outcomes: dict[str | None, str] = {}
+    rules: dict[str | None, str] = {}
+
+    def said(outcome: str | None) -> str:
+        if outcome not in outcomes:
+            outcomes[outcome] = outcome_text(outcome, locale)
+        return outcomes[outcome]
+
+    def rule(on_timeout: str | None) -> str:
+        if on_timeout not in rules:
+            rules[on_timeout] = timeout_rule_name(on_timeout, locale)
+        return rules[on_timeout]
+
     return [
         {
             "approval": r.id,
@@ -218,7 +232,7 @@ def export_rows(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> list
             "version": r.version,
             "node": r.node,
             "title": r.title,
-            "outcome": outcome_text(r.outcome, locale),
+            "outcome": said(r.outcome),
             "outcome_code": r.outcome,
             "decided_by": r.decided_by,
             "decided_at_utc": _utc(r.decided_at),
@@ -226,7 +240,7 @@ def export_rows(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> list
             "comment": r.comment,
             "requested_at_utc": _utc(r.requested_at),
             "deadline_at_utc": _utc(r.deadline_at),
-            "on_timeout": timeout_rule_name(r.on_timeout, locale),
+            "on_timeout": rule(r.on_timeout),
             "started_by": r.started_by,
             "requested_at_local": _local(r.requested_at, locale, tz),
             "deadline_at_local": _local(r.deadline_at, locale, tz),
