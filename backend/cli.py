@@ -458,6 +458,7 @@ def _add_audit_parsers(command: Command, message: Text) -> None:
         "--file", default=None, metavar=message("cli_metavar_export"), help=message("cli_help_audit_file")
     )
     check.add_argument("--json", action="store_true", help=message("cli_help_audit_json"))
+    check.add_argument("--since-last", action="store_true", help=message("cli_help_audit_since_last"))
     check.add_argument(
         "--public-key",
         default=None,

@@ -1,5 +1,6 @@
-"""`flowyard audit verify [--flow ID] [--json] [--public-key KEY]` against the database and the signed
-heads, `flowyard audit verify --file F` against a chain export (GET /api/audit/chain), offline: exit 0 when
+"""`flowyard audit verify [--flow ID] [--json] [--public-key KEY] [--since-last]` against the database and
+the signed heads (with `--since-last`, only what was added since the last verify: since_last.py),
+`flowyard audit verify --file F` against a chain export (GET /api/audit/chain), offline: exit 0 when
 intact, 1 with each break. `flowyard audit sign` signs the heads now; `flowyard audit public-key` prints
 the key that checks them (signing.py)."""
 
@@ -26,6 +27,7 @@ from backend.approvals.signing import (
     read_file,
     signing_paths,
 )
+from backend.approvals.since_last import remember, verify_since_last
 from backend.config import settings
 from backend.console import coded, refuse, say
 
@@ -49,12 +51,13 @@ def _read_export(path: str) -> Verdict | None:
     return Verdict(records=len(records), heads=heads, breaks=check_links(records, heads))
 
 
-def _say(verdict: Verdict, as_json: bool) -> int:
+def _say(verdict: Verdict, as_json: bool, since_last: bool = False) -> int:
     if as_json:
         print(
             json.dumps(
                 {
                     "intact": verdict.intact,
+                    "since_last": since_last,
                     "records": verdict.records,
                     "swept": verdict.swept,
                     "heads": verdict.heads,
@@ -74,7 +77,10 @@ def _say(verdict: Verdict, as_json: bool) -> int:
     for found in verdict.breaks:
         print(_break_line(found), file=sys.stderr)
     if verdict.intact:
-        say(code="audit_chain_intact", records=verdict.records, chains=len(verdict.heads))
+        if since_last:
+            say(code="audit_chain_intact_since_last", records=verdict.records, chains=len(verdict.heads))
+        else:
+            say(code="audit_chain_intact", records=verdict.records, chains=len(verdict.heads))
         return 0
     return refuse(code="audit_chain_broken", breaks=len(verdict.breaks), records=verdict.records)
 
@@ -95,12 +101,18 @@ def signed_heads_here(public_key: str | None = None) -> tuple[list[Signed], list
     return None if public_key is None else read_file(signing_paths(data_dir), public_key)
 
 
-async def _verify(url: str, flow_id: int | None, public_key: str | None) -> Verdict:
+async def _verify(url: str, flow_id: int | None, public_key: str | None, since_last: bool) -> Verdict:
     from backend.queue.sweep import approval_retention_from_env
 
     signed = signed_heads_here(public_key)
+    retention = approval_retention_from_env()
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
-        verdict = await verify(conn, flow_id, approval_retention_from_env(), signed)
+        if since_last:
+            verdict = await verify_since_last(conn, flow_id, retention, signed)
+        else:
+            started = datetime.now(UTC)
+            verdict = await verify(conn, flow_id, retention, signed)
+            await remember(conn, verdict, started)
     if public_key is not None and signed is not None and not signed[0] and not signed[1]:
         # The auditor's key says heads were signed: a file gone or emptied is a break, not "intact".
         verdict.breaks.append(Break(code="signed_heads_missing", chain=""))
@@ -109,7 +121,8 @@ async def _verify(url: str, flow_id: int | None, public_key: str | None) -> Verd
 
 def run_audit_command(args: argparse.Namespace, url: str) -> int:
     try:
-        return _say(asyncio.run(_verify(url, args.flow, args.public_key)), args.json)
+        verdict = asyncio.run(_verify(url, args.flow, args.public_key, args.since_last))
+        return _say(verdict, args.json, args.since_last)
     except SigningKeyInvalid as refused:
         return refuse(refused, exit_code=2)
 

@@ -28,6 +28,7 @@ CHECKED: dict[str, set[str]] = {
     "queue/queries.sql": set(QUEUE),
     "approvals/queries.sql": _named(approvals.STATEMENTS, "approvals") | approvals.SMALL,
     "approvals/evidence.sql": _named(approvals.STATEMENTS, "evidence"),
+    "approvals/verified.sql": _named(approvals.STATEMENTS, "verified"),
     "flows/queries.sql": _named(approvals.STATEMENTS, "flows"),
     "people/queries.sql": _named(approvals.STATEMENTS, "people"),
     "observability/queries.sql": _named(approvals.STATEMENTS, "observability")
