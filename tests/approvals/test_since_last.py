@@ -43,6 +43,12 @@ def point(queue: Queue, flow_id: int) -> tuple[Any, ...] | None:
     return queue.one("SELECT seq, hash FROM audit_verified WHERE chain = %s", f"flow:{flow_id}")
 
 
+def hash_at(queue: Queue, flow_id: int, seq: int) -> str:
+    row = queue.one("SELECT hash FROM audit_chain WHERE chain = %s AND seq = %s", f"flow:{flow_id}", seq)
+    assert row is not None
+    return str(row[0])
+
+
 def one_more_decision(queue: Queue, flow_id: int) -> None:
     run_id = queue.start(flow_id, input={"id": "A-more"})
     queue.clock.advance(timedelta(minutes=1))
@@ -131,9 +137,9 @@ def test_an_interrupted_verify_resumes_where_it_stopped(
     monkeypatch.setattr(since_last, "reach", stopped_after_one_page)
     with pytest.raises(KeyboardInterrupt):
         since(queue, flow_id)
-    assert len(calls) == 1 and point(queue, flow_id) is not None and point(queue, flow_id)[0] == 2
+    assert len(calls) == 1 and point(queue, flow_id) == (2, hash_at(queue, flow_id, 2))
 
     monkeypatch.setattr(since_last, "reach", reach)
     resumed = since(queue, flow_id)
     assert resumed.intact and resumed.records == 4, "records 3 to 6, in two pages"
-    assert point(queue, flow_id)[0] == 6  # type: ignore[index]
+    assert point(queue, flow_id) == (6, hash_at(queue, flow_id, 6))
