@@ -462,6 +462,7 @@ def _add_audit_parsers(command: Command, message: Text) -> None:
     check.add_argument(
         "--public-key",
         default=None,
+        action="append",
         metavar=message("cli_metavar_key"),
         help=message("cli_help_audit_public_key"),
     )
@@ -487,6 +488,7 @@ def _add_audit_parsers(command: Command, message: Text) -> None:
     checking.add_argument(
         "--public-key",
         required=True,
+        action="append",
         metavar=message("cli_metavar_key"),
         help=message("cli_help_audit_evidence_key"),
     )

@@ -25,6 +25,7 @@ from backend.approvals.signing import (
     load_key,
     public_key_text,
     read_file,
+    retired_keys,
     signing_paths,
 )
 from backend.approvals.since_last import remember, verify_since_last
@@ -91,20 +92,21 @@ def _break_line(found: Break) -> str:
     return coded(code=found.code, **params)
 
 
-def signed_heads_here(public_key: str | None = None) -> tuple[list[Signed], list[Break]] | None:
-    """The signed heads file's lines, held to `public_key`, else to the key that signs here; None when
-    there is no key (nothing was signed here). Reads a file: call it off the event loop."""
+def signed_heads_here(public_keys: list[str] | None = None) -> tuple[list[Signed], list[Break]] | None:
+    """The signed heads file's lines, held to `public_keys`, else to the key that signs here and the
+    retired ones; None when there is no key (nothing was signed here). Reads a file: call it off the event
+    loop."""
     data_dir = settings().data_dir
-    if public_key is None:
+    if public_keys is None:
         key = existing_key(data_dir)
-        public_key = None if key is None else public_key_text(key)
-    return None if public_key is None else read_file(signing_paths(data_dir), public_key)
+        public_keys = [*([] if key is None else [public_key_text(key)]), *retired_keys()]
+    return read_file(signing_paths(data_dir), public_keys) if public_keys else None
 
 
-async def _verify(url: str, flow_id: int | None, public_key: str | None, since_last: bool) -> Verdict:
+async def _verify(url: str, flow_id: int | None, public_keys: list[str] | None, since_last: bool) -> Verdict:
     from backend.queue.sweep import approval_retention_from_env
 
-    signed = signed_heads_here(public_key)
+    signed = signed_heads_here(public_keys)
     retention = approval_retention_from_env()
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
         if since_last:
@@ -113,7 +115,7 @@ async def _verify(url: str, flow_id: int | None, public_key: str | None, since_l
             started = datetime.now(UTC)
             verdict = await verify(conn, flow_id, retention, signed)
             await remember(conn, verdict, started)
-    if public_key is not None and signed is not None and not signed[0] and not signed[1]:
+    if public_keys is not None and signed is not None and not signed[0] and not signed[1]:
         # The auditor's key says heads were signed: a file gone or emptied is a break, not "intact".
         verdict.breaks.append(Break(code="signed_heads_missing", chain=""))
     return verdict
@@ -121,7 +123,8 @@ async def _verify(url: str, flow_id: int | None, public_key: str | None, since_l
 
 def run_audit_command(args: argparse.Namespace, url: str) -> int:
     try:
-        verdict = asyncio.run(_verify(url, args.flow, args.public_key, args.since_last))
+        keys = None if args.public_key is None else [key.strip() for key in args.public_key]
+        verdict = asyncio.run(_verify(url, args.flow, keys, args.since_last))
         return _say(verdict, args.json, args.since_last)
     except SigningKeyInvalid as refused:
         return refuse(refused, exit_code=2)

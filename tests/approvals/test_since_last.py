@@ -16,11 +16,12 @@ import pytest
 from backend.approvals import since_last
 from backend.approvals.chain import Verdict, verify
 from backend.approvals.since_last import verify_since_last
-from tests.approvals.test_chain import by_hand, cli, decided
+from tests.approvals import test_chain
+from tests.approvals.test_chain import by_hand, cli
 from tests.approvals.test_decisions import decide, user
 from tests.support import Queue
 
-__all__ = ["decided"]  # the fixture, shared with test_chain.py
+decided = test_chain.decided  # the fixture: three decided approvals through the real queue
 
 
 def since(queue: Queue, flow_id: int) -> Verdict:
