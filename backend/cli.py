@@ -460,6 +460,12 @@ def _add_audit_parsers(command: Command, message: Text) -> None:
     check.add_argument("--json", action="store_true", help=message("cli_help_audit_json"))
     check.add_argument("--since-last", action="store_true", help=message("cli_help_audit_since_last"))
     check.add_argument(
+        "--signed-heads",
+        default=None,
+        metavar=message("cli_metavar_file"),
+        help=message("cli_help_audit_signed_heads"),
+    )
+    check.add_argument(
         "--public-key",
         default=None,
         action="append",

@@ -18,6 +18,7 @@ from psycopg import AsyncConnection
 
 from backend.approvals.chain import Break, Record, Verdict, check_links, verify
 from backend.approvals.head_signer import sign_heads
+from backend.approvals.heads_mail import mailing_from_env
 from backend.approvals.signing import (
     Signed,
     SigningKeyInvalid,
@@ -92,21 +93,25 @@ def _break_line(found: Break) -> str:
     return coded(code=found.code, **params)
 
 
-def signed_heads_here(public_keys: list[str] | None = None) -> tuple[list[Signed], list[Break]] | None:
-    """The signed heads file's lines, held to `public_keys`, else to the key that signs here and the
-    retired ones; None when there is no key (nothing was signed here). Reads a file: call it off the event
-    loop."""
+def signed_heads_here(
+    public_keys: list[str] | None = None, path: Path | None = None
+) -> tuple[list[Signed], list[Break]] | None:
+    """The signed heads file's lines (this machine's, or `path`: an auditor's own copy, the lines of the
+    mails), held to `public_keys`, else to the key that signs here and the retired ones; None when there
+    is no key (nothing was signed here). Reads a file: call it off the event loop."""
     data_dir = settings().data_dir
     if public_keys is None:
         key = existing_key(data_dir)
         public_keys = [*([] if key is None else [public_key_text(key)]), *retired_keys()]
-    return read_file(signing_paths(data_dir), public_keys) if public_keys else None
+    return read_file(path or signing_paths(data_dir), public_keys) if public_keys else None
 
 
-async def _verify(url: str, flow_id: int | None, public_keys: list[str] | None, since_last: bool) -> Verdict:
+async def _verify(
+    url: str, flow_id: int | None, public_keys: list[str] | None, since_last: bool, path: Path | None
+) -> Verdict:
     from backend.queue.sweep import approval_retention_from_env
 
-    signed = signed_heads_here(public_keys)
+    signed = signed_heads_here(public_keys, path)
     retention = approval_retention_from_env()
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
         if since_last:
@@ -124,7 +129,8 @@ async def _verify(url: str, flow_id: int | None, public_keys: list[str] | None, 
 def run_audit_command(args: argparse.Namespace, url: str) -> int:
     try:
         keys = None if args.public_key is None else [key.strip() for key in args.public_key]
-        verdict = asyncio.run(_verify(url, args.flow, keys, args.since_last))
+        path = None if args.signed_heads is None else Path(args.signed_heads)
+        verdict = asyncio.run(_verify(url, args.flow, keys, args.since_last, path))
         return _say(verdict, args.json, args.since_last)
     except SigningKeyInvalid as refused:
         return refuse(refused, exit_code=2)
@@ -134,7 +140,7 @@ async def _sign(url: str) -> dict[str, tuple[int, str]]:
     data_dir = settings().data_dir
     key, path = load_key(data_dir), signing_paths(data_dir)
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
-        return await sign_heads(conn, key, path)
+        return await sign_heads(conn, key, path, auditors=mailing_from_env())
 
 
 def run_sign_command(args: argparse.Namespace, url: str) -> int:

@@ -35,6 +35,7 @@ from psycopg import AsyncConnection
 
 from backend.approvals.chain import Record
 from backend.approvals.head_signer import sign_heads
+from backend.approvals.heads_mail import mailing_from_env
 from backend.approvals.signing import Signed, key_id, public_key_text, read_line, signed_so_far
 from backend.errors import CodedError
 from backend.store.queries import every, load
@@ -147,7 +148,8 @@ async def _signed_head(
             if isinstance(signed, Signed) and signed.heads.get(chain, (0, ""))[0] >= seq:
                 return line, signed
         if attempt == 0:
-            await sign_heads(conn, key, path, await asyncio.to_thread(signed_so_far, path))
+            so_far = await asyncio.to_thread(signed_so_far, path)
+            await sign_heads(conn, key, path, so_far, mailing_from_env())
     raise EvidenceRefused(code="evidence_not_signed", chain=chain)
 
 

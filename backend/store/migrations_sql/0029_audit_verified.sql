@@ -17,3 +17,20 @@ CREATE TABLE audit_verified (
 -- found by approvals_decided_by_flow.
 CREATE INDEX approval_votes_by_flow_cast ON approval_votes (flow_id, cast_at);
 CREATE INDEX rights_trail_by_flow_at ON rights_trail (flow_id, at);
+
+-- The signed heads, mailed to the auditors' address (FLOWYARD_AUDITORS_EMAIL): an outbox, as the
+-- approvals' mails have. A line is queued here as it is signed, and sent by whoever signed it (a worker
+-- at its interval, `flowyard audit sign`); a failed try is tried again after the queue's backoff, five
+-- times at most. `key` (the line's digest) is the mail's Message-ID: a mail sent again after a crash is
+-- the same message, and a line is queued once.
+CREATE TABLE signed_heads_mails (
+    key          text PRIMARY KEY,
+    line         text NOT NULL,
+    status       text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
+    attempts     integer NOT NULL DEFAULT 0,
+    next_try_at  timestamptz NOT NULL DEFAULT now(),
+    error        text,
+    created_at   timestamptz NOT NULL DEFAULT now(),
+    sent_at      timestamptz
+);
+CREATE INDEX signed_heads_mails_due ON signed_heads_mails (next_try_at) WHERE status = 'pending';
