@@ -68,20 +68,29 @@ async def verify_since_last(
     signed: tuple[list[Signed], list[Break]] | None = None,
 ) -> Verdict:
     """The chains (of one flow's, with `flow_id`) checked from their last verified points on, the points
-    moved on as they hold (`conn` in autocommit: each move is kept at once). `verdict.records` counts the
-    records read after the points."""
+    moved on as they hold (`conn` in autocommit: each move is kept at once): after each whole page of a
+    long chain, and for every chain at the end in one statement (a commit per chain cost more than the
+    reading when little was added). `verdict.records` counts the records read after the points."""
     started = datetime.now(UTC)
     chain = None if flow_id is None else f"flow:{flow_id}"
     verdict = Verdict()
     verdict.heads = await heads(conn, chain)
     points = {p.chain: p for p in await every(conn, _Point, QUERIES["verified_points"], {"chain": chain})}
     held = await hashes_at(conn, sorted((p.chain, p.seq) for p in points.values()))
+    moved: dict[str, tuple[int, str]] = {}  # records verified to here, rows not (a break after them)
+    done: dict[str, tuple[int, str]] = {}  # records and rows verified
     for name in sorted(verdict.heads.keys() | points.keys()):
         point = points.get(name)
         if point is not None and held.get((name, point.seq)) != point.hash:
             verdict.breaks.append(Break(code="chain_verified_changed", chain=name, seq=point.seq))
             continue
-        await _since(conn, name, point, verdict, retention, started)
+        reached, rows_hold = await _since(conn, name, point, verdict, retention)
+        if reached is not None:
+            (done if rows_hold else moved)[name] = reached
+    if moved:
+        await reach(conn, moved, None)
+    if done:
+        await reach(conn, done, started)
     if signed is not None:
         verdict.breaks.extend(await against_signed(conn, chain, *signed, verdict))
     return verdict
@@ -93,15 +102,16 @@ async def _since(
     point: _Point | None,
     verdict: Verdict,
     retention: timedelta | None,
-    started: datetime,
-) -> None:
-    """One chain from its point on: its records a page at a time, then its rows written since."""
+) -> tuple[tuple[int, str] | None, bool]:
+    """One chain from its point on: its records a page at a time, then its rows written since. Where its
+    point may move to (None: nowhere new), and whether its rows hold too."""
     links = Links()
     after = 0
     if point is not None:
         links.last[name] = (point.seq, point.hash)
         after = point.seq
     holds = True
+    good: tuple[int, str] | None = None  # the last record of the pages that held
     while True:
         params = {"chain": name, "after_chain": name, "after_seq": after, "limit": _PAGE}
         page = await every(conn, Record, CHAIN["chain_records"], params)
@@ -117,7 +127,9 @@ async def _since(
         verdict.breaks.extend(breaks)
         holds = holds and not breaks
         if holds:
-            await reach(conn, {name: (page[-1].seq, page[-1].hash)}, None)
+            good = (page[-1].seq, page[-1].hash)
+            if len(page) == _PAGE:  # a long chain: what an interrupted verify resumes from
+                await reach(conn, {name: good}, None)
         after = page[-1].seq
         if len(page) < _PAGE:
             break
@@ -131,7 +143,8 @@ async def _since(
     unrecorded = unrecorded_breaks(await every(conn, Unrecorded, QUERIES["verified_rows_unrecorded"], params))
     verdict.breaks.extend(unrecorded)
     if holds and not unrecorded and last[0] > 0:
-        await reach(conn, {name: last}, started)
+        return last, True
+    return good, False
 
 
 async def reach(
