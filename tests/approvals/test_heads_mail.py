@@ -14,7 +14,10 @@ import psycopg
 import pytest
 
 from backend.actions.settings import ActionSettings
-from backend.approvals.heads_mail import Auditors, send_due
+from backend.approvals.head_signer import HeadSigner
+from backend.approvals.heads_mail import Auditors, mailing_from_env, send_due
+from backend.approvals.signing import load_key
+from backend.queue.commands import open_pool
 from tests.actions.servers import Mailbox, smtp_server
 from tests.approvals import test_chain
 from tests.approvals.test_signed_heads import Decided, audit, checked
@@ -92,3 +95,26 @@ def test_a_mail_that_fails_waits_in_the_outbox_and_goes_later(
     mail = box.wait_for_mail_to(AUDITORS)
     assert mail.get_payload(decode=True).decode().splitlines()[-1] == line  # type: ignore[union-attr]
     assert queue.one("SELECT status FROM signed_heads_mails WHERE line = %s", line) == ("sent",)
+
+
+def test_the_workers_signer_mails_what_it_signs(
+    decided: Decided, tmp_path: Path, mailbox: tuple[Mailbox, int]
+) -> None:
+    queue, _, _ = decided
+    box, port = mailbox
+    auditors = mailing_from_env(mailing(port))
+    assert auditors is not None and auditors.addresses == [AUDITORS]
+    path = tmp_path / "signed-heads.jsonl"
+
+    async def one_interval() -> dict[str, tuple[int, str]]:
+        pool = open_pool(queue.url, size=2)
+        await pool.open()
+        try:
+            return await HeadSigner(pool, load_key(tmp_path), path, 3600.0, auditors).sign({})
+        finally:
+            await pool.close()
+
+    assert asyncio.run(one_interval()), "every head moved since nothing was signed"
+    mail = box.wait_for_mail_to(AUDITORS)
+    body = mail.get_payload(decode=True).decode()  # type: ignore[union-attr]
+    assert body.splitlines()[-1] == path.read_text().splitlines()[-1]
