@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -92,8 +93,13 @@ def test_a_change_to_a_verified_row_is_for_a_full_verify(decided: tuple[Queue, i
     assert result.returncode == 1 and "chain_row_changed" in result.stderr
 
 
-def test_a_chain_rewritten_under_its_point_is_found(decided: tuple[Queue, int, list[int]]) -> None:
+def test_a_chain_rewritten_under_its_point_is_found(
+    decided: tuple[Queue, int, list[int]], tmp_path: Path
+) -> None:
+    from tests.approvals.test_signed_heads import audit
+
     queue, flow_id, _ = decided
+    assert audit(queue, tmp_path, "sign").returncode == 0
     assert since(queue, flow_id).intact
     by_hand(
         queue,
@@ -102,8 +108,10 @@ def test_a_chain_rewritten_under_its_point_is_found(decided: tuple[Queue, int, l
     )
     found = since(queue, flow_id)
     assert [(b.code, b.seq) for b in found.breaks] == [("chain_verified_changed", 6)]
-    result = cli(queue, "--flow", str(flow_id), "--since-last")
-    assert result.returncode == 1 and "chain_verified_changed" in result.stderr
+    result = audit(queue, tmp_path, "verify", "--flow", str(flow_id), "--since-last", "--json")
+    assert result.returncode == 1
+    held = json.loads(result.stdout)
+    assert [b["code"] for b in held["breaks"]] == ["chain_verified_changed"], "the chain is not read on"
 
 
 def test_a_row_written_past_the_chain_since_the_last_verify_is_found(
