@@ -458,9 +458,17 @@ def _add_audit_parsers(command: Command, message: Text) -> None:
         "--file", default=None, metavar=message("cli_metavar_export"), help=message("cli_help_audit_file")
     )
     check.add_argument("--json", action="store_true", help=message("cli_help_audit_json"))
+    check.add_argument("--since-last", action="store_true", help=message("cli_help_audit_since_last"))
+    check.add_argument(
+        "--signed-heads",
+        default=None,
+        metavar=message("cli_metavar_file"),
+        help=message("cli_help_audit_signed_heads"),
+    )
     check.add_argument(
         "--public-key",
         default=None,
+        action="append",
         metavar=message("cli_metavar_key"),
         help=message("cli_help_audit_public_key"),
     )
@@ -486,6 +494,7 @@ def _add_audit_parsers(command: Command, message: Text) -> None:
     checking.add_argument(
         "--public-key",
         required=True,
+        action="append",
         metavar=message("cli_metavar_key"),
         help=message("cli_help_audit_evidence_key"),
     )

@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 
 from backend.actions.settings import ActionSettings
 from backend.api.settings import ApiSettings
+from backend.approvals.heads_mail import auditors_from_env
+from backend.approvals.signing import retired_keys
 from backend.events.store import keep_from_env, quota_from_env
 from backend.store.errors import StoreError
 
@@ -60,6 +62,8 @@ SETTING_CHECKS: dict[str, Callable[[str], object]] = {
     "FLOWYARD_RUN_RECORD_RETENTION_DAYS": _days,
     "FLOWYARD_KEY_RETENTION_DAYS": _days,
     "FLOWYARD_SIGN_HEADS_MINUTES": _minutes,
+    "FLOWYARD_RETIRED_SIGNING_KEYS": lambda text: retired_keys({"FLOWYARD_RETIRED_SIGNING_KEYS": text}),
+    "FLOWYARD_AUDITORS_EMAIL": lambda text: auditors_from_env({"FLOWYARD_AUDITORS_EMAIL": text}),
     "FLOWYARD_EVENTS_KEEP": keep_from_env,
     "FLOWYARD_EVENTS_MAX_KEPT": lambda text: quota_from_env({"FLOWYARD_EVENTS_MAX_KEPT": text}),
     "FLOWYARD_EVENTS_MAX_KEPT_BYTES": lambda text: quota_from_env({"FLOWYARD_EVENTS_MAX_KEPT_BYTES": text}),

@@ -12,7 +12,8 @@ the database computes them, so `verify` checks real links). It makes its own dat
   after it (keyset), against the target p95 under 100 ms;
 - the CSV export of up to 100,000 decisions, streamed as the API streams it (its code path without HTTP):
   rows per second (target 50,000) and how much the process's peak memory grew while it wrote them;
-- `verify` over every chain: records per second (target 50,000);
+- `verify` over every chain: records per second (target 50,000); then `verify --since-last` from no
+  verified point (page by page), and again with nothing added (what a daily verify costs);
 - the runs' sweep of the oldest ended month: how long it took, and its batches.
 
 Nothing is asserted: the machine is shared and noisy. The load average is printed beside the figures.
@@ -41,6 +42,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from backend.approvals.audit import AuditFilter, csv_header, csv_lines, every_page, search
 from backend.approvals.chain import GENESIS, verify
+from backend.approvals.since_last import verify_since_last
 from backend.config import settings
 from backend.i18n.zones import zone
 from backend.queue.sweep import sweep_ended_runs
@@ -93,6 +95,10 @@ CHAIN_ROWS = (
 
 
 TRIGGERED = ("runs", "journal", "approvals", "approval_votes")
+BACK_A_HUNDREDTH = (
+    "UPDATE audit_verified AS v SET seq = c.seq, hash = c.hash FROM audit_chain AS c"
+    " WHERE c.chain = v.chain AND c.seq = greatest(1, v.seq - v.seq / 100)"
+)
 
 
 def fill(url: str, count: int, flows: int, deciders: int, days: int) -> None:
@@ -211,15 +217,26 @@ async def export(url: str, rows_wanted: int) -> None:
 
 
 async def verifying(url: str) -> None:
+    """A full verify, then `--since-last` from no point (page by page, moving the points: what an
+    interrupted verify resumes), then `--since-last` again with nothing added."""
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-        started = time.perf_counter()
-        verdict = await verify(conn)
-        elapsed = time.perf_counter() - started
-    print(
-        f"verify over every chain: {verdict.records:,} records in {elapsed:.1f} s,"
-        f" {verdict.records / elapsed:,.0f} records/s (target 50,000), intact: {verdict.intact}"
-        f" ({len(verdict.breaks)} breaks)"
-    )
+        await conn.execute("DELETE FROM audit_verified")
+        for name, check in (
+            ("verify over every chain", verify),
+            ("verify --since-last, no point yet", verify_since_last),
+            ("verify --since-last, nothing added", verify_since_last),
+            ("verify --since-last, the last 1% of each chain new", verify_since_last),
+        ):
+            if name.endswith("new"):  # each point moved back by a hundredth of its chain: as if added since
+                await conn.execute(BACK_A_HUNDREDTH)
+            started = time.perf_counter()
+            verdict = await check(conn)
+            elapsed = time.perf_counter() - started
+            print(
+                f"{name}: {verdict.records:,} records in {elapsed:.2f} s,"
+                f" {verdict.records / elapsed:,.0f} records/s (target 50,000), intact: {verdict.intact}"
+                f" ({len(verdict.breaks)} breaks)"
+            )
 
 
 async def sweep_month(url: str, days: int) -> None:
@@ -233,6 +250,9 @@ async def sweep_month(url: str, days: int) -> None:
     print(f"runs' sweep of the oldest month: {swept:,} runs (and their journals) in {elapsed:.1f} s")
 
 
+MEASURES = ("search", "export", "verify", "sweep")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--decisions", type=int, default=200_000)
@@ -243,10 +263,16 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     parser.add_argument("--reuse", action="store_true", help="measure the database a --keep run left")
+    parser.add_argument("--database", default=BENCH_DB, help="its name (helpers sharing a server: one each)")
+    parser.add_argument("--only", choices=sorted(MEASURES), action="append", help="these measures alone")
     args = parser.parse_args()
     count = 5_000_000 if args.year else args.decisions
     print(f"load average {os.getloadavg()[0]:.2f}; {count:,} decisions, {args.flows} flows, {args.days} days")
-    url = with_database(database_url(settings()), BENCH_DB) if args.reuse else fresh_database(BENCH_DB)
+    url = (
+        with_database(database_url(settings()), args.database)
+        if args.reuse
+        else fresh_database(args.database)
+    )
     try:
         started = time.perf_counter()
         if not args.reuse:
@@ -258,13 +284,18 @@ def main() -> None:
             f"filled in {time.perf_counter() - started:.0f} s: database {size[0] / 1e9:.2f} GB,"
             f" {size[0] / count / 1e3:.1f} KB per decision (with its run, journal, vote and records)"
         )
-        asyncio.run(searches(url, args.samples, args.flows, args.deciders, args.days))
-        asyncio.run(export(url, 100_000))
-        asyncio.run(verifying(url))
-        asyncio.run(sweep_month(url, args.days))
+        wanted = args.only or list(MEASURES)
+        if "search" in wanted:
+            asyncio.run(searches(url, args.samples, args.flows, args.deciders, args.days))
+        if "export" in wanted:
+            asyncio.run(export(url, 100_000))
+        if "verify" in wanted:
+            asyncio.run(verifying(url))
+        if "sweep" in wanted:
+            asyncio.run(sweep_month(url, args.days))
     finally:
         if not (args.keep or args.reuse):
-            drop_database(BENCH_DB)
+            drop_database(args.database)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,9 @@ def test_every_checked_setting_refuses_what_is_not_of_its_form(name: str) -> Non
         ("FLOWYARD_EVENTS_MAX_KEPT_BYTES", "lots"),
         ("FLOWYARD_SIGN_HEADS_MINUTES", "hourly"),
         ("FLOWYARD_SIGN_HEADS_MINUTES", "-5"),
+        ("FLOWYARD_RETIRED_SIGNING_KEYS", "not-a-key"),
+        ("FLOWYARD_RETIRED_SIGNING_KEYS", "AAAA"),  # base64, but not 32 bytes
+        ("FLOWYARD_AUDITORS_EMAIL", "the auditors"),
     ],
 )
 def test_the_retentions_and_the_api_settings_of_the_readme_table_are_checked_too(

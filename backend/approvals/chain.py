@@ -86,7 +86,14 @@ class _Head:
 
 
 @dataclass(frozen=True, slots=True)
-class _Differing:
+class _At:
+    chain: str
+    seq: int
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Differing:
     """A record whose row is no longer what it recorded (chain_rows_differing): changed, or gone."""
 
     chain: str
@@ -98,7 +105,7 @@ class _Differing:
 
 
 @dataclass(frozen=True, slots=True)
-class _Unrecorded:
+class Unrecorded:
     """A row no record covers (chain_rows_unrecorded)."""
 
     kind: RecordKind
@@ -114,13 +121,14 @@ class Verdict:
     swept: int = 0  # records whose rows the approvals' retention sweep removed, as it may
     signed: int = 0  # lines of the signed heads file held against the chains (signing.py)
     signed_at: str | None = None  # the last one's moment
+    reached: dict[str, tuple[int, str]] = field(default_factory=dict)  # each chain's last record checked
 
     @property
     def intact(self) -> bool:
         return not self.breaks
 
 
-class _Links:
+class Links:
     """The link check, a record at a time, so a chain of any length is read in pages."""
 
     def __init__(self) -> None:
@@ -142,7 +150,7 @@ class _Links:
 def check_links(records: Iterable[Record], heads: dict[str, str] | None = None) -> list[Break]:
     """What is wrong with `records` (in chain, seq order) on their own; with `heads`, also each chain
     whose last record is not the head given (its tail removed, or records appended after)."""
-    links = _Links()
+    links = Links()
     for record in records:
         links.add(record)
     for chain, head in (heads or {}).items():
@@ -192,50 +200,64 @@ async def verify(
     verdict.heads = await heads(conn, chain)
     all_records = await records(conn, chain)
     verdict.records = len(all_records)
+    verdict.reached = {r.chain: (r.seq, r.hash) for r in all_records}
     verdict.breaks = check_links(all_records, verdict.heads)
     if signed is not None:
-        verdict.breaks.extend(_against_signed(all_records, chain, *signed, verdict))
-    now = datetime.now().astimezone()
+        verdict.breaks.extend(await against_signed(conn, chain, *signed, verdict))
     rows = {"chain": chain, "flow": flow_id}
-    for row in await every(conn, _Differing, QUERIES["chain_rows_differing"], rows):
-        if row.gone and row.kind != "rights" and retention is not None and row.at < now - retention:
-            verdict.swept += 1
-            continue
-        verdict.breaks.append(
-            Break(
-                code="chain_row_removed" if row.gone else "chain_row_changed",
-                chain=row.chain,
-                seq=row.seq,
-                kind=row.kind,
-                ref_id=row.ref_id,
-            )
-        )
-    for unrecorded in await every(conn, _Unrecorded, QUERIES["chain_rows_unrecorded"], {"chain": chain}):
-        verdict.breaks.append(
-            Break(
-                code="chain_row_unrecorded",
-                chain=unrecorded.chain,
-                kind=unrecorded.kind,
-                ref_id=unrecorded.ref_id,
-            )
-        )
+    differing = await every(conn, Differing, QUERIES["chain_rows_differing"], rows)
+    verdict.breaks.extend(row_breaks(differing, retention, verdict))
+    unrecorded = await every(conn, Unrecorded, QUERIES["chain_rows_unrecorded"], {"chain": chain})
+    verdict.breaks.extend(unrecorded_breaks(unrecorded))
     return verdict
 
 
-def _against_signed(
-    found: list[Record], chain: str | None, lines: list[Signed], invalid: list[Break], verdict: Verdict
+def row_breaks(differing: Iterable[Differing], retention: timedelta | None, verdict: Verdict) -> list[Break]:
+    """A break for each record whose row changed or is gone, save the rows the retention sweep removed
+    (counted in `verdict.swept`)."""
+    now = datetime.now().astimezone()
+    breaks = []
+    for row in differing:
+        if row.gone and row.kind != "rights" and retention is not None and row.at < now - retention:
+            verdict.swept += 1
+            continue
+        code = "chain_row_removed" if row.gone else "chain_row_changed"
+        breaks.append(Break(code=code, chain=row.chain, seq=row.seq, kind=row.kind, ref_id=row.ref_id))
+    return breaks
+
+
+def unrecorded_breaks(unrecorded: Iterable[Unrecorded]) -> list[Break]:
+    return [
+        Break(code="chain_row_unrecorded", chain=row.chain, kind=row.kind, ref_id=row.ref_id)
+        for row in unrecorded
+    ]
+
+
+async def against_signed(
+    conn: AsyncConnection[Any], chain: str | None, lines: list[Signed], invalid: list[Break], verdict: Verdict
 ) -> list[Break]:
-    """The signed heads (of `chain` only, when given) the records contradict, after the file's own
-    invalid lines."""
+    """The signed heads (of `chain` only, when given) the chains contradict, after the file's own invalid
+    lines: each signed position's record looked up, each chain's end as `verdict.reached` says."""
     from backend.approvals.signing import check_signed
 
-    wanted = {(c, seq) for line in lines for c, (seq, _) in line.heads.items()}
-    hashes = {(r.chain, r.seq): r.hash for r in found if (r.chain, r.seq) in wanted}
-    last: dict[str, int] = {}
-    for record in found:
-        last[record.chain] = max(last.get(record.chain, 0), record.seq)
     if chain is not None:
         lines = [replace(line, heads={c: h for c, h in line.heads.items() if c == chain}) for line in lines]
+    wanted = sorted({(c, seq) for line in lines for c, (seq, _) in line.heads.items()})
+    hashes = await hashes_at(conn, wanted)
+    last = {name: seq for name, (seq, _) in verdict.reached.items()}
     verdict.signed = len(lines)
     verdict.signed_at = lines[-1].signed_at if lines else None
     return [*invalid, *check_signed(lines, hashes, last)]
+
+
+async def hashes_at(
+    conn: AsyncConnection[Any], positions: list[tuple[str, int]]
+) -> dict[tuple[str, int], str]:
+    """The hash of the record at each (chain, seq) given that has one."""
+    found: dict[tuple[str, int], str] = {}
+    for start in range(0, len(positions), _PAGE):
+        part = positions[start : start + _PAGE]
+        params = {"chains": [c for c, _ in part], "seqs": [seq for _, seq in part]}
+        for at in await every(conn, _At, QUERIES["chain_hashes_at"], params):
+            found[(at.chain, at.seq)] = at.hash
+    return found

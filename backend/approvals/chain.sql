@@ -51,3 +51,9 @@ ORDER BY chain, kind, ref_id
 -- name: chain_heads_to_sign
 -- Each chain's head with its seq, read at one moment: what a signed heads line holds.
 SELECT chain, seq, hash FROM audit_chain_heads WHERE seq > 0 ORDER BY chain
+
+-- name: chain_hashes_at
+-- The records' hashes at the positions given (a signed head, a verified point): absent when gone.
+SELECT c.chain, c.seq, c.hash
+FROM unnest(%(chains)s::text[], %(seqs)s::bigint[]) AS at_ (chain, seq)
+JOIN audit_chain AS c ON c.chain = at_.chain AND c.seq = at_.seq

@@ -1,5 +1,6 @@
-"""`flowyard audit verify [--flow ID] [--json] [--public-key KEY]` against the database and the signed
-heads, `flowyard audit verify --file F` against a chain export (GET /api/audit/chain), offline: exit 0 when
+"""`flowyard audit verify [--flow ID] [--json] [--public-key KEY] [--since-last]` against the database and
+the signed heads (with `--since-last`, only what was added since the last verify: since_last.py),
+`flowyard audit verify --file F` against a chain export (GET /api/audit/chain), offline: exit 0 when
 intact, 1 with each break. `flowyard audit sign` signs the heads now; `flowyard audit public-key` prints
 the key that checks them (signing.py)."""
 
@@ -17,6 +18,7 @@ from psycopg import AsyncConnection
 
 from backend.approvals.chain import Break, Record, Verdict, check_links, verify
 from backend.approvals.head_signer import sign_heads
+from backend.approvals.heads_mail import mailing_from_env
 from backend.approvals.signing import (
     Signed,
     SigningKeyInvalid,
@@ -24,8 +26,10 @@ from backend.approvals.signing import (
     load_key,
     public_key_text,
     read_file,
+    retired_keys,
     signing_paths,
 )
+from backend.approvals.since_last import remember, verify_since_last
 from backend.config import settings
 from backend.console import coded, refuse, say
 
@@ -49,12 +53,13 @@ def _read_export(path: str) -> Verdict | None:
     return Verdict(records=len(records), heads=heads, breaks=check_links(records, heads))
 
 
-def _say(verdict: Verdict, as_json: bool) -> int:
+def _say(verdict: Verdict, as_json: bool, since_last: bool = False) -> int:
     if as_json:
         print(
             json.dumps(
                 {
                     "intact": verdict.intact,
+                    "since_last": since_last,
                     "records": verdict.records,
                     "swept": verdict.swept,
                     "heads": verdict.heads,
@@ -74,7 +79,10 @@ def _say(verdict: Verdict, as_json: bool) -> int:
     for found in verdict.breaks:
         print(_break_line(found), file=sys.stderr)
     if verdict.intact:
-        say(code="audit_chain_intact", records=verdict.records, chains=len(verdict.heads))
+        if since_last:
+            say(code="audit_chain_intact_since_last", records=verdict.records, chains=len(verdict.heads))
+        else:
+            say(code="audit_chain_intact", records=verdict.records, chains=len(verdict.heads))
         return 0
     return refuse(code="audit_chain_broken", breaks=len(verdict.breaks), records=verdict.records)
 
@@ -85,23 +93,34 @@ def _break_line(found: Break) -> str:
     return coded(code=found.code, **params)
 
 
-def signed_heads_here(public_key: str | None = None) -> tuple[list[Signed], list[Break]] | None:
-    """The signed heads file's lines, held to `public_key`, else to the key that signs here; None when
-    there is no key (nothing was signed here). Reads a file: call it off the event loop."""
+def signed_heads_here(
+    public_keys: list[str] | None = None, path: Path | None = None
+) -> tuple[list[Signed], list[Break]] | None:
+    """The signed heads file's lines (this machine's, or `path`: an auditor's own copy, the lines of the
+    mails), held to `public_keys`, else to the key that signs here and the retired ones; None when there
+    is no key (nothing was signed here). Reads a file: call it off the event loop."""
     data_dir = settings().data_dir
-    if public_key is None:
+    if public_keys is None:
         key = existing_key(data_dir)
-        public_key = None if key is None else public_key_text(key)
-    return None if public_key is None else read_file(signing_paths(data_dir), public_key)
+        public_keys = [*([] if key is None else [public_key_text(key)]), *retired_keys()]
+    return read_file(path or signing_paths(data_dir), public_keys) if public_keys else None
 
 
-async def _verify(url: str, flow_id: int | None, public_key: str | None) -> Verdict:
+async def _verify(
+    url: str, flow_id: int | None, public_keys: list[str] | None, since_last: bool, path: Path | None
+) -> Verdict:
     from backend.queue.sweep import approval_retention_from_env
 
-    signed = signed_heads_here(public_key)
+    signed = signed_heads_here(public_keys, path)
+    retention = approval_retention_from_env()
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
-        verdict = await verify(conn, flow_id, approval_retention_from_env(), signed)
-    if public_key is not None and signed is not None and not signed[0] and not signed[1]:
+        if since_last:
+            verdict = await verify_since_last(conn, flow_id, retention, signed)
+        else:
+            started = datetime.now(UTC)
+            verdict = await verify(conn, flow_id, retention, signed)
+            await remember(conn, verdict, started)
+    if public_keys is not None and signed is not None and not signed[0] and not signed[1]:
         # The auditor's key says heads were signed: a file gone or emptied is a break, not "intact".
         verdict.breaks.append(Break(code="signed_heads_missing", chain=""))
     return verdict
@@ -109,7 +128,10 @@ async def _verify(url: str, flow_id: int | None, public_key: str | None) -> Verd
 
 def run_audit_command(args: argparse.Namespace, url: str) -> int:
     try:
-        return _say(asyncio.run(_verify(url, args.flow, args.public_key)), args.json)
+        keys = None if args.public_key is None else [key.strip() for key in args.public_key]
+        path = None if args.signed_heads is None else Path(args.signed_heads)
+        verdict = asyncio.run(_verify(url, args.flow, keys, args.since_last, path))
+        return _say(verdict, args.json, args.since_last)
     except SigningKeyInvalid as refused:
         return refuse(refused, exit_code=2)
 
@@ -118,7 +140,7 @@ async def _sign(url: str) -> dict[str, tuple[int, str]]:
     data_dir = settings().data_dir
     key, path = load_key(data_dir), signing_paths(data_dir)
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
-        return await sign_heads(conn, key, path)
+        return await sign_heads(conn, key, path, auditors=mailing_from_env())
 
 
 def run_sign_command(args: argparse.Namespace, url: str) -> int:

@@ -35,7 +35,8 @@ from psycopg import AsyncConnection
 
 from backend.approvals.chain import Record
 from backend.approvals.head_signer import sign_heads
-from backend.approvals.signing import Signed, public_key_text, read_line, signed_so_far
+from backend.approvals.heads_mail import mailing_from_env
+from backend.approvals.signing import Signed, key_id, public_key_text, read_line, signed_so_far
 from backend.errors import CodedError
 from backend.store.queries import every, load
 from backend.walker.redact import mask_credentials
@@ -143,11 +144,12 @@ async def _signed_head(
     for attempt in range(2):
         text = await asyncio.to_thread(_text_of, path)
         for number, line in enumerate(text.splitlines(), start=1):
-            signed = read_line(line, public_key, number) if line.strip() else None
-            if signed is not None and signed.heads.get(chain, (0, ""))[0] >= seq:
+            signed = read_line(line, [public_key], number) if line.strip() else None
+            if isinstance(signed, Signed) and signed.heads.get(chain, (0, ""))[0] >= seq:
                 return line, signed
         if attempt == 0:
-            await sign_heads(conn, key, path, await asyncio.to_thread(signed_so_far, path))
+            so_far = await asyncio.to_thread(signed_so_far, path)
+            await sign_heads(conn, key, path, so_far, mailing_from_env())
     raise EvidenceRefused(code="evidence_not_signed", chain=chain)
 
 
@@ -231,5 +233,6 @@ def manifest(
         "parts": {name: digest(parts[name]) for name in PARTS},
         "rendering": hashlib.sha256(rendering).hexdigest(),
         "public_key": public_key_text(key),
+        "key_id": key_id(key),
     }
     return {"manifest": body, "signature": key.sign(canonical(body)).hex()}

@@ -1,5 +1,6 @@
 """`flowyard audit evidence APPROVAL [--output FILE]` writes the evidence for one decision;
-`flowyard audit check-evidence FILE --public-key KEY` checks one without the database (evidence.py)."""
+`flowyard audit check-evidence FILE --public-key KEY [--public-key KEY ...]` checks one without the
+database, with any of the keys given (evidence.py)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def run_check_command(args: argparse.Namespace) -> int:
         page = Path(args.file).read_bytes()
     except OSError:
         return refuse(code="evidence_invalid", file=args.file)
-    outcome = check(page, args.public_key.strip())
+    outcome = check(page, [key.strip() for key in args.public_key])
     parts = {
         "chain": message("evidence_part_chain", speaking),
         "signed_head": message("evidence_part_signed_head", speaking),

@@ -3,7 +3,8 @@
 A worker signs every `FLOWYARD_SIGN_HEADS_MINUTES` (60 by default; 0: only on demand) the heads that
 moved since they were last signed, so a line is as long as the hour was busy and a quiet night adds none.
 Several workers sharing a data folder may each sign the same heads once: a duplicate is harmless, and each
-line is one write. `flowyard audit sign` signs every head, moved or not.
+line is one write. `flowyard audit sign` signs every head, moved or not. With an auditors' address, each
+line is also mailed (heads_mail.py): queued as it is signed, sent after.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from backend.approvals.chain import QUERIES
+from backend.approvals.heads_mail import Auditors, mailing_from_env, queue_line, send_due
 from backend.approvals.signing import append, load_key, sign, signed_so_far, signing_paths
 from backend.store.queries import every
 
@@ -54,16 +56,23 @@ async def sign_heads(
     key: Ed25519PrivateKey,
     path: Path,
     signed: dict[str, tuple[int, str]] | None = None,
+    auditors: Auditors | None = None,
 ) -> dict[str, tuple[int, str]]:
-    """Sign the heads as they are now that differ from `signed` (None: every head) and append the line;
-    the heads the line holds (none: nothing moved, no line written). `signed` is brought up to date."""
+    """Sign the heads as they are now that differ from `signed` (None: every head) and append the line,
+    queued for `auditors` too; then send what the auditors' outbox holds that is due. The heads the line
+    holds (none: nothing moved, no line written). `signed` is brought up to date."""
     now = {h.chain: (h.seq, h.hash) for h in await every(conn, _Head, QUERIES["chain_heads_to_sign"], {})}
     moved = {chain: head for chain, head in now.items() if signed is None or signed.get(chain) != head}
     if moved:
         moment = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        await asyncio.to_thread(append, path, sign(moved, key, moment))
+        line = sign(moved, key, moment)
+        await asyncio.to_thread(append, path, line)
+        if auditors is not None:
+            await queue_line(conn, line)
         if signed is not None:
             signed.update(moved)
+    if auditors is not None:
+        await send_due(conn, auditors)  # a line whose try failed before goes again, moved or not
     return moved
 
 
@@ -71,9 +80,15 @@ class HeadSigner:
     """The worker's signer: signs at its interval until `stop` is set."""
 
     def __init__(
-        self, pool: AsyncConnectionPool[Any], key: Ed25519PrivateKey, path: Path, every_s: float
+        self,
+        pool: AsyncConnectionPool[Any],
+        key: Ed25519PrivateKey,
+        path: Path,
+        every_s: float,
+        auditors: Auditors | None = None,
     ) -> None:
         self.pool, self.key, self.path, self.every_s = pool, key, path, every_s
+        self.auditors = auditors
 
     async def run(self, stop: asyncio.Event) -> None:
         # The first signing is an interval after the start: a process restarted often signs no more.
@@ -89,7 +104,7 @@ class HeadSigner:
     async def sign(self, signed: dict[str, tuple[int, str]]) -> dict[str, tuple[int, str]]:
         """One interval's signing: the heads that moved since `signed` (brought up to date)."""
         async with self.pool.connection() as conn:
-            return await sign_heads(conn, self.key, self.path, signed)
+            return await sign_heads(conn, self.key, self.path, signed, self.auditors)
 
 
 async def _stopped(stop: asyncio.Event, within_s: float) -> bool:
@@ -110,7 +125,8 @@ async def signing(
         yield
         return
     stop = asyncio.Event()
-    signer = HeadSigner(pool, load_key(data_dir, environ), signing_paths(data_dir, environ), every_s)
+    key, path = load_key(data_dir, environ), signing_paths(data_dir, environ)
+    signer = HeadSigner(pool, key, path, every_s, mailing_from_env(environ))
     task = asyncio.create_task(signer.run(stop))
     try:
         yield

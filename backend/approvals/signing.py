@@ -10,14 +10,22 @@ whose hash differs is `chain_head_mismatch` (rewritten), a chain shorter than a 
 signed, is `signed_heads_invalid`. An auditor keeps the public key (`flowyard audit public-key`) and copies
 of the file elsewhere; docs/approvals.md says how.
 
+Keys are rotated (docs/audit.md): each line names its key (`public_key`, and `key_id`, the first 16 hex
+digits of the key's SHA-256), and a line holds when any key known to the reader signed it: the signing
+key's, the retired ones kept for verifying (`FLOWYARD_RETIRED_SIGNING_KEYS`), or the auditor's
+`--public-key`s. A line that names another key is `signed_heads_unknown_key`.
+
 Examples:
     >>> key = Ed25519PrivateKey.from_private_bytes(bytes(32))
     >>> line = sign({"flow:1": (2, "ab" * 32)}, key, "2026-12-02T12:00:00Z")
-    >>> signed = read_line(line, public_key_text(key))
-    >>> signed.heads == {"flow:1": (2, "ab" * 32)}, signed.signed_at
-    (True, '2026-12-02T12:00:00Z')
-    >>> read_line(line.replace('"seq":2', '"seq":3'), public_key_text(key)) is None
-    True
+    >>> signed = read_line(line, [public_key_text(key)])
+    >>> signed.heads == {"flow:1": (2, "ab" * 32)}, signed.signed_at, signed.key_id == key_id(key)
+    (True, '2026-12-02T12:00:00Z', True)
+    >>> read_line(line.replace('"seq":2', '"seq":3'), [public_key_text(key)]).code
+    'signed_heads_invalid'
+    >>> other = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
+    >>> read_line(line, [public_key_text(other)]).code
+    'signed_heads_unknown_key'
     >>> [b.code for b in check_signed([signed], {("flow:1", 2): "cd" * 32}, {"flow:1": 2})]
     ['chain_head_mismatch']
     >>> [b.code for b in check_signed([signed], {}, {"flow:1": 1})]
@@ -28,10 +36,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 import os
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,12 +64,20 @@ class SigningKeyInvalid(CodedError):
 
 
 @dataclass(frozen=True, slots=True)
+class Refused:
+    """A line of the signed heads file that does not hold, and why."""
+
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
 class Signed:
     """One line of the signed heads file whose signature holds."""
 
     number: int  # its line in the file, from 1
     signed_at: str
     heads: dict[str, tuple[int, str]]
+    key_id: str
 
 
 def _canonical(document: Mapping[str, Any]) -> bytes:
@@ -73,33 +90,48 @@ def public_key_text(key: Ed25519PrivateKey | Ed25519PublicKey) -> str:
     return base64.b64encode(public.public_bytes(Encoding.Raw, PublicFormat.Raw)).decode()
 
 
+def key_id(key: Ed25519PrivateKey | Ed25519PublicKey | str) -> str:
+    """A key's short name, as lines and evidence files give it: the first 16 hex digits of the SHA-256 of
+    its 32 raw public bytes."""
+    text = key if isinstance(key, str) else public_key_text(key)
+    return hashlib.sha256(base64.b64decode(text)).hexdigest()[:16]
+
+
 def sign(heads: Heads, key: Ed25519PrivateKey, signed_at: str) -> str:
-    """One line of the file: the heads, when, the public key, and the signature over the rest."""
+    """One line of the file: the heads, when, the public key and its id, and the signature over the rest."""
     body = {
         "format": FORMAT,
         "signed_at": signed_at,
         "heads": {chain: {"seq": seq, "hash": hash_} for chain, (seq, hash_) in sorted(heads.items())},
         "public_key": public_key_text(key),
+        "key_id": key_id(key),
     }
     signature = base64.b64encode(key.sign(_canonical(body))).decode()
     return json.dumps({**body, "signature": signature}, sort_keys=True, separators=(",", ":"))
 
 
-def read_line(line: str, public_key: str, number: int = 1) -> Signed | None:
-    """The line's heads when it is a signed heads line that `public_key` signed; None otherwise."""
+def read_line(line: str, public_keys: Collection[str], number: int = 1) -> Signed | Refused:
+    """The line's heads when it is a signed heads line that one of `public_keys` signed; else the reason
+    code: `signed_heads_unknown_key` when it names another key, `signed_heads_invalid` when it does not
+    hold. A line from before key ids (no `key_id`) is read by its public key alone."""
     try:
         document = json.loads(line)
         signature = base64.b64decode(document.pop("signature"), validate=True)
-        if document.get("format") != FORMAT or document.get("public_key") != public_key:
-            return None
+        public_key = document.get("public_key")
+        if document.get("format") != FORMAT or not isinstance(public_key, str):
+            return Refused(code="signed_heads_invalid")
+        if public_key not in public_keys:
+            return Refused(code="signed_heads_unknown_key")
+        if document.get("key_id", key_id(public_key)) != key_id(public_key):
+            return Refused(code="signed_heads_invalid")
         key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key, validate=True))
         key.verify(signature, _canonical(document))
         heads = {
             str(chain): (int(head["seq"]), str(head["hash"])) for chain, head in document["heads"].items()
         }
-        return Signed(number, str(document["signed_at"]), heads)
+        return Signed(number, str(document["signed_at"]), heads, key_id(public_key))
     except (ValueError, TypeError, KeyError, AttributeError, binascii.Error, InvalidSignature):
-        return None
+        return Refused(code="signed_heads_invalid")
 
 
 def check_signed(
@@ -117,8 +149,8 @@ def check_signed(
     return breaks
 
 
-def read_file(path: Path, public_key: str) -> tuple[list[Signed], list[Break]]:
-    """The file's lines that hold, and a `signed_heads_invalid` break for each that does not."""
+def read_file(path: Path, public_keys: Collection[str]) -> tuple[list[Signed], list[Break]]:
+    """The file's lines that hold, and a break for each that does not (read_line's reason code)."""
     if not path.exists():
         return [], []
     signed, breaks = [], []
@@ -126,11 +158,11 @@ def read_file(path: Path, public_key: str) -> tuple[list[Signed], list[Break]]:
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        found = read_line(line, public_key, number)
-        if found is None:
-            breaks.append(Break(code="signed_heads_invalid", chain="", seq=number))
-        else:
+        found = read_line(line, public_keys, number)
+        if isinstance(found, Signed):
             signed.append(found)
+        else:
+            breaks.append(Break(code=found.code, chain="", seq=number))
     return signed, breaks
 
 
@@ -161,6 +193,21 @@ def signed_so_far(path: Path) -> dict[str, tuple[int, str]]:
 def signing_paths(data_dir: Path, environ: Mapping[str, str] = os.environ) -> Path:
     """Where the signed heads are kept."""
     return Path(environ.get("FLOWYARD_SIGNED_HEADS") or data_dir / HEADS_FILE)
+
+
+def retired_keys(environ: Mapping[str, str] = os.environ) -> list[str]:
+    """The public keys that signed here before the key was rotated, kept for verifying what they signed:
+    `FLOWYARD_RETIRED_SIGNING_KEYS`, base64 public keys (as `audit public-key` printed them) separated by
+    commas or spaces. A value that is not such a key is refused (ValueError: settings_check says which).
+
+    Examples:
+        >>> retired_keys({"FLOWYARD_RETIRED_SIGNING_KEYS": "O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ik= ,"})
+        ['O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ik=']
+    """
+    keys = environ.get("FLOWYARD_RETIRED_SIGNING_KEYS", "").replace(",", " ").split()
+    for text in keys:  # binascii.Error is a ValueError too
+        Ed25519PublicKey.from_public_bytes(base64.b64decode(text, validate=True))
+    return keys
 
 
 def existing_key(data_dir: Path, environ: Mapping[str, str] = os.environ) -> Ed25519PrivateKey | None:

@@ -39,6 +39,7 @@ PLURALS: dict[str, str] = {
     "approval_vote_reject": "quorum",
     "audit_chain_broken": "records",
     "audit_chain_intact": "records",
+    "audit_chain_intact_since_last": "records",
     "audit_signed_heads": "chains",
     "audit_signed_heads_checked": "lines",
     "claim_abandoned": "attempts",

@@ -188,7 +188,7 @@ def test_a_manifest_changed_to_match_or_another_key_is_refused(
     other = flowyard(queue, tmp_path / "other", "audit", "public-key").stdout.strip()
     assert other != key
     refused = check(tmp_path, page, other)
-    assert refused.returncode == 1 and "(evidence_signature_invalid)" in refused.stderr
+    assert refused.returncode == 1 and "(evidence_unknown_key)" in refused.stderr
     garbage = check(tmp_path, b"<html>not evidence</html>", key)
     assert garbage.returncode == 1 and "(evidence_invalid)" in garbage.stderr
 

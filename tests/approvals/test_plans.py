@@ -9,7 +9,9 @@ import psycopg
 import pytest
 
 from backend.approvals.evidence import QUERIES as EVIDENCE
+from backend.approvals.heads_mail import QUERIES as HEADS_MAIL
 from backend.approvals.service import QUERIES as APPROVALS
+from backend.approvals.since_last import QUERIES as VERIFIED
 from backend.flows.store import QUERIES as FLOWS
 from backend.observability.queries import QUERIES as GAUGES
 from backend.people.accounts import QUERIES as PEOPLE
@@ -106,6 +108,11 @@ PARAMS: dict[str, Any] = {
     "last": 10,
     "users": ["u1"],
     "at": "2026-01-01T00:00:00+00:00",
+    "chains": ["flow:1"],
+    "seqs": [1],
+    "hashes": ["h"],
+    "key": "k",
+    "line": "{}",
 }
 GROWING = {
     *("approvals", "flows", "flow_versions", "runs", "tokens", "sessions", "login_failures", "rights_trail"),
@@ -119,6 +126,10 @@ STATEMENTS = {
     **{f"flows.{n}": q for n, q in FLOWS.items()},
     **{f"people.{n}": q for n, q in PEOPLE.items()},
     **{f"evidence.{n}": q for n, q in EVIDENCE.items()},
+    # `audit verify --since-last`: one chain's records after its point, its rows written since a moment.
+    **{f"verified.{n}": q for n, q in VERIFIED.items()},
+    # The signed heads' outbox: one row per signing (hourly at most), claimed by its partial index.
+    **{f"heads_mail.{n}": q for n, q in HEADS_MAIL.items()},
     # The metrics' gauges: approvals_waiting counts open approvals here; waits_due is planned on
     # tests/events/test_plans.py's waits.
     **{f"observability.{n}": q for n, q in GAUGES.items()},

@@ -73,7 +73,7 @@ def test_signed_heads_verify_and_the_public_key_is_the_signers(decided: Decided,
     # Held to another key (an auditor's copy of a different one), every line is refused.
     other = public_key_text(load_key(tmp_path / "elsewhere"))
     refused = checked(queue, tmp_path, flow_id, "--public-key", other)
-    assert codes(refused) == ["signed_heads_invalid"] and refused["breaks"][0]["seq"] == 1
+    assert codes(refused) == ["signed_heads_unknown_key"] and refused["breaks"][0]["seq"] == 1
 
 
 def test_a_whole_chain_rewritten_consistently_is_found_only_by_the_signed_head(

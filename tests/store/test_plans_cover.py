@@ -28,6 +28,8 @@ CHECKED: dict[str, set[str]] = {
     "queue/queries.sql": set(QUEUE),
     "approvals/queries.sql": _named(approvals.STATEMENTS, "approvals") | approvals.SMALL,
     "approvals/evidence.sql": _named(approvals.STATEMENTS, "evidence"),
+    "approvals/verified.sql": _named(approvals.STATEMENTS, "verified"),
+    "approvals/heads_mail.sql": _named(approvals.STATEMENTS, "heads_mail"),
     "flows/queries.sql": _named(approvals.STATEMENTS, "flows"),
     "people/queries.sql": _named(approvals.STATEMENTS, "people"),
     "observability/queries.sql": _named(approvals.STATEMENTS, "observability")
