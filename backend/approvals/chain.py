@@ -30,18 +30,15 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any
 
 from psycopg import AsyncConnection
 
+from backend.approvals.breaks import Break, RecordKind
+from backend.approvals.signing import Signed, check_signed
 from backend.store.queries import every, load
 
-if TYPE_CHECKING:
-    from backend.approvals.signing import Signed
-
 QUERIES = load("backend.approvals", "chain.sql")
-# What a record (and so a break) is of: a decision, a vote, or a change of rights.
-RecordKind = Literal["decision", "vote", "rights"]
 GENESIS = "0" * 64
 _PAGE = 5000
 
@@ -60,20 +57,6 @@ class Record:
     content: str
     prev_hash: str
     hash: str
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class Break:
-    """Something the chain proves wrong, with its reason code."""
-
-    code: str
-    chain: str
-    seq: int | None = None
-    kind: RecordKind | None = None
-    ref_id: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -227,8 +210,6 @@ def _against_signed(
 ) -> list[Break]:
     """The signed heads (of `chain` only, when given) the records contradict, after the file's own
     invalid lines."""
-    from backend.approvals.signing import check_signed
-
     wanted = {(c, seq) for line in lines for c, (seq, _) in line.heads.items()}
     hashes = {(r.chain, r.seq): r.hash for r in found if (r.chain, r.seq) in wanted}
     last: dict[str, int] = {}
