@@ -36,7 +36,7 @@ from psycopg_pool import AsyncConnectionPool
 from backend.actions.queries import QUERIES, EffectOutcome
 from backend.queue import journal
 from backend.queue.claims import ClaimLost
-from backend.queue.driver import WaitFailed
+from backend.queue.walked import WaitFailed
 from backend.store.queries import one
 from backend.walker import ActionRequest, JournalLine
 from backend.walker.redact import redact_request

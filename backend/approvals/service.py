@@ -25,9 +25,9 @@ from backend.observability import events
 from backend.people.accounts import principals_of
 from backend.queue import journal
 from backend.queue.claims import Claim, ClaimLost, Clock, database_clock
-from backend.queue.driver import Run, Undecided, WaitFailed
 from backend.queue.pauses import wake_pauses
 from backend.queue.runs import StandingDecision, WaitApproval
+from backend.queue.walked import Run, Undecided, WaitFailed
 from backend.store.queries import every, load, one, scalar, scalars
 from backend.walker import ApprovalRequest, JournalLine, Resume
 

@@ -17,9 +17,9 @@ from psycopg import AsyncConnection
 
 from backend.queue import journal
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, backoff
-from backend.queue.driver import WaitFailed
 from backend.queue.queries import QUERIES
 from backend.queue.runs import RunStatus
+from backend.queue.walked import WaitFailed
 from backend.store.queries import one
 from backend.walker import JournalLine
 

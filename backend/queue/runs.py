@@ -20,6 +20,7 @@ from backend.errors import CodedError
 from backend.queue import journal
 from backend.queue.claims import WaitKind
 from backend.queue.queries import QUERIES
+from backend.queue.undo import start_undoing
 from backend.walker import JournalLine
 
 NOTIFY_CHANNEL = "flowyard_waits"
@@ -231,8 +232,6 @@ async def _cancel(conn: AsyncConnection[Any], run_id: int, by: str | None, appro
     await approvals.cancel_open(conn, run_id, by)
     await close_open_effects(conn, run_id, "run_cancelled")
     # Succeeded actions that declare undos: the run ends `cancelled` once a worker has run them.
-    from backend.queue.undo import start_undoing
-
     if await start_undoing(conn, run_id, by=by, undo_for="cancel"):
         return True
     await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})

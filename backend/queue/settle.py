@@ -26,8 +26,9 @@ from psycopg.types.json import Jsonb
 from backend.events.wake import parked
 from backend.queue import journal
 from backend.queue.claims import Claim
-from backend.queue.driver import Approvals, Ended, Parked, Pause, Reparked, Run, Walked
+from backend.queue.ports import Approvals
 from backend.queue.queries import QUERIES
+from backend.queue.walked import Ended, Parked, Pause, Reparked, Run, Walked
 from backend.store.queries import every, one
 from backend.walker import EventRequest, JournalLine
 

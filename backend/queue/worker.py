@@ -39,24 +39,13 @@ from backend.queue.claims import (
     database_clock,
     time_out_claimed,
 )
-from backend.queue.driver import (
-    Actions,
-    Approvals,
-    Ended,
-    FlowCache,
-    NoActions,
-    Parked,
-    Reparked,
-    Run,
-    WaitFailed,
-    Walked,
-    load_run,
-    walk_claim,
-)
+from backend.queue.driver import walk_claim
 from backend.queue.events import with_events
 from backend.queue.faults import Faults
+from backend.queue.flow_cache import FlowCache, load_run
 from backend.queue.leases import Renewer
 from backend.queue.outcome import write_failure
+from backend.queue.ports import Actions, Approvals, NoActions
 from backend.queue.queries import QUERIES
 from backend.queue.records import record_retention_from_env, sweep_run_records
 from backend.queue.runs import NOTIFY_CHANNEL
@@ -64,6 +53,7 @@ from backend.queue.schedules import fire_due
 from backend.queue.settle import Outcome
 from backend.queue.sweep import DEFAULT_RETENTION, key_retention_from_env, sweep_ended_runs
 from backend.queue.wakes import WORKERS_CHANNEL, Wakes
+from backend.queue.walked import Ended, Parked, Reparked, Run, WaitFailed, Walked
 from backend.store.errors import database_gone
 from backend.store.queries import one, scalars
 

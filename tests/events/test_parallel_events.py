@@ -75,8 +75,10 @@ def test_an_event_posted_while_the_other_branch_is_walked_is_not_lost_when_the_w
     from backend.approvals.service import ApprovalService
     from backend.events.service import deliver
     from backend.queue.commands import open_pool
-    from backend.queue.driver import FlowCache, NoActions, load_run, walk_claim
+    from backend.queue.driver import walk_claim
     from backend.queue.events import with_events
+    from backend.queue.flow_cache import FlowCache, load_run
+    from backend.queue.ports import NoActions
     from backend.queue.settle import Outcome, settle
     from tests.queue.test_runs import _always_ours, _claim
 
