@@ -20,14 +20,13 @@ from backend.queue import runs
 from backend.queue.records import record_of
 from backend.queue.run_page import RunPage, run_page
 from backend.queue.runs import (
-    RUN_STATUSES,
-    TRIGGER_KINDS,
     DecisionStands,
     FlowHasNoVersion,
     RunRow,
     cancel_run,
     start_run,
 )
+from backend.queue.store import RUN_STATUSES, TRIGGER_KINDS
 from backend.walker.redact import redact_values
 
 STATUSES = list(RUN_STATUSES)

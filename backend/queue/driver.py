@@ -12,21 +12,20 @@ flow versions (flow_cache.py), when a pause falls due (wake_times.py), and an un
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
 
 from backend.config import value_limits
-from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, WaitKind, backoff
+from backend.queue import store
+from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, backoff
 from backend.queue.ports import Actions, Approvals, StillOurs
-from backend.queue.queries import QUERIES
 from backend.queue.retries import failure_detail, request_from_json, request_to_json
 from backend.queue.undo_walk import undo_walk
 from backend.queue.wake_times import wake_of
 from backend.queue.walked import Ended, Parked, Pause, Reparked, Run, Undecided, WaitFailed, Wake, Walked
-from backend.store.queries import every
 from backend.walker import ActionRequest, ApprovalRequest, JournalLine, Limits, Request, Resume, Step, walk
 
 
@@ -195,20 +194,6 @@ class _Walking:
         return Parked(step, self.journal, wake, first.node, first.visit, rows, None, closes)
 
 
-@dataclass(frozen=True, slots=True)
-class _Pending:
-    """A pending pause of a claimed wait with several (pauses_of_wait): its due time (None: never by
-    time) and whether it is due now."""
-
-    node: str
-    visit: int
-    kind: WaitKind
-    due: datetime | None
-    is_due: bool
-    attempt: int = 0
-    request: dict[str, Any] | None = None
-
-
 async def _walk_due_pauses(
     pool: AsyncConnectionPool[Any], walking: _Walking, approvals: Approvals, now: datetime | None
 ) -> Walked:
@@ -222,9 +207,8 @@ async def _walk_due_pauses(
     the visit numbers, and so the effect keys, are the ones the first try used.
     """
     claim, run = walking.claim, walking.run
-    params = {"id": claim.wait_id, "attempts": claim.attempts, "now": now}
     async with pool.connection() as conn:
-        pending = await every(conn, _Pending, QUERIES["pauses_of_wait"], params)
+        pending = await store.pauses_of_wait(conn, claim.wait_id, claim.attempts, now)
     if not pending:
         if not await walking.still_ours():
             raise ClaimLost(claim.wait_id)

@@ -9,10 +9,9 @@ from typing import Any
 from psycopg_pool import AsyncConnectionPool
 
 from backend.graph.model import Flow
+from backend.queue import store
 from backend.queue.claims import Claim
-from backend.queue.queries import QUERIES
 from backend.queue.walked import Run, WaitFailed
-from backend.store.queries import scalar
 
 
 class FlowCache:
@@ -45,9 +44,7 @@ async def load_run(pool: AsyncConnectionPool[Any], claim: Claim, flows: FlowCach
 
     async def document() -> dict[str, Any] | None:
         async with pool.connection() as conn:
-            params = {"flow_id": claim.flow_id, "version": claim.version}
-            found: dict[str, Any] | None = await scalar(conn, QUERIES["flow_document"], params)
-            return found
+            return await store.flow_document(conn, claim.flow_id, claim.version)
 
     flow = await flows.get((claim.flow_id, claim.version), document)
     if flow is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from psycopg import AsyncConnection
 from psycopg.errors import UniqueViolation
@@ -17,21 +17,13 @@ from psycopg.rows import class_row, scalar_row
 from psycopg.types.json import Jsonb
 
 from backend.errors import CodedError
-from backend.queue import journal
 from backend.queue.claims import WaitKind
 from backend.queue.queries import QUERIES
+from backend.queue.store import RunStatus, TriggerKind, WaitStatus, append_journal
 from backend.queue.undo import start_undoing
 from backend.walker import JournalLine
 
 NOTIFY_CHANNEL = "flowyard_waits"
-
-# A run's status as people read it: `running` while a worker holds its wait (the queue's statements say so
-# from the claim; the runs table never holds it for long).
-RunStatus = Literal["running", "waiting", "stopped", "succeeded", "failed", "cancelled"]
-TriggerKind = Literal["manual", "webhook", "schedule"]
-WaitStatus = Literal["waiting", "claimed", "stopped"]
-RUN_STATUSES: tuple[RunStatus, ...] = ("running", "waiting", "stopped", "succeeded", "failed", "cancelled")
-TRIGGER_KINDS: tuple[TriggerKind, ...] = ("manual", "webhook", "schedule")
 
 
 class FlowHasNoVersion(LookupError):
@@ -114,7 +106,7 @@ async def start_in_transaction(
     run_id = int(inserted)
     if idempotency_key is not None:
         await conn.execute(QUERIES["set_trigger_key_run"], {**params, "run_id": run_id})
-    await journal.append(
+    await append_journal(
         conn,
         run_id,
         [JournalLine(code="run_created", node=None, visit=None, data={"trigger": trigger_kind})],
@@ -235,7 +227,7 @@ async def _cancel(conn: AsyncConnection[Any], run_id: int, by: str | None, appro
     if await start_undoing(conn, run_id, by=by, undo_for="cancel"):
         return True
     await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})
-    await journal.append(
+    await append_journal(
         conn, run_id, [JournalLine(code="run_cancelled", node=None, visit=None, data={"by": by})]
     )
     return True

@@ -22,9 +22,9 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from backend.errors import CodedError
-from backend.queue import journal
 from backend.queue.queries import QUERIES
 from backend.queue.runs import RunApprovals, close_open_effects
+from backend.queue.store import append_journal
 from backend.queue.undo import start_undoing
 from backend.store.queries import one, scalar
 from backend.walker import JournalLine
@@ -93,7 +93,7 @@ async def resume_run(
         await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": "waiting", "error": None})
         await conn.execute(QUERIES["resume_stopped_wait"], {"run_id": run_id})
         data = {"by": by, "version": target, "from_version": current}
-        await journal.append(
+        await append_journal(
             conn, run_id, [JournalLine(code="run_resumed_by", node=node, visit=visit, data=data)]
         )
         await conn.execute(QUERIES["notify"], {"payload": str(run_id)})
@@ -133,7 +133,7 @@ async def end_run(
         await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": "failed", "error": code})
         await approvals.fail_open(conn, run_id)
         await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})
-        await journal.append(
+        await append_journal(
             conn, run_id, [JournalLine(code="run_ended_by", node=node, visit=visit, data={"by": by})]
         )
 

@@ -14,41 +14,29 @@ sends them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from psycopg import AsyncConnection
 
-from backend.queue import journal
-from backend.queue.queries import QUERIES
-from backend.store.queries import every, scalar
+from backend.queue import store
 from backend.walker import JournalLine
 
 # Why a run undoes: a person cancelled it, or ended it while it was stopped.
 UndoFor = Literal["cancel", "end"]
 
 
-@dataclass(frozen=True, slots=True)
-class Undo:
-    """A succeeded action whose undo is still to run (undos_of_run, with its output); or, read back by its
-    action's visit, an undo that succeeded with no `undo_done` line yet (undos_done_unjournaled)."""
-
-    visit: int
-    node: str
-    output: Any = None
-
-
 async def start_undoing(conn: AsyncConnection[Any], run_id: int, *, by: str | None, undo_for: UndoFor) -> int:
     """In the caller's transaction (the run's row locked): when the run has undos to run, turn its wait
     into them and return how many; 0 changes nothing."""
-    nodes = [undo.node for undo in await every(conn, Undo, QUERIES["undos_of_run"], {"run_id": run_id})]
+    nodes = [undo.node for undo in await store.undos_of_run(conn, run_id)]
     if not nodes:
         return 0
-    params = {"run_id": run_id, "by": by, "undo_for": undo_for}
-    await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": "waiting", "error": None})
-    turned = await scalar(conn, QUERIES["wait_to_undo"], params)
-    assert turned is not None, "a run that has not ended has its wait"
+    await store.set_run_status(conn, run_id, "waiting", None)
+    turned = await store.wait_to_undo(conn, run_id, by, undo_for)
+    assert turned, "a run that has not ended has its wait"
     data = {"by": by, "undos": ", ".join(nodes)}
-    await journal.append(conn, run_id, [JournalLine(code="run_undoing", node=None, visit=None, data=data)])
-    await conn.execute(QUERIES["notify"], {"payload": str(run_id)})
+    await store.append_journal(
+        conn, run_id, [JournalLine(code="run_undoing", node=None, visit=None, data=data)]
+    )
+    await store.notify(conn, str(run_id))
     return len(nodes)

@@ -8,12 +8,10 @@ from typing import Any
 
 from backend.config import settings
 from backend.graph.model import Node
+from backend.queue import store
 from backend.queue.claims import Claim, ClaimLost
 from backend.queue.ports import Actions, StillOurs
-from backend.queue.queries import QUERIES
-from backend.queue.undo import Undo
 from backend.queue.walked import Ended, Run, WaitFailed
-from backend.store.queries import every
 from backend.walker import JournalLine, Step
 from backend.walker.errors import WalkFailure
 from backend.walker.requests import action_request
@@ -24,8 +22,8 @@ async def undo_walk(conn_pool: Any, claim: Claim, run: Run, actions: Actions, st
     state = claim.continuation or {}
     variables = dict(state.get("vars") or {})
     async with conn_pool.connection() as conn:
-        undos = await every(conn, Undo, QUERIES["undos_of_run"], {"run_id": run.id})
-        done = await every(conn, Undo, QUERIES["undos_done_unjournaled"], {"run_id": run.id})
+        undos = await store.undos_of_run(conn, run.id)
+        done = await store.undos_done_unjournaled(conn, run.id)
     pending = [undo for undo in undos if undo.node in run.flow.nodes]
     lines = [
         JournalLine(

@@ -13,7 +13,7 @@ from typing import Any
 from backend.errors import CodedError
 from backend.graph.model import Flow
 from backend.queue.claims import WaitKind
-from backend.queue.runs import RunStatus
+from backend.queue.store import RunStatus
 from backend.walker import ApprovalRequest, JournalLine, Step
 
 

@@ -71,7 +71,7 @@ def test_an_event_posted_while_the_other_branch_is_walked_is_not_lost_when_the_w
     queue: Queue,
 ) -> None:
     """The delivery answers the pause of a claimed wait but cannot make the wait due; the walk's park
-    writes the pauses over it, and then makes the answered pause due now (backend/queue/pauses.py)."""
+    writes the pauses over it, and then makes the answered pause due now (`wake_pauses`, queue/store.py)."""
     from backend.approvals.service import ApprovalService
     from backend.events.service import deliver
     from backend.queue.commands import open_pool

@@ -76,7 +76,6 @@ PACKAGES: dict[str, Package] = {
     "queue": Package(
         ["backend/queue/claims.py", "backend/queue/wake_times.py"],
         [
-            # claims.py's pure parts only: claim_due and time_out_claimed talk to PostgreSQL.
             "backend.queue.claims.x_backoff__mutmut_*",
             "backend.queue.claims.xǁClaimǁ*",
             "backend.queue.claims.xǁClaimedǁ*",

@@ -1,0 +1,414 @@
+"""The queue's store: typed functions over its named statements (queries.sql), as procrastinate's
+JobManager owns every query of its tables. The worker, the driver and the outcome's writers call these;
+they never run a statement themselves (tests/queue/test_store.py holds that).
+
+Each function runs one statement, or the few that one thing takes, in the caller's transaction (the
+caller holds the connection and decides where a transaction begins and ends). A statement guarded by a
+claim (`WHERE claimed_by = :me AND attempts = :attempts`) says with its answer whether the claim held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any, Literal, LiteralString, Protocol
+
+from psycopg import AsyncConnection
+from psycopg.types.json import Jsonb
+
+from backend.observability import events
+from backend.queue.claims import MAX_ATTEMPTS, ApprovalRead, Claim, Claimed, FinalOutcome, WaitKind
+from backend.queue.queries import QUERIES
+from backend.store.queries import every, one, scalar, scalars
+from backend.walker import JournalLine
+
+# A run's status as people read it: `running` while a worker holds its wait (the queue's statements say so
+# from the claim; the runs table never holds it for long).
+RunStatus = Literal["running", "waiting", "stopped", "succeeded", "failed", "cancelled"]
+TriggerKind = Literal["manual", "webhook", "schedule"]
+WaitStatus = Literal["waiting", "claimed", "stopped"]
+RUN_STATUSES: tuple[RunStatus, ...] = ("running", "waiting", "stopped", "succeeded", "failed", "cancelled")
+TRIGGER_KINDS: tuple[TriggerKind, ...] = ("manual", "webhook", "schedule")
+
+# Claims
+
+
+async def claim_due(
+    conn: AsyncConnection[Any],
+    me: str,
+    limit: int,
+    now: datetime | None,
+    lease: timedelta,
+    *,
+    answered_only: bool = False,
+    in_hand: Collection[int] = (),
+    suspect_in_hand: bool = False,
+) -> list[Claim]:
+    """Claim up to `limit` due waits for `me`, answered ones first; `answered_only`: those alone. Never
+    one of `in_hand`, the waits the worker still holds a claim of. At most one wait whose last claim was
+    abandoned (`Claim.abandoned`), and none when the worker holds one already (`suspect_in_hand`) or
+    claims the answered alone."""
+    # A full round leaves at least half of its slots to waits due by time.
+    answered_limit, due_limit = (limit, 0) if answered_only else (max(1, limit // 2), limit)
+    params = {
+        "me": me,
+        "limit": limit,
+        "answered_limit": answered_limit,
+        "abandoned_limit": 0 if answered_only or suspect_in_hand else 1,
+        "due_limit": due_limit,
+        "in_hand": list(in_hand),
+        "now": now,
+        "lease": lease,
+    }
+    return [row.claim() for row in await every(conn, Claimed, QUERIES["claim"], params)]
+
+
+@dataclass(frozen=True, slots=True)
+class _ApprovalOfClaim:
+    """An approval wait of a claim round with its approval after the round's time-outs
+    (time_out_claimed_approvals)."""
+
+    wait_id: int
+    id: int
+    run_id: int
+    outcome: FinalOutcome | None
+    decided_by: str | None
+    decided_at: datetime | None
+    comment: str | None
+    timed_out: bool
+
+
+async def time_out_claimed(
+    conn: AsyncConnection[Any], me: str, claims: list[Claim], now: datetime | None
+) -> list[Claim]:
+    """Time out, in one statement, the approvals of `claims`' approval waits whose deadline passed
+    undecided (`conn` in autocommit), and read every such wait's approval in the same statement: a claim
+    round of N approval waits costs one statement, not N time-outs and N reads. The claims come back with
+    the approvals found final (`Claim.approval`), from which their walks resume with no read of their own;
+    a wait whose approval is still undecided (woken for a reminder, or its approval held by a decision
+    under way) reads it again when walked, as before. Only waits that will be walked: one claimed past its
+    last attempt stops its run with the approval still open."""
+    # Not a claim past its last attempt: it is not walked but stops its run, its approval left open.
+    waits = [claim.wait_id for claim in claims if claim.kind == "approval" and claim.attempts <= MAX_ATTEMPTS]
+    if not waits:
+        return claims
+    params = {"wait_ids": waits, "me": me, "now": now}
+    final: dict[int, ApprovalRead] = {}
+    for read in await every(conn, _ApprovalOfClaim, QUERIES["time_out_claimed_approvals"], params):
+        if read.timed_out and read.outcome is not None:
+            events.approval_decided(read.id, read.run_id, read.outcome)
+        if read.outcome is not None and read.decided_at is not None:
+            final[read.wait_id] = ApprovalRead(
+                read.id, read.outcome, read.decided_by, read.decided_at, read.comment
+            )
+    return [replace(claim, approval=final.get(claim.wait_id)) for claim in claims]
+
+
+# The journal
+
+
+async def append_journal(conn: AsyncConnection[Any], run_id: int, lines: Sequence[JournalLine]) -> None:
+    """Write `lines` after the run's last line. Takes the run row's lock until the transaction ends."""
+    if not lines:
+        return
+    last = await scalar(conn, QUERIES["take_journal_seq"], {"run_id": run_id, "count": len(lines)})
+    if last is None:
+        raise LookupError(f"no run {run_id}")
+    await conn.execute(
+        QUERIES["append_journal"],
+        {
+            "run_id": run_id,
+            "first": int(last) + 1,
+            "codes": [line.code for line in lines],
+            "nodes": [line.node for line in lines],
+            "visits": [line.visit for line in lines],
+            "datas": [Jsonb(line.data) for line in lines],
+        },
+    )
+
+
+# Runs and their waits
+
+
+async def lock_runs(conn: AsyncConnection[Any], run_ids: list[int]) -> None:
+    """Lock these runs' rows, in id order: the first lock of every writer of a walk's outcome."""
+    await conn.execute(QUERIES["lock_runs"], {"run_ids": run_ids})
+
+
+async def set_run_status(
+    conn: AsyncConnection[Any], run_id: int, status: RunStatus, error: str | None
+) -> None:
+    await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": status, "error": error})
+
+
+async def flow_document(conn: AsyncConnection[Any], flow_id: int, version: int) -> dict[str, Any] | None:
+    """The document of the flow version a run is pinned to (None: there is no such version)."""
+    found: dict[str, Any] | None = await scalar(
+        conn, QUERIES["flow_document"], {"flow_id": flow_id, "version": version}
+    )
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenWalk:
+    """A wait `write_walks` wrote: whether it is due at once, and how long until a parked one falls due
+    (None: finished, or never by time)."""
+
+    wait_id: int
+    due_now: bool
+    due_in: timedelta | None
+
+
+async def write_walks(
+    conn: AsyncConnection[Any], me: str, walks: list[dict[str, Any]], now: datetime | None
+) -> list[WrittenWalk]:
+    """Finish or re-park the waits of `walks` (settle.py's JSON objects, encoded once as one document)
+    whose claim still holds, with their runs' statuses and journal lines; the waits written."""
+    params = {"walks": Jsonb(walks), "me": me, "now": now}
+    return await every(conn, WrittenWalk, QUERIES["write_walks"], params)
+
+
+@dataclass(frozen=True, slots=True)
+class DueWait:
+    """A wait a statement parked: whether it is due at once (its wake-up already past)."""
+
+    wait_id: int
+    due_now: bool
+
+
+async def repark(
+    conn: AsyncConnection[Any],
+    claim: Claim,
+    me: str,
+    now: datetime | None,
+    wake_at: datetime | None,
+    wake_in: timedelta | None,
+) -> DueWait | None:
+    """Park a claimed wait again as its claim found it (its continuation and pause), due at `wake_at`, or
+    `wake_in` from now, or (neither) never by time; None when the claim no longer held."""
+    wait = {
+        "id": claim.wait_id,
+        "me": me,
+        "attempts": claim.attempts,
+        "now": now,
+        "kind": claim.kind,
+        "continuation": Jsonb(claim.continuation),
+        "node": claim.node,
+        "visit": claim.visit,
+        "wake_at": wake_at,
+        "wake_in": wake_in,
+    }
+    return await one(conn, DueWait, QUERIES["repark"], wait)
+
+
+async def park_pauses(
+    conn: AsyncConnection[Any], walks: list[dict[str, Any]], now: datetime | None
+) -> list[DueWait]:
+    """Write the due time of each pending pause of these waits (`walks`: each wait's id and its pauses as
+    `Pause.to_json` has them), the wait's wake_at the earliest."""
+    params = {"walks": Jsonb(walks), "wait_ids": [walk["wait_id"] for walk in walks], "now": now}
+    return await every(conn, DueWait, QUERIES["park_pauses"], params)
+
+
+async def clear_pauses(conn: AsyncConnection[Any], wait_ids: list[int]) -> None:
+    """Forget the pauses of waits now parked at one pause again (their parallel closed)."""
+    await conn.execute(QUERIES["clear_pauses"], {"wait_ids": wait_ids})
+
+
+@dataclass(frozen=True, slots=True)
+class PendingPause:
+    """A pending pause of a claimed wait with several: its due time (None: never by time) and whether it
+    is due now; a `retry` pause keeps its tries so far and the request to send again."""
+
+    node: str
+    visit: int
+    kind: WaitKind
+    due: datetime | None
+    is_due: bool
+    attempt: int = 0
+    request: dict[str, Any] | None = None
+
+
+async def pauses_of_wait(
+    conn: AsyncConnection[Any], wait_id: int, attempts: int, now: datetime | None
+) -> list[PendingPause]:
+    """The pending pauses of a wait this claim (`attempts`) holds, earliest due first (then by visit);
+    none when the claim no longer holds."""
+    params = {"id": wait_id, "attempts": attempts, "now": now}
+    return await every(conn, PendingPause, QUERIES["pauses_of_wait"], params)
+
+
+async def stop_wait(
+    conn: AsyncConnection[Any], wait_id: int, me: str, attempts: int, now: datetime | None, error: str
+) -> bool:
+    """Take a wait out of every claim, its run stopped by `error`; whether the claim held."""
+    guard = {"id": wait_id, "me": me, "attempts": attempts, "now": now, "error": error}
+    return await scalar(conn, QUERIES["stop_wait"], guard) is not None
+
+
+async def retry_later(
+    conn: AsyncConnection[Any],
+    wait_id: int,
+    me: str,
+    attempts: int,
+    now: datetime | None,
+    error: str,
+    backoff: timedelta,
+) -> bool:
+    """Put a wait back in the queue `backoff` from now, after a failed resume; whether the claim held."""
+    guard = {"id": wait_id, "me": me, "attempts": attempts, "now": now, "error": error, "backoff": backoff}
+    return await scalar(conn, QUERIES["retry_later"], guard) is not None
+
+
+async def renew_claims(
+    conn: AsyncConnection[Any],
+    held: Sequence[tuple[int, int]],
+    me: str,
+    lease: timedelta,
+    now: datetime | None,
+) -> None:
+    """Renew the lease of every claim `me` holds of these (wait id, attempts), waiting for no lock."""
+    params = {
+        "wait_ids": [wait_id for wait_id, _ in held],
+        "claim_attempts": [attempts for _, attempts in held],
+        "me": me,
+        "lease": lease,
+        "now": now,
+    }
+    await conn.execute(QUERIES["renew_claims"], params)
+
+
+class PauseOfWait(Protocol):
+    """One pending pause of a wait: the wait's id and the pause's key in `waits.pauses` (`node@visit`)."""
+
+    @property
+    def wait_id(self) -> int: ...
+
+    @property
+    def key(self) -> str: ...
+
+
+async def wake_pauses(
+    conn: AsyncConnection[Any], pauses: Iterable[PauseOfWait], now: datetime | None
+) -> list[int]:
+    """Make each of `pauses` due now, unless it is already, and its wait with it; the ids of the waits
+    made due. In the caller's transaction, the waits' claims held (the runs' rows locked).
+
+    For those who answer a pause but do not own the wait: of a wait just parked with several pauses, the
+    approvals (a decision) and wait_event (an event, a timeout) name those answered while it was claimed,
+    whose own wake-up the park wrote over, reading their own table beside `waits`. (A decided approval's
+    wait is otherwise made due by the decision's own statement, `decide_approval`, in the database.)"""
+    listed = list(pauses)
+    if not listed:
+        return []
+    params = {"wait_ids": [p.wait_id for p in listed], "keys": [p.key for p in listed], "now": now}
+    return sorted(int(wait_id) for wait_id in await scalars(conn, QUERIES["wake_pauses"], params))
+
+
+async def still_claimed(conn: AsyncConnection[Any], wait_id: int, me: str, attempts: int) -> bool:
+    """Whether this worker's claim (`attempts`) of the wait still holds."""
+    params = {"id": wait_id, "me": me, "attempts": attempts}
+    return await scalar(conn, QUERIES["still_claimed"], params) is not None
+
+
+async def release_expired_claims(conn: AsyncConnection[Any], now: datetime | None) -> None:
+    """Give back the claims whose lease ran out: their workers died or hung."""
+    await conn.execute(QUERIES["release_expired_claims"], {"now": now})
+
+
+@dataclass(frozen=True, slots=True)
+class NextWake:
+    """The earliest finite wake_at of a waiting wait (None: none), and the database's now."""
+
+    wake_at: datetime | None
+    now: datetime
+
+
+async def next_wake(conn: AsyncConnection[Any]) -> NextWake | None:
+    return await one(conn, NextWake, QUERIES["next_wake"])
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a run's walk died: the node and visit of that action."""
+
+    node: str
+    visit: int
+
+
+async def open_effect_of_run(conn: AsyncConnection[Any], run_id: int, visit: int | None) -> Place | None:
+    """The action a run's walk died in: a try without an outcome, or its newest action (`visit`: the
+    wait's) when its last try failed."""
+    return await one(conn, Place, QUERIES["open_effect_of_run"], {"run_id": run_id, "visit": visit})
+
+
+# Undos (undo.py, undo_walk.py)
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """A succeeded action whose undo is still to run (undos_of_run, with its output); or, read back by its
+    action's visit, an undo that succeeded with no `undo_done` line yet (undos_done_unjournaled)."""
+
+    visit: int
+    node: str
+    output: Any = None
+
+
+async def undos_of_run(conn: AsyncConnection[Any], run_id: int) -> list[Undo]:
+    """The run's succeeded actions whose undo is still to run, newest first."""
+    return await every(conn, Undo, QUERIES["undos_of_run"], {"run_id": run_id})
+
+
+async def undos_done_unjournaled(conn: AsyncConnection[Any], run_id: int) -> list[Undo]:
+    """Undos that succeeded with no `undo_done` line yet: an earlier walk's, whose lines died with it."""
+    return await every(conn, Undo, QUERIES["undos_done_unjournaled"], {"run_id": run_id})
+
+
+async def wait_to_undo(conn: AsyncConnection[Any], run_id: int, by: str | None, undo_for: str) -> bool:
+    """Turn the run's wait into an `undo` wait, due now; whether the run had a wait."""
+    params = {"run_id": run_id, "by": by, "undo_for": undo_for}
+    return await scalar(conn, QUERIES["wait_to_undo"], params) is not None
+
+
+# Notifications and workers
+
+
+async def notify(conn: AsyncConnection[Any], payload: str) -> None:
+    """Wake the workers at the transaction's commit: a run's id (its owner answers), or "due" (everyone)."""
+    await conn.execute(QUERIES["notify"], {"payload": payload})
+
+
+async def notify_run_shown(conn: AsyncConnection[Any], run_id: int) -> None:
+    """Tell the run's watchers (the API's stream) that what it shows changed."""
+    await conn.execute(QUERIES["notify_run_shown"], {"run_id": run_id})
+
+
+async def listen(conn: AsyncConnection[Any], channels: Sequence[LiteralString]) -> None:
+    """LISTEN on each channel (a constant: a channel cannot be a parameter)."""
+    for channel in channels:
+        await conn.execute(f"LISTEN {channel}")
+
+
+async def heartbeat(conn: AsyncConnection[Any], me: str, concurrency: int, live_s: float) -> list[str]:
+    """Say this worker is alive; the workers alive (heard from within `live_s` seconds)."""
+    beat = {"me": me, "concurrency": concurrency, "live": live_s}
+    return list(await scalars(conn, QUERIES["heartbeat"], beat))
+
+
+async def notify_workers(conn: AsyncConnection[Any], me: str) -> None:
+    """Tell the other workers that this one came (or went)."""
+    await conn.execute(QUERIES["notify_workers"], {"me": me})
+
+
+async def worker_gone(conn: AsyncConnection[Any], me: str) -> None:
+    await conn.execute(QUERIES["worker_gone"], {"me": me})
+
+
+async def forget_silent_workers(conn: AsyncConnection[Any]) -> None:
+    await conn.execute(QUERIES["forget_silent_workers"])
+
+
+async def forget_expired_sessions(conn: AsyncConnection[Any]) -> None:
+    await conn.execute(QUERIES["forget_expired_sessions"])
