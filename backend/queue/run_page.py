@@ -15,7 +15,7 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg.rows import class_row
 
-from backend.queue.runs import RunRow
+from backend.queue.store import RunRow
 from backend.store.queries import load
 
 QUERIES = load("backend.queue", "run_page.sql")

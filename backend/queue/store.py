@@ -343,6 +343,193 @@ async def open_effect_of_run(conn: AsyncConnection[Any], run_id: int, visit: int
     return await one(conn, Place, QUERIES["open_effect_of_run"], {"run_id": run_id, "visit": visit})
 
 
+# Starting and cancelling runs (runs.py)
+
+
+async def newest_version(conn: AsyncConnection[Any], flow_id: int) -> int | None:
+    """The flow's newest saved version, which a run starting now is pinned to; None: never saved."""
+    version = await scalar(conn, QUERIES["newest_version"], {"flow_id": flow_id})
+    return None if version is None else int(version)
+
+
+async def claim_trigger_key(conn: AsyncConnection[Any], flow_id: int, idempotency_key: str) -> bool:
+    """Take a trigger's idempotency key for the run about to start; False: a run took it already."""
+    params = {"flow_id": flow_id, "idempotency_key": idempotency_key}
+    return await scalar(conn, QUERIES["claim_trigger_key"], params) is not None
+
+
+async def run_by_key(conn: AsyncConnection[Any], flow_id: int, idempotency_key: str) -> int | None:
+    """The run a taken idempotency key started."""
+    params = {"flow_id": flow_id, "idempotency_key": idempotency_key}
+    found = await scalar(conn, QUERIES["run_by_key"], params)
+    return None if found is None else int(found)
+
+
+async def insert_run(
+    conn: AsyncConnection[Any],
+    flow_id: int,
+    version: int,
+    *,
+    trigger_kind: TriggerKind,
+    input: Any,
+    idempotency_key: str | None,
+    started_by: str | None,
+) -> int | None:
+    """A new run's row, `waiting`; its id, None when its idempotency key started one already."""
+    params = {
+        "flow_id": flow_id,
+        "version": version,
+        "trigger_kind": trigger_kind,
+        "input": Jsonb(input),
+        "idempotency_key": idempotency_key,
+        "started_by": started_by,
+    }
+    inserted = await scalar(conn, QUERIES["insert_run"], params)
+    return None if inserted is None else int(inserted)
+
+
+async def set_trigger_key_run(
+    conn: AsyncConnection[Any], flow_id: int, idempotency_key: str, run_id: int
+) -> None:
+    params = {"flow_id": flow_id, "idempotency_key": idempotency_key, "run_id": run_id}
+    await conn.execute(QUERIES["set_trigger_key_run"], params)
+
+
+async def insert_start_wait(conn: AsyncConnection[Any], run_id: int) -> None:
+    """The run's first wait, a `start` due now (`waits_one_per_run` refuses a second open wait)."""
+    await conn.execute(QUERIES["insert_start_wait"], {"run_id": run_id})
+
+
+async def set_cancelled(conn: AsyncConnection[Any], run_id: int) -> bool:
+    """Mark a run that has not ended cancelled, its row locked; False: it had ended, or never existed."""
+    return await scalar(conn, QUERIES["cancel_run"], {"run_id": run_id}) is not None
+
+
+async def undoing(conn: AsyncConnection[Any], run_id: int) -> bool:
+    """Whether the run is running its undos (a cancel or an end before)."""
+    return await scalar(conn, QUERIES["undoing_wait_of_run"], {"run_id": run_id}) is not None
+
+
+async def delete_wait_of_run(conn: AsyncConnection[Any], run_id: int) -> None:
+    await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})
+
+
+async def close_open_effects(conn: AsyncConnection[Any], run_id: int, code: str) -> None:
+    """In the caller's transaction: close the tries of the run's actions that died without an outcome (a
+    stopped run's last try keeps its row open so that a resume sends again under its key; once the run is
+    ended or cancelled nothing ever will)."""
+    output = Jsonb({"code": code, "in_doubt": True})
+    await conn.execute(QUERIES["close_open_effects"], {"run_id": run_id, "output": output})
+
+
+# Reading runs (the API, `flowyard runs show`)
+
+
+@dataclass(frozen=True, slots=True)
+class RunRow:
+    """A run as the API shows it; `input` only when one run is read."""
+
+    id: int
+    flow_id: int
+    version: int
+    status: RunStatus
+    trigger_kind: TriggerKind
+    error: str | None
+    started_by: str | None
+    created_at: datetime
+    updated_at: datetime
+    ended_at: datetime | None
+    input: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class WaitRow:
+    """What a run waits for, for its page; `wake_at` None for an approval without a deadline."""
+
+    kind: WaitKind
+    node: str | None
+    visit: int | None
+    wake_at: datetime | None
+    status: WaitStatus
+    attempts: int
+    last_error: str | None
+
+
+async def get_run(conn: AsyncConnection[Any], run_id: int) -> RunRow | None:
+    """One run with its input; `running` while a worker holds its wait."""
+    return await one(conn, RunRow, QUERIES["get_run"], {"run_id": run_id})
+
+
+async def list_runs(
+    conn: AsyncConnection[Any],
+    *,
+    user: str,
+    flow_id: int | None,
+    status: RunStatus | None,
+    trigger: TriggerKind | None,
+    since: datetime | None,
+    until: datetime | None,
+    before: int | None,
+    limit: int,
+) -> list[RunRow]:
+    """Runs `user` may read, newest first, after a cursor, filtered as given (None: any)."""
+    params = {
+        "user": user,
+        "flow_id": flow_id,
+        "status": status,
+        "trigger": trigger,
+        "since": since,
+        "until": until,
+        "before": before,
+        "limit": limit,
+    }
+    return await every(conn, RunRow, QUERIES["list_runs"], params)
+
+
+async def wait_of_run(conn: AsyncConnection[Any], run_id: int) -> WaitRow | None:
+    return await one(conn, WaitRow, QUERIES["wait_of_run"], {"run_id": run_id})
+
+
+# A stopped run, resumed or ended (stops.py)
+
+
+@dataclass(frozen=True, slots=True)
+class StoppedRun:
+    """A stopped run, its row locked, with the wait it stopped at (None when it has none)."""
+
+    status: str
+    flow_id: int
+    version: int
+    continuation: Any
+    node: str | None
+    visit: int | None
+    kind: str | None
+
+
+async def lock_stopped_run(conn: AsyncConnection[Any], run_id: int) -> StoppedRun | None:
+    """The run, its row locked, with the wait it stopped at; None: no such run."""
+    return await one(conn, StoppedRun, QUERIES["lock_stopped_run"], {"run_id": run_id})
+
+
+async def version_document(conn: AsyncConnection[Any], flow_id: int, version: int) -> dict[str, Any] | None:
+    """The document of a version of the flow (None: no such version)."""
+    found: dict[str, Any] | None = await scalar(
+        conn, QUERIES["version_document"], {"flow_id": flow_id, "version": version}
+    )
+    return found
+
+
+async def move_run_to_version(conn: AsyncConnection[Any], run_id: int, version: int) -> None:
+    """Pin the run to `version`, and rebase its actions' effects onto it."""
+    await conn.execute(QUERIES["move_run_to_version"], {"run_id": run_id, "version": version})
+    await conn.execute(QUERIES["rebase_effects"], {"run_id": run_id})
+
+
+async def resume_stopped_wait(conn: AsyncConnection[Any], run_id: int) -> None:
+    """Put a stopped run's wait back in the queue, due now, its attempts counted afresh."""
+    await conn.execute(QUERIES["resume_stopped_wait"], {"run_id": run_id})
+
+
 # Undos (undo.py, undo_walk.py)
 
 

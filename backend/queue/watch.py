@@ -23,7 +23,8 @@ from backend.console import locale, refuse
 from backend.i18n import catalogs
 from backend.queue.claims import MAX_ATTEMPTS, WaitKind
 from backend.queue.queries import QUERIES
-from backend.queue.runs import RunApprovals, RunNotes, get_run, wait_of_run
+from backend.queue.runs import RunApprovals, RunNotes
+from backend.queue.store import get_run, wait_of_run
 from backend.store.queries import every, scalar
 
 _POLL_S = 0.2

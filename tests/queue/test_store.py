@@ -23,9 +23,7 @@ NOT_YET: set[str] = {
     "preview.py",
     "records.py",
     "run_page.py",
-    "runs.py",
     "schedules.py",
-    "stops.py",
     "sweep.py",
     "watch.py",
 }
