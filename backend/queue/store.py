@@ -19,6 +19,7 @@ from psycopg.types.json import Jsonb
 
 from backend.observability import events
 from backend.queue.claims import MAX_ATTEMPTS, ApprovalRead, Claim, Claimed, FinalOutcome, WaitKind
+from backend.queue.preview_walk import Recorded
 from backend.queue.queries import QUERIES
 from backend.store.queries import every, one, scalar, scalars
 from backend.walker import JournalLine
@@ -528,6 +529,128 @@ async def move_run_to_version(conn: AsyncConnection[Any], run_id: int, version: 
 async def resume_stopped_wait(conn: AsyncConnection[Any], run_id: int) -> None:
     """Put a stopped run's wait back in the queue, due now, its attempts counted afresh."""
     await conn.execute(QUERIES["resume_stopped_wait"], {"run_id": run_id})
+
+
+# Schedules (schedules.py)
+
+
+@dataclass(frozen=True, slots=True)
+class DueSchedule:
+    """A due schedule, claimed: its flow, its cron and time zone, and the fire it is due for."""
+
+    flow_id: int
+    cron: str
+    timezone: str
+    next_fire_at: datetime
+
+
+async def claim_schedule(conn: AsyncConnection[Any], now: datetime | None) -> DueSchedule | None:
+    """A due schedule, its row locked for the caller's transaction (others skip it); None: none is due."""
+    return await one(conn, DueSchedule, QUERIES["claim_schedule"], {"now": now})
+
+
+async def move_schedule(conn: AsyncConnection[Any], flow_id: int, next_fire_at: datetime) -> None:
+    await conn.execute(QUERIES["move_schedule"], {"flow_id": flow_id, "next": next_fire_at})
+
+
+async def upsert_schedule(
+    conn: AsyncConnection[Any], flow_id: int, cron: str, timezone: str, next_fire_at: datetime
+) -> None:
+    params = {"flow_id": flow_id, "cron": cron, "timezone": timezone, "next": next_fire_at}
+    await conn.execute(QUERIES["upsert_schedule"], params)
+
+
+async def delete_schedule(conn: AsyncConnection[Any], flow_id: int) -> None:
+    await conn.execute(QUERIES["delete_schedule"], {"flow_id": flow_id})
+
+
+async def database_now(conn: AsyncConnection[Any]) -> datetime:
+    """The database's now(): the one clock of every worker and command."""
+    now = await scalar(conn, QUERIES["database_now"])
+    assert isinstance(now, datetime)
+    return now
+
+
+# What `flowyard runs show` and `flowyard workers` read (watch.py, commands.py)
+
+
+@dataclass(frozen=True, slots=True)
+class RunPause:
+    """One pending pause of a run's wait with several (pauses_of_run)."""
+
+    node: str
+    visit: int
+    kind: WaitKind
+    due: datetime | None
+    attempt: int
+
+
+async def pauses_of_run(conn: AsyncConnection[Any], run_id: int) -> list[RunPause]:
+    return await every(conn, RunPause, QUERIES["pauses_of_run"], {"run_id": run_id})
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerRow:
+    """A worker as operators see it."""
+
+    name: str
+    started_at: datetime
+    heartbeat_at: datetime
+    concurrency: int
+    silent_for: timedelta
+
+
+async def list_workers(conn: AsyncConnection[Any]) -> list[WorkerRow]:
+    return await every(conn, WorkerRow, QUERIES["list_workers"])
+
+
+# What resuming a stopped run would do, read without writing (preview.py)
+
+
+async def read_only(conn: AsyncConnection[Any]) -> None:
+    """Make the caller's transaction READ ONLY: what it reads, it cannot change."""
+    await conn.execute(QUERIES["read_only"])
+
+
+@dataclass(frozen=True, slots=True)
+class StoppedRead:
+    """A stopped run with its input and the wait it stopped at, read without a lock."""
+
+    status: str
+    flow_id: int
+    version: int
+    input: Any
+    continuation: Any
+    node: str | None
+    visit: int | None
+    kind: str | None
+
+
+async def stopped_run_read(conn: AsyncConnection[Any], run_id: int) -> StoppedRead | None:
+    return await one(conn, StoppedRead, QUERIES["stopped_run_read"], {"run_id": run_id})
+
+
+async def effects_of_run_read(conn: AsyncConnection[Any], run_id: int) -> list[Recorded]:
+    """The effects rows of the run's actions, as a resume would find them."""
+    return await every(conn, Recorded, QUERIES["effects_of_run_read"], {"run_id": run_id})
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalAnswer:
+    """The approval of a stopped wait's pause, and whether its deadline passed with a time-out rule."""
+
+    id: int
+    outcome: str | None
+    decided_by: str | None
+    decided_at: Any
+    comment: str | None
+    past_deadline: bool | None
+    on_timeout: str | None
+
+
+async def approval_answer_read(conn: AsyncConnection[Any], run_id: int, visit: int) -> ApprovalAnswer | None:
+    params = {"run_id": run_id, "visit": visit}
+    return await one(conn, ApprovalAnswer, QUERIES["approval_answer_read"], params)
 
 
 # Undos (undo.py, undo_walk.py)
