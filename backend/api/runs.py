@@ -18,14 +18,13 @@ from backend.flows.store import webhook_of
 from backend.i18n.catalogs import Sentences, explain
 from backend.queue import store
 from backend.queue.records import record_of
-from backend.queue.run_page import RunPage, run_page
 from backend.queue.runs import (
     DecisionStands,
     FlowHasNoVersion,
     cancel_run,
     start_run,
 )
-from backend.queue.store import RUN_STATUSES, TRIGGER_KINDS, RunRow
+from backend.queue.store import RUN_STATUSES, TRIGGER_KINDS, RunPage, RunRow, run_page
 from backend.walker.redact import redact_values
 
 STATUSES = list(RUN_STATUSES)

@@ -10,7 +10,7 @@ claim (`WHERE claimed_by = :me AND attempts = :attempts`) says with its answer w
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal, LiteralString, Protocol
 
@@ -21,8 +21,10 @@ from backend.observability import events
 from backend.queue.claims import MAX_ATTEMPTS, ApprovalRead, Claim, Claimed, FinalOutcome, WaitKind
 from backend.queue.preview_walk import Recorded
 from backend.queue.queries import QUERIES
-from backend.store.queries import every, one, scalar, scalars
+from backend.store.queries import every, load, one, scalar, scalars
 from backend.walker import JournalLine
+
+RUN_PAGE_QUERIES = load("backend.queue", "run_page.sql")
 
 # A run's status as people read it: `running` while a worker holds its wait (the queue's statements say so
 # from the claim; the runs table never holds it for long).
@@ -651,6 +653,37 @@ class ApprovalAnswer:
 async def approval_answer_read(conn: AsyncConnection[Any], run_id: int, visit: int) -> ApprovalAnswer | None:
     params = {"run_id": run_id, "visit": visit}
     return await one(conn, ApprovalAnswer, QUERIES["approval_answer_read"], params)
+
+
+# The run page's read (`GET /api/runs/{id}`): the run, a page of its journal, its wait, its variables,
+# the pinned document and the visits, in one statement (run_page.sql). Read part by part, a statement each,
+# the round trips cost more than the parts.
+#
+# The journal comes as the API answers it: each line a dict (seq, at as ISO 8601, code, node, visit, data),
+# the page made by the database as one JSON value and decoded at once; read a row at a time, it cost more
+# than the rest of the page.
+
+
+@dataclass(frozen=True, slots=True)
+class RunPage(RunRow):
+    """One run as its page shows it; `journal` the lines after the page's `after`, one more than its
+    `limit` when more follow."""
+
+    journal: list[dict[str, Any]] = field(default_factory=list)
+    # kind, node, visit, wake_at, status, attempts, last_error, and `retries`: each branch's failed action
+    # to be sent again (node, visit, due, the attempts made), whichever pause is the wait's first.
+    wait: dict[str, Any] | None = None
+    variables: Any = None  # a paused run's, from its continuation; None once it has ended
+    flow_name: str | None = None
+    document: dict[str, Any] | None = None  # the pinned version's
+    visits: dict[str, int] = field(default_factory=dict)
+    failure: dict[str, Any] | None = None  # node and data of its last run_failed line, if it failed
+
+
+async def run_page(conn: AsyncConnection[Any], run_id: int, *, after: int, limit: int) -> RunPage | None:
+    """The run with up to `limit` lines of its journal after line `after`; None when there is no such run."""
+    params = {"run_id": run_id, "after": after, "limit": limit}
+    return await one(conn, RunPage, RUN_PAGE_QUERIES["run_page"], params)
 
 
 # Undos (undo.py, undo_walk.py)

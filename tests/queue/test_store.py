@@ -22,7 +22,6 @@ STORE_RUNNERS = {"every", "one", "scalar", "scalars", "load"}
 # own (run_page.sql), read by that module alone.
 NOT_YET: set[str] = {
     "records.py",
-    "run_page.py",
     "sweep.py",
 }
 # Never on that list: the worker's loop, the walk, and the writers of what a walk came to.
