@@ -28,7 +28,7 @@ from backend.queue import store
 from backend.queue.driver import several
 from backend.queue.preview_walk import PreviewAction, Recorded, walk_resume
 from backend.queue.stops import StopRefused, refuse_unless_stopped, version_document
-from backend.queue.store import StoppedRead
+from backend.queue.store import StoppedRun
 from backend.walker import Limits, Resume
 from backend.walker.sizes import JournalBudget
 
@@ -155,7 +155,7 @@ def _pause(flow: Flow, node: str, visit: int) -> tuple[str, int, str, str | None
     return node, visit, flow.nodes[node].type, flow.nodes[node].label
 
 
-async def _answer(conn: AsyncConnection[Any], run_id: int, stopped: StoppedRead) -> Resume | None:
+async def _answer(conn: AsyncConnection[Any], run_id: int, stopped: StoppedRun) -> Resume | None:
     """How the stopped wait's pause would be answered by its resume; None: it would not be (yet)."""
     node, visit, kind = stopped.node, stopped.visit, stopped.kind
     if kind == "start" or node is None or visit is None:

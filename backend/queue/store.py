@@ -498,7 +498,8 @@ async def wait_of_run(conn: AsyncConnection[Any], run_id: int) -> WaitRow | None
 
 @dataclass(frozen=True, slots=True)
 class StoppedRun:
-    """A stopped run, its row locked, with the wait it stopped at (None when it has none)."""
+    """A run (stopped, or refused for not being) with the wait it stopped at (None when it has none); its
+    `input` only where a preview reads it (stopped_run_read)."""
 
     status: str
     flow_id: int
@@ -507,6 +508,7 @@ class StoppedRun:
     node: str | None
     visit: int | None
     kind: str | None
+    input: Any = None
 
 
 async def lock_stopped_run(conn: AsyncConnection[Any], run_id: int) -> StoppedRun | None:
@@ -614,22 +616,9 @@ async def read_only(conn: AsyncConnection[Any]) -> None:
     await conn.execute(QUERIES["read_only"])
 
 
-@dataclass(frozen=True, slots=True)
-class StoppedRead:
-    """A stopped run with its input and the wait it stopped at, read without a lock."""
-
-    status: str
-    flow_id: int
-    version: int
-    input: Any
-    continuation: Any
-    node: str | None
-    visit: int | None
-    kind: str | None
-
-
-async def stopped_run_read(conn: AsyncConnection[Any], run_id: int) -> StoppedRead | None:
-    return await one(conn, StoppedRead, QUERIES["stopped_run_read"], {"run_id": run_id})
+async def stopped_run_read(conn: AsyncConnection[Any], run_id: int) -> StoppedRun | None:
+    """The run with its input and the wait it stopped at, read without a lock."""
+    return await one(conn, StoppedRun, QUERIES["stopped_run_read"], {"run_id": run_id})
 
 
 async def effects_of_run_read(conn: AsyncConnection[Any], run_id: int) -> list[Recorded]:
