@@ -41,7 +41,7 @@ $(FRONTEND)/node_modules/.installed: $(FRONTEND)/package-lock.json
 	touch $@
 
 $(FRONTEND)/src/api/schema.d.ts: $(wildcard backend/api/*.py) $(VENV)/.synced $(FRONTEND)/node_modules/.installed
-	$(BIN)/python -m backend.api.openapi > $(FRONTEND)/openapi.json
+	$(BIN)/python -m backend.api.openapi_json > $(FRONTEND)/openapi.json
 	cd $(FRONTEND) && npx openapi-typescript openapi.json -o src/api/schema.d.ts --silent
 	touch $@
 

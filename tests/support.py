@@ -16,7 +16,7 @@ from psycopg_pool import AsyncConnectionPool
 from backend.approvals.service import ApprovalService
 from backend.flows.store import create_flow
 from backend.queue.commands import open_pool
-from backend.queue.driver import Actions
+from backend.queue.ports import Actions
 from backend.queue.runs import start_run
 from backend.queue.worker import Worker
 

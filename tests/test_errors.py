@@ -65,9 +65,9 @@ def test_every_refusal_is_a_coded_error() -> None:
     from backend.approvals.audit import AuditRefused
     from backend.approvals.service import DecisionRefused
     from backend.graph.cli import FlowFileUnreadable
-    from backend.queue.driver import WaitFailed
     from backend.queue.runs import RunAlreadyParked
     from backend.queue.schedules import ScheduleInvalid
+    from backend.queue.walked import WaitFailed
     from backend.walker.errors import WalkFailure
 
     kinds = [

@@ -34,9 +34,9 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from backend.actions.queries import QUERIES, EffectOutcome
-from backend.queue import journal
 from backend.queue.claims import ClaimLost
-from backend.queue.driver import WaitFailed
+from backend.queue.store import append_journal
+from backend.queue.walked import WaitFailed
 from backend.store.queries import one, scalar
 from backend.walker import ActionRequest, JournalLine
 from backend.walker.redact import redact_request
@@ -239,4 +239,4 @@ class EffectLog:
                     line = JournalLine(
                         code="late_result_ignored", node=request.node, visit=request.visit, data=data
                     )
-                await journal.append(conn, run_id, [line])
+                await append_journal(conn, run_id, [line])

@@ -37,7 +37,7 @@ from backend.actions.transport import Answer, HttpSender, LateAnswer
 from backend.faults import Faults
 from backend.observability import events
 from backend.queue.claims import ClaimLost
-from backend.queue.driver import StillOurs
+from backend.queue.ports import StillOurs
 from backend.walker import ActionRequest, Resume
 from backend.walker.redact import redact_output, replace_texts
 from backend.walker.secret_refs import fill, secret_names

@@ -52,7 +52,7 @@ from backend.config import settings as data_settings
 from backend.i18n import negotiate
 from backend.people.hashing import PasswordHashing
 from backend.queue.commands import open_pool
-from backend.queue.driver import Actions
+from backend.queue.ports import Actions
 from backend.queue.sweep import approval_retention_from_env, retention_from_env
 from backend.queue.worker import Worker
 

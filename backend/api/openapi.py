@@ -171,17 +171,3 @@ def _error(status: int) -> dict[str, Any]:
 )
 async def openapi(call: Call) -> Response:
     return reply(document())
-
-
-def main() -> None:
-    """Print the document without a server or a database: the frontend's typed client is generated
-    from it (`python -m backend.api.openapi > frontend/openapi.json`)."""
-    import json
-
-    import backend.api.app  # noqa: F401 - importing the app declares every endpoint
-
-    print(json.dumps(document(), indent=1, sort_keys=True))
-
-
-if __name__ == "__main__":
-    main()

@@ -1,8 +1,8 @@
 """What the run page shows beside the journal: the pinned version's flow, visit counts, what the wait
 waits for, the approvals, the actions' effects, and the variables with credentials masked.
 
-The run's own parts come with it in one statement (queue/run_page.py); the approvals and the effects are
-one indexed statement each, by run. The response body of an action is never shown (it can be
+The run's own parts come with it in one statement (`run_page`, queue/store.py); the approvals and the
+effects are one indexed statement each, by run. The response body of an action is never shown (it can be
 large and can hold anything), only its status or reason code.
 """
 
@@ -16,7 +16,7 @@ from backend.actions.queries import effects_of_run
 from backend.approvals.records import approvals_of_run
 from backend.i18n.catalogs import explain
 from backend.queue.claims import MAX_ATTEMPTS
-from backend.queue.run_page import RunPage
+from backend.queue.store import RunPage
 from backend.walker.redact import redact_values
 
 DETAILS: dict[str, Any] = {

@@ -16,18 +16,15 @@ from backend.approvals.records import DECIDED, RunDecision, decisions_of_runs
 from backend.approvals.service import ApprovalService
 from backend.flows.store import webhook_of
 from backend.i18n.catalogs import Sentences, explain
-from backend.queue import runs
+from backend.queue import store
 from backend.queue.records import record_of
-from backend.queue.run_page import RunPage, run_page
 from backend.queue.runs import (
-    RUN_STATUSES,
-    TRIGGER_KINDS,
     DecisionStands,
     FlowHasNoVersion,
-    RunRow,
     cancel_run,
     start_run,
 )
+from backend.queue.store import RUN_STATUSES, TRIGGER_KINDS, RunPage, RunRow, run_page
 from backend.walker.redact import redact_values
 
 STATUSES = list(RUN_STATUSES)
@@ -146,7 +143,7 @@ async def start(call: Call) -> Response:
 )
 async def list_runs(call: Call) -> Response:
     limit = call.query.get("limit", 50)
-    rows = await runs.list_runs(
+    rows = await store.list_runs(
         call.conn,
         user=call.me.name,
         flow_id=call.query.get("flow"),
@@ -272,12 +269,12 @@ async def cancel(call: Call) -> Response:
     if not cancelled:
         raise ApiError(409, code="run_already_ended", detail={"status": run.status}, state=run.status)
     # `waiting` while the undos of its succeeded actions run (queue/undo.py); `cancelled` once they have.
-    now = await runs.get_run(call.conn, run.id)
+    now = await store.get_run(call.conn, run.id)
     return reply({"run": run.id, "status": now.status if now else "cancelled"})
 
 
 async def _readable_run(call: Call) -> RunRow:
-    run = await runs.get_run(call.conn, call.path_id("run_id"))
+    run = await store.get_run(call.conn, call.path_id("run_id"))
     if run is None:
         raise await _not_found(call)
     await _may_read(call, run.flow_id)

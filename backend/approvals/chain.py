@@ -30,18 +30,15 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any
 
 from psycopg import AsyncConnection
 
+from backend.approvals.breaks import Break, RecordKind
+from backend.approvals.signing import Signed, check_signed
 from backend.store.queries import every, load
 
-if TYPE_CHECKING:
-    from backend.approvals.signing import Signed
-
 QUERIES = load("backend.approvals", "chain.sql")
-# What a record (and so a break) is of: a decision, a vote, or a change of rights.
-RecordKind = Literal["decision", "vote", "rights"]
 GENESIS = "0" * 64
 _PAGE = 5000
 
@@ -60,20 +57,6 @@ class Record:
     content: str
     prev_hash: str
     hash: str
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class Break:
-    """Something the chain proves wrong, with its reason code."""
-
-    code: str
-    chain: str
-    seq: int | None = None
-    kind: RecordKind | None = None
-    ref_id: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -238,7 +221,6 @@ async def against_signed(
 ) -> list[Break]:
     """The signed heads (of `chain` only, when given) the chains contradict, after the file's own invalid
     lines: each signed position's record looked up, each chain's end as `verdict.reached` says."""
-    from backend.approvals.signing import check_signed
 
     if chain is not None:
         lines = [replace(line, heads={c: h for c, h in line.heads.items() if c == chain}) for line in lines]

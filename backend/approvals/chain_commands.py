@@ -16,7 +16,8 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
-from backend.approvals.chain import Break, Record, Verdict, check_links, verify
+from backend.approvals.breaks import Break
+from backend.approvals.chain import Record, Verdict, check_links, verify
 from backend.approvals.head_signer import sign_heads
 from backend.approvals.heads_mail import mailing_from_env
 from backend.approvals.signing import (

@@ -23,11 +23,10 @@ from backend.errors import CodedError
 from backend.graph.durations import parse_duration
 from backend.observability import events
 from backend.people.accounts import principals_of
-from backend.queue import journal
 from backend.queue.claims import Claim, ClaimLost, Clock, database_clock
-from backend.queue.driver import Run, Undecided, WaitFailed
-from backend.queue.pauses import wake_pauses
 from backend.queue.runs import StandingDecision, WaitApproval
+from backend.queue.store import append_journal, wake_pauses
+from backend.queue.walked import Run, Undecided, WaitFailed
 from backend.store.queries import every, load, one, scalar, scalars
 from backend.walker import ApprovalRequest, JournalLine, Resume
 
@@ -220,7 +219,7 @@ class ApprovalService:
                 visit=schedule.visit,
                 data={"approval": approval_id, "to": ", ".join(schedule.escalate_to)},
             )
-            await journal.append(conn, claim.run_id, [line])
+            await append_journal(conn, claim.run_id, [line])
             escalated_at = now
         owed = [requested_at + after for after in remind_after if after > elapsed]
         if escalate_after is not None and escalated_at is None:

@@ -49,7 +49,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from backend.approvals.chain import Break
+from backend.approvals.breaks import Break
 from backend.errors import CodedError
 
 FORMAT = "flowyard.signed-heads/1"

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 from psycopg import AsyncConnection
 
+from backend.approvals.breaks import Break
 from backend.approvals.chain import (
     GENESIS,
-    Break,
     Differing,
     Links,
     Record,

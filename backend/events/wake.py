@@ -176,7 +176,7 @@ async def sweep(
 
 async def answered_pauses(conn: AsyncConnection[Any], wait_ids: list[int]) -> list[AnsweredPause]:
     """Of these waits with several pauses, just parked, the event pauses answered (the queue makes those
-    not due yet due now: backend/queue/pauses.py)."""
+    not due yet due now: `wake_pauses`, backend/queue/store.py)."""
     return await every(conn, AnsweredPause, QUERIES["answered_pauses"], {"ids": wait_ids})
 
 

@@ -20,8 +20,8 @@ from psycopg.types.json import Jsonb
 from backend.actions.command_rights import check_commands
 from backend.digests import secret_digest
 from backend.flows.schedules import schedule_of, trigger_kind
-from backend.queue.runs import RunStatus, TriggerKind
 from backend.queue.schedules import sync_schedule
+from backend.queue.store import RunStatus, TriggerKind
 from backend.store.queries import load
 
 QUERIES = load("backend.flows", "queries.sql")

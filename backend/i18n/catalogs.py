@@ -28,21 +28,18 @@ from collections.abc import Callable, Mapping
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from functools import cache, lru_cache
-from importlib import resources
-from importlib.resources.abc import Traversable
-from pathlib import Path
 from typing import Any
 
 from babel.dates import format_date
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po
 
 from backend.i18n.formats import format_duration, format_number
 from backend.i18n.listed import AllOf
 from backend.i18n.locales import DEFAULT_LOCALE, LOCALES
 from backend.i18n.placeholders import fill, placeholders
 from backend.i18n.plurals import PLURALS, i18next_keys, plural_form
+from backend.i18n.po_files import LOCALES_DIR, po_file
 from backend.i18n.pseudo import PSEUDO_LOCALE, pseudo
 from backend.i18n.zones import format_moment
 
@@ -60,30 +57,6 @@ __all__ = [
     "po_file",
     "sentences",
 ]
-
-
-def _locales_dir() -> Traversable:
-    """Where the catalogs are: inside the installed package (a built wheel carries locales/ as
-    `backend/locales`, see pyproject.toml), else the checkout's locales/ beside backend/."""
-    shipped = resources.files("backend").joinpath("locales")
-    if shipped.is_dir():
-        return shipped
-    return Path(__file__).resolve().parents[2] / "locales"
-
-
-LOCALES_DIR: Traversable = _locales_dir()
-
-
-@cache
-def po_file(locale: str) -> Catalog | None:
-    """The parsed `.po` file of one of our locales, fuzzy entries and comments included; else None."""
-    if locale not in LOCALES:
-        return None
-    path = LOCALES_DIR.joinpath(locale, "LC_MESSAGES", "messages.po")
-    if not path.is_file():
-        return None
-    with path.open("rb") as f:
-        return read_po(f, locale=locale)
 
 
 @cache

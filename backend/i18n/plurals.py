@@ -29,6 +29,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.support import Translations
 
+from backend.i18n.po_files import po_file
+
 # The counting keys, each with the parameter that holds its count. A key here must be passed that
 # parameter as an integer wherever it is used; without one, `message` reads the last form.
 PLURALS: dict[str, str] = {
@@ -117,8 +119,6 @@ def translations(po: Catalog) -> Translations:
 
 def plural_form(key: str, count: int, locale: str) -> str | None:
     """The form of `key`'s sentence for `count` in `locale` (`ngettext`), or None when it has none."""
-    from backend.i18n.catalogs import po_file  # catalogs imports this module
-
     po = po_file(locale)
     if po is None:
         return None
@@ -128,8 +128,6 @@ def plural_form(key: str, count: int, locale: str) -> str | None:
 
 @cache
 def _translations(locale: str) -> Translations:
-    from backend.i18n.catalogs import po_file
-
     po = po_file(locale)
     return translations(po if po is not None else Catalog(locale=locale))
 

@@ -30,7 +30,7 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from backend.queue.claims import ClaimLost
-from backend.queue.driver import Approvals
+from backend.queue.ports import Approvals
 from backend.queue.settle import Outcome, Settled, batched, settle
 
 log = logging.getLogger("flowyard.worker")

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any, Literal
-
-from psycopg import AsyncConnection
-
-from backend.observability import events
-from backend.queue.queries import QUERIES
-from backend.store.queries import every
 
 # A resume that throws is tried again 1, 2, 4 and 8 minutes on; the fifth failure fails the run.
 MAX_ATTEMPTS = 5
@@ -130,76 +124,5 @@ class Claimed(Claim):
 _COLUMNS = [field.name for field in fields(Claimed) if field.name != "approval"]
 
 
-async def claim_due(
-    conn: AsyncConnection[Any],
-    me: str,
-    limit: int,
-    now: datetime | None,
-    lease: timedelta,
-    *,
-    answered_only: bool = False,
-    in_hand: Collection[int] = (),
-    suspect_in_hand: bool = False,
-) -> list[Claim]:
-    """Claim up to `limit` due waits for `me`, answered ones first; `answered_only`: those alone. Never
-    one of `in_hand`, the waits the worker still holds a claim of. At most one wait whose last claim was
-    abandoned (`Claim.abandoned`), and none when the worker holds one already (`suspect_in_hand`) or
-    claims the answered alone."""
-    # A full round leaves at least half of its slots to waits due by time.
-    answered_limit, due_limit = (limit, 0) if answered_only else (max(1, limit // 2), limit)
-    params = {
-        "me": me,
-        "limit": limit,
-        "answered_limit": answered_limit,
-        "abandoned_limit": 0 if answered_only or suspect_in_hand else 1,
-        "due_limit": due_limit,
-        "in_hand": list(in_hand),
-        "now": now,
-        "lease": lease,
-    }
-    return [row.claim() for row in await every(conn, Claimed, QUERIES["claim"], params)]
-
-
-@dataclass(frozen=True, slots=True)
-class _Read:
-    """An approval wait of a claim round with its approval after the round's time-outs
-    (time_out_claimed_approvals)."""
-
-    wait_id: int
-    id: int
-    run_id: int
-    outcome: FinalOutcome | None
-    decided_by: str | None
-    decided_at: datetime | None
-    comment: str | None
-    timed_out: bool
-
-
 class ClaimLost(Exception):
     """The wait is no longer this claim's (lease taken over, or the run cancelled): write nothing more."""
-
-
-async def time_out_claimed(
-    conn: AsyncConnection[Any], me: str, claims: list[Claim], now: datetime | None
-) -> list[Claim]:
-    """Time out, in one statement, the approvals of `claims`' approval waits whose deadline passed
-    undecided (`conn` in autocommit), and read every such wait's approval in the same statement: a claim
-    round of N approval waits costs one statement, not N time-outs and N reads. The claims come back with
-    the approvals found final (`Claim.approval`), from which their walks resume with no read of their own;
-    a wait whose approval is still undecided (woken for a reminder, or its approval held by a decision
-    under way) reads it again when walked, as before. Only waits that will be walked: one claimed past its
-    last attempt stops its run with the approval still open."""
-    # Not a claim past its last attempt: it is not walked but stops its run, its approval left open.
-    waits = [claim.wait_id for claim in claims if claim.kind == "approval" and claim.attempts <= MAX_ATTEMPTS]
-    if not waits:
-        return claims
-    params = {"wait_ids": waits, "me": me, "now": now}
-    final: dict[int, ApprovalRead] = {}
-    for read in await every(conn, _Read, QUERIES["time_out_claimed_approvals"], params):
-        if read.timed_out and read.outcome is not None:
-            events.approval_decided(read.id, read.run_id, read.outcome)
-        if read.outcome is not None and read.decided_at is not None:
-            final[read.wait_id] = ApprovalRead(
-                read.id, read.outcome, read.decided_by, read.decided_at, read.comment
-            )
-    return [replace(claim, approval=final.get(claim.wait_id)) for claim in claims]

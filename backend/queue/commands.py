@@ -5,17 +5,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from backend.console import InputRefused, moment, read_input, refuse, say
-from backend.queue.queries import QUERIES
+from backend.queue import store
 from backend.queue.runs import RunApprovals, RunNotes
-from backend.store.queries import every
 
 
 def open_pool(url: str, *, size: int, timeout: float = 30.0) -> AsyncConnectionPool[Any]:
@@ -26,24 +24,13 @@ def open_pool(url: str, *, size: int, timeout: float = 30.0) -> AsyncConnectionP
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _Worker:
-    """A worker as operators see it."""
-
-    name: str
-    started_at: datetime
-    heartbeat_at: datetime
-    concurrency: int
-    silent_for: timedelta
-
-
 # A worker that has not reported for this long is said to be silent (it beats every few seconds).
 SILENT_AFTER = timedelta(seconds=30)
 
 
 async def list_workers(url: str) -> int:
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
-        workers = await every(conn, _Worker, QUERIES["list_workers"])
+        workers = await store.list_workers(conn)
     if not workers:
         say(code="cli_no_workers")
     for worker in workers:

@@ -15,8 +15,9 @@ from psycopg import AsyncConnection
 from backend.errors import CodedError
 from backend.events.wake import Answer, answer, answered_now, answered_pauses, close
 from backend.queue.claims import Claim, Clock
-from backend.queue.driver import Approvals, Run, Undecided, WaitFailed
-from backend.queue.pauses import wake_pauses
+from backend.queue.ports import Approvals
+from backend.queue.store import wake_pauses
+from backend.queue.walked import Run, Undecided, WaitFailed
 from backend.walker import ApprovalRequest, Resume
 
 

@@ -20,8 +20,8 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
+from backend.queue import store
 from backend.queue.claims import Clock
-from backend.queue.queries import QUERIES
 
 log = logging.getLogger("flowyard.worker")
 
@@ -60,17 +60,10 @@ class Renewer:
             await self._close()
 
     async def _renew(self, held: list[Held]) -> bool:
-        params = {
-            "wait_ids": [wait_id for wait_id, _ in held],
-            "claim_attempts": [attempts for _, attempts in held],
-            "me": self.me,
-            "lease": self.lease,
-            "now": self.clock(),
-        }
         try:
             if self._conn is None or self._conn.closed:
                 self._conn = await AsyncConnection.connect(self.conninfo, autocommit=True)
-            await self._conn.execute(QUERIES["renew_claims"], params)
+            await store.renew_claims(self._conn, held, self.me, self.lease, self.clock())
             return True
         except Exception:
             log.warning("renewing %d claims failed; trying again", len(held), exc_info=True)

@@ -9,18 +9,14 @@ somewhere is written by `settle` instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from psycopg import AsyncConnection
 
-from backend.queue import journal
+from backend.queue import store
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, backoff
-from backend.queue.driver import WaitFailed
-from backend.queue.queries import QUERIES
-from backend.queue.runs import RunStatus
-from backend.store.queries import one
+from backend.queue.walked import WaitFailed
 from backend.walker import JournalLine
 
 
@@ -38,7 +34,6 @@ async def write_failure(
         data.update(failure.data)
     else:
         data["detail"] = f"{type(failure).__name__}: {failure}"
-    guard = {"id": claim.wait_id, "me": me, "attempts": claim.attempts, "now": now}
     async with conn.transaction():
         lines = [JournalLine(code="resume_failed", node=claim.node, visit=claim.visit, data=data)]
         if claim.attempts >= MAX_ATTEMPTS:
@@ -54,30 +49,13 @@ async def write_failure(
             if "remaining" in data:
                 stopped["remaining"] = data["remaining"]  # the undos still to run (queue/undo.py)
             lines.append(JournalLine(code="run_stopped", node=node, visit=visit, data=stopped))
-            await _set_status(conn, claim.run_id, "stopped", code)
-            await journal.append(conn, claim.run_id, lines)
-            await _guarded(conn, "stop_wait", {**guard, "error": code})
+            await store.set_run_status(conn, claim.run_id, "stopped", code)
+            await store.append_journal(conn, claim.run_id, lines)
+            held = await store.stop_wait(conn, claim.wait_id, me, claim.attempts, now, code)
         else:
             wait = backoff(claim.attempts)
             data["retry_in_s"] = int(wait.total_seconds())
-            await journal.append(conn, claim.run_id, lines)
-            await _guarded(conn, "retry_later", {**guard, "error": code, "backoff": wait})
-
-
-async def _set_status(conn: AsyncConnection[Any], run_id: int, status: RunStatus, error: str | None) -> None:
-    await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": status, "error": error})
-
-
-@dataclass(frozen=True, slots=True)
-class _Held:
-    """A statement guarded by the claim: the wait it wrote."""
-
-    id: int
-
-
-async def _guarded(conn: AsyncConnection[Any], name: str, params: dict[str, Any]) -> _Held:
-    """Run a statement guarded by the claim; no row back rolls the whole transaction back."""
-    held = await one(conn, _Held, QUERIES[name], params)
-    if held is None:
-        raise ClaimLost(params["id"])
-    return held
+            await store.append_journal(conn, claim.run_id, lines)
+            held = await store.retry_later(conn, claim.wait_id, me, claim.attempts, now, code, wait)
+        if not held:  # the claim was taken over, or the run cancelled: the whole transaction rolls back
+            raise ClaimLost(claim.wait_id)

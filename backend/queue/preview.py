@@ -24,38 +24,15 @@ from psycopg import AsyncConnection
 
 from backend.events import wake
 from backend.graph.model import Flow
+from backend.queue import store
 from backend.queue.driver import several
 from backend.queue.preview_walk import PreviewAction, Recorded, walk_resume
-from backend.queue.queries import QUERIES
 from backend.queue.stops import StopRefused, refuse_unless_stopped, version_document
-from backend.store.queries import every, one
+from backend.queue.store import StoppedRun
 from backend.walker import Limits, Resume
 from backend.walker.sizes import JournalBudget
 
 _RESUMES = {"approved": "approve", "rejected": "reject"}  # any other decision is a time-out's
-
-
-@dataclass(frozen=True, slots=True)
-class _Stopped:
-    status: str
-    flow_id: int
-    version: int
-    input: Any
-    continuation: Any
-    node: str | None
-    visit: int | None
-    kind: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class _Approval:
-    id: int
-    outcome: str | None
-    decided_by: str | None
-    decided_at: Any
-    comment: str | None
-    past_deadline: bool | None
-    on_timeout: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +86,8 @@ async def read_resume(conn: AsyncConnection[Any], run_id: int, version: int | No
     """Read what resuming `run_id` (on `version`, None: its own) would start from; refused as the resume
     itself would be (`StopRefused`). `conn` is in autocommit: the reads are one READ ONLY transaction."""
     async with conn.transaction():
-        await conn.execute(QUERIES["read_only"])
-        stopped = await one(conn, _Stopped, QUERIES["stopped_run_read"], {"run_id": run_id})
+        await store.read_only(conn)
+        stopped = await store.stopped_run_read(conn, run_id)
         refuse_unless_stopped(None if stopped is None else stopped.status)
         assert stopped is not None
         if stopped.kind == "undo":
@@ -124,7 +101,7 @@ async def read_resume(conn: AsyncConnection[Any], run_id: int, version: int | No
             conn, stopped.flow_id, stopped.version, target, stopped.continuation
         )
         first = await _answer(conn, run_id, stopped)
-        rows = await every(conn, Recorded, QUERIES["effects_of_run_read"], {"run_id": run_id})
+        rows = await store.effects_of_run_read(conn, run_id)
     stays = None
     if first is None and stopped.kind != "start" and stopped.node is not None and stopped.visit is not None:
         stays = (stopped.node, stopped.visit)  # undecided, unanswered: the resume would park it again
@@ -178,7 +155,7 @@ def _pause(flow: Flow, node: str, visit: int) -> tuple[str, int, str, str | None
     return node, visit, flow.nodes[node].type, flow.nodes[node].label
 
 
-async def _answer(conn: AsyncConnection[Any], run_id: int, stopped: _Stopped) -> Resume | None:
+async def _answer(conn: AsyncConnection[Any], run_id: int, stopped: StoppedRun) -> Resume | None:
     """How the stopped wait's pause would be answered by its resume; None: it would not be (yet)."""
     node, visit, kind = stopped.node, stopped.visit, stopped.kind
     if kind == "start" or node is None or visit is None:
@@ -188,7 +165,7 @@ async def _answer(conn: AsyncConnection[Any], run_id: int, stopped: _Stopped) ->
     if kind == "event":
         answer = await wake.recorded(conn, run_id, visit)
         return None if answer is None else Resume(node, visit, answer.outcome, answer.output)
-    approval = await one(conn, _Approval, QUERIES["approval_answer_read"], {"run_id": run_id, "visit": visit})
+    approval = await store.approval_answer_read(conn, run_id, visit)
     if approval is None or approval.outcome == "cancelled":
         return None
     if approval.outcome is None and not (approval.past_deadline and approval.on_timeout):

@@ -9,28 +9,18 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from psycopg import AsyncConnection
 from psycopg.errors import UniqueViolation
-from psycopg.rows import class_row, scalar_row
-from psycopg.types.json import Jsonb
 
 from backend.errors import CodedError
-from backend.queue import journal
-from backend.queue.claims import WaitKind
-from backend.queue.queries import QUERIES
+from backend.queue import store
+from backend.queue.store import TriggerKind
+from backend.queue.undo import start_undoing
 from backend.walker import JournalLine
 
 NOTIFY_CHANNEL = "flowyard_waits"
-
-# A run's status as people read it: `running` while a worker holds its wait (the queue's statements say so
-# from the claim; the runs table never holds it for long).
-RunStatus = Literal["running", "waiting", "stopped", "succeeded", "failed", "cancelled"]
-TriggerKind = Literal["manual", "webhook", "schedule"]
-WaitStatus = Literal["waiting", "claimed", "stopped"]
-RUN_STATUSES: tuple[RunStatus, ...] = ("running", "waiting", "stopped", "succeeded", "failed", "cancelled")
-TRIGGER_KINDS: tuple[TriggerKind, ...] = ("manual", "webhook", "schedule")
 
 
 class FlowHasNoVersion(LookupError):
@@ -87,39 +77,33 @@ async def start_in_transaction(
     started_by: str | None,
 ) -> Started:
     """`start_run` inside the caller's transaction: the run, its start wait and the NOTIFY commit with it."""
-    scalars = conn.cursor(row_factory=scalar_row)
-    await scalars.execute(QUERIES["newest_version"], {"flow_id": flow_id})
-    version = await scalars.fetchone()
+    version = await store.newest_version(conn, flow_id)
     if version is None:
         raise FlowHasNoVersion(flow_id)
-    params = {
-        "flow_id": flow_id,
-        "version": int(version),
-        "trigger_kind": trigger_kind,
-        "input": Jsonb(input),
-        "idempotency_key": idempotency_key,
-        "started_by": started_by,
-    }
-    if idempotency_key is not None:
-        await scalars.execute(QUERIES["claim_trigger_key"], params)
-        if await scalars.fetchone() is None:
-            await scalars.execute(QUERIES["run_by_key"], params)
-            existing = await scalars.fetchone()
-            assert existing is not None, "a taken key without its run"
-            return Started(int(existing), created=False)
-    await scalars.execute(QUERIES["insert_run"], params)
-    inserted = await scalars.fetchone()
+    if idempotency_key is not None and not await store.claim_trigger_key(conn, flow_id, idempotency_key):
+        existing = await store.run_by_key(conn, flow_id, idempotency_key)
+        assert existing is not None, "a taken key without its run"
+        return Started(existing, created=False)
+    inserted = await store.insert_run(
+        conn,
+        flow_id,
+        version,
+        trigger_kind=trigger_kind,
+        input=input,
+        idempotency_key=idempotency_key,
+        started_by=started_by,
+    )
     assert inserted is not None, "a run's key is taken in trigger_keys first"
-    run_id = int(inserted)
+    run_id = inserted
     if idempotency_key is not None:
-        await conn.execute(QUERIES["set_trigger_key_run"], {**params, "run_id": run_id})
-    await journal.append(
+        await store.set_trigger_key_run(conn, flow_id, idempotency_key, run_id)
+    await store.append_journal(
         conn,
         run_id,
         [JournalLine(code="run_created", node=None, visit=None, data={"trigger": trigger_kind})],
     )
     await park_first(conn, run_id)
-    await conn.execute(QUERIES["notify"], {"payload": str(run_id)})
+    await store.notify(conn, str(run_id))
     return Started(run_id, created=True)
 
 
@@ -127,7 +111,7 @@ async def park_first(conn: AsyncConnection[Any], run_id: int) -> None:
     """The run's first wait, due now; `RunAlreadyParked` when it has an open wait already."""
     try:
         async with conn.transaction():
-            await conn.execute(QUERIES["insert_start_wait"], {"run_id": run_id})
+            await store.insert_start_wait(conn, run_id)
     except UniqueViolation as twice:
         if twice.diag.constraint_name != "waits_one_per_run":
             raise
@@ -213,14 +197,12 @@ class _AlreadyUndoing(Exception):
 
 
 async def _cancel(conn: AsyncConnection[Any], run_id: int, by: str | None, approvals: RunApprovals) -> bool:
-    cur = await conn.execute(QUERIES["cancel_run"], {"run_id": run_id})
-    if await cur.fetchone() is None:
+    if not await store.set_cancelled(conn, run_id):
         return False
     # A run that was cancelled (or ended) already and is running its undos: nothing more to do (a
     # second cancel, a retry of one that got no answer, would start its undos over and journal them
     # twice). Read once the run's row is locked, so a concurrent first cancel is seen.
-    cur = await conn.execute(QUERIES["undoing_wait_of_run"], {"run_id": run_id})
-    if await cur.fetchone() is not None:
+    if await store.undoing(conn, run_id):
         raise _AlreadyUndoing
     # The run's row is locked now: a decision landing at this moment has either committed (and is
     # seen here) or waits for this transaction (and then finds its approval cancelled).
@@ -229,98 +211,12 @@ async def _cancel(conn: AsyncConnection[Any], run_id: int, by: str | None, appro
         raise DecisionStands(decided.id, decided.outcome, decided.decided_by, decided.decided_at)
     # runs, then approvals, then waits: the order the worker and a decision take them in too.
     await approvals.cancel_open(conn, run_id, by)
-    await close_open_effects(conn, run_id, "run_cancelled")
+    await store.close_open_effects(conn, run_id, "run_cancelled")
     # Succeeded actions that declare undos: the run ends `cancelled` once a worker has run them.
-    from backend.queue.undo import start_undoing
-
     if await start_undoing(conn, run_id, by=by, undo_for="cancel"):
         return True
-    await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})
-    await journal.append(
+    await store.delete_wait_of_run(conn, run_id)
+    await store.append_journal(
         conn, run_id, [JournalLine(code="run_cancelled", node=None, visit=None, data={"by": by})]
     )
     return True
-
-
-async def wake_workers(conn: AsyncConnection[Any], run_id: int) -> None:
-    """In the caller's transaction: tell sleeping workers that the run's wait is due (NOTIFY on commit)."""
-    await conn.execute(QUERIES["notify"], {"payload": str(run_id)})
-
-
-async def close_open_effects(conn: AsyncConnection[Any], run_id: int, code: str) -> None:
-    """In the caller's transaction: close the tries of the run's actions that died without an outcome (a
-    stopped run's last try keeps its row open so that a resume sends again under its key; once the run is
-    ended or cancelled nothing ever will)."""
-    output = Jsonb({"code": code, "in_doubt": True})
-    await conn.execute(QUERIES["close_open_effects"], {"run_id": run_id, "output": output})
-
-
-@dataclass(frozen=True, slots=True)
-class RunRow:
-    """A run as the API shows it; `input` only when one run is read."""
-
-    id: int
-    flow_id: int
-    version: int
-    status: RunStatus
-    trigger_kind: TriggerKind
-    error: str | None
-    started_by: str | None
-    created_at: datetime
-    updated_at: datetime
-    ended_at: datetime | None
-    input: Any = None
-
-
-@dataclass(frozen=True, slots=True)
-class WaitRow:
-    """What a run waits for, for its page; `wake_at` None for an approval without a deadline."""
-
-    kind: WaitKind
-    node: str | None
-    visit: int | None
-    wake_at: datetime | None
-    status: WaitStatus
-    attempts: int
-    last_error: str | None
-
-
-async def get_run(conn: AsyncConnection[Any], run_id: int) -> RunRow | None:
-    """One run with its input; `running` while a worker holds its wait."""
-    cur = conn.cursor(row_factory=class_row(RunRow))
-    await cur.execute(QUERIES["get_run"], {"run_id": run_id})
-    return await cur.fetchone()
-
-
-async def list_runs(
-    conn: AsyncConnection[Any],
-    *,
-    user: str,
-    flow_id: int | None,
-    status: RunStatus | None,
-    trigger: TriggerKind | None,
-    since: datetime | None,
-    until: datetime | None,
-    before: int | None,
-    limit: int,
-) -> list[RunRow]:
-    """Runs `user` may read, newest first, after a cursor, filtered as given (None: any)."""
-    cur = conn.cursor(row_factory=class_row(RunRow))
-    params = {
-        "user": user,
-        "flow_id": flow_id,
-        "status": status,
-        "trigger": trigger,
-        "since": since,
-        "until": until,
-        "before": before,
-        "limit": limit,
-    }
-    await cur.execute(QUERIES["list_runs"], params)
-    return await cur.fetchall()
-
-
-async def wait_of_run(conn: AsyncConnection[Any], run_id: int) -> WaitRow | None:
-    cur = conn.cursor(row_factory=class_row(WaitRow))
-    await cur.execute(QUERIES["wait_of_run"], {"run_id": run_id})
-    return await cur.fetchone()

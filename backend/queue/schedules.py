@@ -7,42 +7,27 @@ the rows and fires them, and imports nothing of the flows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from psycopg import AsyncConnection
 
 from backend.cron import ScheduleInvalid, next_fire
-from backend.queue.queries import QUERIES
+from backend.queue import store
 from backend.queue.runs import start_in_transaction
-from backend.store.queries import one, scalar
 
 __all__ = ["ScheduleInvalid", "fire_due", "next_fire", "sync_schedule"]
-
-
-@dataclass(frozen=True, slots=True)
-class _Schedule:
-    """A due schedule, claimed: its flow, its cron and time zone, and the fire it is due for."""
-
-    flow_id: int
-    cron: str
-    timezone: str
-    next_fire_at: datetime
 
 
 async def sync_schedule(conn: AsyncConnection[Any], flow_id: int, schedule: tuple[str, str] | None) -> None:
     """Make the flow's schedule row follow its newest version's schedule (cron, time zone), or drop it when
     that version has none; in the caller's transaction."""
     if schedule is None:
-        await conn.execute(QUERIES["delete_schedule"], {"flow_id": flow_id})
+        await store.delete_schedule(conn, flow_id)
         return
     cron, timezone = schedule
-    now = await _now(conn)
-    await conn.execute(
-        QUERIES["upsert_schedule"],
-        {"flow_id": flow_id, "cron": cron, "timezone": timezone, "next": next_fire(cron, timezone, now)},
-    )
+    now = await store.database_now(conn)
+    await store.upsert_schedule(conn, flow_id, cron, timezone, next_fire(cron, timezone, now))
 
 
 async def fire_due(conn: AsyncConnection[Any], now: datetime | None) -> int:
@@ -50,14 +35,14 @@ async def fire_due(conn: AsyncConnection[Any], now: datetime | None) -> int:
     fired = 0
     while True:
         async with conn.transaction():
-            due = await one(conn, _Schedule, QUERIES["claim_schedule"], {"now": now})
+            due = await store.claim_schedule(conn, now)
             if due is None:
                 return fired
-            current = now or await _now(conn)
+            current = now or await store.database_now(conn)
             # The next fire is counted from now, not from the missed one: a fire missed while every
             # worker was down runs once, not once per miss.
             upcoming = next_fire(due.cron, due.timezone, max(current, due.next_fire_at))
-            await conn.execute(QUERIES["move_schedule"], {"flow_id": due.flow_id, "next": upcoming})
+            await store.move_schedule(conn, due.flow_id, upcoming)
             fire_at = due.next_fire_at.isoformat()
             await start_in_transaction(
                 conn,
@@ -68,9 +53,3 @@ async def fire_due(conn: AsyncConnection[Any], now: datetime | None) -> int:
                 started_by=None,
             )
             fired += 1
-
-
-async def _now(conn: AsyncConnection[Any]) -> datetime:
-    now = await scalar(conn, QUERIES["database_now"])
-    assert isinstance(now, datetime)
-    return now

@@ -21,14 +21,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
-from psycopg.types.json import Jsonb
 
 from backend.events.wake import parked
-from backend.queue import journal
+from backend.queue import store
 from backend.queue.claims import Claim
-from backend.queue.driver import Approvals, Ended, Parked, Pause, Reparked, Run, Walked
-from backend.queue.queries import QUERIES
-from backend.store.queries import every, one
+from backend.queue.ports import Approvals
+from backend.queue.store import DueWait, WrittenWalk
+from backend.queue.walked import Ended, Parked, Pause, Reparked, Run, Walked
 from backend.walker import EventRequest, JournalLine
 
 
@@ -50,24 +49,6 @@ def batched(outcome: Outcome) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class _Held:
-    """A wait `write_walks` wrote: whether it is due at once, and how long until a parked one falls due
-    (None: finished, or never by time)."""
-
-    wait_id: int
-    due_now: bool
-    due_in: timedelta | None
-
-
-@dataclass(frozen=True, slots=True)
-class DueWait:
-    """A wait a statement parked: whether it is due at once (its wake-up already past)."""
-
-    wait_id: int
-    due_now: bool
-
-
-@dataclass(frozen=True, slots=True)
 class Settled:
     """What a batch's write came to: the waits whose claim held, and how long until the soonest wait it
     parked falls due by time (None: none does; one due at once is announced by NOTIFY instead)."""
@@ -83,7 +64,7 @@ async def settle(
     were written, and when the soonest one parked falls due, so that the worker that wrote it looks again
     then (no NOTIFY can announce a wait due 10 ms from now). One NOTIFY when any wait is due at once."""
     run_ids = sorted({outcome.claim.run_id for outcome in outcomes})
-    await conn.execute(QUERIES["lock_runs"], {"run_ids": run_ids})
+    await store.lock_runs(conn, run_ids)
     walks = [outcome for outcome in outcomes if batched(outcome)]
     held = await _write_walks(conn, me, walks) if walks else []
     written = {row.wait_id for row in held}
@@ -98,16 +79,15 @@ async def settle(
     if due:
         # One NOTIFY for the batch's waits due now, of several runs: a payload that names no run, so every
         # sleeping worker answers it (backend/queue/wakes.py), as none owns them all.
-        await conn.execute(QUERIES["notify"], {"payload": "due"})
+        await store.notify(conn, "due")
     soonest = min((row.due_in for row in held if row.due_in is not None and not row.due_now), default=None)
     return Settled(written, soonest)
 
 
-async def _write_walks(conn: AsyncConnection[Any], me: str, outcomes: Sequence[Outcome]) -> list[_Held]:
+async def _write_walks(conn: AsyncConnection[Any], me: str, outcomes: Sequence[Outcome]) -> list[WrittenWalk]:
     """`write_walks` for these outcomes, as one JSON document encoded once, not as a dozen arrays dumped
     element by element; the waits whose claim held."""
-    params = {"walks": Jsonb([_walk_of(outcome) for outcome in outcomes]), "me": me, "now": outcomes[0].now}
-    return await every(conn, _Held, QUERIES["write_walks"], params)
+    return await store.write_walks(conn, me, [_walk_of(outcome) for outcome in outcomes], outcomes[0].now)
 
 
 async def _write_approvals_and_pauses(
@@ -125,7 +105,7 @@ async def _write_approvals_and_pauses(
     await approvals.create_many(conn, asks)  # one statement for the batch's approvals, not one each
     cleared = [o.claim.wait_id for o, walked in parks if walked.pauses is None and walked.closes is not None]
     if cleared:
-        await conn.execute(QUERIES["clear_pauses"], {"wait_ids": cleared})
+        await store.clear_pauses(conn, cleared)
     now = stepped[0].now if stepped else None
     several = {outcome.claim.wait_id: walked.pauses for outcome, walked in parks if walked.pauses is not None}
     due = await park_pauses(conn, now, several, approvals)
@@ -144,26 +124,15 @@ async def _repark(
     row's lock) is due at once; a branch's retries get their pauses' due times and journal lines."""
     claim = outcome.claim
     decided = walked.pauses is None and await approvals.decided(conn, claim)
-    wait = {
-        "id": claim.wait_id,
-        "me": me,
-        "attempts": claim.attempts,
-        "now": outcome.now,
-        "kind": claim.kind,
-        "continuation": Jsonb(claim.continuation),
-        "node": claim.node,
-        "visit": claim.visit,
-        "wake_at": None if decided else walked.wake_at,
-        "wake_in": timedelta(0) if decided else None,
-    }
-    reparked = await one(conn, DueWait, QUERIES["repark"], wait)
+    wake_at, wake_in = (None, timedelta(0)) if decided else (walked.wake_at, None)
+    reparked = await store.repark(conn, claim, me, outcome.now, wake_at, wake_in)
     if reparked is None:
         return None
     if walked.pauses is not None:
         due = await park_pauses(conn, outcome.now, {claim.wait_id: walked.pauses}, approvals)
         reparked = DueWait(claim.wait_id, bool(due))
-        await journal.append(conn, claim.run_id, walked.journal)
-    await conn.execute(QUERIES["notify_run_shown"], {"run_id": claim.run_id})
+        await store.append_journal(conn, claim.run_id, walked.journal)
+    await store.notify_run_shown(conn, claim.run_id)
     return reparked
 
 
@@ -179,11 +148,9 @@ async def park_pauses(
     listed = {wait_id: each for wait_id, each in pauses.items() if each is not None}
     if not listed:
         return []
-    ids = list(listed)
     walks = [{"wait_id": wait_id, "pauses": [p.to_json() for p in each]} for wait_id, each in listed.items()]
-    params = {"walks": Jsonb(walks), "wait_ids": ids, "now": now}
-    due = {row.wait_id for row in await every(conn, DueWait, QUERIES["park_pauses"], params) if row.due_now}
-    due.update(await approvals.wake_decided(conn, ids))
+    due = {row.wait_id for row in await store.park_pauses(conn, walks, now) if row.due_now}
+    due.update(await approvals.wake_decided(conn, list(listed)))
     return sorted(due)
 
 

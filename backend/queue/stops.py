@@ -16,18 +16,16 @@ too.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from psycopg import AsyncConnection
 
 from backend.errors import CodedError
 from backend.i18n.listed import AllOf
-from backend.queue import journal
-from backend.queue.queries import QUERIES
-from backend.queue.runs import RunApprovals, close_open_effects
+from backend.queue import store
+from backend.queue.runs import RunApprovals
+from backend.queue.store import StoppedRun
 from backend.queue.undo import start_undoing
-from backend.store.queries import one, scalar
 from backend.walker import JournalLine
 
 
@@ -89,15 +87,14 @@ async def resume_run(
         target = current if version is None else version
         if target != current:
             await version_document(conn, stopped.flow_id, current, target, continuation)
-            await conn.execute(QUERIES["move_run_to_version"], {"run_id": run_id, "version": target})
-            await conn.execute(QUERIES["rebase_effects"], {"run_id": run_id})
-        await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": "waiting", "error": None})
-        await conn.execute(QUERIES["resume_stopped_wait"], {"run_id": run_id})
+            await store.move_run_to_version(conn, run_id, target)
+        await store.set_run_status(conn, run_id, "waiting", None)
+        await store.resume_stopped_wait(conn, run_id)
         data = {"by": by, "version": target, "from_version": current}
-        await journal.append(
+        await store.append_journal(
             conn, run_id, [JournalLine(code="run_resumed_by", node=node, visit=visit, data=data)]
         )
-        await conn.execute(QUERIES["notify"], {"payload": str(run_id)})
+        await store.notify(conn, str(run_id))
     return target
 
 
@@ -108,7 +105,7 @@ async def version_document(
     with `continuation` may go on with it: not older, and every node the continuation names still there."""
     if target < current:
         raise StopRefused(code="run_version_not_newer", version=target, current=current)
-    document = await scalar(conn, QUERIES["version_document"], {"flow_id": flow_id, "version": target})
+    document = await store.version_document(conn, flow_id, target)
     if document is None:
         raise StopRefused(code="run_version_not_found", version=target)
     present = {str(n.get("id")) for n in document.get("nodes", []) if isinstance(n, dict)}
@@ -126,34 +123,21 @@ async def end_run(
     async with conn.transaction():
         stopped = await _stopped(conn, run_id)
         node, visit, kind = stopped.node, stopped.visit, stopped.kind
-        await close_open_effects(conn, run_id, "run_ended_by_person")
+        await store.close_open_effects(conn, run_id, "run_ended_by_person")
         # Undos run first (queue/undo.py); a run stopped *in* its undos ends as it is, what failed listed.
         if kind != "undo" and await start_undoing(conn, run_id, by=by, undo_for="end"):
             return
         code = "run_ended_by_person"
-        await conn.execute(QUERIES["set_run_status"], {"run_id": run_id, "status": "failed", "error": code})
+        await store.set_run_status(conn, run_id, "failed", code)
         await approvals.fail_open(conn, run_id)
-        await conn.execute(QUERIES["delete_wait_of_run"], {"run_id": run_id})
-        await journal.append(
+        await store.delete_wait_of_run(conn, run_id)
+        await store.append_journal(
             conn, run_id, [JournalLine(code="run_ended_by", node=node, visit=visit, data={"by": by})]
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _Stopped:
-    """A stopped run, its row locked, with the wait it stopped at (None when it has none)."""
-
-    status: str
-    flow_id: int
-    version: int
-    continuation: Any
-    node: str | None
-    visit: int | None
-    kind: str | None
-
-
-async def _stopped(conn: AsyncConnection[Any], run_id: int) -> _Stopped:
-    run = await one(conn, _Stopped, QUERIES["lock_stopped_run"], {"run_id": run_id})
+async def _stopped(conn: AsyncConnection[Any], run_id: int) -> StoppedRun:
+    run = await store.lock_stopped_run(conn, run_id)
     refuse_unless_stopped(None if run is None else run.status)
     assert run is not None
     return run

@@ -14,17 +14,17 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC
 from typing import Any
 
 from psycopg import AsyncConnection
 
 from backend.console import locale, refuse
 from backend.i18n import catalogs
-from backend.queue.claims import MAX_ATTEMPTS, WaitKind
-from backend.queue.queries import QUERIES
-from backend.queue.runs import RunApprovals, RunNotes, get_run, wait_of_run
-from backend.store.queries import every, scalar
+from backend.queue import store
+from backend.queue.claims import MAX_ATTEMPTS
+from backend.queue.runs import RunApprovals, RunNotes
+from backend.queue.store import RunPause, get_run, wait_of_run
 
 _POLL_S = 0.2
 
@@ -60,9 +60,9 @@ async def run_state(conn: AsyncConnection[Any], run_id: int, approvals: RunAppro
     kind, node, visit, wake_at, wait_status, last_error = (
         wait.kind, wait.node, wait.visit, wait.wake_at, wait.status, wait.last_error
     )  # fmt: skip
-    if wait_status != "waiting" or (wake_at is not None and wake_at <= await _now(conn)):
+    if wait_status != "waiting" or (wake_at is not None and wake_at <= await store.database_now(conn)):
         return RunState(message("run_state_due", run=run_id), settled=False)
-    pauses = await every(conn, _Pause, QUERIES["pauses_of_run"], {"run_id": run_id})
+    pauses = await store.pauses_of_run(conn, run_id)
     if any(pause.kind == "retry" for pause in pauses):
         lines = [await _pause_line(conn, run_id, pause, approvals) for pause in pauses]
         return RunState("\n".join(line for line in lines if line), settled=True)
@@ -82,18 +82,9 @@ async def run_state(conn: AsyncConnection[Any], run_id: int, approvals: RunAppro
     return RunState(message("run_state_waiting_until", run=run_id, node=node, until=until), settled=True)
 
 
-@dataclass(frozen=True, slots=True)
-class _Pause:
-    """One pending pause of a run's wait with several (pauses_of_run)."""
-
-    node: str
-    visit: int
-    kind: WaitKind
-    due: datetime | None
-    attempt: int
-
-
-async def _pause_line(conn: AsyncConnection[Any], run_id: int, pause: _Pause, approvals: RunApprovals) -> str:
+async def _pause_line(
+    conn: AsyncConnection[Any], run_id: int, pause: RunPause, approvals: RunApprovals
+) -> str:
     """One pause of a wait with several, as a sentence; empty for an approval decided a moment ago."""
     if pause.kind == "retry" and pause.due is not None:
         until = pause.due.astimezone(UTC)
@@ -116,12 +107,6 @@ async def _pause_line(conn: AsyncConnection[Any], run_id: int, pause: _Pause, ap
 
 async def _no_notes(conn: AsyncConnection[Any], run_id: int) -> list[str]:
     return []
-
-
-async def _now(conn: AsyncConnection[Any]) -> datetime:
-    now = await scalar(conn, QUERIES["database_now"])
-    assert isinstance(now, datetime)
-    return now
 
 
 async def show_run(

@@ -20,7 +20,6 @@ import socket
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
@@ -29,43 +28,30 @@ from psycopg_pool import AsyncConnectionPool
 
 from backend.events.wake import sweep as sweep_events
 from backend.observability import events
+from backend.queue import store
 from backend.queue.batch import OutcomeBatch
 from backend.queue.claims import (
     MAX_ATTEMPTS,
     Claim,
     ClaimLost,
     Clock,
-    claim_due,
     database_clock,
-    time_out_claimed,
 )
-from backend.queue.driver import (
-    Actions,
-    Approvals,
-    Ended,
-    FlowCache,
-    NoActions,
-    Parked,
-    Reparked,
-    Run,
-    WaitFailed,
-    Walked,
-    load_run,
-    walk_claim,
-)
+from backend.queue.driver import walk_claim
 from backend.queue.events import with_events
 from backend.queue.faults import Faults
+from backend.queue.flow_cache import FlowCache, load_run
 from backend.queue.leases import Renewer
 from backend.queue.outcome import write_failure
-from backend.queue.queries import QUERIES
+from backend.queue.ports import Actions, Approvals, NoActions
 from backend.queue.records import record_retention_from_env, sweep_run_records
 from backend.queue.runs import NOTIFY_CHANNEL
 from backend.queue.schedules import fire_due
 from backend.queue.settle import Outcome
 from backend.queue.sweep import DEFAULT_RETENTION, key_retention_from_env, sweep_ended_runs
 from backend.queue.wakes import WORKERS_CHANNEL, Wakes
+from backend.queue.walked import Ended, Parked, Reparked, Run, WaitFailed, Walked
 from backend.store.errors import database_gone
-from backend.store.queries import one, scalars
 
 log = logging.getLogger("flowyard.worker")
 T = TypeVar("T")
@@ -96,22 +82,6 @@ class Outbox(Protocol):
     wake: asyncio.Event
 
     async def run(self, stop: asyncio.Event) -> None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class _Place:
-    """Where a run's walk died (open_effect_of_run): the node and visit of that action."""
-
-    node: str
-    visit: int
-
-
-@dataclass(frozen=True, slots=True)
-class _NextWake:
-    """The earliest finite wake_at of a waiting wait (None: none), and the database's now (next_wake)."""
-
-    wake_at: datetime | None
-    now: datetime
 
 
 def worker_name() -> str:
@@ -222,7 +192,7 @@ class Worker:
     async def _gone(self) -> None:
         with contextlib.suppress(Exception):
             async with self.pool.connection() as conn:
-                await conn.execute(QUERIES["worker_gone"], {"me": self.name})
+                await store.worker_gone(conn, self.name)
 
     async def serve_due(self) -> int:
         """Claim what is due, up to the free concurrency, and start walking it; how many were claimed.
@@ -269,9 +239,9 @@ class Worker:
         async with self.pool.connection() as conn:
             if self._housekeeping_due(now):
                 await fire_due(conn, now)
-                await conn.execute(QUERIES["release_expired_claims"], {"now": now})
+                await store.release_expired_claims(conn, now)
             in_hand = {wait_id for wait_id, _ in self._inflight}
-            return await claim_due(
+            return await store.claim_due(
                 conn,
                 self.name,
                 limit,
@@ -339,7 +309,8 @@ class Worker:
         try:
             async with self.pool.connection() as conn:
                 return {
-                    claim.wait_id: claim for claim in await time_out_claimed(conn, self.name, claims, now)
+                    claim.wait_id: claim
+                    for claim in await store.time_out_claimed(conn, self.name, claims, now)
                 }
         except Exception:
             log.warning("the time-outs of a claim round failed; each wait reads its own", exc_info=True)
@@ -359,8 +330,7 @@ class Worker:
                 # action when its last try failed: the walk died before writing that failure), else at
                 # its wait.
                 async with self.pool.connection() as conn:
-                    params = {"run_id": claim.run_id, "visit": claim.visit}
-                    died_in = await one(conn, _Place, QUERIES["open_effect_of_run"], params)
+                    died_in = await store.open_effect_of_run(conn, claim.run_id, claim.visit)
                 where = {"node": died_in.node, "visit": died_in.visit} if died_in else {}
                 abandoned = WaitFailed(code="claim_abandoned", attempts=claim.attempts - 1, **where)
                 await self._fail(claim, abandoned)
@@ -463,10 +433,7 @@ class Worker:
 
     async def _still_ours(self, claim: Claim) -> bool:
         async with self.pool.connection() as conn:
-            cur = await conn.execute(
-                QUERIES["still_claimed"], {"id": claim.wait_id, "me": self.name, "attempts": claim.attempts}
-            )
-            return await cur.fetchone() is not None
+            return await store.still_claimed(conn, claim.wait_id, self.name, claim.attempts)
 
     def _parked(self, due_in: timedelta) -> None:
         """An outcome batch committed a wait that falls due `due_in` from now: look again then."""
@@ -501,7 +468,7 @@ class Worker:
             or self._next_wake[1] <= moment
         ):
             async with self.pool.connection() as conn:
-                earliest = await one(conn, _NextWake, QUERIES["next_wake"])
+                earliest = await store.next_wake(conn)
             due = float("inf")
             if earliest is not None and earliest.wake_at is not None:
                 due = moment + (earliest.wake_at - (self.clock() or earliest.now)).total_seconds()
@@ -527,8 +494,7 @@ class Worker:
         while not stop.is_set():
             try:
                 async with await AsyncConnection.connect(conninfo, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                    await conn.execute(f"LISTEN {WORKERS_CHANNEL}")
+                    await store.listen(conn, (NOTIFY_CHANNEL, WORKERS_CHANNEL))
                     self._beat_now.set()  # who else is alive, now that no word of them can be missed
                     async for notice in conn.notifies():
                         if notice.channel == WORKERS_CHANNEL:
@@ -549,15 +515,15 @@ class Worker:
             self._beat_now.clear()
             try:
                 async with self.pool.connection() as conn:
-                    beat = {"me": self.name, "concurrency": self.concurrency, "live": 3 * HEARTBEAT_S}
-                    self._wakes.peers = tuple(await scalars(conn, QUERIES["heartbeat"], beat))
+                    peers = await store.heartbeat(conn, self.name, self.concurrency, 3 * HEARTBEAT_S)
+                    self._wakes.peers = tuple(peers)
                     if not announced:  # the others learn of this worker now, not at their next beat
-                        await conn.execute(QUERIES["notify_workers"], {"me": self.name})
+                        await store.notify_workers(conn, self.name)
                         announced = True
                     if time.monotonic() - swept_at >= SWEEP_S:
                         swept_at = time.monotonic()
-                        await conn.execute(QUERIES["forget_silent_workers"])
-                        await conn.execute(QUERIES["forget_expired_sessions"])
+                        await store.forget_silent_workers(conn)
+                        await store.forget_expired_sessions(conn)
                         keys_kept = key_retention_from_env(self.retention or timedelta(0))
                         await sweep_events(conn, self.clock(), keys_kept)  # wait_event (backend/events)
                         if self.retention is not None:

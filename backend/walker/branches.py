@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backend.walker.continuation import (
+    VERSION,
     Loop,
     State,
     arrivals_to_json,
@@ -195,6 +196,22 @@ def thaw(continuation: Mapping[str, Any], nodes: Collection[str]) -> tuple[State
             code="continuation_invalid", reason="continuation_damaged", detail=str(error)
         ) from None
     return state, root
+
+
+def from_json(continuation: Mapping[str, Any], nodes: Collection[str]) -> tuple[State, tuple[str, int]]:
+    """The state a `"v": 1` continuation holds and the pause it is at; `nodes` are the flow's node ids.
+
+    Raises `ContinuationInvalid` for another version or a shape this release does not write. The
+    containers are copied, so the walk never changes the caller's continuation.
+    """
+    version = continuation.get("v") if isinstance(continuation, Mapping) else None
+    if type(version) is not int or version != VERSION:  # JSON's true and 1.0 equal 1 in Python
+        raise ContinuationInvalid(
+            code="continuation_invalid", reason="continuation_version_unknown", found=json.dumps(version)
+        )
+    state, root = thaw(continuation, nodes)
+    assert root.at is not None  # a v1 continuation always waits at one pause
+    return state, root.at
 
 
 # Parallels nest no deeper than loops and parallels together may (the validator's limit is 3).

@@ -7,7 +7,8 @@ loop was entered, so "the stack has unwound to the waypoint" is `len(stack) == b
 The JSON form (`"v": 1`) holds only JSON types: lists, objects with text keys, text, numbers, booleans
 and null. `json.loads(json.dumps(c))` is accepted as it is. A later release that changes the shape writes
 a new `v` and keeps reading every earlier one; this release refuses any `v` other than 1.
-The branches of a parallel, and the versions 2 and 3 that hold them, are in branches.py.
+The branches of a parallel, the versions 2 and 3 that hold them, and the reading of every version
+(`thaw`, and `from_json` for a `"v": 1`) are in branches.py.
 
 Examples:
     >>> seen = [{"t": None, "ask": None}]
@@ -17,6 +18,7 @@ Examples:
 'vars': {'trigger': 1}, 'loops': []}
     >>> import json
     >>> text = json.dumps(to_json(state, at=("ask", 2)))
+    >>> from backend.walker.branches import from_json
     >>> thawed, at = from_json(json.loads(text), {"t", "ask", "b"})
     >>> at, thawed == state
     (('ask', 2), True)
@@ -24,12 +26,10 @@ Examples:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from backend.walker.errors import ContinuationInvalid
 from backend.walker.templates import MISSING
 
 VERSION = 1
@@ -134,22 +134,3 @@ def loop_from_json(frozen: Any, nodes: Collection[str], floor: int, height: int)
         loop.items, loop.name = frozen["items"], frozen["as"]
         loop.saved = frozen.get("saved", MISSING)
     return loop
-
-
-def from_json(continuation: Mapping[str, Any], nodes: Collection[str]) -> tuple[State, tuple[str, int]]:
-    """The state a `"v": 1` continuation holds and the pause it is at; `nodes` are the flow's node ids.
-
-    Raises `ContinuationInvalid` for another version or a shape this release does not write. The
-    containers are copied, so the walk never changes the caller's continuation.
-    """
-    version = continuation.get("v") if isinstance(continuation, Mapping) else None
-    if type(version) is not int or version != VERSION:  # JSON's true and 1.0 equal 1 in Python
-        raise ContinuationInvalid(
-            code="continuation_invalid", reason="continuation_version_unknown", found=json.dumps(version)
-        )
-    # Imported here: branches.py builds on this module's loops and state.
-    from backend.walker.branches import thaw
-
-    state, root = thaw(continuation, nodes)
-    assert root.at is not None  # a v1 continuation always waits at one pause
-    return state, root.at

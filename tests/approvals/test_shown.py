@@ -11,7 +11,7 @@ from typing import Any
 from backend.approvals.records import digest
 from backend.approvals.service import ApprovalService
 from backend.graph.model import Flow
-from backend.queue.driver import Run
+from backend.queue.walked import Run
 from backend.walker import ApprovalRequest
 from tests.approvals.test_decisions import approval_flow
 from tests.support import AsyncConnection, Queue

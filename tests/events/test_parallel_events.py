@@ -71,12 +71,14 @@ def test_an_event_posted_while_the_other_branch_is_walked_is_not_lost_when_the_w
     queue: Queue,
 ) -> None:
     """The delivery answers the pause of a claimed wait but cannot make the wait due; the walk's park
-    writes the pauses over it, and then makes the answered pause due now (backend/queue/pauses.py)."""
+    writes the pauses over it, and then makes the answered pause due now (`wake_pauses`, queue/store.py)."""
     from backend.approvals.service import ApprovalService
     from backend.events.service import deliver
     from backend.queue.commands import open_pool
-    from backend.queue.driver import FlowCache, NoActions, load_run, walk_claim
+    from backend.queue.driver import walk_claim
     from backend.queue.events import with_events
+    from backend.queue.flow_cache import FlowCache, load_run
+    from backend.queue.ports import NoActions
     from backend.queue.settle import Outcome, settle
     from tests.queue.test_runs import _always_ours, _claim
 

@@ -10,7 +10,7 @@ import pytest
 
 from backend.events.store import QUERIES as EVENTS
 from backend.observability.queries import QUERIES as GAUGES
-from backend.queue.run_page import QUERIES as RUN_PAGE
+from backend.queue.store import RUN_PAGE_QUERIES as RUN_PAGE
 from tests.support import Queue, flow, plan_text, sequential_scans
 
 PARAMS: dict[str, Any] = {

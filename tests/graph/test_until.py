@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from backend.graph import validate
-from backend.queue.driver import WaitFailed, wake_of
+from backend.queue.wake_times import wake_of
+from backend.queue.walked import WaitFailed
 from backend.walker import DelayRequest
 from tests.graph.graph_flows import found
 from tests.support import flow

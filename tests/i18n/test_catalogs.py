@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from backend.i18n import catalogs
+from backend.i18n import catalogs, po_files
 from backend.i18n.catalogs import LOCALES, catalog, catalog_json, message
 from backend.i18n.zones import reading_in, zone
 
@@ -85,11 +85,11 @@ def test_catalog_json_is_flat_undotted_and_the_same_keys_in_every_locale() -> No
 
 @pytest.fixture
 def po_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.setattr(catalogs, "LOCALES_DIR", tmp_path)
-    catalogs.po_file.cache_clear()
+    monkeypatch.setattr(po_files, "LOCALES_DIR", tmp_path)
+    po_files.po_file.cache_clear()
     catalogs.catalog.cache_clear()
     yield tmp_path
-    catalogs.po_file.cache_clear()
+    po_files.po_file.cache_clear()
     catalogs.catalog.cache_clear()
 
 

@@ -74,17 +74,16 @@ PACKAGES: dict[str, Package] = {
     ),
     "graph": Package(["backend/graph/*"], ["backend.graph.*"], ["tests/graph", "backend/graph"]),
     "queue": Package(
-        ["backend/queue/claims.py", "backend/queue/driver.py"],
+        ["backend/queue/claims.py", "backend/queue/wake_times.py"],
         [
-            # claims.py's pure parts only: claim_due and time_out_claimed talk to PostgreSQL.
             "backend.queue.claims.x_backoff__mutmut_*",
             "backend.queue.claims.xǁClaimǁ*",
             "backend.queue.claims.xǁClaimedǁ*",
-            "backend.queue.driver.x_wake_of__mutmut_*",
-            "backend.queue.driver.x__duration__mutmut_*",
-            "backend.queue.driver.x__timestamp__mutmut_*",
+            "backend.queue.wake_times.x_wake_of__mutmut_*",
+            "backend.queue.wake_times.x__duration__mutmut_*",
+            "backend.queue.wake_times.x__timestamp__mutmut_*",
         ],
-        ["tests/queue/test_pure.py", "backend/queue/claims.py", "backend/queue/driver.py"],
+        ["tests/queue/test_pure.py", "backend/queue/claims.py", "backend/queue/wake_times.py"],
     ),
     "i18n": Package(
         ["backend/i18n/*"],
@@ -475,9 +474,9 @@ def _narrowed(patterns: list[str], module: str) -> list[str]:
 
     >>> _narrowed(["backend.walker.*"], "backend.walker.loops.")
     ['backend.walker.loops.*']
-    >>> queue = ["backend.queue.claims.*", "backend.queue.driver.x_wake_of__mutmut_*"]
-    >>> _narrowed(queue, "backend.queue.driver.")
-    ['backend.queue.driver.x_wake_of__mutmut_*']
+    >>> queue = ["backend.queue.claims.*", "backend.queue.wake_times.x_wake_of__mutmut_*"]
+    >>> _narrowed(queue, "backend.queue.wake_times.")
+    ['backend.queue.wake_times.x_wake_of__mutmut_*']
     """
     narrow = [p for p in patterns if p.startswith(module)]
     broad = [module + "*" for p in patterns if module.startswith(p.removesuffix("*"))]

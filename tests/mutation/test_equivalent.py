@@ -21,7 +21,7 @@ def test_a_mutant_belongs_to_the_package_whose_code_it_changes() -> None:
     assert _package_of("backend.walker.redact.x_redact_url__mutmut_3") == "walker"
     assert _package_of("backend.graph.schema.xǁExplainerǁexplain__mutmut_1") == "graph"
     assert _package_of("backend.queue.claims.x_backoff__mutmut_2") == "queue"
-    assert _package_of("backend.queue.driver.x__timestamp__mutmut_2") == "queue"
+    assert _package_of("backend.queue.wake_times.x__timestamp__mutmut_2") == "queue"
     assert _package_of("backend.queue.driver.x_drive__mutmut_2") is None
     assert _package_of("backend.i18n.codes.x_codes_in_source__mutmut_1") == "i18n"
 

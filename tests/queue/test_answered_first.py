@@ -12,7 +12,8 @@ import psycopg
 
 from backend.approvals.service import ApprovalService
 from backend.people.accounts import Grant, add_user
-from backend.queue.claims import Claim, claim_due
+from backend.queue.claims import Claim
+from backend.queue.store import claim_due
 from tests.events.support import post, waiting_flow
 from tests.queue.test_batch import LOG_FLOW
 from tests.queue.test_claim_reads import asking

@@ -35,7 +35,9 @@ def _walk_all(queue: Queue, count: int, spoil: Any = None) -> list[BaseException
     from backend.queue.batch import OutcomeBatch
     from backend.queue.claims import Claim
     from backend.queue.commands import open_pool
-    from backend.queue.driver import FlowCache, NoActions, load_run, walk_claim
+    from backend.queue.driver import walk_claim
+    from backend.queue.flow_cache import FlowCache, load_run
+    from backend.queue.ports import NoActions
     from backend.queue.queries import QUERIES
     from backend.queue.settle import Outcome
 

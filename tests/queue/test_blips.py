@@ -104,7 +104,7 @@ def test_a_worker_never_claims_again_a_wait_it_has_in_hand(queue: Queue) -> None
     the worker, told the database went away, tries the write again. Were the worker to claim that wait
     anew meanwhile (attempts 1 again), the second try would pass the claim's guard and write the outcome
     twice: the claim statement leaves out the waits the worker has in hand."""
-    from backend.queue.claims import claim_due
+    from backend.queue.store import claim_due
 
     run_id = queue.start(queue.save(STEPS))
     row = queue.one("SELECT id FROM waits WHERE run_id = %s", run_id)

@@ -18,9 +18,9 @@ from psycopg import AsyncConnection
 
 from backend.approvals.service import ApprovalService
 from backend.faults import Faults
-from backend.queue.claims import claim_due
 from backend.queue.commands import open_pool
 from backend.queue.queries import QUERIES
+from backend.queue.store import claim_due
 from backend.queue.worker import Worker
 from tests.support import Queue, flow
 

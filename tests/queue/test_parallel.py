@@ -284,7 +284,9 @@ def test_a_decision_landing_while_another_pause_is_walked_is_not_lost_when_the_w
     """The decision's wake-up is written on a claimed wait; the walk's park writes the pauses over it,
     and then makes the decided approval's pause due again (runs are locked first: one of the two waits)."""
     from backend.queue.claims import Claim
-    from backend.queue.driver import FlowCache, NoActions, load_run, walk_claim
+    from backend.queue.driver import walk_claim
+    from backend.queue.flow_cache import FlowCache, load_run
+    from backend.queue.ports import NoActions
     from backend.queue.queries import QUERIES
     from backend.queue.settle import Outcome, settle
 

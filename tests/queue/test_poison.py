@@ -24,9 +24,10 @@ import psycopg
 from psycopg import AsyncConnection, sql
 
 from backend.api.stream import CHANNEL as RUNS_CHANNEL
-from backend.queue.claims import MAX_ATTEMPTS, claim_due
+from backend.queue.claims import MAX_ATTEMPTS
 from backend.queue.queries import QUERIES
 from backend.queue.runs import start_run
+from backend.queue.store import claim_due
 from tests.server_logs import server_log
 from tests.support import Queue, flow
 

@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from backend.queue.claims import FIRST_BACKOFF, MAX_ATTEMPTS, ApprovalRead, Claim, backoff, database_clock
-from backend.queue.driver import WaitFailed, Wake, wake_of
+from backend.queue.wake_times import wake_of
+from backend.queue.walked import WaitFailed, Wake
 from backend.walker import ActionRequest, ApprovalRequest, DelayRequest, EventRequest
 
 

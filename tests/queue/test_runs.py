@@ -169,7 +169,9 @@ def test_a_lapsed_claims_late_write_is_refused_and_changes_nothing(queue: Queue,
     """The claim is the worker and the claiming: even the same worker, claiming again after its own
     lease lapsed, cannot write the first claim's outcome over the second's."""
     from backend.queue.commands import open_pool
-    from backend.queue.driver import FlowCache, NoActions, load_run, walk_claim
+    from backend.queue.driver import walk_claim
+    from backend.queue.flow_cache import FlowCache, load_run
+    from backend.queue.ports import NoActions
     from backend.queue.settle import Outcome, settle
     from backend.queue.worker import Worker
 

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from backend.walker.continuation import State, from_json, to_json
+from backend.walker.branches import from_json
+from backend.walker.continuation import State, to_json
 from backend.walker.errors import ContinuationInvalid
 from tests.walker.support import reason_of
 

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from backend.walker.continuation import Loop, from_json
+from backend.walker.branches import from_json
+from backend.walker.continuation import Loop
 from backend.walker.errors import ContinuationInvalid
 from backend.walker.templates import MISSING
 from tests.walker.support import reason_of
