@@ -14,7 +14,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from backend.config import settings
+from backend.settings import Settings
 from backend.store import embedded
 from backend.store.database import connect, ensure_database, with_database
 from backend.store.migrations import migrate
@@ -52,7 +52,7 @@ _started = pytest.StashKey[bool]()  # whether this process started the embedded 
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput") or os.environ.get("DATABASE_URL") or os.environ.get(SERVER_URL):
         return
-    pgdata = settings().pgdata
+    pgdata = Settings.from_environment().pgdata
     config.stash[_started] = embedded.running_pid(pgdata) is None
     url = embedded.start(pgdata)
     if _room_for(url) < TEST_CONNECTIONS:
@@ -76,7 +76,7 @@ def _room_for(url: str) -> int:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     if config.stash.get(_started, False):
-        embedded.stop(settings().pgdata)
+        embedded.stop(Settings.from_environment().pgdata)
         del os.environ[SERVER_URL]
 
 

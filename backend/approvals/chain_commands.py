@@ -24,10 +24,9 @@ from backend.approvals.signing import (
     load_key,
     public_key_text,
     read_file,
-    signing_paths,
 )
-from backend.config import settings
 from backend.console import coded, refuse, say
+from backend.settings import Settings
 
 EXPORT_FORMAT = "flowyard.audit-chain/1"
 
@@ -85,22 +84,21 @@ def _break_line(found: Break) -> str:
     return coded(code=found.code, **params)
 
 
-def signed_heads_here(public_key: str | None = None) -> tuple[list[Signed], list[Break]] | None:
+def signed_heads_here(
+    settings: Settings, public_key: str | None = None
+) -> tuple[list[Signed], list[Break]] | None:
     """The signed heads file's lines, held to `public_key`, else to the key that signs here; None when
     there is no key (nothing was signed here). Reads a file: call it off the event loop."""
-    data_dir = settings().data_dir
     if public_key is None:
-        key = existing_key(data_dir)
+        key = existing_key(settings.data_dir, settings.signing_key)
         public_key = None if key is None else public_key_text(key)
-    return None if public_key is None else read_file(signing_paths(data_dir), public_key)
+    return None if public_key is None else read_file(settings.signed_heads, public_key)
 
 
-async def _verify(url: str, flow_id: int | None, public_key: str | None) -> Verdict:
-    from backend.queue.sweep import approval_retention_from_env
-
-    signed = signed_heads_here(public_key)
+async def _verify(url: str, settings: Settings, flow_id: int | None, public_key: str | None) -> Verdict:
+    signed = signed_heads_here(settings, public_key)
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
-        verdict = await verify(conn, flow_id, approval_retention_from_env(), signed)
+        verdict = await verify(conn, flow_id, settings.approval_retention, signed)
     if public_key is not None and signed is not None and not signed[0] and not signed[1]:
         # The auditor's key says heads were signed: a file gone or emptied is a break, not "intact".
         verdict.breaks.append(Break(code="signed_heads_missing", chain=""))
@@ -109,36 +107,34 @@ async def _verify(url: str, flow_id: int | None, public_key: str | None) -> Verd
 
 def run_audit_command(args: argparse.Namespace, url: str) -> int:
     try:
-        return _say(asyncio.run(_verify(url, args.flow, args.public_key)), args.json)
+        return _say(asyncio.run(_verify(url, args.settings, args.flow, args.public_key)), args.json)
     except SigningKeyInvalid as refused:
         return refuse(refused, exit_code=2)
 
 
-async def _sign(url: str) -> dict[str, tuple[int, str]]:
-    data_dir = settings().data_dir
-    key, path = load_key(data_dir), signing_paths(data_dir)
+async def _sign(url: str, settings: Settings) -> dict[str, tuple[int, str]]:
+    key = load_key(settings.data_dir, settings.signing_key)
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
-        return await sign_heads(conn, key, path)
+        return await sign_heads(conn, key, settings.signed_heads)
 
 
 def run_sign_command(args: argparse.Namespace, url: str) -> int:
     """Sign every chain's head now, even when the file's last line holds the same heads."""
     try:
-        heads = asyncio.run(_sign(url))
+        heads = asyncio.run(_sign(url, args.settings))
     except SigningKeyInvalid as refused:
         return refuse(refused, exit_code=2)
     if not heads:
         say(code="audit_signed_nothing")
         return 0
-    path = signing_paths(settings().data_dir)
-    say(code="audit_signed_heads", chains=len(heads), file=str(path))
+    say(code="audit_signed_heads", chains=len(heads), file=str(args.settings.signed_heads))
     return 0
 
 
 def run_key_command(args: argparse.Namespace) -> int:
     """The public key auditors keep, to check the signed heads with (made with the key on first use)."""
     try:
-        print(public_key_text(load_key(settings().data_dir)))
+        print(public_key_text(load_key(args.settings.data_dir, args.settings.signing_key)))
     except SigningKeyInvalid as refused:
         return refuse(refused, exit_code=2)
     return 0

@@ -17,7 +17,6 @@ from typing import Any, Protocol
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
-from backend.config import value_limits
 from backend.errors import CodedError
 from backend.graph.durations import check_moment, parse_duration, parse_moment
 from backend.graph.model import Flow
@@ -38,6 +37,7 @@ from backend.walker import (
     Step,
     walk,
 )
+from backend.walker.sizes import DEFAULT_LIMITS
 
 
 class WaitFailed(CodedError):
@@ -273,19 +273,19 @@ async def walk_claim(
     still_ours: StillOurs,
     *,
     now: datetime | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Walked:
-    """Walk a claimed wait's run until it pauses at approvals or delays, or ends.
+    """Walk a claimed wait's run until it pauses at approvals or delays, or ends, within `limits`.
 
     Every action the walk asks for is sent and resumed in turn, those of several branches too. A wait
     with several pauses (a parallel open) resumes those due by `now` (None: the database's now), one
     `walk` call each (`_walk_due_pauses`). A connection is held only around each database step, never
     across an action's network I/O.
     """
-    limits = Limits(*value_limits())
     if claim.kind == "undo":
         from backend.queue.undo import undo_walk
 
-        return await undo_walk(pool, claim, run, actions, still_ours)
+        return await undo_walk(pool, claim, run, actions, still_ours, limits.value_bytes)
     walking = _Walking(claim, run, actions, still_ours, limits)
     if claim.kind == "start":
         step = walking.took(walk(run.flow, None, trigger=run.input, limits=limits))

@@ -16,7 +16,6 @@ from typing import Any, Literal
 
 from psycopg import AsyncConnection
 
-from backend.config import settings
 from backend.graph.model import Node
 from backend.queue import journal
 from backend.queue.claims import Claim, ClaimLost
@@ -57,7 +56,9 @@ async def start_undoing(conn: AsyncConnection[Any], run_id: int, *, by: str | No
     return len(nodes)
 
 
-async def undo_walk(conn_pool: Any, claim: Claim, run: Run, actions: Actions, still_ours: StillOurs) -> Ended:
+async def undo_walk(
+    conn_pool: Any, claim: Claim, run: Run, actions: Actions, still_ours: StillOurs, limit: int
+) -> Ended:
     """Send a run's pending undos, newest first; the walk ends the run once they all have succeeded."""
     state = claim.continuation or {}
     variables = dict(state.get("vars") or {})
@@ -75,7 +76,6 @@ async def undo_walk(conn_pool: Any, claim: Claim, run: Run, actions: Actions, st
         JournalLine(code="undo_done", node=undo.node, visit=undo.visit, data={"undo_visit": -undo.visit})
         for undo in done
     ]
-    limit = settings().max_value_bytes
     for index, undone in enumerate(pending):
         visit, node_id = undone.visit, undone.node
         node = run.flow.nodes[node_id]
