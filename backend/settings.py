@@ -70,6 +70,7 @@ def _setting(name: str, default: Any, shown: str, what: str, parse: Callable[[st
 
 
 def _secret(name: str, what: str) -> Any:
+    """A field whose value is a secret: unset by default, and left out of the `repr`."""
     return field(default=None, repr=False, metadata={"variable": Variable(name, "unset", what, str)})
 
 
@@ -142,6 +143,10 @@ def _path(text: str) -> Path:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
+    """Every setting, in the README's order. A field named `given_...` is the variable as given, None when
+    unset; the value with its default worked out is a property (`base_url`, `signed_heads`,
+    `actions.smtp_security`)."""
+
     database_url: str | None = _setting(
         "DATABASE_URL",
         None,
@@ -174,14 +179,14 @@ class Settings:
         " approvals are never swept",
         _days,
     )
-    given_key_retention: timedelta | None = _setting(
+    key_retention: timedelta = _setting(
         "FLOWYARD_KEY_RETENTION_DAYS",
         timedelta(days=90),
         "`90`",
         "how long a webhook's `Idempotency-Key` and a schedule's fire time keep deduplicating, after their"
         " run too; never shorter than the runs' retention, and a key whose run is still kept is never"
         " forgotten",
-        _days,
+        lambda text: _days(text) or timedelta(0),  # the runs' retention is the least (the worker's rule)
     )
     approval_retention: timedelta | None = _setting(
         "FLOWYARD_APPROVAL_RETENTION_DAYS",
@@ -426,15 +431,12 @@ class Settings:
 
     @property
     def base_url(self) -> str:
+        """Where people reach Flowyard: FLOWYARD_BASE_URL, else where `serve` listens."""
         return self.given_base_url or f"http://{self.host}:{self.port}"
 
     @property
-    def key_retention(self) -> timedelta:
-        """The triggers' keys' retention: never shorter than the runs' (none kept forever, as 0 days)."""
-        return max(self.given_key_retention or timedelta(0), self.run_retention or timedelta(0))
-
-    @property
     def signed_heads(self) -> Path:
+        """The file the signed heads are appended to."""
         return self.given_signed_heads or self.data_dir / "signed-heads.jsonl"
 
     @property
@@ -446,6 +448,7 @@ class Settings:
 
     @property
     def actions(self) -> ActionSettings:
+        """The part the action sender and the approvals' mailer take (the secret store's key with it)."""
         from backend.actions.destinations import AllowList
         from backend.actions.settings import ActionSettings
 

@@ -14,6 +14,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
+from backend.i18n import terminal
 from backend.settings import Settings
 from backend.store import embedded
 from backend.store.database import connect, ensure_database, with_database
@@ -33,6 +34,14 @@ os.environ.setdefault("FLOWYARD_LOG_LEVEL", "WARNING")
 for _name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
     os.environ.pop(_name, None)
 os.environ["LANG"] = "C.UTF-8"
+
+
+@pytest.fixture(autouse=True)
+def english_terminal() -> Iterator[None]:
+    """A test's `flowyard` (backend.cli.main) sets the terminal's language for the process, as a command
+    does once as it starts: the next test's terminal speaks English again."""
+    yield
+    terminal.speak(terminal.DEFAULT_LOCALE)
 
 
 @pytest.fixture(scope="session", autouse=True)
