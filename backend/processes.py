@@ -23,9 +23,9 @@ from backend.actions import ActionSender
 from backend.actions.queries import late_answer_lines
 from backend.actions.secret_store import SecretStore
 from backend.actions.transport import listening_done
+from backend.api.app import worker_of
 from backend.api.worker_port import bind, metrics_port
 from backend.approvals.head_signer import signing
-from backend.approvals.mail import approval_mailer
 from backend.approvals.retention import record_retention
 from backend.approvals.service import ApprovalService
 from backend.console import refuse, say, warn
@@ -35,7 +35,6 @@ from backend.people.accounts import anyone, case_duplicates, has_right, user_exi
 from backend.people.commands import speak_as_user
 from backend.queue import commands as queue_commands
 from backend.queue.commands import open_pool
-from backend.queue.worker import Worker
 from backend.settings import Settings, hand_down
 from backend.store.database import connect, database_url
 from backend.store.errors import StoreError
@@ -168,20 +167,9 @@ async def run_worker(
     await pool.open()
     try:
         faults = Faults(*faults_armed)
-        worker = Worker(
-            pool,
-            concurrency=concurrency,
-            lease=lease,
-            faults=faults,
-            retention=settings.run_retention,
-            key_retention=settings.key_retention,
-            approval_retention=settings.approval_retention,
-            record_retention=settings.record_retention,
-            limits=settings.limits,
-            events_keep=settings.events_keep,
-            actions=ActionSender(pool, settings.actions, faults=faults),
-            approvals=ApprovalService(),
-            outbox=approval_mailer(pool, settings.actions, settings.base_url),
+        actions = ActionSender(pool, settings.actions, faults=faults)
+        worker = worker_of(
+            pool, settings, concurrency=concurrency, actions=actions, lease=lease, faults=faults
         )
         say(code="cli_worker_serving", worker=worker.name, concurrency=concurrency)
         if metrics is not None:

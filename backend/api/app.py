@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +48,12 @@ from backend.api.probes import probe_routes
 from backend.approvals.head_signer import signing
 from backend.approvals.mail import approval_mailer
 from backend.approvals.service import ApprovalService
+from backend.faults import Faults
 from backend.i18n import negotiate
 from backend.people.hashing import PasswordHashing
 from backend.queue.commands import open_pool
 from backend.queue.driver import Actions
-from backend.queue.worker import Worker
+from backend.queue.worker import LEASE, Worker
 from backend.settings import Settings
 
 WORKER_CONCURRENCY = 10
@@ -122,24 +124,40 @@ def create_app(
     return app
 
 
+def worker_of(
+    pool: Any,
+    settings: Settings,
+    *,
+    concurrency: int,
+    actions: Actions,
+    lease: timedelta = LEASE,
+    faults: Faults | None = None,
+) -> Worker:
+    """A worker as a process's settings make it (`flowyard worker`, and `serve`'s in-process one): its
+    retentions, its walks' limits, the approvals and their mailer."""
+    return Worker(
+        pool,
+        concurrency=concurrency,
+        lease=lease,
+        faults=faults,
+        actions=actions,
+        approvals=ApprovalService(),
+        retention=settings.run_retention,
+        key_retention=settings.key_retention,
+        approval_retention=settings.approval_retention,
+        record_retention=settings.record_retention,
+        limits=settings.limits,
+        events_keep=settings.events_keep,
+        outbox=approval_mailer(pool, settings.actions, settings.base_url),
+    )
+
+
 @asynccontextmanager
 async def _worker(pool: Any, actions: Actions | None, settings: Settings) -> AsyncIterator[None]:
     stop = asyncio.Event()
     sender = actions or ActionSender(pool, settings.actions)
     task = asyncio.create_task(
-        Worker(
-            pool,
-            concurrency=WORKER_CONCURRENCY,
-            actions=sender,
-            approvals=ApprovalService(),
-            retention=settings.run_retention,
-            key_retention=settings.key_retention,
-            approval_retention=settings.approval_retention,
-            record_retention=settings.record_retention,
-            limits=settings.limits,
-            events_keep=settings.events_keep,
-            outbox=approval_mailer(pool, settings.actions, settings.base_url),
-        ).run(stop)
+        worker_of(pool, settings, concurrency=WORKER_CONCURRENCY, actions=sender).run(stop)
     )
     try:
         yield
