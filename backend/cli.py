@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn
@@ -30,24 +29,24 @@ Handler = Callable[[argparse.Namespace], int]
 def _command(target: str, *, database: bool = True) -> Handler:
     """The handler `module:function` of one command, imported when it runs; with `database`, it is
     called as `function(args, url)` once the schema is migrated, else as `function(args)`. The settings
-    are checked first, before anything reads one or touches the database (`settings_check.check_settings`):
-    a bad one is one coded line, never a traceback."""
+    are read and checked first, before anything touches the database (`Settings.from_environ`): a bad one
+    is one coded line, never a traceback. The handler finds them in `args.settings`, and the environment
+    (for a variable its command line names, `--token-env`) in `args.variables`."""
 
     def handle(args: argparse.Namespace) -> int:
         from backend.actions.failures import ActionFailure
         from backend.console import refuse
+        from backend.settings import SettingInvalid
         from backend.store.errors import StoreError
 
         module, _, name = target.partition(":")
         function = getattr(importlib.import_module(module), name)
         try:
-            from backend.settings_check import check_settings
-
-            check_settings()
+            _read_settings(args)
             if not database:
                 return int(function(args))
-            return int(function(args, _migrated_url()))
-        except StoreError as exc:
+            return int(function(args, _migrated_url(args.settings)))
+        except (SettingInvalid, StoreError) as exc:
             return refuse(exc, exit_code=2)
         except ActionFailure as failure:  # the secret key: missing from the data folder, open to others
             return refuse(failure, exit_code=2)
@@ -59,18 +58,33 @@ def _offline(target: str) -> Handler:
     """A command that needs no database (`check`, `walk`): its handler, imported when it runs."""
 
     def handle(args: argparse.Namespace) -> int:
+        from backend.settings import SettingInvalid
+
         module, _, name = target.partition(":")
-        return int(getattr(importlib.import_module(module), name)(args))
+        function = getattr(importlib.import_module(module), name)
+        try:
+            _read_settings(args)
+        except SettingInvalid as refused:
+            from backend.console import refuse
+
+            return refuse(refused, exit_code=2)
+        return int(function(args))
 
     return handle
 
 
-def _migrated_url() -> str:
-    from backend.config import settings
+def _read_settings(args: argparse.Namespace) -> None:
+    """Read the settings once, for the command to take from `args` (a bad one: `setting_invalid`)."""
+    from backend.settings import Settings, environment
+
+    args.settings, args.variables = Settings.from_environment(), environment()
+
+
+def _migrated_url(settings: Any) -> str:
     from backend.store.database import connect, database_url
     from backend.store.migrations import migrate
 
-    url = database_url(settings())
+    url = database_url(settings)
     with connect(url) as conn:
         migrate(conn)
     return url
@@ -571,21 +585,24 @@ _CRASH_SETTINGS = {"FLOWYARD_CRASH_AFTER_COMMIT", "FLOWYARD_CRASH_BEFORE_COMMIT"
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command `argv` names (`sys.argv` by default) and return its exit code: 2 for a command
     line that cannot be read, after argparse's usage line, one coded line as every refusal is."""
+    from backend.settings import environment
+
+    terminal.speak(terminal.terminal_locale(environment()))
     try:
-        args = _parser(terminal.terminal_locale()).parse_args(argv)
+        args = _parser(terminal.spoken()).parse_args(argv)
     except ArgumentsRefused as refused:
         from backend.console import refuse
 
         refused.parser.print_usage(sys.stderr)
         return refuse(refused, exit_code=2)
     handler: Handler = args.func
-    if _CRASH_SETTINGS & os.environ.keys():
+    if _CRASH_SETTINGS & environment().keys():
         from backend.console import refuse
         from backend.store.commits import arm_from_environment
         from backend.store.errors import StoreError
 
         try:
-            arm_from_environment()
+            arm_from_environment(environment())
         except StoreError as error:
             return refuse(error, exit_code=2)
     return handler(args)

@@ -20,10 +20,10 @@ from typing import Any, TextIO
 from babel.lists import format_list
 
 from backend.errors import CodedError
+from backend.i18n import terminal
 from backend.i18n.catalogs import message
 from backend.i18n.locales import LOCALES
 from backend.i18n.pseudo import PSEUDO_LOCALE
-from backend.i18n.terminal import terminal_locale
 from backend.i18n.zones import format_moment, set_reader_zone, zone
 from backend.strict_json import JsonRefused, read_json
 
@@ -32,7 +32,7 @@ _SPEAKING: ContextVar[str | None] = ContextVar("speaking", default=None)
 
 def locale() -> str:
     """The language this command speaks: a user's own (`speak_as`), else the terminal's."""
-    return _SPEAKING.get() or terminal_locale()
+    return _SPEAKING.get() or terminal.spoken()
 
 
 def speak_as(user_locale: str | None, time_zone: str | None) -> None:

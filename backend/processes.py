@@ -11,24 +11,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import signal
 import socket
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
 
-from backend.actions import ActionSender, ActionSettings
+from backend.actions import ActionSender
 from backend.actions.queries import late_answer_lines
 from backend.actions.secret_store import SecretStore
 from backend.actions.transport import listening_done
+from backend.api.app import worker_of
 from backend.api.worker_port import bind, metrics_port
 from backend.approvals.head_signer import signing
-from backend.approvals.mail import approval_mailer
 from backend.approvals.retention import record_retention
 from backend.approvals.service import ApprovalService
-from backend.config import settings
 from backend.console import refuse, say, warn
 from backend.faults import Faults
 from backend.observability.logs import configure as configure_logging
@@ -36,14 +35,13 @@ from backend.people.accounts import anyone, case_duplicates, has_right, user_exi
 from backend.people.commands import speak_as_user
 from backend.queue import commands as queue_commands
 from backend.queue.commands import open_pool
-from backend.queue.sweep import approval_retention_from_env, retention_from_env
-from backend.queue.worker import Worker
+from backend.settings import Settings, hand_down
 from backend.store.database import connect, database_url
 from backend.store.errors import StoreError
 from backend.store.migrations import Migration, migrate
 
 
-def _migrate_and_seal(url: str) -> list[Migration]:
+def _migrate_and_seal(url: str, settings: Settings) -> list[Migration]:
     """Apply the migrations, then seal the server tokens migration 0008 moved in the clear, and record
     the approvals' retention (FLOWYARD_APPROVAL_RETENTION_DAYS) when it changed and the role may.
 
@@ -52,9 +50,9 @@ def _migrate_and_seal(url: str) -> list[Migration]:
     """
     with connect(url) as conn:
         done = migrate(conn)
-        SecretStore.from_settings().seal_moved_tokens(conn)
+        SecretStore.from_settings(settings.actions).seal_moved_tokens(conn)
         # The approvals' retention, as the schema's owner records it: the trail's trigger trusts no other.
-        if not record_retention(conn, approval_retention_from_env()):
+        if not record_retention(conn, settings.approval_retention):
             warn(code="approval_retention_unrecorded")
         # Names that differ only by case from before they were one name: said each time, never merged.
         for duplicate in case_duplicates(conn):
@@ -63,8 +61,8 @@ def _migrate_and_seal(url: str) -> list[Migration]:
 
 
 def migrate_command(args: argparse.Namespace) -> int:
-    url = database_url(settings())
-    done = _migrate_and_seal(url)
+    url = database_url(args.settings)
+    done = _migrate_and_seal(url, args.settings)
     for migration in done:
         say(code="cli_migration_applied", migration=f"{migration.number:04d}_{migration.name}")
     if done:
@@ -79,10 +77,10 @@ def serve_command(args: argparse.Namespace) -> int:
 
     if args.workers < 1:
         raise StoreError(code="serve_workers_invalid", given=args.workers)
-    configure_logging()
-    config = settings()
+    config: Settings = args.settings
+    configure_logging(config.log_format, config.log_level)
     url = database_url(config)
-    _migrate_and_seal(url)
+    _migrate_and_seal(url, config)
     if not asyncio.run(_anyone(url)):
         # Nobody can log in or hold a token yet; the terminal is the only way in, and this says how.
         say(code="first_admin_missing")
@@ -97,8 +95,10 @@ def serve_command(args: argparse.Namespace) -> int:
     port = bound_port(listener)
     say(code="cli_serving", url=f"http://{host}:{port}")
     # Links in approvers' mails point here unless a proxy's address is configured.
-    os.environ.setdefault("FLOWYARD_BASE_URL", f"http://{host}:{port}")
-    serve(listener, url, run_worker=not args.no_worker, processes=args.workers)
+    if config.given_base_url is None:
+        config = replace(config, given_base_url=f"http://{host}:{port}")
+        hand_down(FLOWYARD_BASE_URL=config.base_url)  # to `--workers N`'s children
+    serve(listener, url, config, run_worker=not args.no_worker, processes=args.workers)
     return 0
 
 
@@ -147,17 +147,18 @@ def worker_command(args: argparse.Namespace, url: str) -> int:
             code="metrics_port_unavailable", exit_code=2, port=args.metrics_port, reason=exc.strerror
         )
     faults = (args.fault_point, args.fault_poison_run)
-    return asyncio.run(run_worker(url, args.concurrency, lease, faults, metrics))
+    return asyncio.run(run_worker(url, args.settings, args.concurrency, lease, faults, metrics))
 
 
 async def run_worker(
     url: str,
+    settings: Settings,
     concurrency: int,
     lease: timedelta,
     faults_armed: tuple[str | None, int | None],
     metrics: socket.socket | None = None,
 ) -> int:
-    configure_logging()
+    configure_logging(settings.log_format, settings.log_level)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -166,23 +167,19 @@ async def run_worker(
     await pool.open()
     try:
         faults = Faults(*faults_armed)
-        worker = Worker(
-            pool,
-            concurrency=concurrency,
-            lease=lease,
-            faults=faults,
-            retention=retention_from_env(),
-            approval_retention=approval_retention_from_env(),
-            actions=ActionSender(pool, ActionSettings.from_env(), faults=faults),
-            approvals=ApprovalService(),
-            outbox=approval_mailer(pool),
+        actions = ActionSender(pool, settings.actions, faults=faults)
+        worker = worker_of(
+            pool, settings, concurrency=concurrency, actions=actions, lease=lease, faults=faults
         )
         say(code="cli_worker_serving", worker=worker.name, concurrency=concurrency)
         if metrics is not None:
             host = metrics.getsockname()[0]
             url = f"http://{host}:{bound_port(metrics)}/metrics"
             say(code="cli_worker_metrics", worker=worker.name, url=url)
-        async with metrics_port(pool, metrics), signing(pool, settings().data_dir):
+        async with (
+            metrics_port(pool, metrics, settings.metrics_token, settings.metrics_dir),
+            signing(pool, settings),
+        ):
             await worker.run(stop)
         await listening_done()  # answers given up at their timeout, still listened to: kept, then gone
     finally:

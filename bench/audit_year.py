@@ -43,9 +43,9 @@ from psycopg_pool import AsyncConnectionPool
 from backend.approvals.audit import AuditFilter, csv_header, csv_lines, every_page, search
 from backend.approvals.chain import GENESIS, verify
 from backend.approvals.since_last import verify_since_last
-from backend.config import settings
 from backend.i18n.zones import zone
 from backend.queue.sweep import sweep_ended_runs
+from backend.settings import Settings
 from backend.store.database import database_url, with_database
 from bench.common import drop_database, fresh_database
 
@@ -269,7 +269,7 @@ def main() -> None:
     count = 5_000_000 if args.year else args.decisions
     print(f"load average {os.getloadavg()[0]:.2f}; {count:,} decisions, {args.flows} flows, {args.days} days")
     url = (
-        with_database(database_url(settings()), args.database)
+        with_database(database_url(Settings.from_environment()), args.database)
         if args.reuse
         else fresh_database(args.database)
     )

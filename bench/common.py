@@ -13,7 +13,7 @@ from pathlib import Path
 import psycopg
 from psycopg import sql
 
-from backend.config import settings
+from backend.settings import Settings
 from backend.store.database import database_url, with_database
 from backend.store.migrations import migrate
 
@@ -21,7 +21,7 @@ from backend.store.migrations import migrate
 def fresh_database(name: str, *, migrate_it: bool = True) -> str:
     """Drop and make `name` on the configured server (DATABASE_URL, or the embedded one), migrated unless
     the caller migrates it (with another checkout's migrations)."""
-    server = database_url(settings())
+    server = database_url(Settings.from_environment())
     with psycopg.connect(server, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
@@ -33,7 +33,7 @@ def fresh_database(name: str, *, migrate_it: bool = True) -> str:
 
 
 def drop_database(name: str) -> None:
-    with psycopg.connect(database_url(settings()), autocommit=True) as conn:
+    with psycopg.connect(database_url(Settings.from_environment()), autocommit=True) as conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 

@@ -407,10 +407,10 @@ def server_url() -> str:
 
     from psycopg.conninfo import conninfo_to_dict
 
-    from backend.config import settings
+    from backend.settings import Settings
     from backend.store.database import database_url
 
-    url = database_url(settings())
+    url = database_url(Settings.from_environment())
     if "://" in url:
         return url
     parts = {key: str(value) for key, value in conninfo_to_dict(url).items()}

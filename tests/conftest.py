@@ -17,7 +17,8 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from backend.config import settings
+from backend.i18n import terminal
+from backend.settings import Settings
 from backend.store import embedded
 from backend.store.database import connect, ensure_database, with_database
 from backend.store.migrations import migrate
@@ -36,6 +37,14 @@ os.environ.setdefault("FLOWYARD_LOG_LEVEL", "WARNING")
 for _name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
     os.environ.pop(_name, None)
 os.environ["LANG"] = "C.UTF-8"
+
+
+@pytest.fixture(autouse=True)
+def english_terminal() -> Iterator[None]:
+    """A test's `flowyard` (backend.cli.main) sets the terminal's language for the process, as a command
+    does once as it starts: the next test's terminal speaks English again."""
+    yield
+    terminal.speak(terminal.DEFAULT_LOCALE)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -59,7 +68,7 @@ _in_use = pytest.StashKey[IO[str]]()  # the lock file, held shared while this ru
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput") or os.environ.get("DATABASE_URL") or os.environ.get(SERVER_URL):
         return
-    pgdata = settings().pgdata
+    pgdata = Settings.from_environment().pgdata
     Path(pgdata).parent.mkdir(parents=True, exist_ok=True)
     lock = open(Path(pgdata).parent / "test-server.lock", "a+", encoding="utf-8")  # noqa: SIM115 (held)
     fcntl.flock(lock, fcntl.LOCK_EX)
@@ -96,7 +105,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     except BlockingIOError:
         alone = False  # another run still uses the server: it is left running for that run
     if config.stash.get(_started, False) and alone:
-        embedded.stop(settings().pgdata)
+        embedded.stop(Settings.from_environment().pgdata)
     os.environ.pop(SERVER_URL, None)
     lock.close()
 

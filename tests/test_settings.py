@@ -1,20 +1,55 @@
-"""A setting with a value its reader refuses stops `serve` and `worker` before they start, named."""
+"""The one `Settings`: a value not of its form stops every command before it starts, named; no other
+module reads the environment; the README's table is the settings' own."""
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from backend.settings_check import SETTING_CHECKS, check_settings
-from backend.store.errors import StoreError
+from backend.settings import VARIABLES, SettingInvalid, Settings, readme_table
+
+ROOT = Path(__file__).resolve().parents[1]
+# Variables any text is a value of: names, addresses, paths, secrets, and the log settings (which
+# `configure` refuses with `log_setting_invalid`, naming the values it takes).
+FREE_FORM = {
+    "DATABASE_URL",
+    "FLOWYARD_DATA_DIR",
+    "FLOWYARD_HOST",
+    "FLOWYARD_BASE_URL",
+    "FLOWYARD_SIGNING_KEY",
+    "FLOWYARD_SIGNED_HEADS",
+    "FLOWYARD_SECURE_COOKIES",
+    "FLOWYARD_SMTP_HOST",
+    "FLOWYARD_SMTP_USER",
+    "FLOWYARD_SMTP_PASSWORD",
+    "FLOWYARD_SMTP_FROM",
+    "FLOWYARD_SECRET_KEY",
+    "FLOWYARD_METRICS_TOKEN",
+    "PROMETHEUS_MULTIPROC_DIR",
+    "FLOWYARD_LOG_FORMAT",
+    "FLOWYARD_LOG_LEVEL",
+    "FLOWYARD_FRONTEND_DIR",
+}
+CHECKED = sorted(v.name for v in VARIABLES if v.name not in FREE_FORM)
 
 
-@pytest.mark.parametrize("name", sorted(SETTING_CHECKS))
+def check_settings(environ: dict[str, str]) -> None:
+    Settings.from_environ(environ)
+
+
+def test_the_checked_settings_are_those_of_a_form() -> None:
+    assert len(CHECKED) + len(FREE_FORM) == len(VARIABLES) and len(CHECKED) == 27, CHECKED
+
+
+@pytest.mark.parametrize("name", CHECKED)
 def test_every_checked_setting_refuses_what_is_not_of_its_form(name: str) -> None:
-    with pytest.raises(StoreError) as refused:
+    with pytest.raises(SettingInvalid) as refused:
         check_settings({name: "not a value"})
     assert (refused.value.code, refused.value.params) == (
         "setting_invalid",
@@ -43,24 +78,58 @@ def test_every_checked_setting_refuses_what_is_not_of_its_form(name: str) -> Non
 def test_the_retentions_and_the_api_settings_of_the_readme_table_are_checked_too(
     name: str, value: str
 ) -> None:
-    with pytest.raises(StoreError) as refused:
+    with pytest.raises(SettingInvalid) as refused:
         check_settings({name: value})
     assert refused.value.params == {"name": name, "given": value}
 
 
-def test_an_empty_retention_reads_as_unset_as_check_settings_passes_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_an_empty_retention_reads_as_unset() -> None:
     from datetime import timedelta
 
-    from backend.queue.sweep import DEFAULT_RETENTION, key_retention_from_env, retention_from_env
+    from backend.queue.sweep import DEFAULT_RETENTION
 
-    empty = {"FLOWYARD_RUN_RETENTION_DAYS": "", "FLOWYARD_KEY_RETENTION_DAYS": ""}
-    check_settings(empty)
-    for name, value in empty.items():
-        monkeypatch.setenv(name, value)
-    assert retention_from_env() == DEFAULT_RETENTION
-    assert key_retention_from_env(timedelta(days=30)) == timedelta(days=90)
+    read = Settings.from_environ({"FLOWYARD_RUN_RETENTION_DAYS": "", "FLOWYARD_KEY_RETENTION_DAYS": ""})
+    assert (read.run_retention, read.key_retention) == (DEFAULT_RETENTION, timedelta(days=90))
+
+
+def test_the_defaults_are_what_the_readme_shows() -> None:
+    """A default written as a value in the table is the field's default, read as the variable's text."""
+    for each in dataclasses.fields(Settings):
+        variable = each.metadata["variable"]
+        shown = variable.shown.strip("`")
+        if variable.shown.startswith("`") and variable.name != "FLOWYARD_BASE_URL":
+            assert variable.parse(shown) == each.default, variable.name
+        else:
+            assert variable.shown in ("unset", "by port", "`http://HOST:PORT`"), variable.name
+            assert each.default in (None, False, ()), variable.name
+
+
+def test_the_readme_table_is_the_settings_own() -> None:
+    """Every variable with its default, none missing, none extra: `python -m backend.settings` prints it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("| variable | default | meaning |")
+    assert readme[start : readme.index("\n\n", start) + 1] == readme_table()
+
+
+def test_no_module_but_the_settings_reads_the_environment() -> None:
+    """`os.environ`, `os.getenv` and the like, found in backend/'s syntax trees: the settings' alone."""
+    readers = {
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "backend").rglob("*.py"))
+        if any(_reads_environment(node) for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+    }
+    assert readers == {"backend/settings.py"}
+
+
+def _reads_environment(node: ast.AST) -> bool:
+    if isinstance(node, ast.Attribute):
+        return node.attr in ENVIRONMENT
+    if isinstance(node, ast.ImportFrom) and node.module == "os":
+        return any(alias.name in ENVIRONMENT for alias in node.names)
+    return False
+
+
+ENVIRONMENT = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
 
 
 def test_the_defaults_and_usual_values_pass() -> None:
@@ -129,6 +198,6 @@ def test_a_command_of_the_database_refuses_a_bad_setting_before_it_reads_one(dat
 
 @pytest.mark.parametrize("port", ["0", "65536"])
 def test_an_smtp_port_is_one_of_1_to_65535(port: str) -> None:
-    with pytest.raises(StoreError) as refused:
+    with pytest.raises(SettingInvalid) as refused:
         check_settings({"FLOWYARD_SMTP_PORT": port})
     assert refused.value.params == {"name": "FLOWYARD_SMTP_PORT", "given": port}

@@ -1,6 +1,6 @@
 """Side effects (http, notify, command): sent through the effects log, once per visit across tries.
 
-See docs/actions.md. The worker takes an `ActionSender(pool, ActionSettings.from_env(), faults=...)`.
+See docs/actions.md. The worker takes an `ActionSender(pool, settings.actions, faults=...)`.
 """
 
 from backend.actions.sender import ActionSender

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 from typing import Any
 
@@ -53,10 +52,10 @@ async def _run(args: argparse.Namespace, url: str) -> int:
 
 async def _server(conn: AsyncConnection[Any], args: argparse.Namespace) -> int:
     if args.action == "add":
-        token = os.environ.get(args.token_env, "")
+        token = args.variables.get(args.token_env, "")
         if not token:
             raise ActionFailure(code="server_token_missing", name=args.name, var=args.token_env)
-        store = SecretStore.from_settings()
+        store = SecretStore.from_settings(args.settings.actions)
         created = await servers.save_server(conn, store, args.name, args.url, token, by="cli")
         code = "cli_server_registered" if created else "cli_server_updated"
         say(code=code, server=args.name, url=args.url)
@@ -105,7 +104,7 @@ async def _template(conn: AsyncConnection[Any], args: argparse.Namespace) -> int
 def _secret_value(args: argparse.Namespace) -> str:
     """The value from the variable named, else stdin (one trailing newline dropped: `echo` adds it)."""
     if args.from_env:
-        value = os.environ.get(args.from_env, "")
+        value = str(args.variables.get(args.from_env, ""))
     else:
         value = sys.stdin.read()
         value = value[:-1] if value.endswith("\n") else value
@@ -118,7 +117,9 @@ def _secret_value(args: argparse.Namespace) -> str:
 async def _secret(conn: AsyncConnection[Any], args: argparse.Namespace) -> int:
     if args.action == "set":
         name = check_secret_name(args.name)
-        created = await SecretStore.from_settings().put(conn, name, _secret_value(args), by="cli")
+        created = await SecretStore.from_settings(args.settings.actions).put(
+            conn, name, _secret_value(args), by="cli"
+        )
         code = "cli_secret_stored" if created else "cli_secret_replaced"
         say(code=code, name=name)
         return 0
@@ -130,7 +131,7 @@ async def _secret(conn: AsyncConnection[Any], args: argparse.Namespace) -> int:
             row(secret.name, moment(secret.updated_at), secret.updated_by or "")
         return 0
     if args.action == "rotate":
-        count = await SecretStore.from_settings().rotate(conn)
+        count = await SecretStore.from_settings(args.settings.actions).rotate(conn)
         say(code="cli_secrets_rotated", count=count)
         return 0
     if not await remove_secret(conn, check_secret_name(args.name)):

@@ -24,7 +24,6 @@ import binascii
 import contextlib
 import os
 import stat
-from collections.abc import Mapping
 from pathlib import Path
 
 from cryptography.fernet import Fernet, MultiFernet
@@ -48,9 +47,9 @@ def keys_from_text(text: str) -> MultiFernet:
     return MultiFernet(fernets)
 
 
-def load_keys(data_dir: Path, environ: Mapping[str, str] = os.environ) -> MultiFernet:
-    """The keys from the environment, else from the data folder's key file, made if there is none."""
-    text = environ.get("FLOWYARD_SECRET_KEY", "").strip()
+def load_keys(data_dir: Path, given: str | None = None) -> MultiFernet:
+    """The keys `given` (FLOWYARD_SECRET_KEY), else the data folder's key file's, made if there is none."""
+    text = (given or "").strip()
     if text:
         return keys_from_text(text)
     path = data_dir / KEY_FILE

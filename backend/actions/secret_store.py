@@ -29,7 +29,7 @@ from psycopg.rows import class_row
 from backend.actions.failures import ActionFailure
 from backend.actions.queries import QUERIES
 from backend.actions.secret_key import load_keys
-from backend.config import settings
+from backend.actions.settings import ActionSettings
 from backend.store.queries import every, scalar
 
 # What a template path segment may be, so that `{{secrets.NAME}}` can name every secret.
@@ -67,7 +67,8 @@ def server_secret(server: str) -> str:
 
 
 class SecretStore:
-    """Seals, opens and lists secrets; `SecretStore.from_settings()` takes the key the process was given."""
+    """Seals, opens and lists secrets; `SecretStore.from_settings(settings)` takes the key the process was
+    given."""
 
     def __init__(self, keys: MultiFernet) -> None:
         self._keys = keys
@@ -76,8 +77,8 @@ class SecretStore:
         return "SecretStore(keys=[hidden])"
 
     @classmethod
-    def from_settings(cls) -> SecretStore:
-        return cls(load_keys(settings().data_dir))
+    def from_settings(cls, settings: ActionSettings) -> SecretStore:
+        return cls(load_keys(settings.key_dir, settings.secret_key))
 
     def seal(self, value: str) -> bytes:
         return self._keys.encrypt(value.encode())

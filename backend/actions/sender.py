@@ -60,8 +60,8 @@ class ActionSender:
         secrets: SecretStore | None = None,
     ) -> None:
         self.pool = pool
-        self.secrets = secrets or SecretStore.from_settings()
-        self.settings = settings or ActionSettings.from_env()
+        self.settings = settings or ActionSettings()
+        self.secrets = secrets or SecretStore.from_settings(self.settings)
         self.faults = faults or Faults()
         self.effects = EffectLog(pool)
         limit = self.settings.max_response_bytes

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 
-from backend.actions import ActionSender, ActionSettings
+from backend.actions import ActionSender
 from backend.api import (  # noqa: F401 - they declare the endpoints
     addresses,
     approvals,
@@ -44,17 +45,16 @@ from backend.api.endpoint import ENDPOINTS
 from backend.api.errors import ApiError, error_response
 from backend.api.observed import ObservedRequests, metrics_route
 from backend.api.probes import probe_routes
-from backend.api.settings import ApiSettings
 from backend.approvals.head_signer import signing
 from backend.approvals.mail import approval_mailer
 from backend.approvals.service import ApprovalService
-from backend.config import settings as data_settings
+from backend.faults import Faults
 from backend.i18n import negotiate
 from backend.people.hashing import PasswordHashing
 from backend.queue.commands import open_pool
 from backend.queue.ports import Actions
-from backend.queue.sweep import approval_retention_from_env, retention_from_env
-from backend.queue.worker import Worker
+from backend.queue.worker import LEASE, Worker
+from backend.settings import Settings
 
 WORKER_CONCURRENCY = 10
 # Each walk holds a connection; the heartbeat, the listener and an action's effect log need a few more.
@@ -78,21 +78,22 @@ def create_app(
     *,
     run_worker: bool = False,
     actions: Actions | None = None,
-    settings: ApiSettings | None = None,
+    settings: Settings | None = None,
     frontend: Path | None = None,
 ) -> Starlette:
-    """The API, and the editor's pages from `frontend` (default: static.frontend_dir())."""
-    config = settings or ApiSettings.from_env()
+    """The API, and the editor's pages from `frontend` (default: the settings' FLOWYARD_FRONTEND_DIR, else
+    frontend/dist). Without `settings`, the app is a process's start and reads them from the environment
+    (a test's own app; `serve` passes its own)."""
+    config = settings or Settings.from_environment()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async with AsyncExitStack() as stack:
             # A request waits this long at most for a connection, then 503 database_unavailable.
-            pool = open_pool(database_url, size=config.pool_size, timeout=POOL_WAIT_S)
+            pool = open_pool(database_url, size=config.api_pool_size, timeout=POOL_WAIT_S)
             await pool.open(wait=False)
             stack.push_async_callback(pool.close)
             app.state.pool = pool
-            app.state.settings = config
             app.state.hashing = PasswordHashing(config.login_hashers, depth=config.login_queue)
             stack.callback(app.state.hashing.close)
             run_events = stream.RunEvents(database_url)
@@ -104,36 +105,59 @@ def create_app(
                 worker_pool = open_pool(database_url, size=WORKER_POOL_SIZE)
                 await worker_pool.open(wait=False)
                 stack.push_async_callback(worker_pool.close)
-                await stack.enter_async_context(_worker(worker_pool, actions))
-                await stack.enter_async_context(signing(worker_pool, data_settings().data_dir))
+                await stack.enter_async_context(_worker(worker_pool, actions, config))
+                await stack.enter_async_context(signing(worker_pool, config))
             yield
 
     handlers: dict[Any, Any] = {HTTPException: _http_error}
-    pages = static.routes(frontend or static.frontend_dir())
+    pages = static.routes(frontend or config.frontend_dir or static.DIST)
     routes = [*(ep.route() for ep in ENDPOINTS), metrics_route(), *probe_routes(), *pages]
     observed = Middleware(ObservedRequests, routes=routes)
-    return Starlette(
+    app = Starlette(
         routes=routes,
         lifespan=lifespan,
         exception_handlers=handlers,
         middleware=[observed, Middleware(static.SecurityHeaders)],
     )
+    app.state.settings = config
+    app.state.metrics_token, app.state.metrics_dir = config.metrics_token, config.metrics_dir
+    return app
+
+
+def worker_of(
+    pool: Any,
+    settings: Settings,
+    *,
+    concurrency: int,
+    actions: Actions,
+    lease: timedelta = LEASE,
+    faults: Faults | None = None,
+) -> Worker:
+    """A worker as a process's settings make it (`flowyard worker`, and `serve`'s in-process one): its
+    retentions, its walks' limits, the approvals and their mailer."""
+    return Worker(
+        pool,
+        concurrency=concurrency,
+        lease=lease,
+        faults=faults,
+        actions=actions,
+        approvals=ApprovalService(),
+        retention=settings.run_retention,
+        key_retention=settings.key_retention,
+        approval_retention=settings.approval_retention,
+        record_retention=settings.record_retention,
+        limits=settings.limits,
+        events_keep=settings.events_keep,
+        outbox=approval_mailer(pool, settings.actions, settings.base_url),
+    )
 
 
 @asynccontextmanager
-async def _worker(pool: Any, actions: Actions | None) -> AsyncIterator[None]:
+async def _worker(pool: Any, actions: Actions | None, settings: Settings) -> AsyncIterator[None]:
     stop = asyncio.Event()
-    sender = actions or ActionSender(pool, ActionSettings.from_env())
+    sender = actions or ActionSender(pool, settings.actions)
     task = asyncio.create_task(
-        Worker(
-            pool,
-            concurrency=WORKER_CONCURRENCY,
-            actions=sender,
-            approvals=ApprovalService(),
-            retention=retention_from_env(),
-            approval_retention=approval_retention_from_env(),
-            outbox=approval_mailer(pool),
-        ).run(stop)
+        worker_of(pool, settings, concurrency=WORKER_CONCURRENCY, actions=sender).run(stop)
     )
     try:
         yield

@@ -31,7 +31,6 @@ from backend.approvals.records import Approval, Outcome
 from backend.approvals.service import COMMENT_MAX, ApprovalService, DecisionRefused
 from backend.i18n.zones import reader_zone
 from backend.people.accounts import has_right
-from backend.queue.sweep import approval_retention_from_env
 
 OUTCOMES: list[str] = list(get_args(Outcome))
 APPROVAL: dict[str, Any] = {
@@ -438,8 +437,8 @@ async def audit_chain(call: Call) -> Response:
 )
 async def audit_verify(call: Call) -> Response:
     flow_id = await _chain_reader(call)
-    signed = await asyncio.to_thread(signed_heads_here)
-    verdict = await chain.verify(call.conn, flow_id, approval_retention_from_env(), signed)
+    signed = await asyncio.to_thread(signed_heads_here, call.settings)
+    verdict = await chain.verify(call.conn, flow_id, call.settings.approval_retention, signed)
     return reply(
         {
             "intact": verdict.intact,

@@ -23,6 +23,7 @@ from backend.api.errors import ApiError, database_gone, database_unavailable, er
 from backend.errors import CodedError
 from backend.i18n import negotiate
 from backend.i18n.zones import reset_reader_zone, set_reader_zone, zone
+from backend.settings import Settings
 
 log = logging.getLogger("flowyard.api")
 MAX_ID = 2**63 - 1
@@ -52,6 +53,12 @@ class Call:
     def pool(self) -> AsyncConnectionPool[Any]:
         pool: AsyncConnectionPool[Any] = self.request.app.state.pool
         return pool
+
+    @property
+    def settings(self) -> Settings:
+        """The settings the app was made with (`create_app`)."""
+        settings: Settings = self.request.app.state.settings
+        return settings
 
     async def read_body(self) -> Any:
         """The body as any JSON, within the body deadline: for `pooled=False` endpoints, which read it

@@ -14,9 +14,8 @@ from starlette.responses import Response
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.rights import require
-from backend.config import settings
 from backend.events.service import Delivery, EventRefused, check_secret, deliver, new_secret
-from backend.events.store import EVENT_NAME, MAX_KEY, check_name, keep_from_env, quota_from_env
+from backend.events.store import EVENT_NAME, MAX_KEY, Quota, check_name
 
 EVENT_BODY: dict[str, Any] = {
     "type": "object",
@@ -62,17 +61,17 @@ def _name(call: Call) -> str:
 
 
 async def _deliver(call: Call, conn: Any, name: str, body: Any, sent_by: str) -> Response:
-    config = settings()
+    config = call.settings
     try:
         delivery: Delivery = await deliver(
             conn,
             name,
             body["key"],
             body.get("payload", {}),
-            keep=keep_from_env(),
+            keep=config.events_keep,
             max_payload_bytes=config.max_value_bytes,
             sent_by=sent_by,
-            quota=quota_from_env(),
+            quota=Quota(config.events_max_kept, config.events_max_kept_bytes),
             idempotency_key=call.request.headers.get("idempotency-key"),
         )
     except EventRefused as refused:

@@ -24,7 +24,7 @@ async def evidence(call: Call) -> Response:
     approval = await _readable(call)
     await require(call, "audit", approval.flow_id)
     try:
-        page = await make(call.conn, approval.id, call.locale, call.me.name)
+        page = await make(call.conn, call.settings, approval.id, call.locale, call.me.name)
     except EvidenceRefused as refused:
         raise ApiError(409, code=refused.code, **refused.params) from None
     headers = {"Content-Disposition": f'attachment; filename="flowyard-evidence-{approval.id}.html"'}

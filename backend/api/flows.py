@@ -15,7 +15,6 @@ from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.rights import require, require_read
 from backend.approvals.four_eyes import policy_findings
-from backend.config import settings
 from backend.flows import store
 from backend.flows.schedules import ScheduleInvalid
 from backend.flows.store import FlowRow, create_flow, save_version
@@ -109,12 +108,14 @@ def validations_busy() -> bool:
     return _validations.statistics().tasks_waiting >= VALIDATIONS_WAITING
 
 
-async def findings_of(document: Any, locale: str, warnings: list[Finding] | None = None) -> list[Finding]:
-    """`validate`, with the findings cap of the settings, off the event loop for a large document.
+async def findings_of(call: Call, document: Any, warnings: list[Finding] | None = None) -> list[Finding]:
+    """`validate` in the caller's language, with the findings cap of the settings, off the event loop for
+    a large document.
 
     `warnings`, when given, receives the warnings (issue 24: they leave the flow valid)."""
     now = datetime.now(UTC)
-    work = partial(validate, document, locale, limit=settings().max_findings, now=now, warnings=warnings)
+    limit = call.settings.max_findings
+    work = partial(validate, document, call.locale, limit=limit, now=now, warnings=warnings)
     if _small(document):
         return work()
     if _validations.statistics().tasks_waiting >= VALIDATIONS_WAITING:
@@ -148,7 +149,7 @@ def _small(document: Any, budget: int = INLINE_VALUES) -> bool:
 
 
 async def _valid_document(call: Call) -> dict[str, Any]:
-    findings = await findings_of(call.body, call.locale)
+    findings = await findings_of(call, call.body)
     if not findings:
         findings = await policy_findings(call.conn, call.body, call.locale)
     if findings:
@@ -380,7 +381,7 @@ async def version(call: Call) -> Response:
 )
 async def validate_document(call: Call) -> Response:
     warnings: list[Finding] = []
-    findings = await findings_of(call.body, call.locale, warnings)
+    findings = await findings_of(call, call.body, warnings)
     if not findings:
         findings = await policy_findings(call.conn, call.body, call.locale)
     answer = {"valid": not findings, "findings": [f.to_json() for f in findings]}
@@ -422,7 +423,7 @@ async def list_view_of(call: Call) -> Response:
     try:
         entries = list_view(call.body)
     except ValueError:
-        findings = await findings_of(call.body, call.locale)
+        findings = await findings_of(call, call.body)
         raise ApiError(
             422, code="flow_invalid", detail={"findings": [f.to_json() for f in findings]}
         ) from None

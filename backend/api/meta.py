@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from starlette.responses import Response
@@ -110,7 +109,7 @@ async def _checked_login(
         httponly=True,
         samesite="strict",
         # Behind a proxy that ends TLS the scheme we see is http: FLOWYARD_SECURE_COOKIES=1 says so.
-        secure=call.request.url.scheme == "https" or os.environ.get("FLOWYARD_SECURE_COOKIES") == "1",
+        secure=call.request.url.scheme == "https" or call.settings.secure_cookies,
         path="/",
     )
     return response

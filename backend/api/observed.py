@@ -83,10 +83,10 @@ async def metrics_endpoint(request: Request) -> Response:
     locale = negotiate(request.headers.get("accept-language"), None)
     try:
         pool = request.app.state.pool
-        if not has_scrape_token(request):
+        if not has_scrape_token(request, request.app.state.metrics_token):
             async with pool.connection() as conn:
                 await check_admin(conn, request)
-        body = await scrape(pool)
+        body = await scrape(pool, request.app.state.metrics_dir)
     except ApiError as error:
         return error_response(error, locale)
     except Exception as failure:

@@ -21,11 +21,9 @@ from backend.api.errors import ApiError
 from backend.api.rights import require
 from backend.api.runs import _readable_run
 from backend.api.stops import RESUME_BODY, refusal
-from backend.config import settings
 from backend.i18n.catalogs import explain
 from backend.queue.preview import ResumePreview, preview_resume, read_resume
 from backend.queue.stops import StopRefused
-from backend.walker import Limits
 from backend.walker.sizes import JournalBudget
 
 _NULLABLE_TEXT = {"type": ["string", "null"]}
@@ -105,8 +103,8 @@ async def resume_preview(call: Call) -> Response:
         start = await read_resume(call.conn, run.id, call.body.get("version"))
     except StopRefused as refused:
         raise refusal(refused) from None
-    config = settings()
-    limits = Limits(config.max_value_bytes, config.max_variables_bytes)
+    config = call.settings
+    limits = config.limits
     budget = JournalBudget(config.max_walk_journal_bytes)
     if flows.validations_busy():
         raise ApiError(503, code="validation_busy", detail={"limit": flows.VALIDATIONS_AT_ONCE})

@@ -8,7 +8,6 @@ drains like a single `serve` does: requests in flight are answered, then its in-
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import tempfile
@@ -18,10 +17,10 @@ from starlette.applications import Starlette
 from uvicorn.supervisors import Multiprocess
 
 from backend.observability.logs import configure as configure_logging
+from backend.settings import Settings, environment, hand_down
 
 # How `serve` tells its children what the command line said (they are new interpreters).
 _URL, _WORKER = "FLOWYARD_SERVE_DATABASE_URL", "FLOWYARD_SERVE_WORKER"
-MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
 
 
 # On SIGTERM, requests in flight get this long to finish; then open connections (a live event stream
@@ -29,12 +28,12 @@ MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
 GRACEFUL_SHUTDOWN_S = 10
 
 
-def serve(listener: socket.socket, url: str, *, run_worker: bool, processes: int) -> None:
+def serve(listener: socket.socket, url: str, settings: Settings, *, run_worker: bool, processes: int) -> None:
     """Serve on `listener` until SIGTERM or SIGINT; our handler formats uvicorn's records too."""
     if processes == 1:
         from backend.api.app import create_app
 
-        app = create_app(url, run_worker=run_worker)
+        app = create_app(url, run_worker=run_worker, settings=settings)
         server = uvicorn.Server(
             uvicorn.Config(
                 app, log_config=None, access_log=False, timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S
@@ -42,12 +41,12 @@ def serve(listener: socket.socket, url: str, *, run_worker: bool, processes: int
         )
         server.run(sockets=[listener])
         return
-    os.environ[_URL], os.environ[_WORKER] = url, "1" if run_worker else ""
+    # The children are new interpreters: what the command line said reaches them through the environment.
+    hand_down(**{_URL: url, _WORKER: "1" if run_worker else ""})
     # The children's counters are summed at each scrape from files in one folder, which must start
     # empty (prometheus-client's rule): one of our own unless the operator named one.
-    own = MULTIPROC_DIR not in os.environ
-    if own:
-        os.environ[MULTIPROC_DIR] = tempfile.mkdtemp(prefix="flowyard-metrics-")
+    folder = settings.metrics_dir or tempfile.mkdtemp(prefix="flowyard-metrics-")
+    hand_down(PROMETHEUS_MULTIPROC_DIR=folder)
     config = uvicorn.Config(
         "backend.api.serving:app_from_environment",
         factory=True,
@@ -59,15 +58,17 @@ def serve(listener: socket.socket, url: str, *, run_worker: bool, processes: int
     try:
         Multiprocess(config, sockets=[listener]).run()
     finally:
-        if own:
-            shutil.rmtree(os.environ[MULTIPROC_DIR], ignore_errors=True)
+        if settings.metrics_dir is None:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def app_from_environment() -> Starlette:
-    """The app of one child process of `serve --workers N`."""
+    """The app of one child process of `serve --workers N`: a process's start, so its settings are read
+    here (the parent checked them already)."""
     from backend.api.app import create_app
     from backend.store.commits import arm_from_environment
 
-    configure_logging()
-    arm_from_environment()  # a crash test's commit counter, per child (nothing unless the environment asks)
-    return create_app(os.environ[_URL], run_worker=bool(os.environ.get(_WORKER)))
+    settings, environ = Settings.from_environment(), environment()
+    configure_logging(settings.log_format, settings.log_level)
+    arm_from_environment(environ)  # a crash test's commit counter, per child (nothing unless asked)
+    return create_app(environ[_URL], run_worker=bool(environ.get(_WORKER)), settings=settings)

@@ -10,7 +10,6 @@ with a typo sees an error, not a page. A person who types or follows a wrong add
 from __future__ import annotations
 
 import html
-import os
 from pathlib import Path
 
 from starlette.exceptions import HTTPException
@@ -41,13 +40,6 @@ NO_STORE = (b"cache-control", b"no-store")
 FAVICON_CACHE = "public, max-age=86400"
 # The browser router's pages: each prefix and everything under it answers with index.html.
 PAGE_PREFIXES = ("flows", "runs", "inbox", "approvals", "audit", "people", "login")
-
-
-def frontend_dir() -> Path:
-    """Where the built editor is: FLOWYARD_FRONTEND_DIR (tests point it at a folder of their own) or
-    frontend/dist in the repository."""
-    configured = os.environ.get("FLOWYARD_FRONTEND_DIR")
-    return Path(configured) if configured else DIST
 
 
 class _Assets(StaticFiles):

@@ -26,7 +26,6 @@ from backend.api import flows
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.rights import require, require_read
-from backend.config import settings
 from backend.graph.model import Flow
 from backend.i18n.catalogs import message
 from backend.people.accounts import has_right
@@ -165,11 +164,11 @@ def _line(line: JournalLine, locale: str) -> dict[str, Any]:
 )
 async def walk_sample(call: Call) -> Response:
     await _may_walk(call, call.body.get("flow"))
-    findings = await flows.findings_of(call.body["document"], call.locale)
+    findings = await flows.findings_of(call, call.body["document"])
     if findings:
         raise ApiError(422, code="flow_invalid", detail={"findings": [f.to_json() for f in findings]})
-    config = settings()
-    limits = Limits(config.max_value_bytes, config.max_variables_bytes)
+    config = call.settings
+    limits = config.limits
     budget = JournalBudget(config.max_walk_journal_bytes)
     # Loading a document of up to 1,000 nodes, walking it and writing its journal's sentences: all off
     # the event loop.

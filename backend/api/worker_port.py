@@ -33,13 +33,20 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 @contextlib.asynccontextmanager
-async def metrics_port(pool: AsyncConnectionPool[Any], listener: socket.socket | None) -> AsyncIterator[None]:
-    """Serve `/metrics` on `listener` while the block runs; nothing when there is no listener."""
+async def metrics_port(
+    pool: AsyncConnectionPool[Any],
+    listener: socket.socket | None,
+    token: str | None,
+    multiprocess_dir: str | None = None,
+) -> AsyncIterator[None]:
+    """Serve `/metrics` on `listener` while the block runs, to admins and to whoever sends `token`;
+    nothing when there is no listener."""
     if listener is None:
         yield
         return
     app = Starlette(routes=[metrics_route()])
     app.state.pool = pool
+    app.state.metrics_token, app.state.metrics_dir = token, multiprocess_dir
     server = _QuietServer(uvicorn.Config(app, lifespan="off", log_config=None, access_log=False))
     task = asyncio.create_task(server.serve(sockets=[listener]))
     try:

@@ -19,7 +19,7 @@ from psycopg import AsyncConnection
 from backend.approvals.breaks import Break
 from backend.approvals.chain import Record, Verdict, check_links, verify
 from backend.approvals.head_signer import sign_heads
-from backend.approvals.heads_mail import mailing_from_env
+from backend.approvals.heads_mail import mailing
 from backend.approvals.signing import (
     Signed,
     SigningKeyInvalid,
@@ -27,12 +27,10 @@ from backend.approvals.signing import (
     load_key,
     public_key_text,
     read_file,
-    retired_keys,
-    signing_paths,
 )
 from backend.approvals.since_last import remember, verify_since_last
-from backend.config import settings
 from backend.console import coded, refuse, say
+from backend.settings import Settings
 
 EXPORT_FORMAT = "flowyard.audit-chain/1"
 
@@ -95,25 +93,27 @@ def _break_line(found: Break) -> str:
 
 
 def signed_heads_here(
-    public_keys: list[str] | None = None, path: Path | None = None
+    settings: Settings, public_keys: list[str] | None = None, path: Path | None = None
 ) -> tuple[list[Signed], list[Break]] | None:
     """The signed heads file's lines (this machine's, or `path`: an auditor's own copy, the lines of the
     mails), held to `public_keys`, else to the key that signs here and the retired ones; None when there
     is no key (nothing was signed here). Reads a file: call it off the event loop."""
-    data_dir = settings().data_dir
     if public_keys is None:
-        key = existing_key(data_dir)
-        public_keys = [*([] if key is None else [public_key_text(key)]), *retired_keys()]
-    return read_file(path or signing_paths(data_dir), public_keys) if public_keys else None
+        key = existing_key(settings.data_dir, settings.signing_key)
+        public_keys = [*([] if key is None else [public_key_text(key)]), *settings.retired_signing_keys]
+    return read_file(path or settings.signed_heads, public_keys) if public_keys else None
 
 
 async def _verify(
-    url: str, flow_id: int | None, public_keys: list[str] | None, since_last: bool, path: Path | None
+    url: str,
+    settings: Settings,
+    flow_id: int | None,
+    public_keys: list[str] | None,
+    since_last: bool,
+    path: Path | None,
 ) -> Verdict:
-    from backend.queue.sweep import approval_retention_from_env
-
-    signed = signed_heads_here(public_keys, path)
-    retention = approval_retention_from_env()
+    signed = signed_heads_here(settings, public_keys, path)
+    retention = settings.approval_retention
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
         if since_last:
             verdict = await verify_since_last(conn, flow_id, retention, signed)
@@ -131,37 +131,35 @@ def run_audit_command(args: argparse.Namespace, url: str) -> int:
     try:
         keys = None if args.public_key is None else [key.strip() for key in args.public_key]
         path = None if args.signed_heads is None else Path(args.signed_heads)
-        verdict = asyncio.run(_verify(url, args.flow, keys, args.since_last, path))
+        verdict = asyncio.run(_verify(url, args.settings, args.flow, keys, args.since_last, path))
         return _say(verdict, args.json, args.since_last)
     except SigningKeyInvalid as refused:
         return refuse(refused, exit_code=2)
 
 
-async def _sign(url: str) -> dict[str, tuple[int, str]]:
-    data_dir = settings().data_dir
-    key, path = load_key(data_dir), signing_paths(data_dir)
+async def _sign(url: str, settings: Settings) -> dict[str, tuple[int, str]]:
+    key = load_key(settings.data_dir, settings.signing_key)
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
-        return await sign_heads(conn, key, path, auditors=mailing_from_env())
+        return await sign_heads(conn, key, settings.signed_heads, auditors=mailing(settings))
 
 
 def run_sign_command(args: argparse.Namespace, url: str) -> int:
     """Sign every chain's head now, even when the file's last line holds the same heads."""
     try:
-        heads = asyncio.run(_sign(url))
+        heads = asyncio.run(_sign(url, args.settings))
     except SigningKeyInvalid as refused:
         return refuse(refused, exit_code=2)
     if not heads:
         say(code="audit_signed_nothing")
         return 0
-    path = signing_paths(settings().data_dir)
-    say(code="audit_signed_heads", chains=len(heads), file=str(path))
+    say(code="audit_signed_heads", chains=len(heads), file=str(args.settings.signed_heads))
     return 0
 
 
 def run_key_command(args: argparse.Namespace) -> int:
     """The public key auditors keep, to check the signed heads with (made with the key on first use)."""
     try:
-        print(public_key_text(load_key(settings().data_dir)))
+        print(public_key_text(load_key(args.settings.data_dir, args.settings.signing_key)))
     except SigningKeyInvalid as refused:
         return refuse(refused, exit_code=2)
     return 0

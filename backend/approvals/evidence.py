@@ -35,7 +35,7 @@ from psycopg import AsyncConnection
 
 from backend.approvals.chain import Record
 from backend.approvals.head_signer import sign_heads
-from backend.approvals.heads_mail import mailing_from_env
+from backend.approvals.heads_mail import Auditors
 from backend.approvals.signing import Signed, key_id, public_key_text, read_line, signed_so_far
 from backend.errors import CodedError
 from backend.store.queries import every, load
@@ -98,7 +98,11 @@ def utc(moment: datetime | None) -> str | None:
 
 
 async def gather(
-    conn: AsyncConnection[Any], approval_id: int, key: Ed25519PrivateKey, heads_file: Path
+    conn: AsyncConnection[Any],
+    approval_id: int,
+    key: Ed25519PrivateKey,
+    heads_file: Path,
+    auditors: Auditors | None = None,
 ) -> dict[str, Any]:
     """The five parts for a decided approval; signs the heads first when no signed line covers its
     records yet (the records of a decision taken since the last signing)."""
@@ -112,7 +116,7 @@ async def gather(
     if not any(record.kind == "decision" for record in own):
         raise EvidenceRefused(code="evidence_not_decided", approval=approval_id)
     first, last = own[0].seq, own[-1].seq
-    head = await _signed_head(conn, key, heads_file, chain, last)
+    head = await _signed_head(conn, key, heads_file, chain, last, auditors)
     span = await every(
         conn,
         Record,
@@ -136,7 +140,12 @@ async def gather(
 
 
 async def _signed_head(
-    conn: AsyncConnection[Any], key: Ed25519PrivateKey, path: Path, chain: str, seq: int
+    conn: AsyncConnection[Any],
+    key: Ed25519PrivateKey,
+    path: Path,
+    chain: str,
+    seq: int,
+    auditors: Auditors | None,
 ) -> tuple[str, Signed]:
     """The first signed line whose head of `chain` is at or after `seq`, and its text (the file read once
     per look: a worker may append to it meanwhile)."""
@@ -149,7 +158,7 @@ async def _signed_head(
                 return line, signed
         if attempt == 0:
             so_far = await asyncio.to_thread(signed_so_far, path)
-            await sign_heads(conn, key, path, so_far, mailing_from_env())
+            await sign_heads(conn, key, path, so_far, auditors)
     raise EvidenceRefused(code="evidence_not_signed", chain=chain)
 
 

@@ -15,30 +15,32 @@ from psycopg import AsyncConnection
 from backend.approvals.evidence import EvidenceRefused, gather, manifest
 from backend.approvals.evidence_check import check
 from backend.approvals.evidence_page import assemble, render
-from backend.approvals.signing import SigningKeyInvalid, load_key, signing_paths
-from backend.config import settings
+from backend.approvals.heads_mail import mailing
+from backend.approvals.signing import SigningKeyInvalid, load_key
 from backend.console import coded, locale, refuse, say
 from backend.i18n.catalogs import message
+from backend.settings import Settings
 
 
-async def make(conn: AsyncConnection[Any], approval_id: int, locale: str, made_by: str | None) -> bytes:
+async def make(
+    conn: AsyncConnection[Any], settings: Settings, approval_id: int, locale: str, made_by: str | None
+) -> bytes:
     """The evidence file for a decided approval, in `locale`; signs with the data folder's key (or
     FLOWYARD_SIGNING_KEY), which must be the key the workers sign the heads with."""
-    data_dir = settings().data_dir
-    key = await asyncio.to_thread(load_key, data_dir)
-    parts = await gather(conn, approval_id, key, signing_paths(data_dir))
+    key = await asyncio.to_thread(load_key, settings.data_dir, settings.signing_key)
+    parts = await gather(conn, approval_id, key, settings.signed_heads, mailing(settings))
     rendering = render(parts, locale)
     return assemble(rendering, {**manifest(approval_id, parts, rendering, key, made_by), "parts": parts})
 
 
-async def _make(url: str, approval_id: int, locale: str) -> bytes:
+async def _make(url: str, settings: Settings, approval_id: int, locale: str) -> bytes:
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
-        return await make(conn, approval_id, locale, None)
+        return await make(conn, settings, approval_id, locale, None)
 
 
 def run_evidence_command(args: argparse.Namespace, url: str) -> int:
     try:
-        page = asyncio.run(_make(url, args.approval, locale()))
+        page = asyncio.run(_make(url, args.settings, args.approval, locale()))
     except (EvidenceRefused, SigningKeyInvalid) as refused:
         return refuse(refused)
     path = Path(args.output or f"evidence-{args.approval}.html")

@@ -12,8 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,8 +23,9 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from backend.approvals.chain import QUERIES
-from backend.approvals.heads_mail import Auditors, mailing_from_env, queue_line, send_due
-from backend.approvals.signing import append, load_key, sign, signed_so_far, signing_paths
+from backend.approvals.heads_mail import Auditors, mailing, queue_line, send_due
+from backend.approvals.signing import append, load_key, sign, signed_so_far
+from backend.settings import Settings
 from backend.store.queries import every
 
 log = logging.getLogger(__name__)
@@ -38,17 +38,6 @@ class _Head:
     chain: str
     seq: int
     hash: str
-
-
-def interval_from_env(environ: Mapping[str, str] = os.environ) -> float | None:
-    """Seconds between signings, None for never by time.
-
-    Examples:
-        >>> interval_from_env({}), interval_from_env({"FLOWYARD_SIGN_HEADS_MINUTES": "0"})
-        (3600.0, None)
-    """
-    minutes = float(environ.get("FLOWYARD_SIGN_HEADS_MINUTES") or DEFAULT_EVERY_MINUTES)
-    return minutes * 60 if minutes > 0 else None
 
 
 async def sign_heads(
@@ -115,18 +104,16 @@ async def _stopped(stop: asyncio.Event, within_s: float) -> bool:
 
 
 @contextlib.asynccontextmanager
-async def signing(
-    pool: AsyncConnectionPool[Any], data_dir: Path, environ: Mapping[str, str] = os.environ
-) -> AsyncIterator[None]:
+async def signing(pool: AsyncConnectionPool[Any], settings: Settings) -> AsyncIterator[None]:
     """A worker's signer, running while the context is open (nothing when signing by time is off). The
     key is read (or made) here, so a bad key stops the worker at its start, not an hour later."""
-    every_s = interval_from_env(environ)
+    every_s = settings.sign_heads_every_s
     if every_s is None:
         yield
         return
     stop = asyncio.Event()
-    key, path = load_key(data_dir, environ), signing_paths(data_dir, environ)
-    signer = HeadSigner(pool, key, path, every_s, mailing_from_env(environ))
+    key = load_key(settings.data_dir, settings.signing_key)
+    signer = HeadSigner(pool, key, settings.signed_heads, every_s, mailing(settings))
     task = asyncio.create_task(signer.run(stop))
     try:
         yield

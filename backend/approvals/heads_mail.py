@@ -10,10 +10,13 @@ the next signing, five times at most. The mail is in `FLOWYARD_AUDITORS_LOCALE` 
 sentences, then the line itself, which `flowyard audit verify` reads as the file's.
 
 Examples:
-    >>> auditors_from_env({"FLOWYARD_AUDITORS_EMAIL": "audit@example.com, Ext <ext@example.org>"})
+    >>> from backend.settings import Settings
+    >>> to = "audit@example.com, Ext <ext@example.org>"
+    >>> found = mailing(Settings.from_environ({"FLOWYARD_AUDITORS_EMAIL": to}))
+    >>> found.addresses if found else None
     ['audit@example.com', 'ext@example.org']
-    >>> auditors_from_env({})
-    []
+    >>> mailing(Settings.from_environ({})) is None
+    True
 """
 
 from __future__ import annotations
@@ -21,21 +24,18 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import os
 import smtplib
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
 
-from backend.actions.failures import ActionFailure
-from backend.actions.notify import compose_email, deliver, recipients
+from backend.actions.notify import compose_email, deliver
 from backend.actions.settings import ActionSettings
-from backend.i18n import negotiate
 from backend.i18n.catalogs import message
 from backend.queue.claims import MAX_ATTEMPTS, backoff
+from backend.settings import Settings
 from backend.store.queries import every, load
 
 QUERIES = load("backend.approvals", "heads_mail.sql")
@@ -61,24 +61,11 @@ class Auditors:
     smtp: ActionSettings
 
 
-def auditors_from_env(environ: Mapping[str, str] = os.environ) -> list[str]:
-    """The auditors' addresses (none: the heads are not mailed); ValueError when one is not an address."""
-    text = environ.get("FLOWYARD_AUDITORS_EMAIL", "").strip()
-    if not text:
-        return []
-    try:
-        return recipients(text)
-    except ActionFailure:
-        raise ValueError(text) from None
-
-
-def mailing_from_env(environ: Mapping[str, str] = os.environ) -> Auditors | None:
+def mailing(settings: Settings) -> Auditors | None:
     """The auditors to mail the signed heads to, None when no address is set."""
-    addresses = auditors_from_env(environ)
-    if not addresses:
+    if not settings.auditors_email:
         return None
-    locale = negotiate(None, environ.get("FLOWYARD_AUDITORS_LOCALE"))
-    return Auditors(addresses, locale, ActionSettings.from_env(environ))
+    return Auditors(list(settings.auditors_email), settings.auditors_locale, settings.actions)
 
 
 async def queue_line(conn: AsyncConnection[Any], line: str) -> None:

@@ -38,7 +38,6 @@ from psycopg_pool import AsyncConnectionPool
 from backend.actions.notify import compose_email, deliver
 from backend.actions.settings import ActionSettings
 from backend.approvals.service import QUERIES
-from backend.config import settings as app_settings
 from backend.i18n import negotiate
 from backend.i18n.catalogs import message
 from backend.i18n.zones import format_minute, zone_name
@@ -195,10 +194,10 @@ class ApprovalMailer:
 
 
 def approval_mailer(
-    pool: AsyncConnectionPool[Any], settings: ActionSettings | None = None
+    pool: AsyncConnectionPool[Any], settings: ActionSettings, base_url: str
 ) -> ApprovalMailer | None:
-    """The outbox's sender for a worker, or None while no SMTP server is configured (rows then wait)."""
-    settings = settings or ActionSettings.from_env()
+    """The outbox's sender for a worker, its links starting with `base_url`, or None while no SMTP server
+    is configured (rows then wait)."""
     if settings.smtp_host is None:
         return None
-    return ApprovalMailer(pool, settings, app_settings().base_url)
+    return ApprovalMailer(pool, settings, base_url)

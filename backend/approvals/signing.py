@@ -190,37 +190,17 @@ def signed_so_far(path: Path) -> dict[str, tuple[int, str]]:
     return heads
 
 
-def signing_paths(data_dir: Path, environ: Mapping[str, str] = os.environ) -> Path:
-    """Where the signed heads are kept."""
-    return Path(environ.get("FLOWYARD_SIGNED_HEADS") or data_dir / HEADS_FILE)
-
-
-def retired_keys(environ: Mapping[str, str] = os.environ) -> list[str]:
-    """The public keys that signed here before the key was rotated, kept for verifying what they signed:
-    `FLOWYARD_RETIRED_SIGNING_KEYS`, base64 public keys (as `audit public-key` printed them) separated by
-    commas or spaces. A value that is not such a key is refused (ValueError: settings_check says which).
-
-    Examples:
-        >>> retired_keys({"FLOWYARD_RETIRED_SIGNING_KEYS": "O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ik= ,"})
-        ['O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ik=']
-    """
-    keys = environ.get("FLOWYARD_RETIRED_SIGNING_KEYS", "").replace(",", " ").split()
-    for text in keys:  # binascii.Error is a ValueError too
-        Ed25519PublicKey.from_public_bytes(base64.b64decode(text, validate=True))
-    return keys
-
-
-def existing_key(data_dir: Path, environ: Mapping[str, str] = os.environ) -> Ed25519PrivateKey | None:
+def existing_key(data_dir: Path, given: str | None = None) -> Ed25519PrivateKey | None:
     """The signing key when there is one (`load_key`), None when nothing has signed here yet."""
-    if environ.get("FLOWYARD_SIGNING_KEY", "").strip() or (data_dir / KEY_FILE).exists():
-        return load_key(data_dir, environ)
+    if (given or "").strip() or (data_dir / KEY_FILE).exists():
+        return load_key(data_dir, given)
     return None
 
 
-def load_key(data_dir: Path, environ: Mapping[str, str] = os.environ) -> Ed25519PrivateKey:
-    """The signing key from `FLOWYARD_SIGNING_KEY` (its 32 raw bytes in base64), else the data folder's
+def load_key(data_dir: Path, given: str | None = None) -> Ed25519PrivateKey:
+    """The signing key `given` (FLOWYARD_SIGNING_KEY: its 32 raw bytes in base64), else the data folder's
     key file, made with mode 0600 on first use."""
-    text = environ.get("FLOWYARD_SIGNING_KEY", "").strip()
+    text = (given or "").strip()
     if not text:
         path = data_dir / KEY_FILE
         if not path.exists():

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -12,7 +11,6 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from backend.errors import CodedError
-from backend.graph.durations import parse_duration
 from backend.store.queries import load
 
 QUERIES = load("backend.events", "queries.sql")
@@ -21,7 +19,9 @@ QUERIES = load("backend.events", "queries.sql")
 EVENT_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 RESERVED = frozenset({"timeout"})
 MAX_KEY = 200
-DEFAULT_KEEP = "P1D"
+# How long an event nobody waits for yet is kept (FLOWYARD_EVENTS_KEEP); also the furthest a node's
+# `keep_early` can reach back: an event is gone once it expires.
+DEFAULT_KEEP = timedelta(days=1)
 # What one sender may have kept at once (events nobody waits for yet): FLOWYARD_EVENTS_MAX_KEPT and
 # FLOWYARD_EVENTS_MAX_KEPT_BYTES. A sender is a user (a token with send_events) or an event name's hook.
 DEFAULT_MAX_KEPT = 10_000
@@ -53,22 +53,6 @@ def check_name(name: str) -> str:
     return name
 
 
-def keep_from_env(text: str | None = None) -> timedelta:
-    """How long an event nobody waits for is kept (`FLOWYARD_EVENTS_KEEP`, ISO 8601, default a day), or
-    what `text` would make it.
-
-    It is also the longest a node's `keep_early` can reach back: an event is gone once it expires.
-    """
-    text = text or os.environ.get("FLOWYARD_EVENTS_KEEP") or DEFAULT_KEEP
-    try:
-        keep = parse_duration(text)
-    except ValueError:
-        raise ValueError(f"FLOWYARD_EVENTS_KEEP must be an ISO 8601 duration, not {text!r}") from None
-    if keep <= timedelta(0):
-        raise ValueError("FLOWYARD_EVENTS_KEEP must be longer than nothing")
-    return keep
-
-
 def pair(name: str, key: str) -> str:
     """What `lock_keys` locks: names cannot hold a `/`, so the pair is unambiguous."""
     return f"{name}/{key}"
@@ -85,30 +69,3 @@ class Quota:
 
     events: int = DEFAULT_MAX_KEPT
     bytes: int = DEFAULT_MAX_KEPT_BYTES
-
-
-def quota_from_env(env: Mapping[str, str] | None = None) -> Quota:
-    """The senders' quota from FLOWYARD_EVENTS_MAX_KEPT and FLOWYARD_EVENTS_MAX_KEPT_BYTES.
-
-    Examples:
-        >>> quota_from_env({"FLOWYARD_EVENTS_MAX_KEPT": "5"})
-        Quota(events=5, bytes=67108864)
-        >>> quota_from_env({"FLOWYARD_EVENTS_MAX_KEPT_BYTES": "0"})
-        Traceback (most recent call last):
-        ...
-        ValueError: FLOWYARD_EVENTS_MAX_KEPT_BYTES must be a whole number of at least 1, not '0'
-    """
-    env = os.environ if env is None else env
-
-    def whole(name: str, default: int) -> int:
-        text = env.get(name)
-        if not text:
-            return default
-        if not text.isdigit() or int(text) < 1:
-            raise ValueError(f"{name} must be a whole number of at least 1, not {text!r}")
-        return int(text)
-
-    return Quota(
-        events=whole("FLOWYARD_EVENTS_MAX_KEPT", DEFAULT_MAX_KEPT),
-        bytes=whole("FLOWYARD_EVENTS_MAX_KEPT_BYTES", DEFAULT_MAX_KEPT_BYTES),
-    )

@@ -26,7 +26,7 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
-from backend.events.store import QUERIES, WAKE_CHANNEL, EventRefused, keep_from_env, lock_keys, pair
+from backend.events.store import DEFAULT_KEEP, QUERIES, WAKE_CHANNEL, EventRefused, lock_keys, pair
 from backend.graph.durations import parse_duration
 from backend.store.queries import every, one, scalar
 from backend.walker import EventRequest
@@ -86,14 +86,17 @@ def _interval(text: str | None, node: str, default: timedelta | None) -> timedel
 
 
 async def parked(
-    conn: AsyncConnection[Any], parks: Sequence[tuple[int, EventRequest]], now: datetime | None
+    conn: AsyncConnection[Any],
+    parks: Sequence[tuple[int, EventRequest]],
+    now: datetime | None,
+    keep: timedelta = DEFAULT_KEEP,
 ) -> None:
-    """Register each (run, request) pause and let it take the oldest kept event it may; in the caller's
-    transaction, after the run's wait row is written. All the batch's (name, key) locks first, sorted."""
+    """Register each (run, request) pause and let it take the oldest kept event it may, kept `keep` at
+    most (FLOWYARD_EVENTS_KEEP); in the caller's transaction, after the run's wait row is written. All
+    the batch's (name, key) locks first, sorted."""
     if not parks:
         return
     await lock_keys(conn, [pair(name, request.key) for _, request in parks for name in request.events])
-    keep = keep_from_env()
     woken: list[int] = []
     for run_id, request in parks:
         params = {"run_id": run_id, "visit": request.visit, "now": now}

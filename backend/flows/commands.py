@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 from psycopg import AsyncConnection
 
 from backend.actions.command_rights import CommandRefused
-from backend.config import settings
 from backend.console import locale, refuse, say
 from backend.flows.schedules import ScheduleInvalid
 from backend.flows.store import create_flow, save_version
@@ -18,10 +17,10 @@ from backend.graph.cli import FlowFileUnreadable, print_findings, read_flow_file
 
 
 def flow_command(args: argparse.Namespace, url: str) -> int:
-    return asyncio.run(save_flow_command(url, args.file, args.flow))
+    return asyncio.run(save_flow_command(url, args.file, args.flow, args.settings.max_findings))
 
 
-async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
+async def save_flow_command(url: str, path: str, flow_id: int | None, max_findings: int) -> int:
     """Validate a flow file and save it; with findings, print them as `check` does (but in the terminal's
     language: `check`'s English is a contract, this command's findings are for the person saving) and save
     nothing."""
@@ -29,7 +28,7 @@ async def save_flow_command(url: str, path: str, flow_id: int | None) -> int:
         document = read_flow_file(path)
     except FlowFileUnreadable as unreadable:
         return refuse(unreadable, exit_code=2, path=path)
-    findings = validate(document, locale(), limit=settings().max_findings, now=datetime.now(UTC))
+    findings = validate(document, locale(), limit=max_findings, now=datetime.now(UTC))
     if findings:
         print_findings(path, findings, as_json=False)
         return 1

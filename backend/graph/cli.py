@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TextIO
 
-from backend.config import settings
+from backend.config import DEFAULT_MAX_FINDINGS
 from backend.errors import CodedError
 from backend.graph.findings import Finding
 from backend.graph.validator import check_flow
@@ -39,10 +39,10 @@ class FlowFileUnreadable(CodedError):
 
 def check_command(args: argparse.Namespace) -> int:
     """`flowyard check`, as backend/cli.py registers it."""
-    return run_check(args.flow, as_json=args.json)
+    return run_check(args.flow, as_json=args.json, max_findings=args.settings.max_findings)
 
 
-def run_check(path: str, *, as_json: bool) -> int:
+def run_check(path: str, *, as_json: bool, max_findings: int = DEFAULT_MAX_FINDINGS) -> int:
     """Check the flow file at `path`, print the findings, and return the exit code.
 
     Examples:
@@ -55,7 +55,7 @@ def run_check(path: str, *, as_json: bool) -> int:
         sentence = message(unreadable.code, "en", path=path, **unreadable.params)
         write_line(sys.stderr, f"flowyard check: {sentence}")
         return 2
-    findings, warnings = check_flow(document, limit=settings().max_findings, now=datetime.now(UTC))
+    findings, warnings = check_flow(document, limit=max_findings, now=datetime.now(UTC))
     print_findings(path, findings, as_json=as_json, warnings=warnings)
     # Warnings leave the flow valid: the exit code is the findings' alone.
     return 1 if findings else 0

@@ -26,7 +26,6 @@ Examples:
 from __future__ import annotations
 
 import ast
-import os
 import re
 from collections.abc import Iterable, Mapping
 from functools import cache
@@ -42,9 +41,22 @@ _CANONICAL = {locale.lower(): locale for locale in (*LOCALES, PSEUDO_LOCALE)}
 _ALIASES = {"pt": "pt_BR"}
 
 
-def terminal_locale(environ: Mapping[str, str] | None = None) -> str:
-    """The locale the command line speaks in, from the environment (`os.environ` by default)."""
-    env = os.environ if environ is None else environ
+# The terminal's language, as backend/cli.py read it from the environment when the process started.
+_SPOKEN = [DEFAULT_LOCALE]
+
+
+def speak(locale: str) -> None:
+    """Speak `locale` from now on (`terminal_locale` of the process's environment): the CLI's first step."""
+    _SPOKEN[0] = locale
+
+
+def spoken() -> str:
+    """The terminal's language (`speak`); English until the CLI said otherwise."""
+    return _SPOKEN[0]
+
+
+def terminal_locale(env: Mapping[str, str]) -> str:
+    """The locale the command line speaks in, from the environment `env`."""
     setting = next((env[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(name)), "")
     if setting.split(".")[0] in ("C", "POSIX"):
         return DEFAULT_LOCALE

@@ -12,7 +12,6 @@ exposes its own.
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -37,17 +36,17 @@ class _Due:
     oldest_s: float  # how long the longest-due one has waited
 
 
-def has_scrape_token(request: Request) -> bool:
-    """Whether the request carries FLOWYARD_METRICS_TOKEN: no database is needed to believe it, so a
-    scrape still answers (with `flowyard_database_up 0`) while the database is away."""
-    expected = os.environ.get("FLOWYARD_METRICS_TOKEN", "")
+def has_scrape_token(request: Request, token: str | None) -> bool:
+    """Whether the request carries `token` (FLOWYARD_METRICS_TOKEN): no database is needed to believe it,
+    so a scrape still answers (with `flowyard_database_up 0`) while the database is away."""
+    expected = token or ""
     scheme, _, given = request.headers.get("authorization", "").partition(" ")
     # Bytes: compare_digest refuses text that is not ASCII, and a header may carry any.
     matches = secrets.compare_digest(given.strip().encode(), expected.encode())
     return bool(expected) and scheme.lower() == "bearer" and matches
 
 
-async def scrape(pool: AsyncConnectionPool[Any]) -> bytes:
+async def scrape(pool: AsyncConnectionPool[Any], multiprocess_dir: str | None) -> bytes:
     """Read the database's gauges (when it answers in time) and the pool's statistics, then render."""
     try:
         async with pool.connection(timeout=DATABASE_TIMEOUT_S) as conn:
@@ -65,11 +64,13 @@ async def scrape(pool: AsyncConnectionPool[Any]) -> bytes:
     metrics.POOL_WAITING.set(stats.get("requests_waiting", 0))
     metrics.POOL_MAX.set(stats.get("pool_max", 0))
     # Rendering reads every process's file in multiprocess mode: kept off the event loop.
-    return await asyncio.to_thread(generate_latest, _registry())
+    return await asyncio.to_thread(generate_latest, _registry(multiprocess_dir))
 
 
-def _registry() -> CollectorRegistry:
-    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+def _registry(multiprocess_dir: str | None) -> CollectorRegistry:
+    """The process's own counters, or every `serve --workers N` child's from `multiprocess_dir` (which
+    prometheus-client also reads, from the environment, as it counts)."""
+    if not multiprocess_dir:
         return REGISTRY
     registry = CollectorRegistry()
     multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]

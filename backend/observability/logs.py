@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import sys
 from datetime import UTC, datetime
@@ -74,14 +73,13 @@ FORMATS = ("text", "json")
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
-def configure(stream: Any = None) -> None:
-    """Send every logger's records (ours, uvicorn's, psycopg's) through one handler on stderr.
+def configure(chosen: str, level: str, stream: Any = None) -> None:
+    """Send every logger's records (ours, uvicorn's, psycopg's) through one handler on stderr, in the
+    format `chosen` (FLOWYARD_LOG_FORMAT), from `level` (FLOWYARD_LOG_LEVEL) up.
 
     A format or level we do not know is refused (StoreError: the CLI's one line and exit code 2), never
     replaced by a default the operator did not ask for.
     """
-    chosen = os.environ.get("FLOWYARD_LOG_FORMAT", "text").lower()
-    level = os.environ.get("FLOWYARD_LOG_LEVEL", "INFO").upper()
     for variable, value, allowed in (
         ("FLOWYARD_LOG_FORMAT", chosen, FORMATS),
         ("FLOWYARD_LOG_LEVEL", level, LEVELS),

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from datetime import datetime, timedelta
 from typing import Any
@@ -36,7 +35,7 @@ ADMIN_RIGHTS = ("admin", "edit", "run", "audit")
 async def _user(conn: AsyncConnection[object], args: argparse.Namespace) -> int:
     if args.action == "add":
         grants = [Grant.parse(text) for text in [*(ADMIN_RIGHTS if args.admin else ()), *args.grant]]
-        password = os.environ.get(args.password_env) if args.password_env else None
+        password = args.variables.get(args.password_env) if args.password_env else None
         if args.password_env and not password:
             raise AccountRefused(code="password_env_empty", var=args.password_env)
         await add_user(

@@ -29,6 +29,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
+from backend.events.store import DEFAULT_KEEP
 from backend.queue.claims import ClaimLost
 from backend.queue.ports import Approvals
 from backend.queue.settle import Outcome, Settled, batched, settle
@@ -70,10 +71,14 @@ class OutcomeBatch:
         size: int = 50,
         due_in: Callable[[timedelta], None] | None = None,
         writers: int = WRITERS,
+        events_keep: timedelta = DEFAULT_KEEP,
     ) -> None:
         self.pool = pool
         self.me = me
         self.approvals = approvals
+        self.events_keep = (
+            events_keep  # how long a wait_event's kept events reach back (FLOWYARD_EVENTS_KEEP)
+        )
         self.size = size
         # Told, after each commit, how long until the soonest wait it parked falls due by time.
         self.due_in = due_in
@@ -135,7 +140,8 @@ class OutcomeBatch:
         try:
             # Pipelined: the statements go out without waiting for each answer.
             async with self.pool.connection() as conn, conn.pipeline(), conn.transaction():
-                settled = await settle(conn, self.me, [outcome for outcome, _ in batch], self.approvals)
+                outcomes = [outcome for outcome, _ in batch]
+                settled = await settle(conn, self.me, outcomes, self.approvals, self.events_keep)
         except Exception as failure:
             if one_may_own(failure):
                 log.warning(
@@ -160,7 +166,9 @@ class OutcomeBatch:
                 for index, (outcome, _) in enumerate(batch):
                     try:
                         async with conn.transaction():  # a savepoint: this outcome alone
-                            settled[index] = await settle(conn, self.me, [outcome], self.approvals)
+                            settled[index] = await settle(
+                                conn, self.me, [outcome], self.approvals, self.events_keep
+                            )
                     except Exception as failure:
                         failures[index] = failure
         except Exception as failure:  # the commit itself failed: no outcome of the batch stands

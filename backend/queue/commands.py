@@ -122,7 +122,11 @@ def runs_command(
             return refuse(code="runs_dry_run_only", exit_code=2)
         from backend.queue.preview_cli import preview_command
 
-        return asyncio.run(preview_command(url, args.run, args.version, as_json=args.json))
+        limits, journal_bytes = args.settings.limits, args.settings.max_walk_journal_bytes
+        preview = preview_command(
+            url, args.run, args.version, as_json=args.json, limits=limits, journal_bytes=journal_bytes
+        )
+        return asyncio.run(preview)
     if args.action in ("resume", "end"):
         return asyncio.run(stop_command(url, args.action, args.run, args.version, approvals))
     from backend.queue.watch import show_run

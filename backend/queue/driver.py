@@ -18,7 +18,6 @@ from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
 
-from backend.config import value_limits
 from backend.queue import store
 from backend.queue.claims import MAX_ATTEMPTS, Claim, ClaimLost, backoff
 from backend.queue.ports import Actions, Approvals, StillOurs
@@ -27,6 +26,7 @@ from backend.queue.undo_walk import undo_walk
 from backend.queue.wake_times import wake_of
 from backend.queue.walked import Ended, Parked, Pause, Reparked, Run, Undecided, WaitFailed, Wake, Walked
 from backend.walker import ActionRequest, ApprovalRequest, JournalLine, Limits, Request, Resume, Step, walk
+from backend.walker.sizes import DEFAULT_LIMITS
 
 
 async def walk_claim(
@@ -38,17 +38,17 @@ async def walk_claim(
     still_ours: StillOurs,
     *,
     now: datetime | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Walked:
-    """Walk a claimed wait's run until it pauses at approvals or delays, or ends.
+    """Walk a claimed wait's run until it pauses at approvals or delays, or ends, within `limits`.
 
     Every action the walk asks for is sent and resumed in turn, those of several branches too. A wait
     with several pauses (a parallel open) resumes those due by `now` (None: the database's now), one
     `walk` call each (`_walk_due_pauses`). A connection is held only around each database step, never
     across an action's network I/O.
     """
-    limits = Limits(*value_limits())
     if claim.kind == "undo":
-        return await undo_walk(pool, claim, run, actions, still_ours)
+        return await undo_walk(pool, claim, run, actions, still_ours, limits.value_bytes)
     walking = _Walking(claim, run, actions, still_ours, limits)
     if claim.kind == "start":
         step = walking.took(walk(run.flow, None, trigger=run.input, limits=limits))

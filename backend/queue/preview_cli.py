@@ -12,7 +12,6 @@ import json
 
 from psycopg import AsyncConnection
 
-from backend.config import settings, value_limits
 from backend.console import locale, refuse
 from backend.i18n.catalogs import message
 from backend.queue.preview import ResumePreview, preview_resume, read_resume
@@ -22,15 +21,17 @@ from backend.walker import Limits
 from backend.walker.sizes import JournalBudget
 
 
-async def preview_command(url: str, run_id: int, version: int | None, *, as_json: bool) -> int:
-    """Print the preview of resuming `run_id` (on `version`); exit 0, or 1 with the resume's refusal."""
+async def preview_command(
+    url: str, run_id: int, version: int | None, *, as_json: bool, limits: Limits, journal_bytes: int
+) -> int:
+    """Print the preview of resuming `run_id` (on `version`) within `limits` and a journal of at most
+    `journal_bytes`; exit 0, or 1 with the resume's refusal."""
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
         try:
             start = await read_resume(conn, run_id, version)
         except StopRefused as refused:
             return refuse(code=refused.code, **refused.params)
-    budget = JournalBudget(settings().max_walk_journal_bytes)
-    preview = preview_resume(start, Limits(*value_limits()), budget)
+    preview = preview_resume(start, limits, JournalBudget(journal_bytes))
     if as_json:
         print(json.dumps(preview.to_json(), ensure_ascii=False))
     else:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -87,17 +86,6 @@ class RunRecord:
             "input_kept": self.input_kept,
             "input": redact_values(self.input) if self.input_kept else None,
         }
-
-
-def record_retention_from_env() -> timedelta | None:
-    """FLOWYARD_RUN_RECORD_RETENTION_DAYS: days a record is kept after its run ended; unset or 0: forever.
-
-    Examples:
-        >>> record_retention_from_env() is None
-        True
-    """
-    days = float(os.environ.get("FLOWYARD_RUN_RECORD_RETENTION_DAYS") or 0)
-    return None if days == 0 else timedelta(days=days)
 
 
 async def sweep_run_records(conn: AsyncConnection[Any], now: datetime | None, retention: timedelta) -> int:

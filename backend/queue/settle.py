@@ -22,6 +22,7 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
+from backend.events.store import DEFAULT_KEEP
 from backend.events.wake import parked
 from backend.queue import store
 from backend.queue.claims import Claim
@@ -58,7 +59,11 @@ class Settled:
 
 
 async def settle(
-    conn: AsyncConnection[Any], me: str, outcomes: Sequence[Outcome], approvals: Approvals
+    conn: AsyncConnection[Any],
+    me: str,
+    outcomes: Sequence[Outcome],
+    approvals: Approvals,
+    events_keep: timedelta = DEFAULT_KEEP,
 ) -> Settled:
     """Write `outcomes` in the caller's transaction, each only where its claim still holds; which waits
     were written, and when the soonest one parked falls due, so that the worker that wrote it looks again
@@ -70,7 +75,7 @@ async def settle(
     written = {row.wait_id for row in held}
     due = [row.wait_id for row in held if row.due_now]
     stepped = [outcome for outcome in walks if outcome.claim.wait_id in written]
-    due.extend(await _write_approvals_and_pauses(conn, stepped, approvals))
+    due.extend(await _write_approvals_and_pauses(conn, stepped, approvals, events_keep))
     reparked = [
         await _repark(conn, me, o, o.walked, approvals) for o in outcomes if isinstance(o.walked, Reparked)
     ]
@@ -91,7 +96,7 @@ async def _write_walks(conn: AsyncConnection[Any], me: str, outcomes: Sequence[O
 
 
 async def _write_approvals_and_pauses(
-    conn: AsyncConnection[Any], stepped: Sequence[Outcome], approvals: Approvals
+    conn: AsyncConnection[Any], stepped: Sequence[Outcome], approvals: Approvals, events_keep: timedelta
 ) -> list[int]:
     """What the written walks did beside their wait, run and journal: the approvals they closed and asked
     for, their pauses when several are pending, their wait_event pauses. The waits made due at once."""
@@ -112,7 +117,7 @@ async def _write_approvals_and_pauses(
     # wait_event: each pause registered, and a kept event taken at once (backend/events/wake.py), after
     # the pauses' due times are written (taking one makes its pause due now).
     events = [(outcome.claim.run_id, request) for outcome, walked in parks for request in new_events(walked)]
-    await parked(conn, events, now)
+    await parked(conn, events, now, events_keep)
     return due
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from backend.config import settings
 from backend.graph.model import Node
 from backend.queue import store
 from backend.queue.claims import Claim, ClaimLost
@@ -17,7 +16,9 @@ from backend.walker.errors import WalkFailure
 from backend.walker.requests import action_request
 
 
-async def undo_walk(conn_pool: Any, claim: Claim, run: Run, actions: Actions, still_ours: StillOurs) -> Ended:
+async def undo_walk(
+    conn_pool: Any, claim: Claim, run: Run, actions: Actions, still_ours: StillOurs, limit: int
+) -> Ended:
     """Send a run's pending undos, newest first; the walk ends the run once they all have succeeded."""
     state = claim.continuation or {}
     variables = dict(state.get("vars") or {})
@@ -35,7 +36,6 @@ async def undo_walk(conn_pool: Any, claim: Claim, run: Run, actions: Actions, st
         JournalLine(code="undo_done", node=undo.node, visit=undo.visit, data={"undo_visit": -undo.visit})
         for undo in done
     ]
-    limit = settings().max_value_bytes
     for index, undone in enumerate(pending):
         visit, node_id = undone.visit, undone.node
         node = run.flow.nodes[node_id]

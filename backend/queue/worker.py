@@ -26,6 +26,7 @@ from typing import Any, Protocol, TypeVar
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
+from backend.events.store import DEFAULT_KEEP
 from backend.events.wake import sweep as sweep_events
 from backend.observability import events
 from backend.queue import store
@@ -44,14 +45,15 @@ from backend.queue.flow_cache import FlowCache, load_run
 from backend.queue.leases import Renewer
 from backend.queue.outcome import write_failure
 from backend.queue.ports import Actions, Approvals, NoActions
-from backend.queue.records import record_retention_from_env, sweep_run_records
+from backend.queue.records import sweep_run_records
 from backend.queue.runs import NOTIFY_CHANNEL
 from backend.queue.schedules import fire_due
 from backend.queue.settle import Outcome
-from backend.queue.sweep import DEFAULT_RETENTION, key_retention_from_env, sweep_ended_runs
+from backend.queue.sweep import DEFAULT_KEY_RETENTION, DEFAULT_RETENTION, sweep_ended_runs
 from backend.queue.wakes import WORKERS_CHANNEL, Wakes
 from backend.queue.walked import Ended, Parked, Reparked, Run, WaitFailed, Walked
 from backend.store.errors import database_gone
+from backend.walker.sizes import DEFAULT_LIMITS, Limits
 
 log = logging.getLogger("flowyard.worker")
 T = TypeVar("T")
@@ -105,6 +107,9 @@ class Worker:
         approval_retention: timedelta | None = None,
         outbox: Outbox | None = None,
         record_retention: timedelta | None = None,
+        key_retention: timedelta = DEFAULT_KEY_RETENTION,
+        limits: Limits = DEFAULT_LIMITS,
+        events_keep: timedelta = DEFAULT_KEEP,
     ) -> None:
         self.pool = pool
         self.name = name or worker_name()
@@ -117,10 +122,13 @@ class Worker:
         self.retention = retention
         self.approval_retention = approval_retention
         self.outbox = outbox
-        # Run records outlive the runs; their own retention is off unless the environment sets it.
-        self.record_retention = record_retention or record_retention_from_env()
+        self.record_retention = record_retention  # run records outlive the runs: off unless set
+        self.key_retention = key_retention  # the triggers' keys', never shorter than the runs'
+        self.limits = limits  # of every walk's values
         self.flows = FlowCache()
-        self.outcomes = OutcomeBatch(pool, self.name, self.approvals, due_in=self._parked)
+        self.outcomes = OutcomeBatch(
+            pool, self.name, self.approvals, due_in=self._parked, events_keep=events_keep
+        )
         # Claims come in batches: a new claim round waits until this many slots are free (or none is busy).
         self.claim_at_free = max(1, concurrency // 2)
         # Every claim in hand, until its outcome is written; `_walking` are those not yet handed to the
@@ -387,6 +395,7 @@ class Worker:
             self.approvals,
             functools.partial(self._still_ours, claim),
             now=self.clock(),
+            limits=self.limits,
         )
         return run, walked
 
@@ -524,10 +533,10 @@ class Worker:
                         swept_at = time.monotonic()
                         await store.forget_silent_workers(conn)
                         await store.forget_expired_sessions(conn)
-                        keys_kept = key_retention_from_env(self.retention or timedelta(0))
+                        keys_kept = max(self.key_retention, self.retention or timedelta(0))
                         await sweep_events(conn, self.clock(), keys_kept)  # wait_event (backend/events)
                         if self.retention is not None:
-                            await sweep_ended_runs(conn, self.clock(), self.retention)
+                            await sweep_ended_runs(conn, self.clock(), self.retention, keys_kept)
                         if self.record_retention is not None:
                             await sweep_run_records(conn, self.clock(), self.record_retention)
                         if self.approval_retention is not None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 
-from backend.config import settings
 from backend.console import row, say
 from backend.store import embedded
 from backend.store.database import database_url
@@ -13,7 +12,7 @@ from backend.store.database import database_url
 
 def db_command(args: argparse.Namespace) -> int:
     action = args.action
-    config = settings()
+    config = args.settings
     folder = str(config.pgdata)
     if action == "status":
         if config.database_url:

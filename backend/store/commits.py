@@ -81,7 +81,7 @@ def counted() -> int | None:
     return None if _counter is None else _counter.done
 
 
-def arm_from_environment(environ: Mapping[str, str] = os.environ) -> bool:
+def arm_from_environment(environ: Mapping[str, str]) -> bool:
     """Arm the counter when the environment asks for it; whether it did. A value that is not a
     positive whole number is a StoreError (a typo must not run a crash test that never crashes)."""
     after = _number(environ, AFTER_ENV)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
+from typing import Protocol
 
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from backend.config import Settings
 from backend.store import embedded
 from backend.store.errors import StoreError, describe_host
 
@@ -16,7 +17,17 @@ EMBEDDED_DATABASE = "flowyard"
 CONNECT_TIMEOUT_S = 5
 
 
-def database_url(settings: Settings) -> str:
+class DatabasePlace(Protocol):
+    """Where the database is: backend/settings.py's `Settings` (which imports this package)."""
+
+    @property
+    def database_url(self) -> str | None: ...
+
+    @property
+    def pgdata(self) -> Path: ...
+
+
+def database_url(settings: DatabasePlace) -> str:
     """DATABASE_URL when set; else the embedded server's `flowyard` database, started and made if need be."""
     if settings.database_url:
         return settings.database_url

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from backend.config import settings
+from backend.config import DEFAULT_MAX_FINDINGS
 from backend.console import InputRefused, read_input
 from backend.graph import check_flow
 
@@ -38,7 +38,7 @@ from backend.i18n.catalogs import message
 from backend.walker.answers import refusal
 from backend.walker.errors import CodedError
 from backend.walker.requests import ApprovalRequest, DelayRequest, EventRequest, Request
-from backend.walker.sizes import JournalBudget, Limits
+from backend.walker.sizes import DEFAULT_LIMITS, JournalBudget, Limits
 from backend.walker.step import JournalLine, Resume, Status
 from backend.walker.walk import walk
 
@@ -199,21 +199,36 @@ def _sentence(line: JournalLine) -> str:
 
 def walk_command(args: Any) -> int:
     """`flowyard walk`, as backend/cli.py registers it."""
-    return run_walk(args.flow, input_text=args.input, answers=args.answer, as_json=args.json)
+    return run_walk(
+        args.flow,
+        input_text=args.input,
+        answers=args.answer,
+        as_json=args.json,
+        limits=args.settings.limits,
+        max_findings=args.settings.max_findings,
+    )
 
 
-def run_walk(path: str, *, input_text: str | None, answers: list[str], as_json: bool) -> int:
-    """Walk the flow in `path` and print the result; the exit code (0, 1 or 2) as the module says."""
+def run_walk(
+    path: str,
+    *,
+    input_text: str | None,
+    answers: list[str],
+    as_json: bool,
+    limits: Limits = DEFAULT_LIMITS,
+    max_findings: int = DEFAULT_MAX_FINDINGS,
+) -> int:
+    """Walk the flow in `path` within `limits` and print the result; the exit code (0, 1 or 2) as the
+    module says."""
     try:
         document = read_flow_file(path)
     except FlowFileUnreadable as unreadable:
         params = {"path": path, **unreadable.params}
         write_line(sys.stderr, f"flowyard walk: {_say(code=unreadable.code, params=params)}")
         return 2
-    config = settings()
     try:
         trigger = read_input(input_text)
-        findings, warnings = check_flow(document, limit=config.max_findings, now=datetime.now(UTC))
+        findings, warnings = check_flow(document, limit=max_findings, now=datetime.now(UTC))
         if findings:
             print_findings(path, findings, as_json=as_json, warnings=warnings)
             return 1
@@ -222,7 +237,6 @@ def run_walk(path: str, *, input_text: str | None, answers: list[str], as_json: 
     except (_Refused, InputRefused) as refused:
         write_line(sys.stderr, f"flowyard walk: {_say(code=refused.code, params=refused.detail)}")
         return 2
-    limits = Limits(config.max_value_bytes, config.max_variables_bytes)
     walked = walk_answering(flow, trigger, queued, limits)
     if as_json:
         lines = [{**line.to_json(), "message": _sentence(line)} for line in walked.journal]

@@ -15,6 +15,7 @@ import pytest
 from backend.actions import ActionSettings, servers
 from backend.actions.command_rights import CommandRefused
 from backend.actions.secret_store import SecretStore
+from backend.settings import Settings
 from tests.actions.servers import RecordingServer, Reply
 from tests.actions.support import drain, effects, journal_data
 from tests.support import AsyncConnection, Queue, flow
@@ -32,7 +33,7 @@ def admin(
     async def go(conn: AsyncConnection) -> None:
         await conn.execute("INSERT INTO users (name) VALUES ('test') ON CONFLICT DO NOTHING")
         if server is not None:
-            store = SecretStore.from_settings()
+            store = SecretStore.from_settings(Settings.from_environment().actions)
             await servers.save_server(conn, store, server[0], server[1], "agent-token-1", by="test")
             await conn.execute("INSERT INTO server_grants VALUES ('test', %s)", (server[0],))
         if template is not None:

@@ -7,12 +7,14 @@ import io
 import pytest
 
 from backend.actions.commands import run
-from backend.cli import _parser
+from backend.cli import _parser, _read_settings
 from tests.support import Queue
 
 
 def flowyard(url: str, *argv: str) -> int:
-    return run(_parser().parse_args(argv), url)
+    args = _parser().parse_args(argv)
+    _read_settings(args)
+    return run(args, url)
 
 
 def test_servers_are_added_listed_updated_and_removed_and_the_token_never_shown(

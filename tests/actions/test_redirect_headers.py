@@ -8,6 +8,7 @@ loopback, on two ports: two origins.
 from __future__ import annotations
 
 from backend.actions.secret_store import SecretStore
+from backend.settings import Settings
 from tests.actions.servers import RecordingServer, Reply, recording_server
 from tests.actions.support import drain
 from tests.support import Queue, flow
@@ -36,7 +37,11 @@ def redirect(to: str) -> Reply:
 def test_secret_headers_stay_behind_at_a_cross_origin_redirect(
     queue: Queue, receiver: RecordingServer
 ) -> None:
-    queue.aconn(lambda conn: SecretStore.from_settings().put(conn, "api", VALUE, by="test"))
+    queue.aconn(
+        lambda conn: SecretStore.from_settings(Settings.from_environment().actions).put(
+            conn, "api", VALUE, by="test"
+        )
+    )
     with recording_server() as elsewhere:
         receiver.routes["/start"] = lambda r: redirect(f"{elsewhere.url}/landed")
         run_id = queue.start(queue.save(calling(f"{receiver.url}/start")))
@@ -53,7 +58,11 @@ def test_secret_headers_stay_behind_at_a_cross_origin_redirect(
 
 
 def test_secret_headers_follow_a_redirect_on_the_same_origin(queue: Queue, receiver: RecordingServer) -> None:
-    queue.aconn(lambda conn: SecretStore.from_settings().put(conn, "api", VALUE, by="test"))
+    queue.aconn(
+        lambda conn: SecretStore.from_settings(Settings.from_environment().actions).put(
+            conn, "api", VALUE, by="test"
+        )
+    )
     receiver.routes["/start"] = lambda r: redirect("/landed")
     queue.start(queue.save(calling(f"{receiver.url}/start")))
     drain(queue)

@@ -21,30 +21,30 @@ from backend.store.migrations import known
 
 
 def test_a_key_is_made_on_first_use_readable_by_its_owner_only_and_kept(tmp_path: Path) -> None:
-    sealed = load_keys(tmp_path, environ={}).encrypt(b"v")
+    sealed = load_keys(tmp_path).encrypt(b"v")
     path = tmp_path / KEY_FILE
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert load_keys(tmp_path, environ={}).decrypt(sealed) == b"v", "the second start reads the same key"
+    assert load_keys(tmp_path).decrypt(sealed) == b"v", "the second start reads the same key"
     assert [p.name for p in tmp_path.iterdir()] == [KEY_FILE], "no draft is left behind"
 
 
 def test_a_key_file_others_may_read_is_refused(tmp_path: Path) -> None:
-    load_keys(tmp_path, environ={})
+    load_keys(tmp_path)
     os.chmod(tmp_path / KEY_FILE, 0o644)
     with pytest.raises(ActionFailure) as refused:
-        load_keys(tmp_path, environ={})
+        load_keys(tmp_path)
     assert refused.value.code == "secret_key_file_open"
 
 
 def test_the_environment_wins_and_a_rotation_keeps_old_values_readable(tmp_path: Path) -> None:
     old, new = Fernet.generate_key().decode(), Fernet.generate_key().decode()
-    sealed_with_old = load_keys(tmp_path, environ={"FLOWYARD_SECRET_KEY": old}).encrypt(b"v")
+    sealed_with_old = load_keys(tmp_path, old).encrypt(b"v")
     assert not (tmp_path / KEY_FILE).exists(), "a key from the environment writes no file"
-    both = load_keys(tmp_path, environ={"FLOWYARD_SECRET_KEY": f"{new},{old}"})
+    both = load_keys(tmp_path, f"{new},{old}")
     assert both.decrypt(sealed_with_old) == b"v"
     assert keys_from_text(new).decrypt(both.rotate(sealed_with_old)) == b"v"
     with pytest.raises(ActionFailure) as refused:
-        load_keys(tmp_path, environ={"FLOWYARD_SECRET_KEY": f"{new},short"})
+        load_keys(tmp_path, f"{new},short")
     assert (refused.value.code, refused.value.detail) == ("secret_key_invalid", {"position": 2})
 
 

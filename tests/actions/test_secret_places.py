@@ -15,6 +15,7 @@ from typing import Any
 from backend.actions.destinations import IPAddress
 from backend.actions.failures import ActionFailure
 from backend.actions.secret_store import SecretStore
+from backend.settings import Settings
 from tests.actions.servers import RecordingServer, Reply
 from tests.actions.support import drain, fake_dns, journal_data
 from tests.actions.test_secrets import everything_kept
@@ -25,7 +26,11 @@ HOST = "Hooks-S3cr3t.example"  # upper case: IDNA lower-cases it on the way out
 
 
 def store_secret(queue: Queue, name: str, value: str) -> None:
-    queue.aconn(lambda conn: SecretStore.from_settings().put(conn, name, value, by="test"))
+    queue.aconn(
+        lambda conn: SecretStore.from_settings(Settings.from_environment().actions).put(
+            conn, name, value, by="test"
+        )
+    )
 
 
 def paused_on_error(url: str, **config: Any) -> dict[str, Any]:

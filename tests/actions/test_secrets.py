@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from backend.actions.secret_store import SecretStore
+from backend.settings import Settings
 from tests.actions.servers import RecordingServer, Reply
 from tests.actions.support import drain, effects, journal_data
 from tests.support import Queue, flow
@@ -18,7 +19,11 @@ VALUE = "sk-live-7f3a9c"
 
 
 def store_secret(queue: Queue, name: str, value: str) -> None:
-    queue.aconn(lambda conn: SecretStore.from_settings().put(conn, name, value, by="test"))
+    queue.aconn(
+        lambda conn: SecretStore.from_settings(Settings.from_environment().actions).put(
+            conn, name, value, by="test"
+        )
+    )
 
 
 def everything_kept(queue: Queue, run_id: int) -> str:

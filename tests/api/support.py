@@ -6,12 +6,14 @@ import csv
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from starlette.testclient import TestClient
 
 from backend.api.app import create_app
 from backend.people.accounts import Grant, add_user, create_token
+from backend.settings import Settings
 from tests.server_logs import known_secret
 from tests.support import AsyncConnection, Connected
 
@@ -33,8 +35,10 @@ def make_user(
 
 
 @contextmanager
-def app_client(url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(url), raise_server_exceptions=True) as client:
+def app_client(url: str, **settings: Any) -> Iterator[TestClient]:
+    """A client of the app on `url`, its settings the environment's but for the fields named."""
+    given = replace(Settings.from_environment(), **settings)
+    with TestClient(create_app(url, settings=given), raise_server_exceptions=True) as client:
         yield client
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from dataclasses import replace
 from typing import Any, cast
 
 import pytest
@@ -12,7 +13,7 @@ from starlette.testclient import TestClient
 
 from backend.api.app import create_app
 from backend.api.body import MAX_DEPTH
-from backend.api.settings import ApiSettings
+from backend.settings import Settings
 from tests.api.support import app_client, approval_and_delay_flow, auth, make_user
 from tests.support import Queue
 
@@ -68,7 +69,7 @@ def answer_of(sent: list[Message]) -> tuple[int, dict[str, Any]]:
 
 def test_a_body_that_stops_coming_is_408_after_the_deadline(queue: Queue) -> None:
     token = make_user(queue.url, "slowpoke", "edit")
-    app = create_app(queue.url, settings=ApiSettings(body_timeout_s=0.2))
+    app = create_app(queue.url, settings=replace(Settings.from_environment(), body_timeout_s=0.2))
     headers = {"content-type": "application/json", "content-length": "100", **auth(token)}
     with TestClient(app) as client:
         sent = asgi_call(

@@ -7,14 +7,15 @@ import asyncio
 import queue as queues
 import threading
 from collections import Counter
+from dataclasses import replace
 
 import httpx
 import pytest
 from starlette.testclient import TestClient
 
 from backend.api.app import create_app
-from backend.api.settings import ApiSettings
 from backend.people import hashing, logins
+from backend.settings import Settings
 from tests.api.live import serve
 from tests.api.support import make_user
 
@@ -60,7 +61,7 @@ def test_a_login_past_the_hashing_queue_is_told_the_server_is_busy(
         return real(stored, password)
 
     monkeypatch.setattr(hashing, "_verify", held)
-    settings = ApiSettings(login_hashers=1, login_queue=1)
+    settings = replace(Settings.from_environment(), login_hashers=1, login_queue=1)
     answers: queues.Queue[httpx.Response] = queues.Queue()
     with TestClient(create_app(database_url, settings=settings), client=("198.51.100.20", 40000)) as client:
 

@@ -4,9 +4,10 @@ pool taken, the worker still walks a run to its end."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from backend.api.app import create_app
-from backend.api.settings import ApiSettings
+from backend.settings import Settings
 from tests.run_changes import wait_for
 from tests.support import Queue, flow
 
@@ -23,7 +24,9 @@ def test_the_worker_walks_while_the_apis_pool_is_empty(queue: Queue) -> None:
     )
 
     async def go() -> tuple[object, ...]:
-        app = create_app(queue.url, run_worker=True, settings=ApiSettings(pool_size=1))
+        app = create_app(
+            queue.url, run_worker=True, settings=replace(Settings.from_environment(), api_pool_size=1)
+        )
         # The API's only connection is held for the whole wait; the wait blocks a thread, not the loop
         # the in-process worker walks on.
         async with app.router.lifespan_context(app), app.state.pool.connection():

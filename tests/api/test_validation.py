@@ -39,9 +39,8 @@ def test_the_shared_body_of_issue_12_answers_two_hundred_findings_and_a_count(
     assert len(answer.content) < 100_000
 
 
-def test_the_cap_is_a_setting(queue: Queue, reader: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("FLOWYARD_MAX_FINDINGS", "5")
-    with app_client(queue.url) as api:
+def test_the_cap_is_a_setting(queue: Queue, reader: str) -> None:
+    with app_client(queue.url, max_findings=5) as api:
         findings = api.post("/api/flows/validate", json=shared_body(), headers=auth(reader)).json()[
             "findings"
         ]

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
-import pytest
 
 from backend.config import DEFAULT_MAX_WALK_JOURNAL_BYTES
 from tests.actions.servers import recording_server
@@ -203,13 +202,10 @@ def amplifier(message_bytes: int, passes: int) -> tuple[dict[str, Any], list[int
     return document, list(range(passes))
 
 
-def test_an_amplifying_walk_stops_at_its_journal_limit_as_it_walks(
-    queue: Queue, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("FLOWYARD_MAX_WALK_JOURNAL_BYTES", "200000")
+def test_an_amplifying_walk_stops_at_its_journal_limit_as_it_walks(queue: Queue) -> None:
     token = make_user(queue.url, "amp", "edit")
     document, items = amplifier(50_000, 100)  # 5 MB of journal, 10 MB of answer, unbounded
-    with app_client(queue.url) as api:
+    with app_client(queue.url, max_walk_journal_bytes=200_000) as api:
         answer = api.post("/api/flows/walk", json={"document": document, "input": items}, headers=auth(token))
     assert answer.status_code == 200, answer.text[:300]
     walked = answer.json()

@@ -207,18 +207,14 @@ def test_an_undecided_approval_has_no_evidence(database_url: str, tmp_path: Path
 
 
 def test_the_api_gives_the_evidence_to_an_auditor_only(
-    decided: tuple[Queue, int, int, str],
-    tmp_path: Path,
-    tmp_path_factory: pytest.TempPathFactory,
-    monkeypatch: pytest.MonkeyPatch,
+    decided: tuple[Queue, int, int, str], tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     from tests.api.support import app_client, auth, make_user
 
     queue, flow_id, approval, key = decided
-    monkeypatch.setenv("FLOWYARD_DATA_DIR", str(data_dir(tmp_path_factory)))
     auditor = make_user(queue.url, f"auditor{flow_id}", f"audit:{flow_id}", f"decide:{flow_id}")
     decider = make_user(queue.url, f"decider{flow_id}", f"decide:{flow_id}")
-    with app_client(queue.url) as client:
+    with app_client(queue.url, data_dir=data_dir(tmp_path_factory)) as client:
         given = client.get(
             f"/api/approvals/{approval}/evidence", headers={**auth(auditor), "Accept-Language": "ja"}
         )

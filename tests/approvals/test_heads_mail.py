@@ -15,9 +15,11 @@ import pytest
 
 from backend.actions.settings import ActionSettings
 from backend.approvals.head_signer import HeadSigner
-from backend.approvals.heads_mail import Auditors, mailing_from_env, send_due
+from backend.approvals.heads_mail import Auditors, send_due
+from backend.approvals.heads_mail import mailing as mailing_of
 from backend.approvals.signing import load_key
 from backend.queue.commands import open_pool
+from backend.settings import Settings
 from tests.actions.servers import Mailbox, smtp_server
 from tests.approvals import test_chain
 from tests.approvals.test_signed_heads import Decided, audit, checked
@@ -102,7 +104,7 @@ def test_the_workers_signer_mails_what_it_signs(
 ) -> None:
     queue, _, _ = decided
     box, port = mailbox
-    auditors = mailing_from_env(mailing(port))
+    auditors = mailing_of(Settings.from_environ(mailing(port)))
     assert auditors is not None and auditors.addresses == [AUDITORS]
     path = tmp_path / "signed-heads.jsonl"
 

@@ -115,9 +115,7 @@ def test_a_whole_chain_rewritten_consistently_is_found_only_by_the_signed_head(
     assert words.returncode == 1 and "(chain_head_mismatch)" in words.stderr
 
 
-def test_an_older_backup_restored_is_found_rolled_back(
-    decided: Decided, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_older_backup_restored_is_found_rolled_back(decided: Decided, tmp_path: Path) -> None:
     from tests.api.support import app_client, auth, make_user
 
     queue, flow_id, approvals = decided
@@ -151,8 +149,7 @@ def test_an_older_backup_restored_is_found_rolled_back(
     # The audit page's check holds the chain to the same file, where the server keeps its data (the
     # auditor's grant is a record of the flow's chain: the restored chain grows again, still short).
     token = make_user(queue.url, f"auditor{flow_id}", f"audit:{flow_id}")
-    monkeypatch.setenv("FLOWYARD_DATA_DIR", str(tmp_path))
-    with app_client(queue.url) as client:
+    with app_client(queue.url, data_dir=tmp_path) as client:
         page = client.get(f"/api/audit/verify?flow={flow_id}", headers=auth(token)).json()
     assert page["intact"] is False and page["signed"] == 1
     assert [b["code"] for b in page["breaks"]] == ["chain_rolled_back"]

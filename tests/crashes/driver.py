@@ -29,7 +29,7 @@ from tests.crashes.scenarios import BY_NAME, play
 
 def _child(url: str, request: dict[str, object]) -> None:
     os.environ.update({str(k): str(v) for k, v in dict(request["env"]).items()})  # type: ignore[call-overload]
-    arm_from_environment()
+    arm_from_environment(os.environ)
     scenario = BY_NAME[str(request["scenario"])]
     started = datetime.fromisoformat(str(request["started"]))
     takeover = bool(request.get("takeover"))

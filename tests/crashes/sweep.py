@@ -26,6 +26,7 @@ from backend.approvals.delegations import delegate
 from backend.flows.store import create_flow
 from backend.people.accounts import Grant, add_user
 from backend.queue.runs import start_run
+from backend.settings import Settings
 from backend.store.commits import AFTER_ENV, BEFORE_ENV, COUNT_ENV, CRASH_EXIT_CODE
 from tests.actions.servers import RecordingServer, Reply
 from tests.crashes.scenarios import (
@@ -115,7 +116,7 @@ class Sweep:
                 await add_user(conn, name, grants=[Grant.parse("decide")], email=f"{name}@example.org")
             now = datetime.now(UTC)
             await delegate(conn, SEAT, DELEGATE, now - timedelta(days=1), now + timedelta(days=300))
-            store = SecretStore.from_settings()
+            store = SecretStore.from_settings(Settings.from_environment().actions)
             await servers.save_server(conn, store, SERVER, f"{self.receiver.url}/run", "agent-token", by=None)
             await conn.execute("INSERT INTO server_grants VALUES (%s, %s)", (DECIDER, SERVER))
             unit = {"unit": {"type": "string", "pattern": "^[a-z]+$"}}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from tests.api.support import app_client, auth, make_user
 from tests.events.support import drain, logged, waiting_flow
 from tests.support import Queue
@@ -56,12 +54,9 @@ def test_bad_names_keys_and_payloads_are_refused_with_reasons(queue: Queue) -> N
     assert queue.one("SELECT count(*) FROM events WHERE sent_by = 'shop2'") == (0,)
 
 
-def test_a_payload_over_the_value_limit_is_refused_not_truncated(
-    queue: Queue, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_payload_over_the_value_limit_is_refused_not_truncated(queue: Queue) -> None:
     sender = make_user(queue.url, "shop3", "send_events")
-    monkeypatch.setenv("FLOWYARD_MAX_VALUE_BYTES", "100")
-    with app_client(queue.url) as api:
+    with app_client(queue.url, max_value_bytes=100) as api:
         big = api.post(
             "/api/events/paid", json={"key": "k", "payload": {"x": "y" * 200}}, headers=auth(sender)
         )

@@ -3,8 +3,6 @@ answer again, as a webhook's key does), and a quota on what a sender has kept, r
 
 from __future__ import annotations
 
-import pytest
-
 from tests.api.support import app_client, auth, make_user
 from tests.events.support import waiting_flow
 from tests.support import Queue
@@ -45,14 +43,10 @@ def test_a_retry_under_the_same_idempotency_key_is_one_event(queue: Queue) -> No
     ]
 
 
-def test_a_sender_past_its_quota_of_kept_events_is_refused_with_a_reason(
-    queue: Queue, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("FLOWYARD_EVENTS_MAX_KEPT", "3")
-    monkeypatch.setenv("FLOWYARD_EVENTS_MAX_KEPT_BYTES", "2000")
+def test_a_sender_past_its_quota_of_kept_events_is_refused_with_a_reason(queue: Queue) -> None:
     flood = make_user(queue.url, "flood", "send_events")
     calm = make_user(queue.url, "calm", "send_events")
-    with app_client(queue.url) as api:
+    with app_client(queue.url, events_max_kept=3, events_max_kept_bytes=2000) as api:
 
         def send(token: str, key: str, note: str = "") -> tuple[int, str | None]:
             answer = api.post(

@@ -16,6 +16,7 @@ import pytest
 from backend.observability import events
 from backend.observability.context import bind, scoped
 from backend.observability.logs import configure
+from backend.settings import Settings
 from backend.store.errors import StoreError
 
 
@@ -24,9 +25,7 @@ def stream(monkeypatch: pytest.MonkeyPatch) -> Iterator[io.StringIO]:
     out = io.StringIO()
     root = logging.getLogger()
     saved = root.handlers[:], root.level
-    monkeypatch.setenv("FLOWYARD_LOG_FORMAT", "json")
-    monkeypatch.setenv("FLOWYARD_LOG_LEVEL", "INFO")
-    configure(out)
+    configure("json", "INFO", out)
     yield out
     root.handlers[:], _ = saved
     root.setLevel(saved[1])
@@ -81,10 +80,8 @@ def test_text_lines_carry_the_same_fields(monkeypatch: pytest.MonkeyPatch) -> No
     out = io.StringIO()
     root = logging.getLogger()
     saved = root.handlers[:], root.level
-    monkeypatch.setenv("FLOWYARD_LOG_FORMAT", "text")
-    monkeypatch.setenv("FLOWYARD_LOG_LEVEL", "INFO")
     try:
-        configure(out)
+        configure("text", "INFO", out)
         with scoped(request="r-2"):
             logging.getLogger("flowyard.test").warning("slow", extra={"ms": 12.5})
     finally:
@@ -101,9 +98,9 @@ def test_text_lines_carry_the_same_fields(monkeypatch: pytest.MonkeyPatch) -> No
     ("variable", "value"), [("FLOWYARD_LOG_FORMAT", "yaml"), ("FLOWYARD_LOG_LEVEL", "chatty")]
 )
 def test_an_unknown_setting_is_refused(monkeypatch: pytest.MonkeyPatch, variable: str, value: str) -> None:
-    monkeypatch.setenv(variable, value)
+    settings = Settings.from_environ({variable: value})
     with pytest.raises(StoreError) as refused:
-        configure(io.StringIO())
+        configure(settings.log_format, settings.log_level, io.StringIO())
     assert refused.value.code == "log_setting_invalid" and refused.value.params["variable"] == variable
 
 

@@ -4,7 +4,6 @@ schema this release knows."""
 from __future__ import annotations
 
 import psycopg
-import pytest
 
 from backend.api.probes import SHIPPED
 from tests.api.support import app_client
@@ -40,11 +39,10 @@ def test_ready_with_every_migration_and_not_with_one_missing(database_url: str) 
     assert f"Migration {SHIPPED - 1}" in error["message"]  # the German sentence, with its numbers
 
 
-def test_live_but_not_ready_without_a_database(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("FLOWYARD_METRICS_TOKEN", "probe-token")
+def test_live_but_not_ready_without_a_database() -> None:
     with closed_port() as port:
         nowhere = f"postgresql://nobody:pw-never-shown@127.0.0.1:{port}/none?connect_timeout=1"
-        with app_client(nowhere) as api:
+        with app_client(nowhere, metrics_token="probe-token") as api:
             assert api.get("/livez").status_code == 200
             unready = api.get("/readyz")
             scraped = api.get("/metrics", headers={"Authorization": "Bearer probe-token"})

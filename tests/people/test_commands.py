@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from backend.cli import _parser
+from backend.cli import _parser, main
 from backend.i18n.catalogs import message
 from backend.people.accounts import user_of_token
 from backend.people.commands import run_people_command
@@ -130,8 +130,9 @@ def test_a_command_answers_in_the_terminals_language(
     queue: Queue, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
-    assert flowyard(queue.url, "user", "add", "dora", "--grant", "run") == 0
-    assert flowyard(queue.url, "user", "remove", "dora") == 0
+    monkeypatch.setenv("DATABASE_URL", queue.url)
+    assert main(["user", "add", "dora", "--grant", "run"]) == 0  # the command's start reads LANG
+    assert main(["user", "remove", "dora"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         message("cli_user_added", "de", name="dora", rights="run"),
         message("cli_user_removed", "de", name="dora"),

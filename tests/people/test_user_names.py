@@ -8,6 +8,7 @@ import pytest
 from backend.cli import _parser
 from backend.people.commands import run_people_command
 from backend.processes import _migrate_and_seal
+from backend.settings import Settings
 from backend.store import migrations
 from backend.store.database import connect
 from tests.api.support import app_client, auth, make_user
@@ -46,7 +47,7 @@ def test_names_that_already_differ_only_by_case_are_kept_and_named_by_migrate(
         conn.commit()
     monkeypatch.undo()
 
-    _migrate_and_seal(empty_database_url)
+    _migrate_and_seal(empty_database_url, Settings.from_environment())
     said = capsys.readouterr().err
     assert said.count("(user_name_case_duplicate)") == 1
     assert "ann" in said and "Ann" in said
@@ -59,7 +60,7 @@ def test_names_that_already_differ_only_by_case_are_kept_and_named_by_migrate(
     # Once the younger one is removed, migrate has nothing left to say.
     assert run_people_command(_parser().parse_args(["user", "remove", "ann"]), empty_database_url) == 0
     capsys.readouterr()
-    _migrate_and_seal(empty_database_url)
+    _migrate_and_seal(empty_database_url, Settings.from_environment())
     assert "user_name_case_duplicate" not in capsys.readouterr().err
 
 
@@ -76,7 +77,7 @@ def test_when_the_older_of_two_alike_names_is_removed_a_third_spelling_is_still_
         )
         conn.commit()
     monkeypatch.undo()
-    _migrate_and_seal(empty_database_url)
+    _migrate_and_seal(empty_database_url, Settings.from_environment())
     # The admin removes the older one: 'ann' stays, the only user of that name.
     assert run_people_command(_parser().parse_args(["user", "remove", "Ann"]), empty_database_url) == 0
     capsys.readouterr()

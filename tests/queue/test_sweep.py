@@ -154,10 +154,8 @@ def test_a_webhook_key_still_answers_its_run_after_the_run_was_swept(queue: Queu
     assert queue.one("SELECT count(*) FROM runs WHERE flow_id = %s", flow_id) == (0,)
 
 
-def test_keys_go_after_their_own_retention_but_never_while_their_run_is_kept(
-    queue: Queue, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("FLOWYARD_KEY_RETENTION_DAYS", "90")
+def test_keys_go_after_their_own_retention_but_never_while_their_run_is_kept(queue: Queue) -> None:
+    """With the keys' retention of 90 days (the default) and the runs' of 30."""
     flow_id = queue.save(flow("start:trigger", wires=[]))
     swept = queue.start(flow_id, key="webhook:old")
     waiting = queue.start(queue.save(DELAY), key="webhook:still-waiting")

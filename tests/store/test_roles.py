@@ -17,6 +17,7 @@ import pytest
 from psycopg import sql
 
 from backend.approvals.retention import record_retention, sweep_decided_approvals
+from backend.settings import Settings
 from tests.queue.test_sweep import ASK
 from tests.support import AsyncConnection, Queue
 
@@ -192,10 +193,10 @@ def test_flowyard_migrate_records_the_approvals_retention_it_is_given(
         return row[0] if row else None
 
     monkeypatch.setenv("FLOWYARD_APPROVAL_RETENTION_DAYS", "30")
-    _migrate_and_seal(database_url)
+    _migrate_and_seal(database_url, Settings.from_environment())
     assert recorded() == timedelta(days=30)
     monkeypatch.setenv("FLOWYARD_APPROVAL_RETENTION_DAYS", "0")
-    _migrate_and_seal(database_url)
+    _migrate_and_seal(database_url, Settings.from_environment())
     assert recorded() is None
 
 
