@@ -434,7 +434,17 @@ async def list_view_of(call: Call) -> Response:
     "/api/flows/{flow_id:int}/webhook",
     summary="A new webhook secret, shown once",
     tag="flows",
-    responses={201: {"type": "object", "required": ["path", "secret"]}, 404: None},
+    responses={
+        201: {
+            "type": "object",
+            "required": ["path", "secret"],
+            "properties": {
+                "path": {"type": "string", "description": "the webhook's address, its secret in it"},
+                "secret": {"type": "string"},
+            },
+        },
+        404: None,
+    },
 )
 async def new_webhook_secret(call: Call) -> Response:
     flow_id = call.path_id("flow_id")

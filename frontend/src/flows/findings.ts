@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { flowKeys, validateFlow } from '../api/flows';
 import type { FlowDocument } from './document';
 
 export const FINDINGS_DELAY_MS = 150;
@@ -86,16 +86,10 @@ export function useFindings(doc: FlowDocument): {
   if (!sameMeaning(meaning.current, doc)) meaning.current = doc;
   const checked = useSettled(meaning.current, FINDINGS_DELAY_MS);
   const query = useQuery({
-    queryKey: ['findings', i18n.language, checked],
+    queryKey: flowKeys.findings(i18n.language, checked),
     queryKeyHashFn: ([, language, document]) =>
       `findings:${String(language)}:${documentId(document as FlowDocument)}`,
-    queryFn: async () =>
-      unwrap(
-        await api.POST('/api/flows/validate', {
-          body: checked as unknown as Record<string, never>,
-          headers: { 'Accept-Language': i18n.language.replace('_', '-') },
-        }),
-      ),
+    queryFn: () => validateFlow(checked, i18n.language),
     placeholderData: keepPreviousData,
     enabled: checked.nodes.length > 0,
   });

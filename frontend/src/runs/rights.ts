@@ -1,7 +1,7 @@
 // What the signed-in user may do, from /api/me: the one helper every page asks, so a page offers only
 // what the server would accept (the server refuses the rest anyway; nothing here stands in for that).
 import { useQuery } from '@tanstack/react-query';
-import { meQuery } from '../shell/me';
+import { meQuery } from '../api/me';
 
 export interface Grant {
   right: string;
