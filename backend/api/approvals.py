@@ -10,6 +10,7 @@ from typing import Any, get_args
 from starlette.responses import Response
 
 from backend.api import downloads
+from backend.api.answers import exact
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.flows import ID
@@ -48,36 +49,8 @@ SHOWN: dict[str, Any] = {
         },
     },
 }
-APPROVAL: dict[str, Any] = {
-    "type": "object",
-    "required": [
-        "id",
-        "run_id",
-        "flow_id",
-        "version",
-        "node",
-        "visit",
-        "title",
-        "explanation",
-        "approvers",
-        "deadline_at",
-        "on_timeout",
-        "requested_at",
-        "outcome",
-        "decided_by",
-        "decided_at",
-        "comment",
-        "started_by",
-        "quorum",
-        "reject_rule",
-        "allow_self_approval",
-        "author",
-        "on_behalf_of",
-        "shown",
-        "digest",
-        "votes",
-    ],
-    "properties": {
+APPROVAL = exact(
+    {
         "id": {"type": "integer"},
         "run_id": {"type": "integer"},
         "flow_id": {"type": "integer"},
@@ -122,7 +95,7 @@ APPROVAL: dict[str, Any] = {
             },
         },
     },
-}
+)
 # An inbox page's approval: as APPROVAL, but a page asked without values carries neither them nor a digest.
 INBOX_ITEM: dict[str, Any] = {
     **APPROVAL,

@@ -8,13 +8,14 @@ large and can hold anything), only its status or reason code.
 
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import Any
 
 from psycopg import AsyncConnection
 
 from backend.actions.queries import effects_of_run
-from backend.api.approvals import SHOWN
-from backend.approvals.records import OnTimeout, Outcome, approvals_of_run
+from backend.api.answers import exact, picked
+from backend.api.approvals import APPROVAL
+from backend.approvals.records import approvals_of_run
 from backend.i18n.catalogs import explain
 from backend.queue.claims import MAX_ATTEMPTS
 from backend.queue.run_page import RunPage
@@ -61,9 +62,9 @@ PINNED_DOCUMENT: dict[str, Any] = {
         },
     },
 }
-RUN_APPROVAL: dict[str, Any] = {
-    "type": "object",
-    "required": [
+RUN_APPROVAL = picked(
+    APPROVAL,
+    (
         "id",
         "visit",
         "node",
@@ -77,43 +78,11 @@ RUN_APPROVAL: dict[str, Any] = {
         "decided_at",
         "comment",
         "shown",
-    ],
-    "properties": {
-        "id": {"type": "integer"},
-        "visit": {"type": "integer"},
-        "node": {"type": "string"},
-        "title": {"type": "string"},
-        "approvers": {"type": "array", "items": {"type": "string"}},
-        "deadline_at": _MAYBE_MOMENT,
-        "on_timeout": {"enum": [*get_args(OnTimeout), None]},
-        "requested_at": _MOMENT,
-        "outcome": {"enum": [*get_args(Outcome), None]},
-        "decided_by": _MAYBE_TEXT,
-        "decided_at": _MAYBE_MOMENT,
-        "comment": _MAYBE_TEXT,
-        "shown": SHOWN,
-    },
-}
+    ),
+)
 EFFECT_STATES = ["sent", "failed", "pending", "late"]
-EFFECT: dict[str, Any] = {
-    "type": "object",
-    "required": [
-        "visit",
-        "node",
-        "type",
-        "key",
-        "attempts",
-        "state",
-        "request",
-        "status",
-        "code",
-        "code_message",
-        "created_at",
-        "completed_at",
-        "late_status",
-        "late_at",
-    ],
-    "properties": {
+EFFECT = exact(
+    {
         "visit": {"type": "integer"},
         "node": {"type": "string"},
         "type": {"type": "string"},
@@ -133,8 +102,8 @@ EFFECT: dict[str, Any] = {
         "completed_at": _MAYBE_MOMENT,
         "late_status": {"type": ["integer", "null"]},
         "late_at": _MAYBE_MOMENT,
-    },
-}
+    }
+)
 DETAILS: dict[str, Any] = {
     "flow": {
         "type": ["object", "null"],

@@ -6,6 +6,7 @@ from typing import Any, get_args
 
 from starlette.responses import Response
 
+from backend.api.answers import exact
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.flows import ID
@@ -34,22 +35,8 @@ from backend.walker.redact import redact_values
 
 STATUSES = list(RUN_STATUSES)
 TRIGGERS = list(TRIGGER_KINDS)
-RUN: dict[str, Any] = {
-    "type": "object",
-    "required": [
-        "id",
-        "flow_id",
-        "version",
-        "status",
-        "trigger",
-        "error",
-        "started_by",
-        "created_at",
-        "updated_at",
-        "ended_at",
-        "decision",
-    ],
-    "properties": {
+RUN = exact(
+    {
         "id": {"type": "integer"},
         "flow_id": {"type": "integer"},
         "version": {"type": "integer"},
@@ -75,7 +62,8 @@ RUN: dict[str, Any] = {
             },
         },
     },
-}
+    optional=("error_message",),
+)
 STARTED: dict[str, Any] = {
     "type": "object",
     "required": ["run", "created"],
@@ -98,21 +86,8 @@ JOURNAL_LINE: dict[str, Any] = {
         "message": {"type": "string", "description": "the line's sentence in the reader's language"},
     },
 }
-WAIT: dict[str, Any] = {
-    "type": ["object", "null"],
-    "description": "what the run waits for, if it waits",
-    "required": [
-        "kind",
-        "node",
-        "visit",
-        "status",
-        "attempts",
-        "wake_at",
-        "last_error",
-        "last_error_message",
-        "retries",
-    ],
-    "properties": {
+WAIT = exact(
+    {
         "kind": {"enum": list(get_args(WaitKind))},
         "node": {"type": ["string", "null"]},
         "visit": {"type": ["integer", "null"]},
@@ -139,7 +114,9 @@ WAIT: dict[str, Any] = {
             },
         },
     },
-}
+    nullable=True,
+    description="what the run waits for, if it waits",
+)
 # The run as its own page shows it: with its input and its error's sentence.
 RUN_SHOWN: dict[str, Any] = {
     **RUN,

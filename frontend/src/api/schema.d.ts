@@ -4256,9 +4256,7 @@ export interface operations {
                         approvals: {
                             approvers: string[];
                             comment: string | null;
-                            /** Format: date-time */
                             deadline_at: string | null;
-                            /** Format: date-time */
                             decided_at: string | null;
                             decided_by: string | null;
                             id: number;
@@ -4267,7 +4265,6 @@ export interface operations {
                             on_timeout: "approve" | "reject" | "skip" | null;
                             /** @enum {unknown} */
                             outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | "branch_cancelled" | null;
-                            /** Format: date-time */
                             requested_at: string;
                             /** @description what the approvers were shown, read when the approval was requested */
                             shown: {
