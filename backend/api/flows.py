@@ -368,7 +368,7 @@ async def version(call: Call) -> Response:
     responses={
         200: {
             "type": "object",
-            "required": ["valid", "findings"],
+            "required": ["valid", "findings", "warnings"],
             "properties": {
                 "valid": {"type": "boolean"},
                 "findings": {"type": "array", "items": FINDING},

@@ -9,6 +9,9 @@ import type { paths } from './schema';
 
 export type FlowSummary =
   paths['/api/flows']['get']['responses'][200]['content']['application/json']['flows'][number];
+/** A finding of the server's checks: its reason code, where (a node, a wire), its sentence. */
+export type Finding =
+  paths['/api/flows/validate']['post']['responses'][200]['content']['application/json']['findings'][number];
 export type WalkBody = paths['/api/flows/walk']['post']['requestBody']['content']['application/json'];
 export type WalkResult = paths['/api/flows/walk']['post']['responses'][200]['content']['application/json'];
 

@@ -2338,7 +2338,7 @@ export interface operations {
                             wire: number | null;
                         }[];
                         valid: boolean;
-                        warnings?: {
+                        warnings: {
                             code: string;
                             detail: string | null;
                             message: string;

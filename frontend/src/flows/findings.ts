@@ -3,18 +3,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { flowKeys, validateFlow } from '../api/flows';
+import { flowKeys, validateFlow, type Finding } from '../api/flows';
 import type { FlowDocument } from './document';
 
 export const FINDINGS_DELAY_MS = 150;
 
-export interface Finding {
-  code: string;
-  node: string | null;
-  wire: number | null;
-  message: string;
-  detail: string | null;
-}
+export type { Finding };
 
 export function useDebounced<T>(value: T, ms: number): T {
   const [current, setCurrent] = useState(value);
@@ -94,9 +88,9 @@ export function useFindings(doc: FlowDocument): {
     enabled: checked.nodes.length > 0,
   });
   return {
-    findings: (query.data?.findings ?? NONE) as Finding[],
+    findings: query.data?.findings ?? NONE,
     // Warnings never make a flow invalid (a join missing where branches meet): shown, never blocking.
-    warnings: ((query.data as { warnings?: Finding[] } | undefined)?.warnings ?? NONE) as Finding[],
+    warnings: query.data?.warnings ?? NONE,
     checking: checked !== meaning.current || query.isFetching,
   };
 }

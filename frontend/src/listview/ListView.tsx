@@ -12,12 +12,6 @@ import { useEditor } from '../flows/store';
 import { ListActions } from './ListActions';
 import { portLabel } from '../canvas/ports';
 
-interface Entry {
-  id: string;
-  type: string;
-  depth: number;
-}
-
 interface Props {
   findings: Finding[];
   readOnly: boolean;
@@ -33,7 +27,7 @@ export function ListView({ findings, readOnly, selectable = true }: Props) {
     queryFn: () => listView(checked),
     placeholderData: keepPreviousData,
   });
-  const entries = (outline.data?.nodes ?? []) as Entry[];
+  const entries = outline.data?.nodes ?? [];
   const current = selected.length === 1 ? selected[0] : undefined;
 
   return (
