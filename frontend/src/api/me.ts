@@ -4,6 +4,9 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from './client';
 import type { paths } from './schema';
 
+/** A grant of the signed-in user: a right everywhere (flow null) or on one flow. */
+export type Grant =
+  paths['/api/me']['get']['responses'][200]['content']['application/json']['rights'][number];
 type MeChange = paths['/api/me']['put']['requestBody']['content']['application/json'];
 
 export const meKeys = { me: ['me'] as const };

@@ -3245,9 +3245,13 @@ export interface operations {
                         locale: string;
                         name: string;
                         principals: string[];
-                        rights: unknown[];
+                        /** @description my grants: a right everywhere (flow null) or on one flow */
+                        rights: {
+                            flow: number | null;
+                            right: string;
+                        }[];
                         /** @description IANA name; null until set */
-                        time_zone?: string | null;
+                        time_zone: string | null;
                     };
                 };
             };

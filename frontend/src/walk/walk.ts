@@ -1,7 +1,7 @@
 // "Walk with sample input": the server's pure walker (POST /api/flows/walk) run on the open document.
 // Nothing is saved, started or sent; the answers to approvals and to waits for an event are chosen by the
 // author as the walk pauses.
-import { walkFlow, type WalkResult } from '../api/flows';
+import { walkFlow, type WalkBody, type WalkResult } from '../api/flows';
 import { eventNames, type FlowDocument, type FlowNode } from '../flows/document';
 
 export type { WalkResult };
@@ -10,10 +10,8 @@ export type JournalEntry = WalkResult['journal'][number];
 export type Outcome = string;
 /** An approval or wait_event the walk waits at: its node and visit (several at once in a parallel). */
 export type Pause = WalkResult['pending'][number];
-export interface Answer {
-  node: string;
-  outcome: Outcome;
-}
+/** The answer the author chose for a pause at a node, sent with the next walk. */
+export type Answer = NonNullable<WalkBody['answers']>[number];
 
 /**
  * The answers a pause at `node` may take, as the server's walk takes them (backend/walker/answers.py): an
