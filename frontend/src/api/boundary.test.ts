@@ -10,7 +10,9 @@ async function refusals(code: string, filePath = 'src/runs/Page.tsx'): Promise<s
   return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
 }
 
-describe('the API boundary', () => {
+// Linting loads typescript-eslint's parser and the whole config: seconds on a busy machine, so these tests
+// wait for the linter's answer however long it takes; what they assert is the answer.
+describe('the API boundary', { timeout: 600_000 }, () => {
   it('refuses the client, fetch and an EventSource outside src/api/', async () => {
     expect(
       await refusals("import { api, unwrap } from '../api/client';\nexport const c = [api, unwrap];\n"),
