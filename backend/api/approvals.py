@@ -10,6 +10,7 @@ from typing import Any, get_args
 from starlette.responses import Response
 
 from backend.api import downloads
+from backend.api.answers import exact
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.flows import ID
@@ -26,28 +27,30 @@ from backend.approvals.audit import (
     export_json,
     search,
 )
+from backend.approvals.breaks import RecordKind
 from backend.approvals.chain_commands import export_document, signed_heads_here
-from backend.approvals.records import Approval, Outcome
+from backend.approvals.records import Approval, OnTimeout, Outcome, RejectRule, VoteKind
 from backend.approvals.service import COMMENT_MAX, ApprovalService, DecisionRefused
 from backend.i18n.zones import reader_zone
 from backend.people.accounts import has_right
 
 OUTCOMES: list[str] = list(get_args(Outcome))
-APPROVAL: dict[str, Any] = {
-    "type": "object",
-    "required": [
-        "id",
-        "run_id",
-        "flow_id",
-        "node",
-        "title",
-        "explanation",
-        "approvers",
-        "outcome",
-        "shown",
-        "digest",
-    ],
-    "properties": {
+SHOWN: dict[str, Any] = {
+    "type": "array",
+    "description": "what the approvers were shown, read when the approval was requested",
+    "items": {
+        "type": "object",
+        "required": ["label", "path", "value"],
+        "properties": {
+            "label": {"type": ["string", "null"]},
+            "path": {"type": "string"},
+            "value": {},
+            "masked": {"type": "boolean", "description": "a credential-like value was masked"},
+        },
+    },
+}
+APPROVAL = exact(
+    {
         "id": {"type": "integer"},
         "run_id": {"type": "integer"},
         "flow_id": {"type": "integer"},
@@ -58,7 +61,7 @@ APPROVAL: dict[str, Any] = {
         "explanation": {"type": "string"},
         "approvers": {"type": "array", "items": {"type": "string"}},
         "deadline_at": {"type": ["string", "null"]},
-        "on_timeout": {"type": ["string", "null"]},
+        "on_timeout": {"enum": [*get_args(OnTimeout), None]},
         "requested_at": {"type": "string"},
         "outcome": {"enum": [*OUTCOMES, None]},
         "decided_by": {"type": ["string", "null"]},
@@ -66,24 +69,11 @@ APPROVAL: dict[str, Any] = {
         "comment": {"type": ["string", "null"]},
         "started_by": {"type": ["string", "null"]},
         "quorum": {"type": "integer"},
-        "reject_rule": {"enum": ["any", "quorum"]},
+        "reject_rule": {"enum": list(get_args(RejectRule))},
         "allow_self_approval": {"type": "boolean"},
         "author": {"type": ["string", "null"]},
         "on_behalf_of": {"type": ["string", "null"], "description": "the approver a delegate stood in for"},
-        "shown": {
-            "type": "array",
-            "description": "what the approvers were shown, read when the approval was requested",
-            "items": {
-                "type": "object",
-                "required": ["label", "path", "value"],
-                "properties": {
-                    "label": {"type": ["string", "null"]},
-                    "path": {"type": "string"},
-                    "value": {},
-                    "masked": {"type": "boolean", "description": "a credential-like value was masked"},
-                },
-            },
-        },
+        "shown": SHOWN,
         "digest": {
             "type": "string",
             "description": "SHA-256 (hex) of the canonical JSON of id, run_id, title, explanation and shown; "
@@ -98,14 +88,14 @@ APPROVAL: dict[str, Any] = {
                     "id": {"type": "integer"},
                     "voter": {"type": "string"},
                     "on_behalf_of": {"type": ["string", "null"]},
-                    "vote": {"enum": ["approve", "reject"]},
+                    "vote": {"enum": list(get_args(VoteKind))},
                     "comment": {"type": ["string", "null"]},
                     "cast_at": {"type": "string"},
                 },
             },
         },
     },
-}
+)
 # An inbox page's approval: as APPROVAL, but a page asked without values carries neither them nor a digest.
 INBOX_ITEM: dict[str, Any] = {
     **APPROVAL,
@@ -422,13 +412,29 @@ async def audit_chain(call: Call) -> Response:
     responses={
         200: {
             "type": "object",
-            "required": ["intact", "records", "heads", "breaks"],
+            "required": ["intact", "records", "swept", "heads", "breaks", "signed"],
             "properties": {
                 "intact": {"type": "boolean"},
                 "records": {"type": "integer"},
                 "swept": {"type": "integer"},
                 "heads": {"type": "object", "additionalProperties": {"type": "string"}},
-                "breaks": {"type": "array", "items": {"type": "object"}},
+                "breaks": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["code", "chain", "seq", "kind", "ref_id"],
+                        "properties": {
+                            "code": {
+                                "type": "string",
+                                "description": "why the chain is broken (a reason code)",
+                            },
+                            "chain": {"type": "string"},
+                            "seq": {"type": ["integer", "null"]},
+                            "kind": {"enum": [*get_args(RecordKind), None]},
+                            "ref_id": {"type": ["integer", "null"]},
+                        },
+                    },
+                },
                 "signed": {"type": "integer"},
             },
         },

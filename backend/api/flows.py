@@ -369,7 +369,7 @@ async def version(call: Call) -> Response:
     responses={
         200: {
             "type": "object",
-            "required": ["valid", "findings"],
+            "required": ["valid", "findings", "warnings"],
             "properties": {
                 "valid": {"type": "boolean"},
                 "findings": {"type": "array", "items": FINDING},
@@ -435,7 +435,17 @@ async def list_view_of(call: Call) -> Response:
     "/api/flows/{flow_id:int}/webhook",
     summary="A new webhook secret, shown once",
     tag="flows",
-    responses={201: {"type": "object", "required": ["path", "secret"]}, 404: None},
+    responses={
+        201: {
+            "type": "object",
+            "required": ["path", "secret"],
+            "properties": {
+                "path": {"type": "string", "description": "the webhook's address, its secret in it"},
+                "secret": {"type": "string"},
+            },
+        },
+        404: None,
+    },
 )
 async def new_webhook_secret(call: Call) -> Response:
     flow_id = call.path_id("flow_id")

@@ -131,13 +131,21 @@ async def logout(call: Call) -> Response:
     responses={
         200: {
             "type": "object",
-            "required": ["name", "rights", "principals", "locale"],
+            "required": ["name", "rights", "principals", "locale", "time_zone"],
             "properties": {
                 "name": {"type": "string"},
                 "locale": {"type": "string"},
                 "time_zone": {"type": ["string", "null"], "description": "IANA name; null until set"},
                 "csrf_token": {"type": "string"},
-                "rights": {"type": "array"},
+                "rights": {
+                    "type": "array",
+                    "description": "my grants: a right everywhere (flow null) or on one flow",
+                    "items": {
+                        "type": "object",
+                        "required": ["right", "flow"],
+                        "properties": {"right": {"type": "string"}, "flow": {"type": ["integer", "null"]}},
+                    },
+                },
                 "principals": {"type": "array", "items": {"type": "string"}},
             },
         }

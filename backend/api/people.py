@@ -289,7 +289,18 @@ async def list_tokens(call: Call) -> Response:
     summary="A new token for a user, shown once, with an optional expiry (admin)",
     tag="people",
     body=NEW_TOKEN,
-    responses={201: {"type": "object", "required": ["token", "user"]}, 403: None, 404: None},
+    responses={
+        201: {
+            "type": "object",
+            "required": ["token", "user"],
+            "properties": {
+                "token": {"type": "string", "description": "the token itself, shown this once"},
+                "user": {"type": "string"},
+            },
+        },
+        403: None,
+        404: None,
+    },
 )
 async def new_token(call: Call) -> Response:
     await require(call, "admin")

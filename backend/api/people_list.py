@@ -14,7 +14,7 @@ from backend.people.accounts import list_people
 PAGE = 200
 PERSON: dict[str, Any] = {
     "type": "object",
-    "required": ["name", "groups", "rights", "tokens"],
+    "required": ["name", "email", "locale", "created_at", "groups", "rights", "tokens"],
     "properties": {
         "name": {"type": "string"},
         "email": {"type": ["string", "null"]},

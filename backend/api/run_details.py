@@ -13,18 +13,109 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from backend.actions.queries import effects_of_run
+from backend.api.answers import exact, picked
+from backend.api.approvals import APPROVAL
 from backend.approvals.records import approvals_of_run
 from backend.i18n.catalogs import explain
 from backend.queue.claims import MAX_ATTEMPTS
 from backend.queue.store import RunPage
 from backend.walker.redact import redact_values
 
+_MOMENT: dict[str, Any] = {"type": "string", "format": "date-time"}
+_MAYBE_MOMENT: dict[str, Any] = {"type": ["string", "null"], "format": "date-time"}
+_MAYBE_TEXT: dict[str, Any] = {"type": ["string", "null"]}
+# The pinned version as saved (it was valid then: flowyard.flow/1, GET /api/schemas/flow), read for its
+# nodes and wires; what else a node carries is the flow format's.
+PINNED_DOCUMENT: dict[str, Any] = {
+    "type": "object",
+    "required": ["nodes", "wires"],
+    "properties": {
+        "nodes": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "type"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "type": {"type": "string"},
+                    "config": {"type": "object"},
+                    "label": {"type": "string"},
+                    "position": {
+                        "type": "object",
+                        "required": ["x", "y"],
+                        "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+                    },
+                },
+            },
+        },
+        "wires": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["from", "to"],
+                "properties": {
+                    "from": {"type": "string"},
+                    "to": {"type": "string"},
+                    "port": {"type": "string"},
+                },
+            },
+        },
+    },
+}
+RUN_APPROVAL = picked(
+    APPROVAL,
+    (
+        "id",
+        "visit",
+        "node",
+        "title",
+        "approvers",
+        "deadline_at",
+        "on_timeout",
+        "requested_at",
+        "outcome",
+        "decided_by",
+        "decided_at",
+        "comment",
+        "shown",
+    ),
+)
+EFFECT_STATES = ["sent", "failed", "pending", "late"]
+EFFECT = exact(
+    {
+        "visit": {"type": "integer"},
+        "node": {"type": "string"},
+        "type": {"type": "string"},
+        "key": {"type": "string"},
+        "attempts": {"type": "integer"},
+        "state": {
+            "enum": EFFECT_STATES,
+            "description": "sent: an answer is recorded; failed: an error is; pending: a try is under way or "
+            "died; late: an answer came after its attempt was given up (the outcome that stands is still "
+            "`status` and `code`)",
+        },
+        "request": {},
+        "status": {"type": ["integer", "null"], "description": "the answer's HTTP status, when it had one"},
+        "code": {**_MAYBE_TEXT, "description": "the failure's reason code"},
+        "code_message": {**_MAYBE_TEXT, "description": "the reason code's sentence, set with `code`"},
+        "created_at": _MOMENT,
+        "completed_at": _MAYBE_MOMENT,
+        "late_status": {"type": ["integer", "null"]},
+        "late_at": _MAYBE_MOMENT,
+    }
+)
 DETAILS: dict[str, Any] = {
-    "flow": {"type": ["object", "null"], "description": "the pinned version's document and the flow's name"},
+    "flow": {
+        "type": ["object", "null"],
+        "description": "the pinned version's document and the flow's name",
+        "required": ["name", "document"],
+        "properties": {"name": {"type": "string"}, "document": PINNED_DOCUMENT},
+    },
     "visits": {"type": "object", "additionalProperties": {"type": "integer"}},
-    "approvals": {"type": "array", "items": {"type": "object"}},
-    "effects": {"type": "array", "items": {"type": "object"}},
+    "approvals": {"type": "array", "items": RUN_APPROVAL},
+    "effects": {"type": "array", "items": EFFECT},
     "variables": {"description": "a paused run's variables, credential-like keys masked; null once ended"},
+    "max_attempts": {"type": "integer", "description": "the tries a wait makes before its run fails"},
 }
 
 
@@ -58,9 +149,6 @@ async def run_details(conn: AsyncConnection[Any], run: RunPage, locale: str = "e
             "type": effect.type,
             "key": effect.key,
             "attempts": effect.attempts,
-            # sent: an answer is recorded; failed: an error is; pending: a try is under way or died;
-            # late: an answer came after its attempt was given up (kept, used by nothing; the outcome
-            # that stands is still the one in `status` and `code`)
             "state": "late"
             if effect.late_at is not None
             else {"out": "sent", "error": "failed"}.get(effect.outcome or "", "pending"),

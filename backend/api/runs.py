@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from starlette.responses import Response
 
+from backend.api.answers import exact
 from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.flows import ID
@@ -17,6 +18,7 @@ from backend.approvals.service import ApprovalService
 from backend.flows.store import webhook_of
 from backend.i18n.catalogs import Sentences, explain
 from backend.queue import store
+from backend.queue.claims import WaitKind
 from backend.queue.records import record_of
 from backend.queue.runs import (
     DecisionStands,
@@ -24,15 +26,13 @@ from backend.queue.runs import (
     cancel_run,
     start_run,
 )
-from backend.queue.store import RUN_STATUSES, TRIGGER_KINDS, RunPage, RunRow, run_page
+from backend.queue.store import RUN_STATUSES, TRIGGER_KINDS, RunPage, RunRow, WaitStatus, run_page
 from backend.walker.redact import redact_values
 
 STATUSES = list(RUN_STATUSES)
 TRIGGERS = list(TRIGGER_KINDS)
-RUN: dict[str, Any] = {
-    "type": "object",
-    "required": ["id", "flow_id", "version", "status", "trigger", "error", "created_at", "decision"],
-    "properties": {
+RUN = exact(
+    {
         "id": {"type": "integer"},
         "flow_id": {"type": "integer"},
         "version": {"type": "integer"},
@@ -58,7 +58,8 @@ RUN: dict[str, Any] = {
             },
         },
     },
-}
+    optional=("error_message",),
+)
 STARTED: dict[str, Any] = {
     "type": "object",
     "required": ["run", "created"],
@@ -80,6 +81,43 @@ JOURNAL_LINE: dict[str, Any] = {
         "data": {"type": "object"},
         "message": {"type": "string", "description": "the line's sentence in the reader's language"},
     },
+}
+WAIT = exact(
+    {
+        "kind": {"enum": list(get_args(WaitKind))},
+        "node": {"type": ["string", "null"]},
+        "visit": {"type": ["integer", "null"]},
+        "status": {"enum": list(get_args(WaitStatus))},
+        "attempts": {"type": "integer", "description": "the tries made so far"},
+        "wake_at": {"type": ["string", "null"], "format": "date-time", "description": "null: no time"},
+        "last_error": {"type": ["string", "null"], "description": "the last try's reason code"},
+        "last_error_message": {
+            "type": ["string", "null"],
+            "description": "its sentence, set with `last_error`",
+        },
+        "retries": {
+            "type": "array",
+            "description": "the failed actions of parallel branches the wait will send again, next due first",
+            "items": {
+                "type": "object",
+                "required": ["node", "visit", "due", "attempt"],
+                "properties": {
+                    "node": {"type": "string"},
+                    "visit": {"type": "integer"},
+                    "due": {"type": "string", "format": "date-time"},
+                    "attempt": {"type": "integer", "description": "the tries made so far"},
+                },
+            },
+        },
+    },
+    nullable=True,
+    description="what the run waits for, if it waits",
+)
+# The run as its own page shows it: with its input and its error's sentence.
+RUN_SHOWN: dict[str, Any] = {
+    **RUN,
+    "required": [*RUN["required"], "input", "error_message"],
+    "properties": {**RUN["properties"], "input": {"description": "credential-like keys masked"}},
 }
 MAX_KEY = 200
 
@@ -183,9 +221,9 @@ async def list_runs(call: Call) -> Response:
             "type": "object",
             "required": ["run", "journal", "wait", "next", *DETAILS],
             "properties": {
-                "run": RUN,
+                "run": RUN_SHOWN,
                 "journal": {"type": "array", "items": JOURNAL_LINE},
-                "wait": {"type": ["object", "null"]},
+                "wait": WAIT,
                 "next": {
                     "type": ["integer", "null"],
                     "description": "the last line's number when more lines follow: the next page's `after`",

@@ -1,13 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, type FetchQueryOptions } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import '@xyflow/react/dist/style.css';
 import './shell/app.css';
 import { browserLocale, switchLocale } from './i18n/i18n';
 import { App } from './shell/App';
-import { flowQuery } from './flows/queries';
-import { meQuery } from './shell/me';
+import { flowQuery } from './api/flows';
+import { meQuery } from './api/me';
 
 // Server state is refetched on focus but not retried on 4xx: a refusal is an answer, not a glitch.
 const queries = new QueryClient({
@@ -21,7 +21,7 @@ const router = createBrowserRouter([{ path: '*', element: <App /> }]);
 
 // Asked for now, beside the catalog, not once it has loaded and the page has drawn (a failure is forgotten:
 // the page asks again when it needs the answer, and a 401 then sends it to the login page).
-function prefetch(query: { queryKey: readonly unknown[]; queryFn: () => Promise<unknown> }) {
+function prefetch<T, K extends readonly unknown[]>(query: FetchQueryOptions<T, Error, T, K>) {
   void queries.prefetchQuery(query).then(() => {
     if (queries.getQueryState(query.queryKey)?.status === 'error')
       queries.removeQueries({ queryKey: query.queryKey });

@@ -20,7 +20,7 @@ def open_flow(browser: Browser, server: Server, name: str, locale: str = "en-US"
     server.user(name, "edit", "run")
     page = log_in(browser, server, name, locale=locale)
     flow_id = int(api(page, "POST", "/api/flows", approval_and_delay_flow())["id"])
-    # The flow's query is fresh for 5 s (flows/queries.ts): the clock jumps over that instead of waiting.
+    # The flow's query is fresh for 5 s (src/api/flows.ts): the clock jumps over that instead of waiting.
     page.clock.install()
     page.goto(f"/flows/{flow_id}")
     expect(page.get_by_role("heading", name="Pay approved invoices")).to_be_visible()

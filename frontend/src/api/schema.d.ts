@@ -954,13 +954,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         approvals: {
-                            allow_self_approval?: boolean;
+                            allow_self_approval: boolean;
                             approvers: string[];
-                            author?: string | null;
-                            comment?: string | null;
-                            deadline_at?: string | null;
-                            decided_at?: string | null;
-                            decided_by?: string | null;
+                            author: string | null;
+                            comment: string | null;
+                            deadline_at: string | null;
+                            decided_at: string | null;
+                            decided_by: string | null;
                             /** @description SHA-256 (hex) of the canonical JSON of id, run_id, title, explanation and shown; sent back as a decision's `seen` */
                             digest?: string;
                             explanation: string;
@@ -968,14 +968,15 @@ export interface operations {
                             id: number;
                             node: string;
                             /** @description the approver a delegate stood in for */
-                            on_behalf_of?: string | null;
-                            on_timeout?: string | null;
+                            on_behalf_of: string | null;
+                            /** @enum {unknown} */
+                            on_timeout: "approve" | "reject" | "skip" | null;
                             /** @enum {unknown} */
                             outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | "branch_cancelled" | null;
-                            quorum?: number;
+                            quorum: number;
                             /** @enum {unknown} */
-                            reject_rule?: "any" | "quorum";
-                            requested_at?: string;
+                            reject_rule: "any" | "quorum";
+                            requested_at: string;
                             run_id: number;
                             /** @description what the approvers were shown, read when the approval was requested */
                             shown?: {
@@ -985,11 +986,11 @@ export interface operations {
                                 path: string;
                                 value: unknown;
                             }[];
-                            started_by?: string | null;
+                            started_by: string | null;
                             title: string;
-                            version?: number;
-                            visit?: number;
-                            votes?: {
+                            version: number;
+                            visit: number;
+                            votes: {
                                 cast_at: string;
                                 comment: string | null;
                                 id: number;
@@ -1060,13 +1061,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        allow_self_approval?: boolean;
+                        allow_self_approval: boolean;
                         approvers: string[];
-                        author?: string | null;
-                        comment?: string | null;
-                        deadline_at?: string | null;
-                        decided_at?: string | null;
-                        decided_by?: string | null;
+                        author: string | null;
+                        comment: string | null;
+                        deadline_at: string | null;
+                        decided_at: string | null;
+                        decided_by: string | null;
                         /** @description SHA-256 (hex) of the canonical JSON of id, run_id, title, explanation and shown; sent back as a decision's `seen` */
                         digest: string;
                         explanation: string;
@@ -1074,14 +1075,15 @@ export interface operations {
                         id: number;
                         node: string;
                         /** @description the approver a delegate stood in for */
-                        on_behalf_of?: string | null;
-                        on_timeout?: string | null;
+                        on_behalf_of: string | null;
+                        /** @enum {unknown} */
+                        on_timeout: "approve" | "reject" | "skip" | null;
                         /** @enum {unknown} */
                         outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | "branch_cancelled" | null;
-                        quorum?: number;
+                        quorum: number;
                         /** @enum {unknown} */
-                        reject_rule?: "any" | "quorum";
-                        requested_at?: string;
+                        reject_rule: "any" | "quorum";
+                        requested_at: string;
                         run_id: number;
                         /** @description what the approvers were shown, read when the approval was requested */
                         shown: {
@@ -1091,11 +1093,11 @@ export interface operations {
                             path: string;
                             value: unknown;
                         }[];
-                        started_by?: string | null;
+                        started_by: string | null;
                         title: string;
-                        version?: number;
-                        visit?: number;
-                        votes?: {
+                        version: number;
+                        visit: number;
+                        votes: {
                             cast_at: string;
                             comment: string | null;
                             id: number;
@@ -1175,13 +1177,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        allow_self_approval?: boolean;
+                        allow_self_approval: boolean;
                         approvers: string[];
-                        author?: string | null;
-                        comment?: string | null;
-                        deadline_at?: string | null;
-                        decided_at?: string | null;
-                        decided_by?: string | null;
+                        author: string | null;
+                        comment: string | null;
+                        deadline_at: string | null;
+                        decided_at: string | null;
+                        decided_by: string | null;
                         /** @description SHA-256 (hex) of the canonical JSON of id, run_id, title, explanation and shown; sent back as a decision's `seen` */
                         digest: string;
                         explanation: string;
@@ -1189,14 +1191,15 @@ export interface operations {
                         id: number;
                         node: string;
                         /** @description the approver a delegate stood in for */
-                        on_behalf_of?: string | null;
-                        on_timeout?: string | null;
+                        on_behalf_of: string | null;
+                        /** @enum {unknown} */
+                        on_timeout: "approve" | "reject" | "skip" | null;
                         /** @enum {unknown} */
                         outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | "branch_cancelled" | null;
-                        quorum?: number;
+                        quorum: number;
                         /** @enum {unknown} */
-                        reject_rule?: "any" | "quorum";
-                        requested_at?: string;
+                        reject_rule: "any" | "quorum";
+                        requested_at: string;
                         run_id: number;
                         /** @description what the approvers were shown, read when the approval was requested */
                         shown: {
@@ -1206,11 +1209,11 @@ export interface operations {
                             path: string;
                             value: unknown;
                         }[];
-                        started_by?: string | null;
+                        started_by: string | null;
                         title: string;
-                        version?: number;
-                        visit?: number;
-                        votes?: {
+                        version: number;
+                        visit: number;
+                        votes: {
                             cast_at: string;
                             comment: string | null;
                             id: number;
@@ -1407,13 +1410,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         decisions: {
-                            allow_self_approval?: boolean;
+                            allow_self_approval: boolean;
                             approvers: string[];
-                            author?: string | null;
-                            comment?: string | null;
-                            deadline_at?: string | null;
-                            decided_at?: string | null;
-                            decided_by?: string | null;
+                            author: string | null;
+                            comment: string | null;
+                            deadline_at: string | null;
+                            decided_at: string | null;
+                            decided_by: string | null;
                             /** @description SHA-256 (hex) of the canonical JSON of id, run_id, title, explanation and shown; sent back as a decision's `seen` */
                             digest: string;
                             explanation: string;
@@ -1421,14 +1424,15 @@ export interface operations {
                             id: number;
                             node: string;
                             /** @description the approver a delegate stood in for */
-                            on_behalf_of?: string | null;
-                            on_timeout?: string | null;
+                            on_behalf_of: string | null;
+                            /** @enum {unknown} */
+                            on_timeout: "approve" | "reject" | "skip" | null;
                             /** @enum {unknown} */
                             outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | "branch_cancelled" | null;
-                            quorum?: number;
+                            quorum: number;
                             /** @enum {unknown} */
-                            reject_rule?: "any" | "quorum";
-                            requested_at?: string;
+                            reject_rule: "any" | "quorum";
+                            requested_at: string;
                             run_id: number;
                             /** @description what the approvers were shown, read when the approval was requested */
                             shown: {
@@ -1438,11 +1442,11 @@ export interface operations {
                                 path: string;
                                 value: unknown;
                             }[];
-                            started_by?: string | null;
+                            started_by: string | null;
                             title: string;
-                            version?: number;
-                            visit?: number;
-                            votes?: {
+                            version: number;
+                            visit: number;
+                            votes: {
                                 cast_at: string;
                                 comment: string | null;
                                 id: number;
@@ -1710,14 +1714,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        breaks: Record<string, never>[];
+                        breaks: {
+                            chain: string;
+                            /** @description why the chain is broken (a reason code) */
+                            code: string;
+                            /** @enum {unknown} */
+                            kind: "decision" | "vote" | "rights" | null;
+                            ref_id: number | null;
+                            seq: number | null;
+                        }[];
                         heads: {
                             [key: string]: string;
                         };
                         intact: boolean;
                         records: number;
-                        signed?: number;
-                        swept?: number;
+                        signed: number;
+                        swept: number;
                     };
                 };
             };
@@ -2326,7 +2338,7 @@ export interface operations {
                             wire: number | null;
                         }[];
                         valid: boolean;
-                        warnings?: {
+                        warnings: {
                             code: string;
                             detail: string | null;
                             message: string;
@@ -3126,7 +3138,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description the webhook's address, its secret in it */
+                        path: string;
+                        secret: string;
+                    };
                 };
             };
             /** @description Not authenticated */
@@ -3229,9 +3245,13 @@ export interface operations {
                         locale: string;
                         name: string;
                         principals: string[];
-                        rights: unknown[];
+                        /** @description my grants: a right everywhere (flow null) or on one flow */
+                        rights: {
+                            flow: number | null;
+                            right: string;
+                        }[];
                         /** @description IANA name; null until set */
-                        time_zone?: string | null;
+                        time_zone: string | null;
                     };
                 };
             };
@@ -3776,10 +3796,10 @@ export interface operations {
                     "application/json": {
                         next: string | null;
                         people: {
-                            created_at?: string;
-                            email?: string | null;
+                            created_at: string;
+                            email: string | null;
                             groups: string[];
-                            locale?: string | null;
+                            locale: string | null;
                             name: string;
                             rights: string[];
                             tokens: number;
@@ -4102,18 +4122,18 @@ export interface operations {
                                 outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped";
                                 title: string;
                             } | null;
-                            ended_at?: string | null;
+                            ended_at: string | null;
                             error: string | null;
                             /** @description the error code's sentence, for people */
                             error_message?: string | null;
                             flow_id: number;
                             id: number;
-                            started_by?: string | null;
+                            started_by: string | null;
                             /** @enum {unknown} */
                             status: "running" | "waiting" | "stopped" | "succeeded" | "failed" | "cancelled";
                             /** @enum {unknown} */
                             trigger: "manual" | "webhook" | "schedule";
-                            updated_at?: string;
+                            updated_at: string;
                             version: number;
                         }[];
                     };
@@ -4237,10 +4257,77 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        approvals: Record<string, never>[];
-                        effects: Record<string, never>[];
+                        approvals: {
+                            approvers: string[];
+                            comment: string | null;
+                            deadline_at: string | null;
+                            decided_at: string | null;
+                            decided_by: string | null;
+                            id: number;
+                            node: string;
+                            /** @enum {unknown} */
+                            on_timeout: "approve" | "reject" | "skip" | null;
+                            /** @enum {unknown} */
+                            outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped" | "cancelled" | "run_failed" | "branch_cancelled" | null;
+                            requested_at: string;
+                            /** @description what the approvers were shown, read when the approval was requested */
+                            shown: {
+                                label: string | null;
+                                /** @description a credential-like value was masked */
+                                masked?: boolean;
+                                path: string;
+                                value: unknown;
+                            }[];
+                            title: string;
+                            visit: number;
+                        }[];
+                        effects: {
+                            attempts: number;
+                            /** @description the failure's reason code */
+                            code: string | null;
+                            /** @description the reason code's sentence, set with `code` */
+                            code_message: string | null;
+                            /** Format: date-time */
+                            completed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            key: string;
+                            /** Format: date-time */
+                            late_at: string | null;
+                            late_status: number | null;
+                            node: string;
+                            request: unknown;
+                            /**
+                             * @description sent: an answer is recorded; failed: an error is; pending: a try is under way or died; late: an answer came after its attempt was given up (the outcome that stands is still `status` and `code`)
+                             * @enum {unknown}
+                             */
+                            state: "sent" | "failed" | "pending" | "late";
+                            /** @description the answer's HTTP status, when it had one */
+                            status: number | null;
+                            type: string;
+                            visit: number;
+                        }[];
                         /** @description the pinned version's document and the flow's name */
-                        flow: Record<string, never> | null;
+                        flow: {
+                            document: {
+                                nodes: {
+                                    config?: Record<string, never>;
+                                    id: string;
+                                    label?: string;
+                                    position?: {
+                                        x: number;
+                                        y: number;
+                                    };
+                                    type: string;
+                                }[];
+                                wires: {
+                                    from: string;
+                                    port?: string;
+                                    to: string;
+                                }[];
+                            };
+                            name: string;
+                        } | null;
                         journal: {
                             /** Format: date-time */
                             at: string;
@@ -4252,6 +4339,8 @@ export interface operations {
                             seq: number;
                             visit: number | null;
                         }[];
+                        /** @description the tries a wait makes before its run fails */
+                        max_attempts: number;
                         /** @description the last line's number when more lines follow: the next page's `after` */
                         next: number | null;
                         run: {
@@ -4266,18 +4355,20 @@ export interface operations {
                                 outcome: "approved" | "rejected" | "timed_out_approved" | "timed_out_rejected" | "skipped";
                                 title: string;
                             } | null;
-                            ended_at?: string | null;
+                            ended_at: string | null;
                             error: string | null;
                             /** @description the error code's sentence, for people */
-                            error_message?: string | null;
+                            error_message: string | null;
                             flow_id: number;
                             id: number;
-                            started_by?: string | null;
+                            /** @description credential-like keys masked */
+                            input: unknown;
+                            started_by: string | null;
                             /** @enum {unknown} */
                             status: "running" | "waiting" | "stopped" | "succeeded" | "failed" | "cancelled";
                             /** @enum {unknown} */
                             trigger: "manual" | "webhook" | "schedule";
-                            updated_at?: string;
+                            updated_at: string;
                             version: number;
                         };
                         /** @description a paused run's variables, credential-like keys masked; null once ended */
@@ -4285,7 +4376,35 @@ export interface operations {
                         visits: {
                             [key: string]: number;
                         };
-                        wait: Record<string, never> | null;
+                        /** @description what the run waits for, if it waits */
+                        wait: {
+                            /** @description the tries made so far */
+                            attempts: number;
+                            /** @enum {unknown} */
+                            kind: "start" | "approval" | "delay" | "undo" | "event" | "retry";
+                            /** @description the last try's reason code */
+                            last_error: string | null;
+                            /** @description its sentence, set with `last_error` */
+                            last_error_message: string | null;
+                            node: string | null;
+                            /** @description the failed actions of parallel branches the wait will send again, next due first */
+                            retries: {
+                                /** @description the tries made so far */
+                                attempt: number;
+                                /** Format: date-time */
+                                due: string;
+                                node: string;
+                                visit: number;
+                            }[];
+                            /** @enum {unknown} */
+                            status: "waiting" | "claimed" | "stopped";
+                            visit: number | null;
+                            /**
+                             * Format: date-time
+                             * @description null: no time
+                             */
+                            wake_at: string | null;
+                        } | null;
                     };
                 };
             };
@@ -5118,7 +5237,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description the token itself, shown this once */
+                        token: string;
+                        user: string;
+                    };
                 };
             };
             /** @description Bad request */

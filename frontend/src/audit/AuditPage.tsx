@@ -4,13 +4,13 @@ import { useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { decisionsExportHref, decisionsQuery, type AuditFilter } from '../api/audit';
 import { failureSentence } from '../api/failure';
+import { flowsQuery } from '../api/flows';
 import { Moment } from '../i18n/Moment';
 import { Actor } from '../people/Actor';
 import { OUTCOME_KEYS, TIMEOUT_KEYS } from '../runs/format';
 import { withOffset } from '../runs/RunsPage';
-import type { Approval } from '../runs/types';
 import { ChainCheck } from './ChainCheck';
 import { EvidenceLink } from './EvidenceLink';
 
@@ -39,27 +39,25 @@ export function auditQuery(filters: Filters): Record<string, string> {
   return query;
 }
 
+/** The page's filters as the API's query. */
+function auditFilter(filters: Filters): AuditFilter {
+  const { flow, outcome, ...query } = auditQuery(filters);
+  return {
+    ...query,
+    ...(flow ? { flow: Number(flow) } : {}),
+    ...(outcome ? { outcome: outcome as AuditFilter['outcome'] } : {}),
+  };
+}
+
 export function AuditPage() {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<Filters>(NONE);
   const [filters, setFilters] = useState<Filters>(NONE);
-  const flows = useQuery({ queryKey: ['flows'], queryFn: async () => unwrap(await api.GET('/api/flows')) });
-  const decisions = useInfiniteQuery({
-    queryKey: ['audit', filters],
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last: { next: string | null }) => last.next ?? undefined,
-    queryFn: async ({ pageParam }) => {
-      const query = { ...auditQuery(filters), limit: 100, ...(pageParam ? { cursor: pageParam } : {}) };
-      return unwrap(await api.GET('/api/audit', { params: { query } as never })) as unknown as {
-        decisions: Approval[];
-        next: string | null;
-      };
-    },
-  });
+  const flows = useQuery(flowsQuery);
+  const decisions = useInfiniteQuery(decisionsQuery(auditFilter(filters)));
   const set = (name: keyof Filters) => (event: { target: { value: string } }) =>
     setDraft({ ...draft, [name]: event.target.value });
-  const exportHref = (format: 'csv' | 'json') =>
-    `/api/audit/export?${new URLSearchParams({ ...auditQuery(filters), format }).toString()}`;
+  const exportHref = (format: 'csv' | 'json') => decisionsExportHref(auditQuery(filters), format);
 
   return (
     <section className="page">

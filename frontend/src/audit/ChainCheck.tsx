@@ -4,23 +4,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../i18n/format';
-import { api, unwrap } from '../api/client';
+import { chainExportHref, verifyChain } from '../api/audit';
 import { failureSentence } from '../api/failure';
-
-interface Verdict {
-  intact: boolean;
-  records: number;
-  breaks: { code: string }[];
-}
 
 export function ChainCheck({ flow }: { flow: string }) {
   const { t } = useTranslation();
-  const query = flow ? { flow: Number(flow) } : {};
-  const check = useMutation({
-    mutationFn: async () =>
-      unwrap(await api.GET('/api/audit/verify', { params: { query } })) as unknown as Verdict,
-  });
-  const exportHref = `/api/audit/chain${flow ? `?flow=${encodeURIComponent(flow)}` : ''}`;
+  const check = useMutation({ mutationFn: () => verifyChain(flow ? Number(flow) : null) });
+  const exportHref = chainExportHref(flow);
   return (
     <p className="chain-check">
       <button type="button" onClick={() => check.mutate()} disabled={check.isPending}>

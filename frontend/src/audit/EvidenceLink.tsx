@@ -2,6 +2,7 @@
 // (`flowyard audit check-evidence`; docs/audit.md). Offered only to whom the server gives it: an auditor
 // of the approval's flow, once the approval is decided.
 import { useTranslation } from 'react-i18next';
+import { evidenceHref } from '../api/approvals';
 import { useRights } from '../runs/rights';
 
 export function EvidenceLink({
@@ -13,7 +14,7 @@ export function EvidenceLink({
   const may = useRights();
   if (!approval.outcome || !may('audit', approval.flow_id)) return null;
   return (
-    <a className="evidence" href={`/api/approvals/${approval.id}/evidence`} download>
+    <a className="evidence" href={evidenceHref(approval.id)} download>
       {t('ui_evidence_download')}
     </a>
   );

@@ -18,7 +18,7 @@ import { useFindings, type Finding } from './findings';
 import { placeFinding } from './findingText';
 import { usePlaced } from './findingSentences';
 import { unsaved, useEditor } from './store';
-import { flowQuery } from './queries';
+import { flowDocument, flowQuery } from '../api/flows';
 import { arrival, newerVersion } from './arrival';
 import { openDocument, placed } from './open';
 import { NewerNotice } from './NewerNotice';
@@ -104,7 +104,8 @@ export function EditorPage() {
   useEffect(() => {
     const fetched = loaded.data;
     if (!fetched?.document || flowId === null) return;
-    const doc = fetched.document as unknown as FlowDocument;
+    const doc = flowDocument(fetched);
+    if (!doc) return;
     const now = useEditor.getState();
     const editing = {
       opened: now.flowId === loadedHere.current ? loadedHere.current : null,

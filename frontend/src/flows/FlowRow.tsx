@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { fetchFlowDocument, flowKeys, type FlowSummary } from '../api/flows';
 import { failureSentence } from '../api/failure';
 import { formatMoment } from '../i18n/i18n';
 import type { FlowDocument } from './document';
@@ -13,16 +13,6 @@ import { renameFlow } from './names';
 import { useRights } from '../runs/rights';
 import { STATUS_KEYS } from '../runs/format';
 
-interface Summary {
-  id: number;
-  name: string;
-  version: number;
-  trigger_kind?: string | null;
-  changed_at?: string | null;
-  changed_by?: string | null;
-  last_run_status?: string | null;
-}
-
 // Catalog keys of what the row shows (written out for the catalog guard).
 const TRIGGERS: Record<string, string> = {
   manual: 'ui_choice_kind_manual',
@@ -30,13 +20,8 @@ const TRIGGERS: Record<string, string> = {
   schedule: 'ui_choice_kind_schedule',
 };
 
-async function documentOf(id: number): Promise<FlowDocument> {
-  const flow = unwrap(await api.GET('/api/flows/{flow_id}', { params: { path: { flow_id: id } } }));
-  return flow.document as unknown as FlowDocument;
-}
-
 interface Props {
-  flow: Summary;
+  flow: FlowSummary;
   onMessage: (message: string) => void;
   /** null: the user may not create flows, so no Duplicate. */
   onDuplicate: ((doc: FlowDocument) => Promise<void>) | null;
@@ -58,15 +43,15 @@ export function FlowRow({ flow, onMessage, onDuplicate }: Props) {
     try {
       await renameFlow(flow.id, { name: name.trim() });
       setRenaming(null);
-      await queries.invalidateQueries({ queryKey: ['flows'] });
-      await queries.invalidateQueries({ queryKey: ['flow', flow.id] });
+      await queries.invalidateQueries({ queryKey: flowKeys.list });
+      await queries.invalidateQueries({ queryKey: flowKeys.one(flow.id) });
     } catch (failure) {
       onMessage(failureSentence(failure, t));
     }
   }
 
   async function exportFlow() {
-    const doc = await documentOf(flow.id);
+    const doc = await fetchFlowDocument(flow.id);
     const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' }));
     const link = document.createElement('a');
     link.href = url;
@@ -125,7 +110,7 @@ export function FlowRow({ flow, onMessage, onDuplicate }: Props) {
           <button
             type="button"
             onClick={() =>
-              void documentOf(flow.id).then((doc) =>
+              void fetchFlowDocument(flow.id).then((doc) =>
                 onDuplicate({ ...doc, name: t('ui_flows_copy_name', { name: flow.name }) }),
               )
             }

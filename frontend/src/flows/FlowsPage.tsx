@@ -6,7 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { createFlow, flowKeys, flowsQuery } from '../api/flows';
 import { failureSentence } from '../api/failure';
 import { emptyDocument, type FlowDocument } from './document';
 import { FlowRow } from './FlowRow';
@@ -23,12 +23,12 @@ export function FlowsPage() {
   const creates = may('edit');
   const [message, setMessage] = useState<string | null>(null);
   const [naming, setNaming] = useState(false);
-  const flows = useQuery({ queryKey: ['flows'], queryFn: async () => unwrap(await api.GET('/api/flows')) });
+  const flows = useQuery(flowsQuery);
 
   async function create(doc: FlowDocument) {
     try {
-      unwrap(await api.POST('/api/flows', { body: doc as unknown as Record<string, never> }));
-      await queries.invalidateQueries({ queryKey: ['flows'] });
+      await createFlow(doc);
+      await queries.invalidateQueries({ queryKey: flowKeys.list });
       setMessage(t('ui_flows_created', { name: doc.name }));
     } catch (failure) {
       setMessage(failureSentence(failure, t));

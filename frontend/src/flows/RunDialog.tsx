@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { startRun } from '../api/runs';
 import { failureSentence } from '../api/failure';
 import { parseInput } from '../walk/walk';
 import { useWalk } from '../walk/store';
@@ -30,12 +30,7 @@ export function RunDialog({ flowId, onClose }: { flowId: number; onClose: () => 
     setProblem(null);
     setBusy(true);
     try {
-      const started = unwrap(
-        await api.POST('/api/flows/{flow_id}/runs', {
-          params: { path: { flow_id: flowId } },
-          body: { input: parsed.input },
-        }),
-      );
+      const started = await startRun(flowId, parsed.input);
       rememberInput(window.localStorage, flowId, text);
       void navigate(`/runs/${started.run}`);
     } catch (failure) {

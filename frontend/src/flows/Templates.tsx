@@ -4,9 +4,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
-import type { FlowDocument } from './document';
+import { templatesQuery } from '../api/flows';
 import { startDocument } from './open';
 import './dialogs.css';
 
@@ -15,16 +14,7 @@ export function Templates() {
   const navigate = useNavigate();
   const language = i18n.language;
   // Keyed by the language: switching it asks again, for names and lines in the new one.
-  const templates = useQuery({
-    queryKey: ['flow-templates', language],
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/api/flow-templates', {
-          headers: { 'Accept-Language': language.replace('_', '-') },
-        }),
-      ),
-    staleTime: Infinity,
-  });
+  const templates = useQuery(templatesQuery(language));
 
   return (
     <section className="templates" aria-labelledby="templates-title">
@@ -39,7 +29,7 @@ export function Templates() {
               type="button"
               aria-label={t('ui_templates_use_label', { name: template.name })}
               onClick={() => {
-                startDocument(template.document as unknown as FlowDocument);
+                startDocument(template.document);
                 void navigate('/flows/new');
               }}
             >

@@ -7,7 +7,8 @@ import type { ReactFlowInstance } from '@xyflow/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, unwrap } from '../api/client';
+import { ApiError } from '../api/client';
+import { flowKeys, saveFlow } from '../api/flows';
 import { failureSentence } from '../api/failure';
 import { moveNodes } from './document';
 import { layoutInWorker } from './layoutWorker';
@@ -78,17 +79,11 @@ export function Toolbar({ findings, flow, view, onView, onCreated }: Props) {
     }
     try {
       // The version this edit started from: a newer one saved meanwhile answers 409 with who and when.
-      const query = base === null ? {} : { base };
-      const saved = unwrap(
-        await api.PUT('/api/flows/{flow_id}', {
-          params: { path: { flow_id: flowId ?? 0 }, query },
-          body: doc as unknown as Record<string, never>,
-        }),
-      );
+      const saved = await saveFlow(flowId, doc, base);
       useEditor.getState().saved(saved.version);
       setMessage(t('ui_save_done', { version: saved.version }));
-      await queries.invalidateQueries({ queryKey: ['flows'] });
-      await queries.invalidateQueries({ queryKey: ['versions', flowId] });
+      await queries.invalidateQueries({ queryKey: flowKeys.list });
+      await queries.invalidateQueries({ queryKey: flowKeys.versions(flowId) });
     } catch (failure) {
       setStale(failure instanceof ApiError && failure.code === 'flow_version_stale');
       setMessage(failureSentence(failure, t));
@@ -107,7 +102,7 @@ export function Toolbar({ findings, flow, view, onView, onCreated }: Props) {
     if (flowId === null) useEditor.getState().renamed(name, description);
     else {
       await renameFlow(flowId, { name, description });
-      await queries.invalidateQueries({ queryKey: ['flows'] });
+      await queries.invalidateQueries({ queryKey: flowKeys.list });
     }
     setDialog(null);
     setMessage(t('ui_toolbar_renamed', { name }));

@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { fetchVersionDocument, flowKeys, saveFlow, versionsQuery } from '../api/flows';
 import { failureSentence } from '../api/failure';
 import { formatMoment } from '../i18n/i18n';
 import type { FlowDocument } from './document';
@@ -12,26 +12,13 @@ import { useCompare } from './compare';
 import { reopen } from './open';
 import { useRights } from '../runs/rights';
 
-async function versionDocument(flowId: number, version: number): Promise<FlowDocument> {
-  const found = unwrap(
-    await api.GET('/api/flows/{flow_id}/versions/{version}', {
-      params: { path: { flow_id: flowId, version } },
-    }),
-  );
-  return found.document as unknown as FlowDocument;
-}
-
 export function VersionsPanel({ flowId }: { flowId: number }) {
   const { t } = useTranslation();
   const queries = useQueryClient();
   const { version: newest, viewing, savedDoc, view } = useEditor();
   const compare = useCompare((s) => s.compare);
   const edits = useRights()('edit', flowId);
-  const versions = useQuery({
-    queryKey: ['versions', flowId],
-    queryFn: async () =>
-      unwrap(await api.GET('/api/flows/{flow_id}/versions', { params: { path: { flow_id: flowId } } })),
-  });
+  const versions = useQuery(versionsQuery(flowId));
 
   const [failed, setFailed] = useState<string | null>(null);
 
@@ -43,20 +30,14 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
       return;
     setFailed(null);
     try {
-      const doc = await versionDocument(flowId, number);
-      unwrap(
-        await api.PUT('/api/flows/{flow_id}', {
-          params: { path: { flow_id: flowId }, query: { base: newest ?? 1 } },
-          body: doc as unknown as Record<string, never>,
-        }),
-      );
+      await saveFlow(flowId, await fetchVersionDocument(flowId, number), newest ?? 1);
     } catch (failure) {
       // A newer version saved meanwhile (409 flow_version_stale, who and when), or no server.
       setFailed(failureSentence(failure, t));
       return;
     }
-    await queries.invalidateQueries({ queryKey: ['versions', flowId] });
-    await queries.invalidateQueries({ queryKey: ['flows'] });
+    await queries.invalidateQueries({ queryKey: flowKeys.versions(flowId) });
+    await queries.invalidateQueries({ queryKey: flowKeys.list });
     try {
       await reopen(queries, flowId); // the author asked for it: it replaces what the canvas held
     } catch (failure) {
@@ -69,7 +50,7 @@ export function VersionsPanel({ flowId }: { flowId: number }) {
   async function read(number: number, then: (doc: FlowDocument) => void) {
     setFailed(null);
     try {
-      then(await versionDocument(flowId, number));
+      then(await fetchVersionDocument(flowId, number));
     } catch (failure) {
       setFailed(failureSentence(failure, t));
     }

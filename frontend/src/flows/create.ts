@@ -2,7 +2,7 @@
 // `Created` so that the toolbar there says so and the leave guard lets the move pass.
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { api, unwrap } from '../api/client';
+import { createFlow, flowKeys } from '../api/flows';
 import { useEditor } from './store';
 
 /** What a new flow's first save hands to the page at its new address (router state). */
@@ -17,10 +17,10 @@ export function useCreate(onCreated: (flowId: number) => void): () => Promise<vo
   const navigate = useNavigate();
   return async () => {
     const doc = useEditor.getState().doc;
-    const saved = unwrap(await api.POST('/api/flows', { body: doc as unknown as Record<string, never> }));
+    const saved = await createFlow(doc);
     useEditor.getState().created(saved.id, saved.version);
     onCreated(saved.id);
-    await queries.invalidateQueries({ queryKey: ['flows'] });
+    await queries.invalidateQueries({ queryKey: flowKeys.list });
     const state: Created = { created: saved.version };
     await navigate(`/flows/${saved.id}`, { replace: true, state });
   };

@@ -3,18 +3,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { flowKeys, validateFlow, type Finding } from '../api/flows';
 import type { FlowDocument } from './document';
 
 export const FINDINGS_DELAY_MS = 150;
 
-export interface Finding {
-  code: string;
-  node: string | null;
-  wire: number | null;
-  message: string;
-  detail: string | null;
-}
+export type { Finding };
 
 export function useDebounced<T>(value: T, ms: number): T {
   const [current, setCurrent] = useState(value);
@@ -86,23 +80,17 @@ export function useFindings(doc: FlowDocument): {
   if (!sameMeaning(meaning.current, doc)) meaning.current = doc;
   const checked = useSettled(meaning.current, FINDINGS_DELAY_MS);
   const query = useQuery({
-    queryKey: ['findings', i18n.language, checked],
+    queryKey: flowKeys.findings(i18n.language, checked),
     queryKeyHashFn: ([, language, document]) =>
       `findings:${String(language)}:${documentId(document as FlowDocument)}`,
-    queryFn: async () =>
-      unwrap(
-        await api.POST('/api/flows/validate', {
-          body: checked as unknown as Record<string, never>,
-          headers: { 'Accept-Language': i18n.language.replace('_', '-') },
-        }),
-      ),
+    queryFn: () => validateFlow(checked, i18n.language),
     placeholderData: keepPreviousData,
     enabled: checked.nodes.length > 0,
   });
   return {
-    findings: (query.data?.findings ?? NONE) as Finding[],
+    findings: query.data?.findings ?? NONE,
     // Warnings never make a flow invalid (a join missing where branches meet): shown, never blocking.
-    warnings: ((query.data as { warnings?: Finding[] } | undefined)?.warnings ?? NONE) as Finding[],
+    warnings: query.data?.warnings ?? NONE,
     checking: checked !== meaning.current || query.isFetching,
   };
 }

@@ -3,7 +3,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { moveNodes, type FlowDocument } from './document';
 import { useEditor } from './store';
-import { flowQuery } from './queries';
+import { flowDocument, flowQuery } from '../api/flows';
 import { quickLayout } from './quickLayout';
 import { layoutInWorker } from './layoutWorker';
 import { afterPaint } from './afterPaint';
@@ -36,8 +36,8 @@ export function openDocument(flowId: number, version: number, doc: FlowDocument)
  * editor holds, even when the query's answer is the one it already had. */
 export async function reopen(queries: QueryClient, flowId: number): Promise<void> {
   const flow = await queries.fetchQuery({ ...flowQuery(flowId), staleTime: 0 });
-  if (flow.document && useEditor.getState().flowId === flowId)
-    openDocument(flowId, flow.version, flow.document as unknown as FlowDocument);
+  const doc = flowDocument(flow);
+  if (doc && useEditor.getState().flowId === flowId) openDocument(flowId, flow.version, doc);
 }
 
 /** A new flow (a template) into the editor, laid out as a saved one opens: the quick layout at once,

@@ -2,6 +2,7 @@
 // and the editor. Keys are flat (no dots), placeholders are `{name}` as in the backend's sentences.
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { fetchCatalog } from '../api/me';
 import { countFormatter } from './format';
 
 export const LOCALES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt_BR', 'ja'] as const;
@@ -41,9 +42,7 @@ void i18next
 /** Loads a locale's catalog from the server once, then switches to it. */
 export async function switchLocale(locale: Readable): Promise<void> {
   if (!i18next.hasResourceBundle(locale, 'translation')) {
-    const response = await fetch(`/api/i18n/${locale}`, { credentials: 'same-origin' });
-    if (!response.ok) throw new Error(`catalog ${locale}: ${response.status}`);
-    i18next.addResourceBundle(locale, 'translation', (await response.json()) as Record<string, string>);
+    i18next.addResourceBundle(locale, 'translation', await fetchCatalog(locale));
   }
   await i18next.changeLanguage(locale);
   document.documentElement.lang = bcp47(locale);

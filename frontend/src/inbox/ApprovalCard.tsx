@@ -8,7 +8,7 @@ import { sentenceGap } from '../i18n/format';
 import { TIMEOUT_KEYS, when } from '../runs/format';
 import { outcomeSentence } from '../runs/RunDecision';
 import { useRights } from '../runs/rights';
-import type { Approval } from '../runs/types';
+import type { Approval } from '../api/approvals';
 import { Countdown } from './Countdown';
 import { Decision, type Decided } from './Decision';
 import { ShownValues } from './ShownValues';

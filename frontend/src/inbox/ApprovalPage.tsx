@@ -3,9 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
-import type { Approval } from '../runs/types';
+import { approvalQuery } from '../api/approvals';
 import { EvidenceLink } from '../audit/EvidenceLink';
 import { ApprovalCard } from './ApprovalCard';
 
@@ -14,14 +13,7 @@ export function ApprovalPage() {
   const approvalId = Number(useParams().approvalId);
   // Not refetched under the approver's hands while they read and write a comment: a decision that lost
   // the race meanwhile is answered by the server with who decided what and when.
-  const approval = useQuery({
-    queryKey: ['approval', approvalId],
-    refetchOnWindowFocus: false,
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/api/approvals/{approval_id}', { params: { path: { approval_id: approvalId } } }),
-      ) as unknown as Approval,
-  });
+  const approval = useQuery({ ...approvalQuery(approvalId), refetchOnWindowFocus: false });
   if (approval.error) return <p role="alert">{failureSentence(approval.error, t)}</p>;
   if (!approval.data) return <p aria-busy="true">{t('ui_loading')}</p>;
   return (

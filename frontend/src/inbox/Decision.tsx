@@ -9,9 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { failureSentence } from '../api/failure';
 import { OUTCOME_KEYS, when } from '../runs/format';
-import type { Approval, DecisionBody } from '../runs/types';
+import { approvalKeys, postDecision, type Approval, type DecisionBody } from '../api/approvals';
 import { ShownValues } from './ShownValues';
-import { postDecision } from './useInbox';
 
 export type Choice = 'approve' | 'reject';
 
@@ -51,20 +50,20 @@ export function Decision({ approval, keys = false, onDecided }: Props) {
   const decide = useMutation({
     mutationFn: (body: DecisionBody) => postDecision(body),
     onSuccess: (data, body) => {
-      const settled = (data as { outcome?: string | null } | undefined)?.outcome != null;
+      const settled = data.outcome !== null;
       onDecided?.({ id: body.approval, title: approval.title, choice: body.outcome, settled });
     },
     onError: (error) => {
       sending.current = false;
       setChoice(null);
       if (error instanceof ApiError && STALE.has(error.code)) {
-        void queries.invalidateQueries({ queryKey: ['approval', approval.id] });
+        void queries.invalidateQueries({ queryKey: approvalKeys.one(approval.id) });
       }
     },
     // After a decision the card shows the one that stands; after a lost race it keeps saying so here.
     onSettled: (_data, error) => {
-      void queries.invalidateQueries({ queryKey: ['inbox'] });
-      if (!error) void queries.invalidateQueries({ queryKey: ['approval', approval.id] });
+      void queries.invalidateQueries({ queryKey: approvalKeys.inbox });
+      if (!error) void queries.invalidateQueries({ queryKey: approvalKeys.one(approval.id) });
     },
   });
   const busy = decide.isPending || decide.isSuccess;
@@ -111,7 +110,7 @@ export function Decision({ approval, keys = false, onDecided }: Props) {
   }
   if (decide.isSuccess) {
     // A vote towards a quorum leaves the approval open: say so rather than "decided".
-    const settled = (decide.data as { outcome?: string | null } | undefined)?.outcome != null;
+    const settled = decide.data.outcome !== null;
     return <p role="status">{t(settled ? 'ui_inbox_decided' : 'ui_inbox_vote_counted')}</p>;
   }
   return (

@@ -1,7 +1,7 @@
 // The header's count of approvals waiting for the user (the header holds the runs event stream that
 // keeps it current).
 import { useTranslation } from 'react-i18next';
-import { INBOX_PAGE, useInboxCount } from './useInbox';
+import { INBOX_PAGE, useInboxCount } from '../api/approvals';
 
 export function InboxBadge() {
   const { t } = useTranslation();

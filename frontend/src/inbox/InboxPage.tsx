@@ -4,12 +4,12 @@
 // a refresh adds arrivals to the list and announces them, but never moves or replaces the card being read.
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Approval } from '../runs/types';
+import type { Approval } from '../api/approvals';
 import { failureSentence } from '../api/failure';
 import { ApprovalCard } from './ApprovalCard';
 import type { Decided } from './Decision';
 import { arrivals, follow, NOTHING, step, type Selection } from './selection';
-import { useInbox } from './useInbox';
+import { useInbox } from '../api/approvals';
 import './inbox.css';
 
 export function byDeadline(approvals: Approval[]): Approval[] {

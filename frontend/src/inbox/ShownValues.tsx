@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatMoment } from '../i18n/i18n';
-import type { ShownItem } from '../runs/types';
+import type { ShownItem } from '../api/approvals';
 import { DATE, FOLD_ITEMS, FOLD_TEXT, isRecord, long, MASK, MOMENT, readablePath, rows } from './shown';
 import './inbox.css';
 

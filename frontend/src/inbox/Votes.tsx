@@ -2,7 +2,7 @@
 // is its own record, shown as the audit keeps it (a delegate's with whom they stood in for).
 import { useTranslation } from 'react-i18next';
 import { when } from '../runs/format';
-import type { Approval } from '../runs/types';
+import type { Approval } from '../api/approvals';
 
 // Each vote as one sentence, with whom a delegate stood in for inside it (never a fragment after it).
 const VOTE_KEYS = {

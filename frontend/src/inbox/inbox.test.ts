@@ -3,7 +3,7 @@ import { remaining } from './Countdown';
 import { byDeadline } from './InboxPage';
 import { arrivals, follow, neighbour, NOTHING, step, type Selection } from './selection';
 import { long, readablePath, rows } from './shown';
-import type { Approval } from '../runs/types';
+import type { Approval } from '../api/approvals';
 
 function approval(id: number, deadline_at: string | null): Approval {
   return {
@@ -12,6 +12,7 @@ function approval(id: number, deadline_at: string | null): Approval {
     flow_id: 1,
     version: 1,
     node: 'ask',
+    visit: 1,
     title: `t${id}`,
     explanation: '',
     approvers: [],
@@ -22,8 +23,15 @@ function approval(id: number, deadline_at: string | null): Approval {
     decided_by: null,
     decided_at: null,
     comment: null,
+    started_by: null,
+    quorum: 1,
+    reject_rule: 'any',
+    allow_self_approval: true,
+    author: null,
+    on_behalf_of: null,
     shown: [],
     digest: `d${id}`,
+    votes: [],
   };
 }
 

@@ -1,7 +1,7 @@
 // The values an approval shows its approver (the approval's `shown`, rendered by the server when the
 // approval was asked): each as a labelled row, the label the author wrote or the template path made
 // readable. Pure, so the rules are tested without a page (inbox.test.ts).
-import type { ShownItem } from '../runs/types';
+import type { ShownItem } from '../api/approvals';
 
 /** What the server writes in place of a value under a credential's name. */
 export const MASK = '••••';

@@ -5,18 +5,12 @@
 // panel shows the choice) shows the steps as text, with nothing to press.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { flowKeys, listView } from '../api/flows';
 import { failureSentence } from '../api/failure';
 import { useDebounced, type Finding } from '../flows/findings';
 import { useEditor } from '../flows/store';
 import { ListActions } from './ListActions';
 import { portLabel } from '../canvas/ports';
-
-interface Entry {
-  id: string;
-  type: string;
-  depth: number;
-}
 
 interface Props {
   findings: Finding[];
@@ -29,12 +23,11 @@ export function ListView({ findings, readOnly, selectable = true }: Props) {
   const { doc, selected, select } = useEditor();
   const checked = useDebounced(doc, 150);
   const outline = useQuery({
-    queryKey: ['list-view', checked],
-    queryFn: async () =>
-      unwrap(await api.POST('/api/flows/list-view', { body: checked as unknown as Record<string, never> })),
+    queryKey: flowKeys.listView(checked),
+    queryFn: () => listView(checked),
     placeholderData: keepPreviousData,
   });
-  const entries = (outline.data?.nodes ?? []) as Entry[];
+  const entries = outline.data?.nodes ?? [];
   const current = selected.length === 1 ? selected[0] : undefined;
 
   return (

@@ -6,7 +6,7 @@ import { TranslatableString, englishStringTranslator, type ErrorSchema } from '@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { nodeSchemaQuery } from '../api/flows';
 import { failureSentence } from '../api/failure';
 import { setConfig, setLabel, type FlowNode } from '../flows/document';
 import { useEditor } from '../flows/store';
@@ -53,12 +53,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
 export function ConfigPanel({ node, readOnly }: { node: FlowNode; readOnly: boolean }) {
   const { t } = useTranslation();
   const apply = useEditor((s) => s.apply);
-  const schema = useQuery({
-    queryKey: ['schema', node.type],
-    queryFn: async () =>
-      unwrap(await api.GET('/api/schemas/{name}', { params: { path: { name: node.type } } })),
-    staleTime: Infinity,
-  });
+  const schema = useQuery(nodeSchemaQuery(node.type));
   const prepared = useMemo(() => (schema.data ? prepareSchema(schema.data, t) : null), [schema.data, t]);
   const Own = OWN_PANELS[node.type];
   const ui = useMemo(

@@ -4,7 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { firesQuery, makeWebhook, webhookQuery } from '../api/flows';
 import { failureSentence } from '../api/failure';
 import type { FlowNode } from '../flows/document';
 import { useEditor } from '../flows/store';
@@ -27,12 +27,7 @@ function WebhookAddress({ readOnly }: { readOnly: boolean }) {
   // A query of its own, not the editor's ['flow', id]: the editor loads the document again whenever that
   // one's data changes, and a refetch that came back after the address was made (webhook: true now) cleared
   // the selection, this panel and the address shown once with it.
-  const flow = useQuery({
-    queryKey: ['flow-webhook', flowId],
-    queryFn: async () =>
-      unwrap(await api.GET('/api/flows/{flow_id}', { params: { path: { flow_id: flowId ?? 0 } } })),
-    enabled: flowId !== null,
-  });
+  const flow = useQuery(webhookQuery(flowId));
   const [address, setAddress] = useState<string | null>(null);
   const [said, setSaid] = useState<string | null>(null);
   const has = flow.data?.webhook === true;
@@ -40,9 +35,7 @@ function WebhookAddress({ readOnly }: { readOnly: boolean }) {
   async function renew() {
     if (has && !window.confirm(t('ui_webhook_renew_confirm'))) return;
     try {
-      const made = unwrap(
-        await api.POST('/api/flows/{flow_id}/webhook', { params: { path: { flow_id: flowId ?? 0 } } }),
-      ) as { path: string };
+      const made = await makeWebhook(flowId ?? 0);
       setAddress(`${window.location.origin}${made.path}`);
       setSaid(null);
       void flow.refetch(); // it has an address now: making another asks first
@@ -88,18 +81,7 @@ function WebhookAddress({ readOnly }: { readOnly: boolean }) {
 function NextFires({ cron, timezone }: { cron: string; timezone: string }) {
   const { t, i18n } = useTranslation();
   const asked = useDebounced({ cron, timezone }, 300);
-  const fires = useQuery({
-    queryKey: ['fires', asked.cron, asked.timezone, i18n.language],
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/api/schedules/next', {
-          params: { query: { cron: asked.cron, timezone: asked.timezone, count: 5 } },
-          headers: { 'Accept-Language': i18n.language.replace('_', '-') },
-        }),
-      ),
-    enabled: asked.cron.trim() !== '',
-    retry: false,
-  });
+  const fires = useQuery(firesQuery(asked.cron, asked.timezone, i18n.language));
   // The user's own zone (their setting, /api/me), named as the heading says, not the browser's.
   const zone = readerTimeZone();
   const format = new Intl.DateTimeFormat(i18n.language.replace('_', '-'), {

@@ -2,23 +2,17 @@
 // approval to four eyes, those of flow versions saved before included; the sentence says so.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { peopleKeys, policiesQuery, setSelfApproval, type SelfApproval } from '../api/people';
 import { failureSentence } from '../api/failure';
 import { formatMoment } from '../i18n/i18n';
-
-type SelfApproval = 'per_node' | 'never';
 
 export function FourEyesPolicy() {
   const { t } = useTranslation();
   const queries = useQueryClient();
-  const policy = useQuery({
-    queryKey: ['policies'],
-    queryFn: async () => unwrap(await api.GET('/api/policies')),
-  });
+  const policy = useQuery(policiesQuery);
   const change = useMutation({
-    mutationFn: async (value: SelfApproval) =>
-      unwrap(await api.PUT('/api/policies/self_approval', { body: { value } })),
-    onSettled: () => void queries.invalidateQueries({ queryKey: ['policies'] }),
+    mutationFn: (value: SelfApproval) => setSelfApproval(value),
+    onSettled: () => void queries.invalidateQueries({ queryKey: peopleKeys.policies }),
   });
   const current = policy.data?.self_approval;
   const never = current?.value === 'never';

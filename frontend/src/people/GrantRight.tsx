@@ -3,9 +3,9 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { grantRights, invalidatePeople } from '../api/people';
 import { failureSentence } from '../api/failure';
-import { invalidatePeople, RIGHT_KEYS, RIGHTS } from './people';
+import { RIGHT_KEYS, RIGHTS } from './people';
 
 export function GrantRight({ names, flowNames }: { names: string[]; flowNames: Map<number, string> }) {
   const { t } = useTranslation();
@@ -15,13 +15,7 @@ export function GrantRight({ names, flowNames }: { names: string[]; flowNames: M
   const [flow, setFlow] = useState('');
   const [done, setDone] = useState<string | null>(null);
   const grant = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await api.POST('/api/users/{name}/rights', {
-          params: { path: { name: user } },
-          body: { rights: [flow ? `${right}:${flow}` : right] },
-        }),
-      ),
+    mutationFn: () => grantRights(user, [flow ? `${right}:${flow}` : right]),
     onSuccess: () => setDone(user),
     onSettled: () => invalidatePeople(queries),
   });

@@ -4,11 +4,10 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { addUser, invalidatePeople } from '../api/people';
 import { failureSentence } from '../api/failure';
 import { LOCALES } from '../i18n/i18n';
 import { NAMES } from '../shell/LanguageMenu';
-import { invalidatePeople } from './people';
 
 interface Draft {
   name: string;
@@ -33,18 +32,14 @@ export function NewUser() {
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [created, setCreated] = useState<string | null>(null);
   const add = useMutation({
-    mutationFn: async (d: Draft) =>
-      unwrap(
-        await api.POST('/api/users', {
-          body: {
-            name: d.name.trim(),
-            ...(d.email.trim() ? { email: d.email.trim() } : {}),
-            ...(d.locale ? { locale: d.locale as (typeof LOCALES)[number] } : {}),
-            ...(d.password ? { password: d.password } : {}),
-            groups: words(d.groups),
-          },
-        }),
-      ),
+    mutationFn: (d: Draft) =>
+      addUser({
+        name: d.name.trim(),
+        ...(d.email.trim() ? { email: d.email.trim() } : {}),
+        ...(d.locale ? { locale: d.locale as (typeof LOCALES)[number] } : {}),
+        ...(d.password ? { password: d.password } : {}),
+        groups: words(d.groups),
+      }),
     onSuccess: (user) => {
       setCreated(user.name);
       setDraft(EMPTY);

@@ -4,7 +4,8 @@
 // admin without it is told so rather than shown it).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { flowsQuery } from '../api/flows';
+import { invalidatePeople, peopleQuery, removeUser, revokeRight, type Person } from '../api/people';
 import { failureSentence } from '../api/failure';
 import { useRights } from '../runs/rights';
 import { useSession } from '../api/session';
@@ -16,23 +17,15 @@ import { GrantRight } from './GrantRight';
 import { Tokens } from './Tokens';
 import { FourEyesPolicy } from './FourEyesPolicy';
 import { Trail } from './Trail';
-import { invalidatePeople, noContent, rightLabel, type Person } from './people';
+import { rightLabel } from './people';
 
 export function PeoplePage() {
   const { t } = useTranslation();
   const may = useRights();
   const admin = may('admin');
   const me = useSession((s) => s.user);
-  const people = useQuery({
-    queryKey: ['people'],
-    enabled: admin,
-    queryFn: async () => unwrap(await api.GET('/api/people')) as unknown as { people: Person[] },
-  });
-  const flows = useQuery({
-    queryKey: ['flows'],
-    enabled: admin,
-    queryFn: async () => unwrap(await api.GET('/api/flows')),
-  });
+  const people = useQuery({ ...peopleQuery, enabled: admin });
+  const flows = useQuery({ ...flowsQuery, enabled: admin });
   if (!admin) {
     return (
       <section className="page">
@@ -92,12 +85,7 @@ function RightChips({ person, flowNames }: { person: Person; flowNames: Map<numb
   const { t } = useTranslation();
   const queries = useQueryClient();
   const revoke = useMutation({
-    mutationFn: async (right: string) =>
-      unwrap(
-        await api.DELETE('/api/users/{name}/rights/{right}', {
-          params: { path: { name: person.name, right } },
-        }),
-      ),
+    mutationFn: (right: string) => revokeRight(person.name, right),
     onSettled: () => invalidatePeople(queries),
   });
   return (
@@ -136,7 +124,7 @@ function RemoveUser({ name }: { name: string }) {
   const { t } = useTranslation();
   const queries = useQueryClient();
   const remove = useMutation({
-    mutationFn: async () => noContent(await api.DELETE('/api/users/{name}', { params: { path: { name } } })),
+    mutationFn: () => removeUser(name),
     onSettled: () => invalidatePeople(queries),
   });
   return (

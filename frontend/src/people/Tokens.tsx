@@ -4,11 +4,10 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
+import { invalidatePeople, makeToken, revokeToken, tokensQuery } from '../api/people';
 import { Moment } from '../i18n/Moment';
 import { when } from '../runs/format';
-import { invalidatePeople, noContent, type Token } from './people';
 
 export function Tokens({ names }: { names: string[] }) {
   const { t } = useTranslation();
@@ -16,27 +15,14 @@ export function Tokens({ names }: { names: string[] }) {
   const [user, setUser] = useState('');
   const [days, setDays] = useState('');
   const [secret, setSecret] = useState<{ user: string; token: string } | null>(null);
-  const tokens = useQuery({
-    queryKey: ['tokens'],
-    queryFn: async () =>
-      unwrap(await api.GET('/api/tokens', { params: { query: { limit: 200 } } })) as unknown as {
-        tokens: Token[];
-        next: number | null;
-      },
-  });
+  const tokens = useQuery(tokensQuery);
   const create = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await api.POST('/api/tokens', {
-          body: { user, ...(days ? { expires_in_days: Number(days) } : {}) },
-        }),
-      ) as unknown as { token: string; user: string },
+    mutationFn: () => makeToken(user, days ? Number(days) : null),
     onSuccess: (made) => setSecret(made),
     onSettled: () => invalidatePeople(queries),
   });
   const revoke = useMutation({
-    mutationFn: async (id: number) =>
-      noContent(await api.DELETE('/api/tokens/{token_id}', { params: { path: { token_id: id } } })),
+    mutationFn: (id: number) => revokeToken(id),
     onSettled: () => invalidatePeople(queries),
   });
   const submit = (e: FormEvent) => {

@@ -2,29 +2,18 @@
 // when. Reading it takes the audit right (auditors read what admins do); an admin without it is told so.
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { trailQuery, type TrailEntry } from '../api/people';
 import { failureSentence } from '../api/failure';
 import { Moment } from '../i18n/Moment';
 import { Actor } from './Actor';
 import { useRights } from '../runs/rights';
-import { CHANGE_KEYS, POLICY_SET_KEYS, rightLabel, type TrailEntry } from './people';
+import { CHANGE_KEYS, POLICY_SET_KEYS, rightLabel } from './people';
 
 export function Trail({ flowNames }: { flowNames: Map<number, string> }) {
   const { t } = useTranslation();
   const may = useRights();
   const auditor = may('audit');
-  const trail = useInfiniteQuery({
-    queryKey: ['trail'],
-    enabled: auditor,
-    initialPageParam: undefined as number | undefined,
-    getNextPageParam: (last: { next: number | null }) => last.next ?? undefined,
-    queryFn: async ({ pageParam }) =>
-      unwrap(
-        await api.GET('/api/rights-trail', {
-          params: { query: { order: 'newest', limit: 100, ...(pageParam ? { before: pageParam } : {}) } },
-        }),
-      ) as unknown as { entries: TrailEntry[]; next: number | null },
-  });
+  const trail = useInfiniteQuery({ ...trailQuery, enabled: auditor });
   const change = (entry: TrailEntry): string =>
     entry.change === 'policy_set'
       ? t(POLICY_SET_KEYS[entry.value ?? ''] ?? 'ui_people_change_policy_set')

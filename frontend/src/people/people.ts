@@ -1,42 +1,5 @@
-// What the People page's parts share: the shapes the admin API answers with, the catalog keys of rights
-// and trail changes (written out: the i18n guard cannot check a key built at run time), and the cache
-// keys a change invalidates.
-import type { QueryClient } from '@tanstack/react-query';
-import { unwrap } from '../api/client';
-
-export interface Person {
-  name: string;
-  email: string | null;
-  locale: string | null;
-  groups: string[];
-  rights: string[];
-  tokens: number;
-}
-
-export interface Token {
-  id: number;
-  user: string;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-
-export interface TrailEntry {
-  id: number;
-  at: string;
-  actor: string;
-  change: string;
-  user: string;
-  right: string | null;
-  flow_id: number | null;
-  server: string | null;
-  token_id: number | null;
-  /** A policy's new value (`policy_set`; `right` is the policy's name). */
-  value: string | null;
-  /** To whom `user` delegated deciding (`delegated`, `delegation_ended`). */
-  delegate: string | null;
-}
+// What the People page's parts share: the catalog keys of rights and trail changes (written out: the
+// i18n guard cannot check a key built at run time). The shapes and the calls are src/api/people.ts.
 
 /** The rights a flow grant can name; `decide` is never implied by another, `admin` included. */
 export const RIGHTS = ['edit', 'run', 'decide', 'audit', 'admin', 'send_events'] as const;
@@ -74,11 +37,6 @@ export function splitGrant(text: string): { right: string; flow: number | null }
   return { right, flow: place && /^[0-9]+$/.test(place) ? Number(place) : null };
 }
 
-/** After any change: the list, the tokens and the trail are read again. */
-export function invalidatePeople(queries: QueryClient): void {
-  for (const key of ['people', 'tokens', 'trail']) void queries.invalidateQueries({ queryKey: [key] });
-}
-
 /** A right as a reader says it: its name, and the flow's name when it holds on one flow only. */
 export function rightLabel(
   t: (key: string, options?: Record<string, unknown>) => string,
@@ -89,10 +47,4 @@ export function rightLabel(
   const name = t(RIGHT_KEYS[right] ?? right);
   if (flow === null) return t('ui_people_right_everywhere', { right: name });
   return t('ui_people_right_on_flow', { right: name, flow: flowNames.get(flow) ?? `#${flow}` });
-}
-
-/** A call answered 204 No Content: nothing to return, or the API's error thrown as `unwrap` throws it. */
-export function noContent(result: { error?: unknown; response: Response }): null {
-  if (!result.response.ok) unwrap({ error: result.error ?? {}, response: result.response });
-  return null;
 }

@@ -4,7 +4,7 @@
 // cell named by its column (data-label).
 import { useTranslation } from 'react-i18next';
 import { EFFECT_KEYS, when } from './format';
-import type { Effect } from './types';
+import type { Effect } from '../api/runs';
 
 export function Effects({ effects }: { effects: Effect[] }) {
   const { t } = useTranslation();

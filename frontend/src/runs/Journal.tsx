@@ -3,7 +3,7 @@
 // a page at a time: `more` (null once every line is shown) asks for the next page.
 import { useTranslation } from 'react-i18next';
 import { when } from './format';
-import type { JournalLine } from './types';
+import type { JournalLine } from '../api/runs';
 
 interface Props {
   lines: JournalLine[];

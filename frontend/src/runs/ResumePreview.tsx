@@ -4,11 +4,7 @@
 // is assumed to succeed with an empty output (the page says so). A destination is the flow's template, as
 // written: a secret in it stays `{{secrets.NAME}}`.
 import { useTranslation } from 'react-i18next';
-import type { paths } from '../api/schema';
-
-// The answer of POST /api/runs/{run_id}/resume/preview, as schema.d.ts declares it.
-export type Preview =
-  paths['/api/runs/{run_id}/resume/preview']['post']['responses'][200]['content']['application/json'];
+import type { ResumePreviewData as Preview } from '../api/runs';
 
 export function ResumePreview({
   preview,

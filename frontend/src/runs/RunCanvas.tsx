@@ -5,7 +5,7 @@
 import { useMemo } from 'react';
 import { Background, Controls, MiniMap, ReactFlow, type Edge, type Node } from '@xyflow/react';
 import { useTranslation } from 'react-i18next';
-import type { FlowDocument } from './types';
+import type { PinnedDocument } from '../api/runs';
 import { portLabel } from '../canvas/ports';
 import { runPlaces } from './runLayout';
 import { RunCard, type RunCardNode } from './RunCard';
@@ -19,7 +19,7 @@ import { MINIMAP_FROM } from '../canvas/minimap';
 const NODE_TYPES = { run: RunCard, region: RegionNode, lanes: LanesNode };
 
 interface Props {
-  document: FlowDocument;
+  document: PinnedDocument;
   visits: Record<string, number>;
   waitingAt: readonly string[]; // with a parallel open, every branch's pause
 }

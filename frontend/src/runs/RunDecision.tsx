@@ -3,7 +3,7 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { OUTCOME_KEYS, when } from './format';
-import type { RunDecision } from './types';
+import type { RunDecision } from '../api/runs';
 
 export function decisionSentence(decision: RunDecision, t: TFunction): string {
   const values = {

@@ -4,8 +4,8 @@ import { useMemo } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
+import { cancelRun, runKeys, runQuery, type RunPageData } from '../api/runs';
 import { Effects } from './Effects';
 import { Journal } from './Journal';
 import { RunCanvas } from './RunCanvas';
@@ -13,7 +13,6 @@ import { DecisionLine, outcomeSentence } from './RunDecision';
 import { STATUS_KEYS, when } from './format';
 import { useRights } from './rights';
 import { StopActions } from './StopActions';
-import type { RunPageData } from './types';
 import { WaitInfo } from './WaitInfo';
 
 export function RunPage() {
@@ -23,26 +22,15 @@ export function RunPage() {
   const may = useRights();
   // The journal a page at a time (the API's first 100 lines, then each next page after the last line
   // shown); the run and all beside it come from the first page, refetched with the rest on a change.
-  const pages = useInfiniteQuery({
-    queryKey: ['run', runId],
-    initialPageParam: undefined as number | undefined,
-    getNextPageParam: (last: RunPageData) => last.next ?? undefined,
-    queryFn: async ({ pageParam }) =>
-      unwrap(
-        await api.GET('/api/runs/{run_id}', {
-          params: { path: { run_id: runId }, query: { after: pageParam } },
-        }),
-      ) as unknown as RunPageData,
-  });
+  const pages = useInfiniteQuery(runQuery(runId));
   const page = { error: pages.error, data: pages.data?.pages[0] };
   const lines = pages.data?.pages.flatMap((one) => one.journal) ?? [];
   // Kept between renders: the canvas lays the flow out again only when what the run waits at changes.
   const first = pages.data?.pages[0];
   const waiting = useMemo(() => waitingNodes(first), [first]);
   const cancel = useMutation({
-    mutationFn: async () =>
-      unwrap(await api.POST('/api/runs/{run_id}/cancel', { params: { path: { run_id: runId } } })),
-    onSettled: () => queries.invalidateQueries({ queryKey: ['run', runId] }),
+    mutationFn: () => cancelRun(runId),
+    onSettled: () => queries.invalidateQueries({ queryKey: runKeys.one(runId) }),
   });
 
   // A next page that failed leaves the run shown (Journal says so under its lines); only a run that could
@@ -134,6 +122,6 @@ function waitingNodes(data: RunPageData | undefined): string[] {
   const wait = data?.wait;
   if (!data || !wait) return [];
   const open = data.approvals.filter((a) => a.outcome === null).map((a) => a.node);
-  const retries = (wait.retries ?? []).map((r) => r.node);
+  const retries = wait.retries.map((r) => r.node);
   return [...new Set([...(wait.node ? [wait.node] : []), ...open, ...retries])];
 }

@@ -1,16 +1,16 @@
 // The runs list: filtered by flow, status, trigger and creation time, newest first, a page at a time
-// (the API's keyset cursor), kept current by the runs' event stream (runs/live.ts), never by polling. On
+// (the API's keyset cursor), kept current by the runs' event stream (api/events.ts), never by polling. On
 // a phone each run is a card, each cell named by its column (data-label, app.css "Phones").
 import { Actor } from '../people/Actor';
 import { useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
+import { flowsQuery } from '../api/flows';
+import { runsQuery, type RunsFilter } from '../api/runs';
 import { DecisionTag } from './RunDecision';
 import { STATUS_KEYS, TRIGGER_KEYS, when } from './format';
-import type { Run } from './types';
 
 interface Filters {
   flow: string;
@@ -27,30 +27,23 @@ export function withOffset(local: string): string | undefined {
   return local ? new Date(local).toISOString() : undefined;
 }
 
+/** The page's filters as the API's query (an empty field filters nothing). */
+function runsFilter(filters: Filters): RunsFilter {
+  return {
+    flow: filters.flow ? Number(filters.flow) : undefined,
+    status: (filters.status || undefined) as RunsFilter['status'],
+    trigger: (filters.trigger || undefined) as RunsFilter['trigger'],
+    since: withOffset(filters.since),
+    until: withOffset(filters.until),
+    limit: 50,
+  };
+}
+
 export function RunsPage() {
   const { t } = useTranslation();
   const [filters, setFilters] = useState<Filters>(NONE);
-  const flows = useQuery({ queryKey: ['flows'], queryFn: async () => unwrap(await api.GET('/api/flows')) });
-  const runs = useInfiniteQuery({
-    queryKey: ['runs', filters],
-    initialPageParam: undefined as number | undefined,
-    getNextPageParam: (last: { next: number | null }) => last.next ?? undefined,
-    queryFn: async ({ pageParam }) => {
-      const query = {
-        flow: filters.flow ? Number(filters.flow) : undefined,
-        status: (filters.status || undefined) as Run['status'] | undefined,
-        trigger: (filters.trigger || undefined) as Run['trigger'] | undefined,
-        since: withOffset(filters.since),
-        until: withOffset(filters.until),
-        before: pageParam,
-        limit: 50,
-      };
-      return unwrap(await api.GET('/api/runs', { params: { query } as never })) as {
-        runs: Run[];
-        next: number | null;
-      };
-    },
-  });
+  const flows = useQuery(flowsQuery);
+  const runs = useInfiniteQuery(runsQuery(runsFilter(filters)));
   const set = (name: keyof Filters) => (event: { target: { value: string } }) =>
     setFilters({ ...filters, [name]: event.target.value });
   const names = new Map((flows.data?.flows ?? []).map((f) => [f.id, f.name]));

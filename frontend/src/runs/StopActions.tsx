@@ -6,37 +6,24 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
 import { failureSentence } from '../api/failure';
+import { endRun, previewResume, resumeRun, runKeys } from '../api/runs';
 import { ResumePreview } from './ResumePreview';
 
 export function StopActions({ runId, version }: { runId: number; version: number }) {
   const { t } = useTranslation();
   const queries = useQueryClient();
   const [target, setTarget] = useState(version);
-  const settled = () => queries.invalidateQueries({ queryKey: ['run', runId] });
-  const path = { params: { path: { run_id: runId } } };
+  const settled = () => queries.invalidateQueries({ queryKey: runKeys.one(runId) });
   const resume = useMutation({
-    mutationFn: async (on: number | null) =>
-      unwrap(
-        await api.POST('/api/runs/{run_id}/resume', {
-          ...path,
-          body: on === null ? {} : { version: on },
-        }),
-      ),
+    mutationFn: (on: number | null) => resumeRun(runId, on),
     onSettled: settled,
   });
   const preview = useMutation({
-    mutationFn: async (on: number) =>
-      unwrap(
-        await api.POST('/api/runs/{run_id}/resume/preview', {
-          ...path,
-          body: on === version ? {} : { version: on },
-        }),
-      ),
+    mutationFn: (on: number) => previewResume(runId, on === version ? null : on),
   });
   const end = useMutation({
-    mutationFn: async () => unwrap(await api.POST('/api/runs/{run_id}/end', path)),
+    mutationFn: () => endRun(runId),
     onSettled: settled,
   });
   const error = resume.error ?? end.error ?? preview.error;

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { joinSentences } from '../i18n/format';
 import { principalList, TIMEOUT_KEYS, when } from './format';
-import type { RunApproval, RunPageData } from './types';
+import type { RunApproval, RunPageData } from '../api/runs';
 
 export function WaitInfo({ data }: { data: RunPageData }) {
   const { t } = useTranslation();

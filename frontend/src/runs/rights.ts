@@ -1,12 +1,9 @@
 // What the signed-in user may do, from /api/me: the one helper every page asks, so a page offers only
 // what the server would accept (the server refuses the rest anyway; nothing here stands in for that).
 import { useQuery } from '@tanstack/react-query';
-import { meQuery } from '../shell/me';
+import { meQuery, type Grant } from '../api/me';
 
-export interface Grant {
-  right: string;
-  flow: number | null;
-}
+export type { Grant };
 
 /** Where a right is asked for: everywhere (null: a grant without a flow, as creating a flow takes), on
  * one flow (a grant everywhere or on that flow), or on `some` flow (the pages a right opens: an auditor of
@@ -21,6 +18,6 @@ export function allows(grants: readonly Grant[], right: string, where: Where = n
 
 export function useRights(): (right: string, where?: Where) => boolean {
   const me = useQuery(meQuery);
-  const grants = (me.data?.rights ?? []) as Grant[];
+  const grants = me.data?.rights ?? [];
   return (right, where = null) => allows(grants, right, where);
 }

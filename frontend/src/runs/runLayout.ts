@@ -3,7 +3,7 @@
 // port order, a parallel lane by lane). Either way the run reads like the flow its author drew.
 import type { FlowDocument } from '../flows/document';
 import { layout } from '../canvas/layout';
-import type { FlowDocument as PinnedDocument } from './types';
+import type { PinnedDocument } from '../api/runs';
 
 /** The pinned version as the editor's document, every node with a position. */
 export function runPlaces(pinned: PinnedDocument): FlowDocument {

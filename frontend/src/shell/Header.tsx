@@ -1,17 +1,17 @@
 // The header: the pages the user's rights open, the language menu (stored on the user) and logout. A
 // logout or a language choice whose request fails is said here, in the reader's language; the reader stays
 // where they were. On a phone (app.css, "Phones") the pages, language and logout fold behind one Menu
-// button. The header is on every page, so it holds the tab's one runs event stream (runs/live.ts).
+// button. The header is on every page, so it holds the tab's one runs event stream (api/events.ts).
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { NavLink, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { logOut } from '../api/me';
 import { failureSentence } from '../api/failure';
 import { useSession } from '../api/session';
 import { LanguageMenu } from './LanguageMenu';
 import { InboxBadge } from '../inbox/InboxBadge';
-import { useLiveRuns } from '../runs/live';
+import { useLiveRuns } from '../api/events';
 import { useRights, type Where } from '../runs/rights';
 
 // Each page with the right that opens it (null: any user; flows and runs list what the user may read).
@@ -37,9 +37,7 @@ export function Header({ user }: { user: string }) {
   async function logout() {
     setProblem(null);
     try {
-      const ended = await api.DELETE('/api/session');
-      // No content when it worked; a session the server no longer knows is as good as ended.
-      if (!ended.response.ok && ended.response.status !== 401) unwrap(ended);
+      await logOut();
     } catch (failure) {
       setProblem(failureSentence(failure, t));
       return;

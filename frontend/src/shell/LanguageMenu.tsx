@@ -3,7 +3,7 @@
 import { useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { storeLocale } from '../api/me';
 import { failureSentence } from '../api/failure';
 import { isLocale, LOCALES, switchLocale, type Locale } from '../i18n/i18n';
 
@@ -40,7 +40,7 @@ export function LanguageMenu({
     if (!store) return;
     onProblem?.(null);
     try {
-      unwrap(await api.PUT('/api/me', { body: { locale: value } }));
+      await storeLocale(value);
     } catch (failure) {
       // The page already reads the new language; the next sign-in on another device would not.
       if (mine === latest.current) onProblem?.(failureSentence(failure, i18n.getFixedT(value)));

@@ -5,9 +5,9 @@ import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError } from '../api/client';
+import { ApiError } from '../api/client';
 import { failureSentence } from '../api/failure';
-import { meQuery } from './me';
+import { meQuery, storeTimeZone } from '../api/me';
 import { useSession } from '../api/session';
 import { isReadable, setReaderZone, switchLocale } from '../i18n/i18n';
 import { Header } from './Header';
@@ -27,7 +27,7 @@ export function Layout() {
       const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
       // Best effort: a zone that cannot be stored now (the network gone) is stored on a later load, as it
       // stays unset; an unhandled rejection here was an uncaught error on the page.
-      api.PUT('/api/me', { body: { time_zone: zone } }).catch(() => undefined);
+      storeTimeZone(zone);
     }
   }, [me.data, setSession]);
 

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../api/client';
+import { logIn, meKeys } from '../api/me';
 import { failureSentence } from '../api/failure';
 import { useSession } from '../api/session';
 import { LanguageMenu } from './LanguageMenu';
@@ -22,9 +22,9 @@ export function Login() {
     event.preventDefault();
     setError(null);
     try {
-      const session = unwrap(await api.POST('/api/session', { body: { name, password } }));
+      const session = await logIn(name, password);
       setSession(session.user, session.csrf_token);
-      await queries.invalidateQueries({ queryKey: ['me'] });
+      await queries.invalidateQueries({ queryKey: meKeys.me });
       const from = (location.state as { from?: string } | null)?.from;
       void navigate(from && from !== '/login' ? from : '/flows', { replace: true });
     } catch (failure) {

@@ -1,20 +1,17 @@
 // "Walk with sample input": the server's pure walker (POST /api/flows/walk) run on the open document.
 // Nothing is saved, started or sent; the answers to approvals and to waits for an event are chosen by the
 // author as the walk pauses.
-import { api, unwrap } from '../api/client';
-import type { paths } from '../api/schema';
+import { walkFlow, type WalkBody, type WalkResult } from '../api/flows';
 import { eventNames, type FlowDocument, type FlowNode } from '../flows/document';
 
-export type WalkResult = paths['/api/flows/walk']['post']['responses'][200]['content']['application/json'];
+export type { WalkResult };
 export type JournalEntry = WalkResult['journal'][number];
 /** An approval's `approve`, `reject` or `timeout`; a wait_event's event name or `timeout`. */
 export type Outcome = string;
 /** An approval or wait_event the walk waits at: its node and visit (several at once in a parallel). */
 export type Pause = WalkResult['pending'][number];
-export interface Answer {
-  node: string;
-  outcome: Outcome;
-}
+/** The answer the author chose for a pause at a node, sent with the next walk. */
+export type Answer = NonNullable<WalkBody['answers']>[number];
 
 /**
  * The answers a pause at `node` may take, as the server's walk takes them (backend/walker/answers.py): an
@@ -114,10 +111,5 @@ export async function walkSample(
   language: string,
 ): Promise<WalkResult> {
   const flow = flowId === null ? {} : { flow: flowId };
-  return unwrap(
-    await api.POST('/api/flows/walk', {
-      body: { document: doc as unknown as Record<string, never>, ...flow, input, answers },
-      headers: { 'Accept-Language': language.replace('_', '-') },
-    }),
-  );
+  return walkFlow(doc, { ...flow, input, answers }, language);
 }

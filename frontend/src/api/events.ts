@@ -3,6 +3,8 @@
 // page polls. The browser's EventSource reconnects by itself; `resync` (events missed) refetches all.
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { approvalKeys } from './approvals';
+import { runKeys } from './runs';
 
 const THROTTLE_MS = 300;
 
@@ -15,9 +17,9 @@ function invalidator(queries: QueryClient): (run: number | null) => void {
     // A burst of events (a loop of a hundred passes) becomes one refetch of each list.
     pending = window.setTimeout(() => {
       pending = null;
-      void queries.invalidateQueries({ queryKey: ['runs'] });
-      void queries.invalidateQueries({ queryKey: ['inbox'] });
-      for (const id of runs) void queries.invalidateQueries({ queryKey: ['run', id] });
+      void queries.invalidateQueries({ queryKey: runKeys.lists });
+      void queries.invalidateQueries({ queryKey: approvalKeys.inbox });
+      for (const id of runs) void queries.invalidateQueries({ queryKey: runKeys.one(id) });
       runs.clear();
     }, THROTTLE_MS);
   };
