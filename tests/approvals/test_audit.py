@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -16,11 +17,14 @@ from backend.approvals.audit import (
     AuditFilter,
     Page,
     column_label,
+    every_page,
     export_csv,
     export_json,
     search,
 )
+from backend.approvals.records import Approval
 from backend.approvals.service import ApprovalService
+from backend.queue.commands import open_pool
 from backend.spreadsheets import FORMULA_STARTS
 from tests.approvals.test_decisions import approval_flow, decide, user
 from tests.support import Queue
@@ -74,6 +78,38 @@ def test_pages_follow_each_other_without_gaps_or_repeats(decided: Queue) -> None
     assert len(seen) == len(set(seen)) == 7
     with pytest.raises(ValueError, match="audit_page_too_large"):
         audit(decided, AuditFilter(), limit=1001)
+    with pytest.raises(ValueError, match="audit_page_too_large"):
+        audit(decided, AuditFilter(), limit=0)
+    assert len(audit(decided, AuditFilter(), limit=1000).rows) == 7, "a thousand is the largest page"
+
+
+def test_a_page_holding_the_last_decision_has_no_next_and_one_short_of_it_has(decided: Queue) -> None:
+    assert audit(decided, AuditFilter(), limit=7).next_cursor is None, "exactly the rest: no next page"
+    short = audit(decided, AuditFilter(), limit=6)
+    assert len(short.rows) == 6 and short.next_cursor is not None
+    rest = audit(decided, AuditFilter(), cursor=short.next_cursor, limit=6)
+    assert (len(rest.rows), rest.next_cursor) == (1, None)
+    with_votes = audit(decided, AuditFilter(), limit=1).rows[0]
+    assert [vote.voter for vote in with_votes.votes] == [with_votes.decided_by], "search reads the votes"
+
+
+def test_every_page_of_an_export_is_read_in_order_and_without_votes(decided: Queue) -> None:
+    """The streamed export's reader: pages of `limit`, each on a connection of its own, to the end."""
+
+    async def pages() -> list[list[Approval]]:
+        pool = open_pool(decided.url, size=2)
+        await pool.open()
+        try:
+            return [page async for page in every_page(pool, AuditFilter(decider="ann"), limit=2)]
+        finally:
+            await pool.close()
+
+    found = asyncio.run(pages())
+    assert [len(page) for page in found] == [2, 2]
+    assert [r.id for page in found for r in page] == [
+        r.id for r in audit(decided, AuditFilter(decider="ann")).rows
+    ]
+    assert all(r.votes == () for page in found for r in page), "an export has no column for votes"
 
 
 def read_csv(text: str, locale: str) -> list[dict[str, str]]:

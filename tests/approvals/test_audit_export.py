@@ -160,7 +160,16 @@ def test_every_column_has_a_label_of_its_own_in_every_language_we_ship() -> None
     assert column_label("on_timeout_code", "en") == "At the deadline (code)"
 
 
-def test_the_json_export_is_the_rows_unescaped() -> None:
-    text = export_json([approval(title="Prüfung 承認")], "ja")
+def test_the_json_export_is_the_rows_unescaped_in_the_readers_zone() -> None:
+    berlin = zone("Europe/Berlin")
+    text = export_json([approval(title="Prüfung 承認")], "ja", berlin)
     assert "Prüfung 承認" in text
-    assert json.loads(text) == export_rows([approval(title="Prüfung 承認")], "ja")
+    assert json.loads(text) == export_rows([approval(title="Prüfung 承認")], "ja", berlin)
+    assert json.loads(text)[0]["decided_at_local"].startswith("2026/03/02 15:05:09")
+
+
+def test_a_german_row_says_every_word_and_moment_in_german() -> None:
+    (row,) = export_rows([approval()], "de", zone("Europe/Berlin"))
+    assert (row["outcome"], row["on_timeout"]) == ("Genehmigt", "Ablehnen")
+    assert row["requested_at_local"] == "01.03.2026, 10:00:00 Mitteleuropäische Normalzeit"
+    assert row["deadline_at_local"] == "09.03.2026, 00:30:00 Mitteleuropäische Normalzeit"
