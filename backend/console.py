@@ -124,4 +124,4 @@ def read_input(text: str | None) -> Any:
     try:
         return read_json(text)
     except JsonRefused as refused:
-        raise InputRefused(code="walk_input_invalid", reason=refused.code, **refused.params) from None
+        raise InputRefused(code="walk_input_invalid", reason=refused.reason_code, **refused.params) from None

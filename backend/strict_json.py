@@ -7,7 +7,7 @@ nesting deeper than `MAX_DEPTH`, no NUL character or unpaired surrogate in a str
 `max_bytes`. A refusal is a `JsonRefused`: what is wrong (`kind`), an English `reason` that never
 quotes a value (it may be a password) for a program's log or an API answer's detail, and `code` with
 `params`, the same said in the reader's language: a caller cites it in its own sentence
-(`reason=refused.code, **refused.params`, written by the catalogs as a sentence of its own).
+(`reason=refused.reason_code, **refused.params`, written by the catalogs as a sentence of its own).
 
 Examples:
     >>> read_json(b'{"a": [1, "x", 2.5]}', max_bytes=100)
@@ -45,14 +45,14 @@ Kind = Literal["too_large", "not_utf8", "syntax", "constant", "number", "key_dup
 
 
 class JsonRefused(ValueError):
-    """Why a text is no JSON we take: the `kind`, an English `reason`, and the reason `code` with the
-    `params` its sentence names (`limit`, `offset`, `key`, `line`, `column`)."""
+    """Why a text is no JSON we take: the `kind`, an English `reason`, and the reason code (`reason_code`,
+    given as `code=`) with the `params` its sentence names (`limit`, `offset`, `key`, `line`, `column`)."""
 
     def __init__(self, kind: Kind, reason: str, *, code: str, **params: Any) -> None:
         super().__init__(f"{kind}: {reason}")
         self.kind: Kind = kind
         self.reason = reason
-        self.code = code
+        self.reason_code = code  # not `code`: a CodedError's alone (tests/test_errors.py)
         self.params = params
 
 

@@ -127,7 +127,9 @@ def read_flow_file(path: str) -> object:
             raise FlowFileUnreadable(code="flow_file_not_utf8", offset=refused.params["offset"]) from None
         if refused.kind == "key_duplicate":
             raise FlowFileUnreadable(code="flow_file_key_duplicate", key=refused.params["key"]) from None
-        raise FlowFileUnreadable(code="flow_file_not_json", reason=refused.code, **refused.params) from None
+        raise FlowFileUnreadable(
+            code="flow_file_not_json", reason=refused.reason_code, **refused.params
+        ) from None
 
 
 def write_line(stream: TextIO, line: str) -> None:

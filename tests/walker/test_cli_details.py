@@ -129,10 +129,18 @@ def _recorded(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, dict[str,
 
 
 @pytest.mark.parametrize(
-    ("given", "reason"),
+    ("given", "params", "details"),
     [
-        ("[" * 100_000, "values nested deeper than 100"),
-        ("{", "line 1, column 2: Expecting property name enclosed in double quotes"),
+        (
+            "[" * 100_000,
+            {"reason": "json_problem_too_deep", "limit": 100},
+            'reason="json_problem_too_deep", limit=100',
+        ),
+        (
+            "{",
+            {"reason": "json_problem_syntax", "line": 1, "column": 2},
+            'reason="json_problem_syntax", line=1, column=2',
+        ),
     ],
 )
 def test_unreadable_input_says_why_in_english_with_every_detail(
@@ -140,12 +148,15 @@ def test_unreadable_input_says_why_in_english_with_every_detail(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     given: str,
-    reason: str,
+    params: dict[str, object],
+    details: str,
 ) -> None:
+    """The reason is the strict reader's own reason code (its sentence cited in walk_input_invalid's), with
+    the details that sentence names: never Python's English."""
     calls = _recorded(monkeypatch)
     assert main(["walk", _flow(tmp_path, NODES, WIRES), "--input", given]) == 2
-    assert calls == [("walk_input_invalid", "en", {"reason": reason})]
-    assert capsys.readouterr().err == f"flowyard walk: walk_input_invalid (reason={json.dumps(reason)})\n"
+    assert calls == [("walk_input_invalid", "en", params)]
+    assert capsys.readouterr().err == f"flowyard walk: walk_input_invalid ({details})\n"
 
 
 def test_the_fallback_keeps_non_ascii_details_as_they_are(

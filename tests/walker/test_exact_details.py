@@ -28,16 +28,12 @@ def _flow(tmp_path: Path, nodes: dict[str, Any], wires: str) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize(
-    ("given", "reason"),
-    [("NaN", "NaN is not a JSON number"), ("[Infinity]", "Infinity is not a JSON number")],
-)
-def test_a_json_constant_in_the_input_is_refused_with_its_name(
+@pytest.mark.parametrize("given", ["NaN", "[Infinity]"])
+def test_a_json_constant_in_the_input_is_refused_as_one(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     given: str,
-    reason: str,
 ) -> None:
     said: list[tuple[str, dict[str, Any]]] = []
 
@@ -48,7 +44,7 @@ def test_a_json_constant_in_the_input_is_refused_with_its_name(
     monkeypatch.setattr(walk_cli, "message", message)
     path = _flow(tmp_path, {"t": trigger(), "a": log("x")}, "t>a")
     assert main(["walk", path, "--input", given]) == 2
-    assert said == [("walk_input_invalid", {"reason": reason})]
+    assert said == [("walk_input_invalid", {"reason": "json_problem_constant"})]
     assert capsys.readouterr().err.startswith("flowyard walk: walk_input_invalid")
 
 

@@ -18,10 +18,10 @@ def test_a_file_that_cannot_be_read_is_refused_with_its_codes_sentence(
     missing = tmp_path / "missing.json"
     assert run_walk(str(missing), input_text=None, answers=[], as_json=False) == 2
     out, err = capsys.readouterr()
-    sentence = message("flow_file_unreadable", "en", path=str(missing), reason="No such file or directory")
+    sentence = message("flow_file_unreadable", "en", path=str(missing), reason="file_problem_missing")
     assert out == ""
     assert err == f"flowyard walk: {sentence}\n"
-    assert sentence == f"{missing} cannot be read: No such file or directory."
+    assert sentence == f"{missing} cannot be read: There is no such file."
 
 
 def test_a_file_that_is_not_json_is_refused_with_its_path_and_reason(
