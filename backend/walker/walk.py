@@ -35,7 +35,7 @@ from backend.graph.model import ACTION_TYPES, Flow, Node, join_need
 from backend.graph.ports import ports
 from backend.walker.branches import Branch, Par, freeze, root_of, thaw
 from backend.walker.conditions import holds
-from backend.walker.continuation import State
+from backend.walker.continuation import Loop, State
 from backend.walker.errors import ResumeMismatch, WalkFailure
 from backend.walker.loops import PASS_LIMIT, Loops
 from backend.walker.redact import redact_request
@@ -173,20 +173,7 @@ class _Walk:
         branch = path[-1]
         assert branch.at is not None and resume is not None
         node, visit = self.flow.nodes[branch.at[0]], branch.at[1]
-        outcome = resume.outcome
-        known = ports(node) if node.type == "wait_event" else _OUTCOMES.get(node.type, frozenset())
-        if outcome not in known:
-            raise ResumeMismatch(
-                code="resume_mismatch", expected="resume_expected_outcome", type=node.type, got=outcome
-            )
-        port = "out" if node.type == "delay" else outcome
-        if outcome == "timeout" and node.type == "approval":
-            # A timeout takes the port the flow chose for it; an approval without a rule never times out.
-            port = node.config.get("on_timeout", "")
-            if port not in ("approve", "reject", "skip"):
-                raise ResumeMismatch(
-                    code="resume_mismatch", expected="resume_expected_timeout_rule", got=outcome
-                )
+        port = _port_of(node, resume.outcome)
         branch.at = None
         self._enter(branch)
         try:
@@ -203,27 +190,10 @@ class _Walk:
                 self.state.variables[node.id] = dict(resume.output)
                 self.ledger.assign(node.id, self.state.variables[node.id])  # checked as the walk goes on
             self.at = (node.id, visit)
-            if port == "skip":
-                self.journal.append(JournalLine(code="approval_skipped", node=node.id, visit=visit))
-            elif port == "error" and not self.flow.targets(node.id, "error"):
-                self.journal.append(self._resumed(node, visit, outcome, None))
-                raise WalkFailure(code="action_failed")
-            else:
-                self.journal.append(self._resumed(node, visit, outcome, port))
-                self.state.stack.extend(reversed(self.flow.targets(node.id, port)))
+            self._follow(node, visit, resume.outcome, port)
             self.ledger.check()
             self._advance(branch)
-            # The branch may have ended: each parallel above it whose rule that meets closes, and the
-            # branch that opened it walks on from its `done` port.
-            for (owner, par), inner, running in zip(
-                reversed(opened), reversed(path[1:]), reversed(left), strict=True
-            ):
-                if not running:
-                    if not par.met():
-                        break
-                    self._advance(owner)
-                elif not self._arrived_late(owner, par, inner):
-                    break
+            self._close_above(opened, path[1:], left)
             # Between stretches no branch walks: the variables of the parallels still open or left
             # running go back (one closed in this stretch gave its back as it closed).
             for (owner, par), running in zip(reversed(opened), reversed(left), strict=True):
@@ -235,6 +205,30 @@ class _Walk:
         except WalkFailure as failure:
             return self._failed(failure)
         return self._outcome()
+
+    def _follow(self, node: Node, visit: int, outcome: str, port: str) -> None:
+        """Journal the resumed pause and push the targets of the port its outcome chose."""
+        if port == "skip":
+            self.journal.append(JournalLine(code="approval_skipped", node=node.id, visit=visit))
+        elif port == "error" and not self.flow.targets(node.id, "error"):
+            self.journal.append(self._resumed(node, visit, outcome, None))
+            raise WalkFailure(code="action_failed")
+        else:
+            self.journal.append(self._resumed(node, visit, outcome, port))
+            self.state.stack.extend(reversed(self.flow.targets(node.id, port)))
+
+    def _close_above(self, opened: list[tuple[Branch, Par]], inners: list[Branch], left: list[bool]) -> None:
+        """The resumed branch may have ended: each parallel above it whose rule that meets closes, and
+        the branch that opened it walks on from its `done` port."""
+        for (owner, par), inner, running in zip(
+            reversed(opened), reversed(inners), reversed(left), strict=True
+        ):
+            if not running:
+                if not par.met():
+                    break
+                self._advance(owner)
+            elif not self._arrived_late(owner, par, inner):
+                break
 
     def _path_to(self, resume: Resume | None) -> list[Branch]:
         """The branches from the run's down to the one paused at the resume's node and visit."""
@@ -472,14 +466,8 @@ class _Walk:
             if budget is not None and len(journal) > self.counted:
                 self._spend()
             if loops and len(stack) == loops[-1].base:
-                if joins and self._release():
-                    continue
-                loop = loops[-1]
-                try:
-                    self.loops.pass_over(loop)
-                except WalkFailure:
-                    self.at = (loop.node, loop.visit)
-                    raise
+                if not (joins and self._release()):
+                    self._pass_over(loops[-1])
                 continue
             if not stack:
                 if joins and self._release():
@@ -515,6 +503,14 @@ class _Walk:
             journal.insert(mark, _visited(node, visit, port))
             if port is not None:
                 stack.extend(reversed(wires.get((node_id, port), ())))
+
+    def _pass_over(self, loop: Loop) -> None:
+        """A loop's pass is over: it starts the next or follows `done`; a failure names the loop."""
+        try:
+            self.loops.pass_over(loop)
+        except WalkFailure:
+            self.at = (loop.node, loop.visit)
+            raise
 
     def _spend(self) -> None:
         """Count the lines written since the last count against the budget (none: nothing to count)."""
@@ -629,6 +625,22 @@ class _Walk:
             requests,
             pending,
         )
+
+
+def _port_of(node: Node, outcome: str) -> str:
+    """The port a paused node's outcome chooses; ResumeMismatch for an outcome the node cannot have."""
+    known = ports(node) if node.type == "wait_event" else _OUTCOMES.get(node.type, frozenset())
+    if outcome not in known:
+        raise ResumeMismatch(
+            code="resume_mismatch", expected="resume_expected_outcome", type=node.type, got=outcome
+        )
+    port = "out" if node.type == "delay" else outcome
+    if outcome == "timeout" and node.type == "approval":
+        # A timeout takes the port the flow chose for it; an approval without a rule never times out.
+        port = node.config.get("on_timeout", "")
+        if port not in ("approve", "reject", "skip"):
+            raise ResumeMismatch(code="resume_mismatch", expected="resume_expected_timeout_rule", got=outcome)
+    return port
 
 
 def _link(owner: Branch, inner: Branch) -> Par:
