@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from itertools import pairwise
-from typing import Any
+from typing import Any, NamedTuple
 
 from backend.graph.model import ACTION_TYPES, Flow, Node, join_need
 from backend.graph.ports import ports
@@ -178,10 +178,8 @@ class _Walk:
         self._enter(branch)
         try:
             # Each parallel over items on the way down binds its variable to the item of this branch.
-            opened = [(owner, _link(owner, inner)) for owner, inner in pairwise(path)]
-            # The parallels left running (`rest: continue`) closed in an earlier stretch.
-            left = [par is not owner.par for owner, par in opened]
-            for (_, par), inner, running in zip(opened, path[1:], left, strict=True):
+            links = _links(path)
+            for _, par, inner, running in links:
                 if running and par.name is not None:
                     # Whatever the variable holds now comes back after this stretch.
                     par.saved = self.state.variables.get(par.name, MISSING)
@@ -193,10 +191,10 @@ class _Walk:
             self._follow(node, visit, resume.outcome, port)
             self.ledger.check()
             self._advance(branch)
-            self._close_above(opened, path[1:], left)
+            self._close_above(links)
             # Between stretches no branch walks: the variables of the parallels still open or left
             # running go back (one closed in this stretch gave its back as it closed).
-            for (owner, par), running in zip(reversed(opened), reversed(left), strict=True):
+            for owner, par, _, running in reversed(links):
                 if running or owner.par is par:
                     self._unbind(par)
             self._spend()
@@ -217,18 +215,16 @@ class _Walk:
             self.journal.append(self._resumed(node, visit, outcome, port))
             self.state.stack.extend(reversed(self.flow.targets(node.id, port)))
 
-    def _close_above(self, opened: list[tuple[Branch, Par]], inners: list[Branch], left: list[bool]) -> None:
+    def _close_above(self, links: list[_Link]) -> None:
         """The resumed branch may have ended: each parallel above it whose rule that meets closes, and
         the branch that opened it walks on from its `done` port."""
-        for (owner, par), inner, running in zip(
-            reversed(opened), reversed(inners), reversed(left), strict=True
-        ):
+        for owner, par, inner, running in reversed(links):
             if not running:
                 if not par.met():
-                    break
+                    return
                 self._advance(owner)
             elif not self._arrived_late(owner, par, inner):
-                break
+                return
 
     def _path_to(self, resume: Resume | None) -> list[Branch]:
         """The branches from the run's down to the one paused at the resume's node and visit."""
@@ -634,13 +630,32 @@ def _port_of(node: Node, outcome: str) -> str:
         raise ResumeMismatch(
             code="resume_mismatch", expected="resume_expected_outcome", type=node.type, got=outcome
         )
-    port = "out" if node.type == "delay" else outcome
     if outcome == "timeout" and node.type == "approval":
         # A timeout takes the port the flow chose for it; an approval without a rule never times out.
-        port = node.config.get("on_timeout", "")
-        if port not in ("approve", "reject", "skip"):
+        rule = node.config.get("on_timeout")
+        if rule not in ("approve", "reject", "skip"):
             raise ResumeMismatch(code="resume_mismatch", expected="resume_expected_timeout_rule", got=outcome)
-    return port
+        return str(rule)  # the configuration is untyped JSON: one of the three ports above
+    return "out" if node.type == "delay" else outcome
+
+
+class _Link(NamedTuple):
+    """A branch on the way down to a resumed one, the parallel of it the next is a branch of, that next
+    branch, and whether the parallel was left running (`rest: continue`: it closed in an earlier stretch)."""
+
+    owner: Branch
+    par: Par
+    inner: Branch
+    running: bool
+
+
+def _links(path: list[Branch]) -> list[_Link]:
+    """The links of a path from the run's branch down to a paused one, top first."""
+    links = []
+    for owner, inner in pairwise(path):
+        par = _link(owner, inner)
+        links.append(_Link(owner, par, inner, par is not owner.par))
+    return links
 
 
 def _link(owner: Branch, inner: Branch) -> Par:
