@@ -218,7 +218,7 @@ def _meet_without_join(topology: Topology, report: Report) -> None:
     if not bit_of:
         return
     carried = [0] * len(vertices)
-    edge_bits = [0] * len(topology.edges)
+    edge_bits: dict[int, int] = {}
     place_of = {id(edge): place for place, edge in enumerate(topology.edges)}
     for component in topology.components:
         for vertex in component:
@@ -248,13 +248,11 @@ def _splits(topology: Topology) -> tuple[dict[int, int], list[int]]:
     for places in by_port.values():
         if len(places) < 2:
             continue
-        group = 0
-        for place in places:
-            bit_of[place] = 1 << len(group_of)
+        first, group = len(group_of), 0
+        for number, place in enumerate(places):
+            bit_of[place] = 1 << (first + number)
             group |= bit_of[place]
-            group_of.append(0)
-        for place in places:
-            group_of[bit_of[place].bit_length() - 1] = group
+        group_of += [group] * len(places)
     return bit_of, group_of
 
 
