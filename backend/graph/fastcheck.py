@@ -75,7 +75,7 @@ def compile_check(schema: object, resolve: Resolve) -> Check:
     if not isinstance(schema, dict):
         raise ValueError(f"not a schema: {schema!r}")
     unknown = set(schema) - _ANNOTATIONS - _OBJECT - _STRING - _ARRAY - _NUMBER - _OTHER
-    if unknown or "patternProperties" in schema or "prefixItems" in schema:
+    if unknown:
         raise ValueError(f"keywords not compiled: {sorted(unknown)}; teach backend/graph/fastcheck.py")
     has_type = _type_check(schema.get("type"))
     on_object = _object_check(schema, resolve) if _OBJECT & schema.keys() else None
@@ -93,6 +93,18 @@ def compile_check(schema: object, resolve: Resolve) -> Check:
             return lambda value: isinstance(value, kind) and part(value)
     if has_type is None and not parts and on_number is None and len(others) == 1:
         return others[0]
+    return _in_turn(has_type, on_object, on_string, on_array, on_number, others)
+
+
+def _in_turn(
+    has_type: Check | None,
+    on_object: Check | None,
+    on_string: Check | None,
+    on_array: Check | None,
+    on_number: Check | None,
+    others: list[Check],
+) -> Check:
+    """The full check: the type test, then the keywords of the value's own kind, then the combinators."""
 
     def check(value: Any) -> bool:
         if has_type is not None and not has_type(value):

@@ -49,22 +49,8 @@ def check_parallels(outline: Outline, topology: Topology, report: Report) -> Non
     branches = {p: _branches(topology, outgoing, p) for p in parallels}
     parallel_mask = sum(topology.bits[p] for p in parallels)
     depth = {opener: topology.depth(opener) for opener in topology.loops}
-    for vertex, node in enumerate(vertices):
-        region = topology.regions[vertex]
-        # Inside a loop too, end_inside_loop says it.
-        if node.type == "end" and region & parallel_mask and not region & topology.loop_mask:
-            parallel = vertices[_innermost(topology, vertex, parallel_mask, depth)].id
-            report.add(code="end_inside_parallel", node=node.id, detail=parallel, parallel=parallel)
-    for vertex, node in enumerate(vertices):
-        if node.type == "break" and topology.regions[vertex] & topology.loop_mask:
-            loop = _innermost(topology, vertex, topology.loop_mask, depth)
-            if topology.regions[vertex] & parallel_mask:
-                inner = _innermost(topology, vertex, parallel_mask, depth)
-                if depth[inner] > depth[loop]:
-                    parallel = vertices[inner].id
-                    report.add(
-                        code="break_crosses_parallel", node=node.id, detail=parallel, parallel=parallel
-                    )
+    _ends_inside(topology, parallel_mask, depth, report)
+    _breaks_across(topology, parallel_mask, depth, report)
     for p in parallels:
         for meeting in _meetings(topology, branches[p]):
             parallel = vertices[p].id
@@ -72,16 +58,48 @@ def check_parallels(outline: Outline, topology: Topology, report: Report) -> Non
                 code="parallel_branches_meet", node=vertices[meeting].id, detail=parallel, parallel=parallel
             )
     for p in parallels:
-        if _over_items(vertices[p]):
-            # One branch per item: every set node of the branch writes its names once per item.
-            _same_names(topology, branches[p] * 2, vertices[p].id, report)
-        else:
-            _same_names(topology, branches[p], vertices[p].id, report)
+        # Over items, one branch per item: every set node of the branch writes its names once per item.
+        _same_names(topology, branches[p] * (2 if _over_items(vertices[p]) else 1), vertices[p].id, report)
     for node in outline.nodes:
         if node.type == "wait_event":
             _event_names(node, report)
+    _waits(topology, branches, report)
+    for p in parallels:
+        _rest_needs_wait(vertices[p], len(branches[p]), report)
+    for p in parallels:
+        _items_one_branch(vertices[p], len(branches[p]), report)
+    # A document past the findings cap is not being drawn, it is being thrown at us: its warnings would
+    # cost as much as its findings and tell nobody anything (bench/validate.py's adversarial shapes).
+    if report.room and not report.untold:
+        _meet_without_join(topology, report)
+
+
+def _ends_inside(topology: Topology, parallel_mask: int, depth: dict[int, int], report: Report) -> None:
+    """`end_inside_parallel` at each `end` inside a parallel (inside a loop, end_inside_loop says it)."""
+    for vertex, node in enumerate(topology.vertices):
+        region = topology.regions[vertex]
+        if node.type == "end" and region & parallel_mask and not region & topology.loop_mask:
+            parallel = topology.vertices[_innermost(topology, vertex, parallel_mask, depth)].id
+            report.add(code="end_inside_parallel", node=node.id, detail=parallel, parallel=parallel)
+
+
+def _breaks_across(topology: Topology, parallel_mask: int, depth: dict[int, int], report: Report) -> None:
+    """`break_crosses_parallel` at each `break` whose innermost loop lies outside a parallel around it."""
+    for vertex, node in enumerate(topology.vertices):
+        if node.type != "break" or not topology.regions[vertex] & topology.loop_mask:
+            continue
+        loop = _innermost(topology, vertex, topology.loop_mask, depth)
+        if topology.regions[vertex] & parallel_mask:
+            inner = _innermost(topology, vertex, parallel_mask, depth)
+            if depth[inner] > depth[loop]:
+                parallel = topology.vertices[inner].id
+                report.add(code="break_crosses_parallel", node=node.id, detail=parallel, parallel=parallel)
+
+
+def _waits(topology: Topology, branches: dict[int, list[set[int]]], report: Report) -> None:
+    """`join_wait_invalid` and `parallel_wait_invalid`: a counted `wait` above what can arrive."""
     incoming = [len(edges) for edges in topology.incoming]
-    for vertex, node in enumerate(vertices):
+    for vertex, node in enumerate(topology.vertices):
         wait = node.config.get("wait") if isinstance(node.config, dict) else None
         if not isinstance(wait, int) or isinstance(wait, bool):
             continue
@@ -91,17 +109,13 @@ def check_parallels(outline: Outline, topology: Topology, report: Report) -> Non
         if node.type == "parallel" and not _over_items(node) and wait > len(branches[vertex]):
             found = len(branches[vertex])
             report.add(code="parallel_wait_invalid", node=node.id, at=at, wait=wait, wires=found)
-    for p in parallels:
-        _rest_needs_wait(vertices[p], len(branches[p]), report)
-    for p in parallels:
-        node = vertices[p]
-        if _over_items(node) and len(branches[p]) != 1:
-            at = ("nodes", node.place, "config", "items")
-            report.add(code="parallel_items_one_branch", node=node.id, at=at, wires=len(branches[p]))
-    # A document past the findings cap is not being drawn, it is being thrown at us: its warnings would
-    # cost as much as its findings and tell nobody anything (bench/validate.py's adversarial shapes).
-    if report.room and not report.untold:
-        _meet_without_join(topology, report)
+
+
+def _items_one_branch(node: NodeEntry, wires: int, report: Report) -> None:
+    """`parallel_items_one_branch`: a parallel over items runs its one branch once per item."""
+    if _over_items(node) and wires != 1:
+        at = ("nodes", node.place, "config", "items")
+        report.add(code="parallel_items_one_branch", node=node.id, at=at, wires=wires)
 
 
 def _branches(topology: Topology, outgoing: list[list[int]], parallel: int) -> list[set[int]]:
@@ -200,26 +214,11 @@ def _meet_without_join(topology: Topology, report: Report) -> None:
     when two of its incoming wires carry different bits of one split.
     """
     vertices = topology.vertices
-    by_port: dict[tuple[int, str], list[int]] = {}
-    for place, edge in enumerate(topology.edges):
-        if not (vertices[edge.source].type == "parallel" and edge.wire.port == "branches"):
-            by_port.setdefault((edge.source, edge.wire.port), []).append(place)
-    bit_of: dict[int, int] = {}
-    group_of: list[int] = []  # a split's bits, by bit position
-    for places in by_port.values():
-        if len(places) < 2:
-            continue
-        group = 0
-        for place in places:
-            bit_of[place] = 1 << len(group_of)
-            group |= bit_of[place]
-            group_of.append(0)
-        for place in places:
-            group_of[bit_of[place].bit_length() - 1] = group
+    bit_of, group_of = _splits(topology)
     if not bit_of:
         return
     carried = [0] * len(vertices)
-    edge_bits = [0] * len(topology.edges)
+    edge_bits: dict[int, int] = {}
     place_of = {id(edge): place for place, edge in enumerate(topology.edges)}
     for component in topology.components:
         for vertex in component:
@@ -234,6 +233,27 @@ def _meet_without_join(topology: Topology, report: Report) -> None:
                 continue
             if _meets([edge_bits[place_of[id(edge)]] for edge in edges_in], group_of):
                 report.warn(code="branches_meet_without_join", node=vertices[vertex].id)
+
+
+def _splits(topology: Topology) -> tuple[dict[int, int], list[int]]:
+    """The bit of each wire of a split, by the wire's place in topology.edges, and each bit's split (the
+    bits of all its wires), by bit position."""
+    vertices = topology.vertices
+    by_port: dict[tuple[int, str], list[int]] = {}
+    for place, edge in enumerate(topology.edges):
+        if not (vertices[edge.source].type == "parallel" and edge.wire.port == "branches"):
+            by_port.setdefault((edge.source, edge.wire.port), []).append(place)
+    bit_of: dict[int, int] = {}
+    group_of: list[int] = []
+    for places in by_port.values():
+        if len(places) < 2:
+            continue
+        first, group = len(group_of), 0
+        for number, place in enumerate(places):
+            bit_of[place] = 1 << (first + number)
+            group |= bit_of[place]
+        group_of += [group] * len(places)
+    return bit_of, group_of
 
 
 def _meets(carried: list[int], group_of: list[int]) -> bool:

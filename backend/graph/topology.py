@@ -120,34 +120,10 @@ def analyse(outline: Outline) -> Topology:
     loops = tuple(v for v, node in enumerate(vertices) if node.type in REGION_PORTS)
     bits = {loop: 1 << position for position, loop in enumerate(loops)}
     loop_mask = sum(bits[v] for v in loops if vertices[v].type in LOOP_TYPES)
-    edges: list[Edge] = []
-    incoming: list[list[Edge]] = [[] for _ in vertices]
-    outgoing: list[list[int]] = [[] for _ in vertices]
-    for wire in outline.wires:
-        source, target = vertex.get(wire.source), vertex.get(wire.target)
-        if source is not None and target is not None:
-            opens = REGION_PORTS.get(vertices[source].type) == wire.port
-            edge = Edge(wire, source, target, bits.get(source, 0) if opens else 0)
-            edges.append(edge)
-            incoming[target].append(edge)
-            outgoing[source].append(target)
+    edges, incoming, outgoing = _edges(outline, vertices, vertex, bits)
     components = _stable_order(incoming, outgoing)
     triggers = tuple(v for v, node in enumerate(vertices) if node.type == "trigger")
-
-    regions = [0] * len(vertices)
-    reachable = [False] * len(vertices)
-    for v in triggers:
-        reachable[v] = True
-    for component in components:
-        # Sources inside the component still read 0 and False here: theirs is what is being built.
-        region, reached = 0, False
-        for v in component:
-            reached = reached or reachable[v]
-            for edge in incoming[v]:
-                region |= regions[edge.source] | edge.body_bit
-                reached = reached or reachable[edge.source]
-        for v in component:
-            regions[v], reachable[v] = region, reached
+    regions, reachable = _regions(components, incoming, triggers)
     return Topology(
         vertices=tuple(vertices),
         vertex=vertex,
@@ -161,6 +137,46 @@ def analyse(outline: Outline) -> Topology:
         regions=tuple(regions),
         reachable=tuple(reachable),
     )
+
+
+def _edges(
+    outline: Outline, vertices: list[NodeEntry], vertex: dict[str, int], bits: dict[int, int]
+) -> tuple[list[Edge], list[list[Edge]], list[list[int]]]:
+    """The wires between known nodes, in document order, and each vertex's edges in and targets out; a
+    wire from the port that opens a region carries its opener's bit."""
+    edges: list[Edge] = []
+    incoming: list[list[Edge]] = [[] for _ in vertices]
+    outgoing: list[list[int]] = [[] for _ in vertices]
+    for wire in outline.wires:
+        source, target = vertex.get(wire.source), vertex.get(wire.target)
+        if source is not None and target is not None:
+            opens = REGION_PORTS.get(vertices[source].type) == wire.port
+            edge = Edge(wire, source, target, bits[source] if opens else 0)
+            edges.append(edge)
+            incoming[target].append(edge)
+            outgoing[source].append(target)
+    return edges, incoming, outgoing
+
+
+def _regions(
+    components: tuple[tuple[int, ...], ...], incoming: list[list[Edge]], triggers: tuple[int, ...]
+) -> tuple[list[int], list[bool]]:
+    """Each vertex's loop regions and whether a trigger reaches it, built in topological order."""
+    regions = [0] * len(incoming)
+    reachable = [False] * len(incoming)
+    for v in triggers:
+        reachable[v] = True
+    for component in components:
+        # Sources inside the component still read 0 and False here: theirs is what is being built.
+        region, reached = 0, False
+        for v in component:
+            reached = reached or reachable[v]
+            for edge in incoming[v]:
+                region |= regions[edge.source] | edge.body_bit
+                reached = reached or reachable[edge.source]
+        for v in component:
+            regions[v], reachable[v] = region, reached
+    return regions, reachable
 
 
 def _stable_order(incoming: list[list[Edge]], outgoing: list[list[int]]) -> tuple[tuple[int, ...], ...]:

@@ -264,28 +264,13 @@ def _branch_from_json(frozen: Any, nodes: Collection[str], depth: int, rest: boo
         running = _rest_from_json(frozen, nodes, depth, rest)
         return Branch([], [] if depth else [{}], [], {}, ended=True, rest=running)
     stack = node_ids(frozen["stack"], nodes)
-    loops: list[Loop] = []
-    for loop in frozen["loops"]:
-        loops.append(loop_from_json(loop, nodes, loops[-1].base if loops else 0, len(stack)))
+    loops = _loops_from_json(frozen["loops"], nodes, len(stack))
     seen = frozen["seen"]
     if not isinstance(seen, list) or len(seen) != len(loops) + 1:
         raise ValueError("one visited list per open scope")
-    arrivals: dict[int, dict[str, int]] = {}
-    for scope, joins in frozen.get("arrivals", ()):
-        if not is_count(scope) or scope > len(loops) or not isinstance(joins, Mapping):
-            raise ValueError("join arrivals by open scope")
-        arrivals[scope] = {join: count(joins, join) for join in node_ids(list(joins), nodes)}
-    at = frozen.get("at")
-    pause: tuple[str, int] | None = None
-    if at is not None:
-        if not isinstance(at, Mapping) or at.get("node") not in nodes or not is_count(at.get("visit")):
-            raise ValueError("a pause at one of this flow's nodes")
-        pause = (at["node"], at["visit"])
-    par: Par | None = None
-    if "par" in frozen:
-        if pause is not None:
-            raise ValueError("an open parallel of this flow")
-        par = _par_from_json(frozen["par"], nodes, depth, rest)
+    arrivals = _arrivals_from_json(frozen.get("arrivals", ()), nodes, len(loops))
+    pause = _pause_from_json(frozen.get("at"), nodes)
+    par = _waited_par_from_json(frozen, nodes, depth, rest, pause)
     if depth and pause is None and par is None:
         # Between stretches no branch walks: each has paused, opened a parallel of its own, or ended.
         raise ValueError("a branch paused, waiting on a parallel, or ended")
@@ -298,3 +283,41 @@ def _branch_from_json(frozen: Any, nodes: Collection[str], depth: int, rest: boo
         par=par,
         rest=_rest_from_json(frozen, nodes, depth, rest),
     )
+
+
+def _waited_par_from_json(
+    frozen: Mapping[str, Any], nodes: Collection[str], depth: int, rest: bool, pause: tuple[str, int] | None
+) -> Par | None:
+    """The parallel a branch opened and waits on, if any; a paused branch waits on none."""
+    if "par" not in frozen:
+        return None
+    if pause is not None:
+        raise ValueError("an open parallel of this flow")
+    return _par_from_json(frozen["par"], nodes, depth, rest)
+
+
+def _loops_from_json(frozen: Any, nodes: Collection[str], height: int) -> list[Loop]:
+    """A branch's open loops, innermost last: each one's base at or above the one around it."""
+    loops: list[Loop] = []
+    for loop in frozen:
+        loops.append(loop_from_json(loop, nodes, loops[-1].base if loops else 0, height))
+    return loops
+
+
+def _arrivals_from_json(frozen: Any, nodes: Collection[str], deepest: int) -> dict[int, dict[str, int]]:
+    """The arrivals at joins counted in each open scope, by scope (0 up to `deepest`)."""
+    arrivals: dict[int, dict[str, int]] = {}
+    for scope, joins in frozen:
+        if not is_count(scope) or scope > deepest or not isinstance(joins, Mapping):
+            raise ValueError("join arrivals by open scope")
+        arrivals[scope] = {join: count(joins, join) for join in node_ids(list(joins), nodes)}
+    return arrivals
+
+
+def _pause_from_json(at: Any, nodes: Collection[str]) -> tuple[str, int] | None:
+    """Where a branch is paused: a node of this flow and its visit, or None."""
+    if at is None:
+        return None
+    if not isinstance(at, Mapping) or at.get("node") not in nodes or not is_count(at.get("visit")):
+        raise ValueError("a pause at one of this flow's nodes")
+    return (at["node"], at["visit"])

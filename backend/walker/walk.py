@@ -29,13 +29,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from itertools import pairwise
-from typing import Any
+from typing import Any, NamedTuple
 
 from backend.graph.model import ACTION_TYPES, Flow, Node, join_need
 from backend.graph.ports import ports
 from backend.walker.branches import Branch, Par, freeze, root_of, thaw
 from backend.walker.conditions import holds
-from backend.walker.continuation import State
+from backend.walker.continuation import Loop, State
 from backend.walker.errors import ResumeMismatch, WalkFailure
 from backend.walker.loops import PASS_LIMIT, Loops
 from backend.walker.redact import redact_request
@@ -173,28 +173,13 @@ class _Walk:
         branch = path[-1]
         assert branch.at is not None and resume is not None
         node, visit = self.flow.nodes[branch.at[0]], branch.at[1]
-        outcome = resume.outcome
-        known = ports(node) if node.type == "wait_event" else _OUTCOMES.get(node.type, frozenset())
-        if outcome not in known:
-            raise ResumeMismatch(
-                code="resume_mismatch", expected="resume_expected_outcome", type=node.type, got=outcome
-            )
-        port = "out" if node.type == "delay" else outcome
-        if outcome == "timeout" and node.type == "approval":
-            # A timeout takes the port the flow chose for it; an approval without a rule never times out.
-            port = node.config.get("on_timeout", "")
-            if port not in ("approve", "reject", "skip"):
-                raise ResumeMismatch(
-                    code="resume_mismatch", expected="resume_expected_timeout_rule", got=outcome
-                )
+        port = _port_of(node, resume.outcome)
         branch.at = None
         self._enter(branch)
         try:
             # Each parallel over items on the way down binds its variable to the item of this branch.
-            opened = [(owner, _link(owner, inner)) for owner, inner in pairwise(path)]
-            # The parallels left running (`rest: continue`) closed in an earlier stretch.
-            left = [par is not owner.par for owner, par in opened]
-            for (_, par), inner, running in zip(opened, path[1:], left, strict=True):
+            links = _links(path)
+            for _, par, inner, running in links:
                 if running and par.name is not None:
                     # Whatever the variable holds now comes back after this stretch.
                     par.saved = self.state.variables.get(par.name, MISSING)
@@ -203,30 +188,13 @@ class _Walk:
                 self.state.variables[node.id] = dict(resume.output)
                 self.ledger.assign(node.id, self.state.variables[node.id])  # checked as the walk goes on
             self.at = (node.id, visit)
-            if port == "skip":
-                self.journal.append(JournalLine(code="approval_skipped", node=node.id, visit=visit))
-            elif port == "error" and not self.flow.targets(node.id, "error"):
-                self.journal.append(self._resumed(node, visit, outcome, None))
-                raise WalkFailure(code="action_failed")
-            else:
-                self.journal.append(self._resumed(node, visit, outcome, port))
-                self.state.stack.extend(reversed(self.flow.targets(node.id, port)))
+            self._follow(node, visit, resume.outcome, port)
             self.ledger.check()
             self._advance(branch)
-            # The branch may have ended: each parallel above it whose rule that meets closes, and the
-            # branch that opened it walks on from its `done` port.
-            for (owner, par), inner, running in zip(
-                reversed(opened), reversed(path[1:]), reversed(left), strict=True
-            ):
-                if not running:
-                    if not par.met():
-                        break
-                    self._advance(owner)
-                elif not self._arrived_late(owner, par, inner):
-                    break
+            self._close_above(links)
             # Between stretches no branch walks: the variables of the parallels still open or left
             # running go back (one closed in this stretch gave its back as it closed).
-            for (owner, par), running in zip(reversed(opened), reversed(left), strict=True):
+            for owner, par, _, running in reversed(links):
                 if running or owner.par is par:
                     self._unbind(par)
             self._spend()
@@ -235,6 +203,28 @@ class _Walk:
         except WalkFailure as failure:
             return self._failed(failure)
         return self._outcome()
+
+    def _follow(self, node: Node, visit: int, outcome: str, port: str) -> None:
+        """Journal the resumed pause and push the targets of the port its outcome chose."""
+        if port == "skip":
+            self.journal.append(JournalLine(code="approval_skipped", node=node.id, visit=visit))
+        elif port == "error" and not self.flow.targets(node.id, "error"):
+            self.journal.append(self._resumed(node, visit, outcome, None))
+            raise WalkFailure(code="action_failed")
+        else:
+            self.journal.append(self._resumed(node, visit, outcome, port))
+            self.state.stack.extend(reversed(self.flow.targets(node.id, port)))
+
+    def _close_above(self, links: list[_Link]) -> None:
+        """The resumed branch may have ended: each parallel above it whose rule that meets closes, and
+        the branch that opened it walks on from its `done` port."""
+        for owner, par, inner, running in reversed(links):
+            if not running:
+                if not par.met():
+                    return
+                self._advance(owner)
+            elif not self._arrived_late(owner, par, inner):
+                return
 
     def _path_to(self, resume: Resume | None) -> list[Branch]:
         """The branches from the run's down to the one paused at the resume's node and visit."""
@@ -472,14 +462,8 @@ class _Walk:
             if budget is not None and len(journal) > self.counted:
                 self._spend()
             if loops and len(stack) == loops[-1].base:
-                if joins and self._release():
-                    continue
-                loop = loops[-1]
-                try:
-                    self.loops.pass_over(loop)
-                except WalkFailure:
-                    self.at = (loop.node, loop.visit)
-                    raise
+                if not (joins and self._release()):
+                    self._pass_over(loops[-1])
                 continue
             if not stack:
                 if joins and self._release():
@@ -515,6 +499,14 @@ class _Walk:
             journal.insert(mark, _visited(node, visit, port))
             if port is not None:
                 stack.extend(reversed(wires.get((node_id, port), ())))
+
+    def _pass_over(self, loop: Loop) -> None:
+        """A loop's pass is over: it starts the next or follows `done`; a failure names the loop."""
+        try:
+            self.loops.pass_over(loop)
+        except WalkFailure:
+            self.at = (loop.node, loop.visit)
+            raise
 
     def _spend(self) -> None:
         """Count the lines written since the last count against the budget (none: nothing to count)."""
@@ -629,6 +621,41 @@ class _Walk:
             requests,
             pending,
         )
+
+
+def _port_of(node: Node, outcome: str) -> str:
+    """The port a paused node's outcome chooses; ResumeMismatch for an outcome the node cannot have."""
+    known = ports(node) if node.type == "wait_event" else _OUTCOMES.get(node.type, frozenset())
+    if outcome not in known:
+        raise ResumeMismatch(
+            code="resume_mismatch", expected="resume_expected_outcome", type=node.type, got=outcome
+        )
+    if outcome == "timeout" and node.type == "approval":
+        # A timeout takes the port the flow chose for it; an approval without a rule never times out.
+        rule = node.config.get("on_timeout")
+        if rule not in ("approve", "reject", "skip"):
+            raise ResumeMismatch(code="resume_mismatch", expected="resume_expected_timeout_rule", got=outcome)
+        return str(rule)  # the configuration is untyped JSON: one of the three ports above
+    return "out" if node.type == "delay" else outcome
+
+
+class _Link(NamedTuple):
+    """A branch on the way down to a resumed one, the parallel of it the next is a branch of, that next
+    branch, and whether the parallel was left running (`rest: continue`: it closed in an earlier stretch)."""
+
+    owner: Branch
+    par: Par
+    inner: Branch
+    running: bool
+
+
+def _links(path: list[Branch]) -> list[_Link]:
+    """The links of a path from the run's branch down to a paused one, top first."""
+    links = []
+    for owner, inner in pairwise(path):
+        par = _link(owner, inner)
+        links.append(_Link(owner, par, inner, par is not owner.par))
+    return links
 
 
 def _link(owner: Branch, inner: Branch) -> Par:

@@ -304,3 +304,21 @@ def test_a_foreach_inside_each_item_branch_keeps_both_variables_apart() -> None:
     assert run.status == "succeeded" and run.lines("log_written") == [
         {"message": "after [][]", "level": "info"}
     ]
+
+
+def test_a_parallel_inside_a_branch_gives_back_what_its_branch_set_before_it() -> None:
+    nodes = {
+        "t": trigger(),
+        "outer": over(["a"], name="x"),
+        "mark": set_(x="changed"),
+        "inner": over(["c"], name="x"),
+        "ask": approval("{{x}}?"),
+        "after": log("{{x}}"),
+    }
+    flow = build(nodes, "t>outer outer.branches>mark mark>inner inner.branches>ask inner.done>after")
+    first = walk(flow, None)
+    assert first.pending == (("ask", 5),)
+    # Resumed in a later stretch, the outer branch's item is bound again on the way down; the inner
+    # parallel still gives back the value its branch held when it started.
+    end = walk(flow, thawed(first.continuation), resume=Resume("ask", 5, "approve"))
+    assert [line.data["message"] for line in end.journal if line.code == "log_written"] == ["changed"]

@@ -134,6 +134,22 @@ def test_the_rest_over_items_sees_its_item_and_gives_the_variable_back() -> None
     assert [line.data["message"] for line in end.journal if line.code == "log_written"] == ["main got b"]
 
 
+def test_the_rest_over_items_leaves_no_variable_where_there_was_none() -> None:
+    nodes = {
+        "t": trigger(),
+        "p": rest(wait=1, items=["a", "b"], **{"as": "it"}),
+        "ask": approval("{{it}}?"),
+        "next": approval("Next?"),
+    }
+    flow = build(nodes, "t>p p.branches>ask p.done>next")
+    went_on = resume(flow, walk(flow, None), "ask", 3)
+    assert went_on.continuation is not None and "it" not in went_on.continuation["vars"]
+    # The branch left running walks with its item, and gives back nothing: `it` had no value before.
+    late = resume(flow, went_on, "ask", 4)
+    assert late.pending == (("next", 5),)
+    assert late.continuation is not None and "it" not in late.continuation["vars"]
+
+
 def test_a_parallel_around_waits_for_the_rest_of_one_inside_it() -> None:
     nodes = {
         "t": trigger(),
