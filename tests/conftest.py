@@ -57,32 +57,41 @@ def no_secret_in_server_logs() -> Iterator[None]:
 
 # The server every test process uses: DATABASE_URL when set, else the embedded server, started once by the
 # process that runs pytest (with pytest-xdist, the controller: its workers inherit the variable below).
-# Two pytest runs in one checkout share that server: a lock file beside its data serialises their starts
-# (exclusive), then says the server is in use for as long as a run lasts (shared); the run that started it
-# stops it at its end only when no other run holds the lock.
+# Two pytest runs in one checkout share that server. Two lock files beside its data: `test-server.start`,
+# held exclusively while a run starts or stops the server (so neither happens under another run's feet),
+# and `test-server.use`, held shared for as long as a run uses it. The last run out stops the server, when
+# a test run started it (`test-server.ours` says so: a server `make run` started is left alone).
 SERVER_URL = "FLOWYARD_TEST_SERVER_URL"
-_started = pytest.StashKey[bool]()  # whether this process started the embedded server (and stops it)
-_in_use = pytest.StashKey[IO[str]]()  # the lock file, held shared while this run uses the server
+_in_use = pytest.StashKey[IO[str]]()  # the use lock, held shared while this run uses the server
+
+
+def _locks(pgdata: Path) -> tuple[Path, Path, Path]:
+    folder = Path(pgdata).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / "test-server.start", folder / "test-server.use", folder / "test-server.ours"
 
 
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput") or os.environ.get("DATABASE_URL") or os.environ.get(SERVER_URL):
         return
     pgdata = Settings.from_environment().pgdata
-    Path(pgdata).parent.mkdir(parents=True, exist_ok=True)
-    lock = open(Path(pgdata).parent / "test-server.lock", "a+", encoding="utf-8")  # noqa: SIM115 (held)
-    fcntl.flock(lock, fcntl.LOCK_EX)
-    config.stash[_in_use] = lock
-    config.stash[_started] = embedded.running_pid(pgdata) is None
-    url = embedded.start(pgdata)
-    if _room_for(url) < TEST_CONNECTIONS:
-        # Three test processes run servers, workers and worker crews side by side (a browser test's server
-        # holds some twenty connections, the poison run's crew thirty): more than PostgreSQL's default 100.
-        with connect(url, autocommit=True) as conn:
-            conn.execute(sql.SQL("ALTER SYSTEM SET max_connections = {}").format(TEST_CONNECTIONS))
-        embedded.stop(pgdata)
+    starting, using, ours = _locks(pgdata)
+    with open(starting, "a+", encoding="utf-8") as start:
+        fcntl.flock(start, fcntl.LOCK_EX)
+        use = open(using, "a+", encoding="utf-8")  # noqa: SIM115 (held until the run ends)
+        fcntl.flock(use, fcntl.LOCK_SH)
+        config.stash[_in_use] = use
+        if embedded.running_pid(pgdata) is None:
+            ours.touch()
         url = embedded.start(pgdata)
-    fcntl.flock(lock, fcntl.LOCK_SH)
+        if _room_for(url) < TEST_CONNECTIONS:
+            # Three test processes run servers, workers and worker crews side by side (a browser test's
+            # server holds some twenty connections, the poison run's crew thirty): more than PostgreSQL's
+            # default 100.
+            with connect(url, autocommit=True) as conn:
+                conn.execute(sql.SQL("ALTER SYSTEM SET max_connections = {}").format(TEST_CONNECTIONS))
+            embedded.stop(pgdata)
+            url = embedded.start(pgdata)
     os.environ[SERVER_URL] = url
 
 
@@ -96,18 +105,23 @@ def _room_for(url: str) -> int:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    lock = config.stash.get(_in_use, None)
-    if lock is None:
+    use = config.stash.get(_in_use, None)
+    if use is None:
         return
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        alone = True
-    except BlockingIOError:
-        alone = False  # another run still uses the server: it is left running for that run
-    if config.stash.get(_started, False) and alone:
-        embedded.stop(Settings.from_environment().pgdata)
+    pgdata = Settings.from_environment().pgdata
+    starting, _, ours = _locks(pgdata)
+    with open(starting, "a+", encoding="utf-8") as start:
+        fcntl.flock(start, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(use, fcntl.LOCK_EX | fcntl.LOCK_NB)  # no other run holds it: this is the last
+            last = True
+        except BlockingIOError:
+            last = False
+        if last and ours.exists():
+            embedded.stop(pgdata)
+            ours.unlink()
+        use.close()
     os.environ.pop(SERVER_URL, None)
-    lock.close()
 
 
 @pytest.fixture(scope="session")

@@ -63,6 +63,9 @@ WORKER_POOL_SIZE = WORKER_CONCURRENCY + 3
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
+    page = static.lost(request.app.state.pages, request) if exc.status_code == 404 else None
+    if page is not None:  # a person at a wrong address: the editor's "page not found", in their language
+        return page
     locale = negotiate(request.headers.get("accept-language"), None)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "request_invalid")
     return error_response(ApiError(exc.status_code, code=code), locale, headers=dict(exc.headers or {}))
@@ -110,8 +113,8 @@ def create_app(
             yield
 
     handlers: dict[Any, Any] = {HTTPException: _http_error}
-    pages = static.routes(frontend or config.frontend_dir or static.DIST)
-    routes = [*(ep.route() for ep in ENDPOINTS), metrics_route(), *probe_routes(), *pages]
+    dist = frontend or config.frontend_dir or static.DIST
+    routes = [*(ep.route() for ep in ENDPOINTS), metrics_route(), *probe_routes(), *static.routes(dist)]
     observed = Middleware(ObservedRequests, routes=routes)
     app = Starlette(
         routes=routes,
@@ -120,6 +123,7 @@ def create_app(
         middleware=[observed, Middleware(static.SecurityHeaders)],
     )
     app.state.settings = config
+    app.state.pages = dist
     app.state.metrics_token, app.state.metrics_dir = config.metrics_token, config.metrics_dir
     return app
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -75,19 +74,18 @@ def routes(dist: Path) -> list[BaseRoute]:
         found.append(Route(f"/{prefix}", page, methods=["GET", "HEAD"]))
         found.append(Route(f"/{prefix}/{{rest:path}}", page, methods=["GET", "HEAD"]))
     found.append(Mount("/assets", app=_Assets(directory=dist / "assets", check_dir=False)))
-
-    async def lost(request: Request) -> Response:
-        if not _a_person_asks(request) or not (dist / "index.html").is_file():
-            raise HTTPException(status_code=404)
-        return FileResponse(
-            dist / "index.html",
-            status_code=404,
-            headers={"cache-control": "no-cache"},
-            media_type="text/html",
-        )
-
-    found.append(Route("/{rest:path}", lost, methods=["GET", "HEAD"]))
     return found
+
+
+def lost(dist: Path, request: Request) -> Response | None:
+    """The page for a 404 a person reached by navigating (the router then says the page does not exist),
+    None for a program: the app's 404 handler asks, so that a wrong method stays a 405 and a trailing
+    slash still redirects, as Starlette's router decides before any handler runs."""
+    if not _a_person_asks(request) or not (dist / "index.html").is_file():
+        return None
+    return FileResponse(
+        dist / "index.html", status_code=404, headers={"cache-control": "no-cache"}, media_type="text/html"
+    )
 
 
 # Paths that belong to programs: a wrong one there is the JSON 404, even in a browser's address bar.
@@ -98,7 +96,8 @@ def _a_person_asks(request: Request) -> bool:
     """A browser navigating (it asks for HTML first) to a path that is not a program's."""
     path = request.url.path
     wants = request.headers.get("accept", "")
-    return "text/html" in wants and not path.startswith(PROGRAM_PREFIXES) and path != "/favicon.ico"
+    navigating = request.method in ("GET", "HEAD") and "text/html" in wants
+    return navigating and not path.startswith(PROGRAM_PREFIXES) and path != "/favicon.ico"
 
 
 def _not_built(request: Request) -> Response:

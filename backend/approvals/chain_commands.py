@@ -28,7 +28,7 @@ from backend.approvals.signing import (
     public_key_text,
     read_file,
 )
-from backend.approvals.since_last import remember, verify_since_last
+from backend.approvals.since_last import database_now, remember, verify_since_last
 from backend.console import coded, refuse, say
 from backend.settings import Settings
 
@@ -118,7 +118,7 @@ async def _verify(
         if since_last:
             verdict = await verify_since_last(conn, flow_id, retention, signed)
         else:
-            started = datetime.now(UTC)
+            started = await database_now(conn)
             verdict = await verify(conn, flow_id, retention, signed)
             await remember(conn, verdict, started)
     if public_keys is not None and signed is not None and not signed[0] and not signed[1]:

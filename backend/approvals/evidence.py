@@ -158,7 +158,7 @@ async def _signed_head(
                 return line, signed
         if attempt == 0:
             so_far = await asyncio.to_thread(signed_so_far, path)
-            await sign_heads(conn, key, path, so_far, auditors)
+            await sign_heads(conn, key, path, so_far, auditors, send=False)
     raise EvidenceRefused(code="evidence_not_signed", chain=chain)
 
 

@@ -46,10 +46,13 @@ async def sign_heads(
     path: Path,
     signed: dict[str, tuple[int, str]] | None = None,
     auditors: Auditors | None = None,
+    *,
+    send: bool = True,
 ) -> dict[str, tuple[int, str]]:
     """Sign the heads as they are now that differ from `signed` (None: every head) and append the line,
-    queued for `auditors` too; then send what the auditors' outbox holds that is due. The heads the line
-    holds (none: nothing moved, no line written). `signed` is brought up to date."""
+    queued for `auditors` too; then, with `send`, send what the auditors' outbox holds that is due (an
+    evidence download only queues: its request never waits on an SMTP server, the worker's signer sends).
+    The heads the line holds (none: nothing moved, no line written). `signed` is brought up to date."""
     now = {h.chain: (h.seq, h.hash) for h in await every(conn, _Head, QUERIES["chain_heads_to_sign"], {})}
     moved = {chain: head for chain, head in now.items() if signed is None or signed.get(chain) != head}
     if moved:
@@ -60,7 +63,7 @@ async def sign_heads(
             await queue_line(conn, line)
         if signed is not None:
             signed.update(moved)
-    if auditors is not None:
+    if auditors is not None and send:
         await send_due(conn, auditors)  # a line whose try failed before goes again, moved or not
     return moved
 

@@ -21,7 +21,7 @@ signed heads, checked in both, and a full verify hold against that.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from psycopg import AsyncConnection
@@ -41,7 +41,7 @@ from backend.approvals.chain import (
     unrecorded_breaks,
 )
 from backend.approvals.chain import QUERIES as CHAIN
-from backend.store.queries import every, load
+from backend.store.queries import every, load, scalar
 
 if TYPE_CHECKING:
     from backend.approvals.signing import Signed
@@ -61,6 +61,12 @@ class _Point:
     rows_checked_at: datetime | None
 
 
+async def database_now(conn: AsyncConnection[Any]) -> datetime:
+    """The database's clock: a verify's moment is compared with times the database wrote."""
+    now: datetime = await scalar(conn, QUERIES["verified_now"])
+    return now
+
+
 async def verify_since_last(
     conn: AsyncConnection[Any],
     flow_id: int | None = None,
@@ -71,7 +77,7 @@ async def verify_since_last(
     moved on as they hold (`conn` in autocommit: each move is kept at once): after each whole page of a
     long chain, and for every chain at the end in one statement (a commit per chain cost more than the
     reading when little was added). `verdict.records` counts the records read after the points."""
-    started = datetime.now(UTC)
+    started = await database_now(conn)
     chain = None if flow_id is None else f"flow:{flow_id}"
     verdict = Verdict()
     verdict.heads = await heads(conn, chain)

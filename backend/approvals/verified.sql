@@ -54,3 +54,8 @@ SELECT trail.kind, trail.ref_id, %(chain)s::text AS chain FROM (
 ) AS trail
 WHERE NOT EXISTS (SELECT 1 FROM audit_chain AS c WHERE c.kind = trail.kind AND c.ref_id = trail.ref_id)
 ORDER BY trail.kind, trail.ref_id
+
+-- name: verified_now
+-- The database's now, which stamps the rows a verify checked: their own times are the database's, and a
+-- verifying machine's clock may run ahead of it.
+SELECT now()

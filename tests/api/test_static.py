@@ -71,7 +71,21 @@ def test_a_browser_lost_on_a_wrong_address_gets_the_page_with_a_404(
         )
         for program in ("/api/nothing-here", "/hooks/1/secret", "/assets/gone.js", "/favicon.ico"):
             answer = client.get(program, headers=browser)
-            assert (answer.status_code, answer.headers["content-type"]) == (404, "application/json"), program
+            assert answer.status_code in (404, 405) and answer.headers["content-type"] == "application/json"
+
+
+def test_wrong_addresses_keep_their_404_405_and_trailing_slash_redirects(
+    database_url: str, dist: Path
+) -> None:
+    """The page for a lost person is chosen when the answer is already a 404: a wrong method on a known
+    path is still a 405, an unknown path any other method a 404, and a trailing slash still redirects."""
+    with TestClient(create_app(database_url, frontend=dist), follow_redirects=False) as client:
+        for method, path in (("POST", "/api/nonexistent"), ("POST", "/hooks/nope/x"), ("PUT", "/whatever")):
+            answer = client.request(method, path)
+            assert (answer.status_code, answer.json()["error"]["code"]) == (404, "not_found"), (method, path)
+        assert client.delete("/api/me").status_code == 405
+        moved = client.get("/healthz/")
+        assert (moved.status_code, moved.headers["location"].endswith("/healthz")) == (307, True)
 
 
 def test_every_answer_carries_a_csp_without_inline_script(database_url: str, dist: Path) -> None:
