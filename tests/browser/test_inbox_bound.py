@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import APIResponse, Browser, Page, Route, expect
 
 from tests.browser.pages_support import Story, invoice_flow, story_server
 from tests.browser.support import log_in, screenshot
@@ -428,4 +428,37 @@ def test_a_card_decided_elsewhere_is_not_silently_replaced(browser: Browser, sto
         "Pay invoice G-1?": ("rejected", None),
         "Pay invoice G-2?": (None, None),
     }
+    page.context.close()
+
+
+def test_a_list_refreshed_before_the_decisions_answer_still_moves_on_to_the_next(
+    browser: Browser, story: Story
+) -> None:
+    """The decision commits, the event stream refreshes the list without the card, and only then does
+    the decision's answer reach the page (held here until the refresh is seen): the card the person took
+    out is theirs, so the next request follows, never "decided elsewhere"."""
+    story.server.user("lia", "edit", "run")
+    story.server.user("uma", "decide", groups=("gu",))
+    for invoice, deadline in (("U-1", "PT1H"), ("U-2", "PT2H")):
+        start(story, "lia", "gu", invoice, deadline=deadline)
+    page = log_in(browser, story.server, "uma")
+    page.goto("/inbox")
+    expect(page.locator(".inbox-list li")).to_have_count(2, timeout=LIVE)
+    held: list[tuple[Route, APIResponse]] = []
+
+    def hold(route: Route) -> None:
+        held.append((route, route.fetch()))  # decided on the server; its answer waits here
+
+    page.route("**/api/approvals/*/decision", hold)
+    heading = card(page).get_by_role("heading")
+    expect(heading).to_have_text("Pay invoice U-1?")
+    card(page).get_by_role("button", name="Approve").click()
+    confirmation(page).get_by_role("button", name="Confirm").click()
+    expect(page.locator(".inbox-list li")).to_have_count(1, timeout=LIVE)  # the refresh came first
+    assert len(held) == 1
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    expect(heading).to_have_text("Pay invoice U-2?")
+    expect(page.get_by_test_id("inbox-gone")).to_have_count(0)
+    expect(page.get_by_test_id("inbox-result")).to_have_text("Approved: Pay invoice U-1?")
     page.context.close()

@@ -20,9 +20,10 @@ interface Props {
   /** The inbox's keys (a, r, Escape) act on this card. */
   keys?: boolean;
   onDecided?: (decided: Decided) => void;
+  onSending?: (id: number, sending: boolean) => void;
 }
 
-export function ApprovalCard({ approval, keys = false, onDecided }: Props) {
+export function ApprovalCard({ approval, keys = false, onDecided, onSending }: Props) {
   const { t } = useTranslation();
   const open = approval.outcome === null;
   const may = useRights();
@@ -53,7 +54,7 @@ export function ApprovalCard({ approval, keys = false, onDecided }: Props) {
         ))}
       <Votes approval={approval} />
       {open && may('decide', approval.flow_id) ? (
-        <Decision approval={approval} keys={keys} onDecided={onDecided} />
+        <Decision approval={approval} keys={keys} onDecided={onDecided} onSending={onSending} />
       ) : open ? (
         // Readers of the flow (its editors, its auditors) see the request; only a decider is offered to decide.
         <p className="not-yours">{t('ui_approval_decide_right_missing')}</p>

@@ -38,9 +38,12 @@ interface Props {
   /** The inbox's keys: a arms approve, r arms reject, Escape disarms (never while typing). */
   keys?: boolean;
   onDecided?: (decided: Decided) => void;
+  /** A decision of this card is on its way (true) or came back refused (false): a list refreshed in
+   * between may already lack the card, and the page must know the person took it out. */
+  onSending?: (id: number, sending: boolean) => void;
 }
 
-export function Decision({ approval, keys = false, onDecided }: Props) {
+export function Decision({ approval, keys = false, onDecided, onSending }: Props) {
   const { t } = useTranslation();
   const queries = useQueryClient();
   const [choice, setChoice] = useState<Choice | null>(null);
@@ -49,11 +52,13 @@ export function Decision({ approval, keys = false, onDecided }: Props) {
   const sending = useRef(false);
   const decide = useMutation({
     mutationFn: (body: DecisionBody) => postDecision(body),
+    onMutate: (body) => onSending?.(body.approval, true),
     onSuccess: (data, body) => {
       const settled = data.outcome !== null;
       onDecided?.({ id: body.approval, title: approval.title, choice: body.outcome, settled });
     },
-    onError: (error) => {
+    onError: (error, body) => {
+      onSending?.(body.approval, false);
       sending.current = false;
       setChoice(null);
       if (error instanceof ApiError && STALE.has(error.code)) {

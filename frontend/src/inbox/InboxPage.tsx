@@ -37,6 +37,10 @@ export function InboxPage() {
   const [selection, setSelection] = useState<Selection>(NOTHING);
   // Decided on this page: out of the list at once, before the refetch says so.
   const [decidedHere, setDecidedHere] = useState<ReadonlySet<number>>(new Set());
+  // On their way: the runs' event stream may refresh the list before the decision's answer comes back,
+  // and a card the person is deciding that leaves the list is theirs, not "decided elsewhere".
+  const [sendingHere, setSendingHere] = useState<ReadonlySet<number>>(new Set());
+  const takenHere = useMemo(() => new Set([...decidedHere, ...sendingHere]), [decidedHere, sendingHere]);
   // What the person decided last: it stays on the page until the next decision or until they leave.
   const [result, setResult] = useState<Decided | null>(null);
   const [arrived, setArrived] = useState(0);
@@ -51,7 +55,7 @@ export function InboxPage() {
   if (approvals !== seen.list) {
     const before = seen.list ?? [];
     const after = approvals ?? [];
-    const next = follow(selection, before, after, decidedHere);
+    const next = follow(selection, before, after, takenHere);
     if (next !== selection) setSelection(next);
     const count = seen.list === null ? 0 : arrivals(seen.known, after);
     if (count > 0) setArrived((n) => n + count);
@@ -84,6 +88,10 @@ export function InboxPage() {
   function decided(done: Decided) {
     setResult(done);
     setDecidedHere((ids) => new Set([...ids, done.id]));
+  }
+
+  function sending(id: number, on: boolean) {
+    setSendingHere((ids) => (on ? new Set([...ids, id]) : new Set([...ids].filter((one) => one !== id))));
   }
 
   return (
@@ -126,7 +134,7 @@ export function InboxPage() {
         )}
         {current && (
           // A new card (and a new Decision in it) per approval: nothing armed or typed carries over.
-          <ApprovalCard key={current.id} approval={current} keys onDecided={decided} />
+          <ApprovalCard key={current.id} approval={current} keys onDecided={decided} onSending={sending} />
         )}
       </div>
     </section>
