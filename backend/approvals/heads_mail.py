@@ -42,7 +42,8 @@ QUERIES = load("backend.approvals", "heads_mail.sql")
 log = logging.getLogger("flowyard.mail")
 
 BATCH = 20
-LEASE = timedelta(minutes=2)
+SMTP_TIMEOUT_S = 30.0  # one mail's longest try; a batch's lease outlasts every try of it
+LEASE = timedelta(seconds=BATCH * SMTP_TIMEOUT_S + 60)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +111,7 @@ async def _send(conn: AsyncConnection[Any], auditors: Auditors, mail: _Due) -> i
     email = compose_email(auditors.smtp, auditors.addresses, subject, text, mail.key)
     where = {"key": mail.key, "attempts": mail.attempts}
     try:
-        await asyncio.to_thread(deliver, auditors.smtp, email)
+        await asyncio.to_thread(deliver, auditors.smtp, email, SMTP_TIMEOUT_S)
     except (smtplib.SMTPException, OSError) as exc:
         error = f"{type(exc).__name__}: {exc}"[:500]
         log.warning("mailing the signed heads %s to the auditors failed: %s", mail.key, error)
