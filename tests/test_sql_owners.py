@@ -143,8 +143,7 @@ def positional_reads(tree: ast.Module) -> list[str]:
     scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef))]
     for scope in scopes:
         held = frozenset(_held_rows(scope))
-        inner = (n for n in _own_nodes(scope))
-        for node in inner:
+        for node in _own_nodes(scope):
             if isinstance(node, ast.Subscript) and _rowish(node.value, held):
                 index = node.slice
                 if isinstance(index, ast.Constant) and isinstance(index.value, int):
