@@ -15,6 +15,8 @@ from psycopg_pool import AsyncConnectionPool
 
 from backend.approvals.service import ApprovalService
 from backend.flows.store import create_flow
+from backend.graph import Finding
+from backend.i18n.catalogs import message
 from backend.queue.commands import open_pool
 from backend.queue.ports import Actions
 from backend.queue.runs import start_run
@@ -226,3 +228,14 @@ def plan_text(url: str, statement: str, params: dict[str, Any]) -> str:
         rows = conn.execute(b"EXPLAIN " + statement.encode(), params).fetchall()
         conn.rollback()
     return "\n".join(str(row[0]) for row in rows)
+
+
+def config_invalid(node: str, pointer: str, problem: str) -> Finding:
+    """The `node_config_invalid` finding the validator writes in English at `pointer`: the sentence names
+    the setting under `config` (an undo's own setting under `undo`), the config itself "All settings"."""
+    keys = pointer.partition("/config")[2].split("/")[1:]
+    if keys[:1] == ["undo"] and len(keys) > 1:
+        keys = keys[1:]
+    field = keys[0] if keys else "All settings"
+    sentence = message("node_config_invalid", "en", node=node, field=field, problem=problem)
+    return Finding("node_config_invalid", node, None, sentence, pointer)

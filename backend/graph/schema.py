@@ -37,6 +37,7 @@ from backend.graph.findings import Report, pointer
 from backend.graph.model import NODE_TYPES
 from backend.graph.outline import MAX_NODES, MAX_WIRES, NodeEntry, Outline
 from backend.graph.secret_refs import check_secret_refs
+from backend.i18n.catalogs import message
 
 # jsonschema writes the offending value into each error's message; a value nested this deep is not handed
 # to it (the repr would overflow the stack), the piece is reported as a whole instead.
@@ -190,10 +191,29 @@ def _config_invalid(node: NodeEntry, problems: list[tuple[Path, Problem]], repor
             code="node_config_invalid",
             node=node.id,
             detail=where,
-            pointer=where,
+            field=setting_of(path, said) or message("node_settings_whole", report.locale),
             problem=said.code,
             **said.fields(),
         )
+
+
+def setting_of(path: Path, said: Problem) -> object:
+    """The setting a config's problem is about, as its sentence names it: the key under `config` (an
+    undo's own key under `undo`), else the keys the problem names (the delay's "duration or until"),
+    else nothing (the config as a whole).
+
+    Examples:
+        >>> setting_of(("nodes", 2, "config", "headers", "X-Id"), problem("problem_form"))
+        'headers'
+        >>> setting_of(("nodes", 2, "config", "undo", "url"), problem("problem_missing"))
+        'url'
+        >>> setting_of(("nodes", 2, "config"), problem("problem_exactly_one", keys=("duration", "until")))
+        ('duration', 'until')
+    """
+    keys = [key for key in path[3:] if isinstance(key, str)]
+    if keys[:1] == ["undo"] and len(keys) > 1:
+        return keys[1]
+    return keys[0] if keys else said.fields().get("keys", ())
 
 
 def _without_command_line(node: NodeEntry, report: Report) -> dict[str, Any]:

@@ -221,9 +221,31 @@ _CITED: dict[str, tuple[str, ...]] = {
     "reason": ("{}",),
     "problem": ("{}",),
     "expected": ("{}",),
+    "field": ("ui_field_{}",),
+    "keys": ("ui_field_{}",),
 }
 # The parameters cited as a sentence of their own, filled from the other parameters.
 _SENTENCES = frozenset(param for param, patterns in _CITED.items() if "{}" in patterns)
+# A node's setting is written as the title its field has in the editor: `ui_field_<key>`, or, for the
+# settings whose fields have a title of another name (the editor's hand-made panels, frontend/src/flows/
+# findingText.ts MORE_TITLES; a test keeps the two alike), that one. A setting with neither (a key the
+# author misspelt) is written as the flow writes it.
+SETTING_TITLES: dict[str, str] = {
+    "timeout": "ui_event_timeout",
+    "keep_early": "ui_event_keep_early",
+    "remind_after": "ui_field_reminders",
+    "escalate_after": "ui_field_escalate_after",
+    "escalate_to": "ui_field_escalate_to_whom",
+    "quorum": "ui_field_quorum",
+    "record_input": "ui_field_record_input",
+    "key": "ui_event_key",
+    "events": "ui_event_names",
+    "show": "ui_show_legend",
+    "reject": "ui_field_reject_rule",
+    "wait": "ui_wait_title",
+    "undo": "ui_event_undo",
+}
+_SETTINGS = ("field", "keys")
 
 
 def cited_name(param: str, value: object, locale: str, params: Mapping[str, Any] | None = None) -> str | None:
@@ -242,6 +264,8 @@ def cited_name(param: str, value: object, locale: str, params: Mapping[str, Any]
         return _listed(tuple(cited_name(param, one, locale) or one for one in value), locale)
     if not isinstance(value, str) or param not in _CITED:
         return None
+    if param in _SETTINGS and value in SETTING_TITLES:
+        return message(SETTING_TITLES[value], locale)
     english = catalog(DEFAULT_LOCALE)
     for pattern in _CITED[param]:
         key = pattern.format(value)
@@ -258,15 +282,20 @@ def cited_name(param: str, value: object, locale: str, params: Mapping[str, Any]
 
 def explain(code: str, locale: str = DEFAULT_LOCALE, /, **params: Any) -> str:
     """`message`, for a code shown where its details are not at hand (a run's `error`, a wait's last
-    error): a detail `params` lacks reads as an ellipsis, never as `{host}`.
+    error): a detail `params` lacks reads as an ellipsis, never as `{host}`; a `problem` it lacks (the
+    walker names the setting it could not use, not why) as the value not having the setting's form.
 
     Examples:
         >>> explain("database_unreachable", "de")
         'Die Datenbank unter … ist nicht erreichbar.'
     """
     template = catalog(DEFAULT_LOCALE).get(code, "")
-    filled = {name: "…" for name in placeholders(template)} | params
+    filled = {name: "…" for name in placeholders(template)} | _UNSAID | params
     return message(code, locale, **filled)
+
+
+# What a cited sentence says for a part its line did not record.
+_UNSAID = {"problem": "problem_form"}
 
 
 def _listed(values: tuple[object, ...], locale: str) -> str:

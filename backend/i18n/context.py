@@ -57,7 +57,7 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
         "what the program expected: a pause (node@visit), or a sentence of its own, translated",
         "ask@2",
     ),
-    "field": ("the name of a setting of a node", "url"),
+    "field": ("the title of a setting of a node, as its field in the editor is titled, translated", "URL"),
     "file": ("a file's path", "/etc/flowyard/key"),
     "first": ("the id of a node", "start"),
     "flow": ("the name or number of a flow", "Invoice approval"),
@@ -174,7 +174,7 @@ PLACEHOLDERS: dict[str, tuple[str, str]] = {
         "the values a setting may take, as the flow writes them, listed as alternatives",
         '"GET" or "POST"',
     ),
-    "keys": ("names of settings, as the flow writes them, listed as alternatives", "duration or until"),
+    "keys": ("titles of settings of a node, translated, listed as alternatives", "Duration or Until"),
     "keyword": ("a JSON Schema keyword, as written", "format"),
     "arg": ("the name of an argument of a command, as the flow's author wrote it", "unit"),
     # The run and inbox pages (frontend/src/runs, inbox).

@@ -94,7 +94,7 @@ def test_the_loop_and_schema_rules_say_exactly_what_is_wrong_and_where() -> None
         "node_config_invalid",
         "a",
         None,
-        "The settings of node a are not valid at /nodes/2/config/message: A value is required here.",
+        "In node a, “Message” is not valid: A value is required here.",
         "/nodes/2/config/message",
     )
     assert findings[-4:] == [

@@ -44,7 +44,7 @@ def said_(problem: Problem) -> str:
         (
             "oneOf",
             [{"required": ["duration"]}, {"required": ["until"]}],
-            "Exactly one of duration or until must be given",
+            "Exactly one of Duration or Until must be given",
         ),
         (
             "oneOf",

@@ -12,12 +12,7 @@ from backend.graph.findings import Report
 from backend.graph.outline import read_outline
 from backend.graph.schema import check_configs
 from backend.i18n.catalogs import message
-from tests.support import flow
-
-
-def invalid(node: str, pointer: str, problem: str) -> Finding:
-    sentence = message("node_config_invalid", "en", node=node, pointer=pointer, problem=problem)
-    return Finding("node_config_invalid", node, None, sentence, pointer)
+from tests.support import config_invalid, flow
 
 
 def ending_in_a_bad_log(middle: str) -> dict[str, Any]:
@@ -38,7 +33,7 @@ def test_a_config_after_a_node_of_an_unknown_type_is_still_checked() -> None:
             message("node_type_unknown", "en", node="x", type="teleport"),
             "/nodes/1/type",
         ),
-        invalid("l", "/nodes/2/config/message", "The value must be a text"),
+        config_invalid("l", "/nodes/2/config/message", "The value must be a text"),
     ]
 
 
@@ -60,7 +55,7 @@ def test_a_config_after_a_config_that_is_no_object_is_still_checked() -> None:
             ),
             "/nodes/1/config",
         ),
-        invalid("l", "/nodes/2/config/message", "The value must be a text"),
+        config_invalid("l", "/nodes/2/config/message", "The value must be a text"),
     ]
 
 
@@ -72,6 +67,8 @@ def test_configs_checked_without_an_explainer_are_explained_in_their_own_report(
     report = Report("en")
     check_configs(outline, report)
     assert report.close() == [
-        invalid("x", "/nodes/1/config/level", 'The value must be "debug", "info", "warning", or "error"'),
-        invalid("l", "/nodes/2/config/message", "The value must be a text"),
+        config_invalid(
+            "x", "/nodes/1/config/level", 'The value must be "debug", "info", "warning", or "error"'
+        ),
+        config_invalid("l", "/nodes/2/config/message", "The value must be a text"),
     ]

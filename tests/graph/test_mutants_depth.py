@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from backend.graph import Finding, check_flow
-from backend.i18n.catalogs import message
+from tests.support import config_invalid
 
 
 def findings_for(levels: int) -> list[Finding]:
@@ -27,8 +27,7 @@ def findings_for(levels: int) -> list[Finding]:
 
 
 def invalid(pointer: str, problem: str) -> Finding:
-    text = message("node_config_invalid", "en", node="a", pointer=pointer, problem=problem)
-    return Finding("node_config_invalid", "a", None, text, pointer)
+    return config_invalid("a", pointer, problem)
 
 
 def test_a_config_of_exactly_64_levels_is_explained_key_by_key() -> None:

@@ -13,7 +13,7 @@ from backend.graph.findings import Report
 from backend.graph.outline import MAX_NODES, MAX_WIRES
 from backend.graph.schema import MAX_EXPLAINED_VALUES, check_document
 from backend.i18n.catalogs import message
-from tests.support import flow
+from tests.support import config_invalid, flow
 
 
 def fault(pointer: str, problem: str, node: str | None = None, wire: int | None = None) -> Finding:
@@ -61,10 +61,9 @@ def test_the_document_and_the_configs_draw_on_one_values_budget() -> None:
     document["description"] = [0] * (MAX_EXPLAINED_VALUES - 6)  # the document's piece: the whole budget
     document["nodes"][1]["config"] = {"message": 5}
     too_large = "The value does not match, and the document is too large to say why"
-    config = message("node_config_invalid", "en", node="a", pointer="/nodes/1/config", problem=too_large)
     assert check_flow(document)[0] == [
         fault("/description", "The value must be a text"),
-        Finding("node_config_invalid", "a", None, config, "/nodes/1/config"),
+        config_invalid("a", "/nodes/1/config", too_large),
     ]
 
 
@@ -87,9 +86,7 @@ def exactly_the_budget() -> dict[str, Any]:
 
 def explained(node: str, place: int) -> list[Finding]:
     def invalid(key: str, problem: str) -> Finding:
-        pointer = f"/nodes/{place}/config/{key}"
-        text = message("node_config_invalid", "en", node=node, pointer=pointer, problem=problem)
-        return Finding("node_config_invalid", node, None, text, pointer)
+        return config_invalid(node, f"/nodes/{place}/config/{key}", problem)
 
     return [
         invalid("extra", "This entry is not allowed here"),

@@ -22,7 +22,7 @@ def test_every_event_name_is_checked_after_one_that_is_not_text() -> None:
             "node_config_invalid",
             "w",
             None,
-            "The settings of node w are not valid at /nodes/1/config/events/0: The value must be a text.",
+            "In node w, “Events” is not valid: The value must be a text.",
             "/nodes/1/config/events/0",
         ),
         Finding(

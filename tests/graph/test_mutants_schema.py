@@ -9,12 +9,7 @@ from typing import Any
 
 from backend.graph import Finding, validate
 from backend.i18n.catalogs import message
-from tests.support import flow
-
-
-def invalid(node: str, pointer: str, problem: str) -> Finding:
-    sentence = message("node_config_invalid", "en", node=node, pointer=pointer, problem=problem)
-    return Finding("node_config_invalid", node, None, sentence, pointer)
+from tests.support import config_invalid, flow
 
 
 def with_config(node_type: str, **config: Any) -> dict[str, Any]:
@@ -40,15 +35,15 @@ def test_an_undo_with_an_undo_of_its_own_is_refused_where_the_inner_one_is() -> 
 def test_an_undo_is_checked_by_its_actions_schema_each_fault_where_it_is() -> None:
     methods = '"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", or "OPTIONS"'
     assert validate(with_config("http", undo={"method": "FLY", "url": 5})) == [
-        invalid("w", "/nodes/1/config/undo/method", f"The value must be {methods}"),
-        invalid("w", "/nodes/1/config/undo/url", "The value must be a text"),
+        config_invalid("w", "/nodes/1/config/undo/method", f"The value must be {methods}"),
+        config_invalid("w", "/nodes/1/config/undo/url", "The value must be a text"),
     ]
 
 
 def test_a_later_duration_is_checked_after_an_earlier_one_that_is_not_set() -> None:
     document = with_config("wait_event", timeout=None, keep_early="P3661D")
     assert validate(document) == [
-        invalid("w", "/nodes/1/config/keep_early", "The wait must not be longer than 3,660 days")
+        config_invalid("w", "/nodes/1/config/keep_early", "The wait must not be longer than 3,660 days")
     ]
 
 
@@ -56,7 +51,7 @@ def test_a_delay_until_that_is_no_timestamp_is_refused_with_what_it_must_be() ->
     document = flow("t:trigger w:delay", wires="t>w")
     document["nodes"][1]["config"] = {"until": "tomorrow"}
     assert validate(document) == [
-        invalid("w", "/nodes/1/config/until", "The value must be a date and time, or a template")
+        config_invalid("w", "/nodes/1/config/until", "The value must be a date and time, or a template")
     ]
 
 
@@ -65,5 +60,5 @@ def test_a_delay_until_further_ahead_than_the_longest_wait_is_refused_when_now_i
     document["nodes"][1]["config"] = {"until": "2040-01-01T00:00:00Z"}
     assert validate(document) == []
     assert validate(document, now=datetime(2026, 1, 1, tzinfo=UTC)) == [
-        invalid("w", "/nodes/1/config/until", "The moment must not be more than 3,660 days ahead")
+        config_invalid("w", "/nodes/1/config/until", "The moment must not be more than 3,660 days ahead")
     ]

@@ -8,6 +8,7 @@ from typing import Any
 
 from backend.graph import Finding, check_flow
 from backend.i18n.catalogs import message
+from tests.support import config_invalid
 
 
 def test_a_deep_node_does_not_hide_the_documents_own_fault() -> None:
@@ -25,8 +26,7 @@ def test_a_deep_node_does_not_hide_the_documents_own_fault() -> None:
     }
     deep = "The value does not match, and nests values more than 64 levels deep"
     name = message("format_invalid", "en", pointer="/name", problem="The value must be a text")
-    config = message("node_config_invalid", "en", node="a", pointer="/nodes/1/config", problem=deep)
     assert check_flow(document)[0] == [
         Finding("format_invalid", None, None, name, "/name"),
-        Finding("node_config_invalid", "a", None, config, "/nodes/1/config"),
+        config_invalid("a", "/nodes/1/config", deep),
     ]

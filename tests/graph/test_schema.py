@@ -132,14 +132,13 @@ def test_a_config_finding_says_where_and_what_in_its_message(monkeypatch: pytest
 
     english = catalogs.catalog("en")  # the problems' own sentences, which the finding cites
     monkeypatch.setattr(
-        catalogs, "catalog", lambda locale: {**english, "node_config_invalid": "{node} {pointer}: {problem}"}
+        catalogs, "catalog", lambda locale: {**english, "node_config_invalid": "{node} {field}: {problem}"}
     )
     document = flow("t:trigger x:log", wires="t>x")
     document["nodes"][1]["config"]["level"] = "loud"
     [finding] = validate(document)
-    assert (
-        finding.message == 'x /nodes/1/config/level: The value must be "debug", "info", "warning", or "error"'
-    )
+    assert finding.message == 'x Level: The value must be "debug", "info", "warning", or "error"'
+    assert finding.detail == "/nodes/1/config/level"
 
 
 @pytest.mark.parametrize("document", [None, [], "flow", 3, True, {"nodes": "x"}])

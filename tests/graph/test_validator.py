@@ -70,7 +70,7 @@ ENGLISH = {
     "format_invalid": "The flow does not match its format at {pointer}: {problem}.",
     "node_id_duplicate": "Another node already has the id {node}: node ids must be unique.",
     "node_type_unknown": "Node {node} has the type {type}, which is not a node type.",
-    "node_config_invalid": "The settings of node {node} are not valid at {pointer}: {problem}.",
+    "node_config_invalid": "In node {node}, “{field}” is not valid: {problem}.",
     "wire_endpoint_unknown": "The wire from {source} to {target} names {endpoint}, which is not a node of "
     "this flow.",
     "wire_port_unknown": "The wire from {source} to {target} leaves port {port}, which a {type} node does "

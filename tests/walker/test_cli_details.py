@@ -186,7 +186,8 @@ def test_a_literal_until_too_far_ahead_is_a_finding_before_anything_walks(
     nodes = {"t": trigger(), "wait": ("delay", {"until": "9999-01-01T00:00:00Z"}), "after": log("done")}
     assert main(["walk", _flow(tmp_path, nodes, "t>wait wait>after"), "--json"]) == 1
     out = capsys.readouterr().out
-    assert "node_config_invalid" in out and "/nodes/1/config/until" in out and "node_visited" not in out
+    assert "node_config_invalid" in out and "node_visited" not in out
+    assert "In node wait, “Until” is not valid" in json.loads(out)["findings"][0]["message"]
 
 
 def test_the_walk_command_keeps_to_the_configured_limits_before_and_after_a_pause(

@@ -50,6 +50,9 @@ const MORE_TITLES: Record<string, string> = {
   key: 'ui_event_key',
   events: 'ui_event_names',
   show: 'ui_show_legend',
+  reject: 'ui_field_reject_rule',
+  wait: 'ui_wait_title',
+  undo: 'ui_event_undo',
 };
 
 /** Findings of other codes that concern one field: the field, and the editor's sentence for it (null:
