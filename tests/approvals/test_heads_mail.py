@@ -90,7 +90,7 @@ def test_a_mail_that_fails_waits_in_the_outbox_and_goes_later(
 
     async def send() -> int:
         async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            smtp = ActionSettings(smtp_host="127.0.0.1", smtp_port=port, timeout_s=5)
+            smtp = ActionSettings(smtp_host="127.0.0.1", smtp_port=port, timeout_s=60)
             return await send_due(conn, Auditors([AUDITORS], "en", smtp))
 
     assert asyncio.run(send()) >= 1

@@ -240,6 +240,7 @@ class Sweep:
         if code == CRASH_EXIT_CODE:
             self.tally.crashes += 1
             self.tally.per_scenario[scenario.name] += 1
+            self.pass_dead_deadlines(run_id)
         else:
             self.tally.passed_the_end += 1
         taken, _ = self.spawn(scenario, run_id, started, {}, takeover=True)
@@ -254,6 +255,16 @@ class Sweep:
             if extra > 0:
                 self.tally.crashed_runs_resending += 1
                 self.tally.effects_resent += extra
+
+    def pass_dead_deadlines(self, run_id: int) -> None:
+        """The crashed process's tries can no longer answer: their deadlines are over, as if the takeover
+        came that much later (what a try in flight is owed is tests/actions/test_deadlines.py's)."""
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute(
+                "UPDATE effects SET deadline_at = now()"
+                " WHERE run_id = %s AND completed_at IS NULL AND deadline_at > now()",
+                (run_id,),
+            )
 
     def scenario(self, scenario: Scenario) -> int:
         """The crash-free run, then every K up to its last commit; the crash-free count."""

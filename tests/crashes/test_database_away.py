@@ -185,19 +185,23 @@ def test_postgresql_restarted_in_a_busy_drain_loses_nothing(
     token = make_user(url, "restart_admin", "admin")
     # The 1 s delays alone end every run within a second or two of the first: all had ended when the stop
     # came. Starts spread over 20 s keep runs open well past the tenth that must have ended first.
-    run_ids = start_busy_drain(url, spread=timedelta(seconds=20))
     with (
         through_outage(["serve", "--no-worker", "--port", "0"], url, tmp_path / "api.log") as api,
         through_outage(["worker", "--lease", "2"], url, tmp_path / "w1.log"),
         through_outage(["worker", "--lease", "2"], url, tmp_path / "w2.log"),
     ):
         assert ask(api, token).status_code == 200
+        # Started once the three processes are up: started before them, the runs were all due and drained
+        # while a machine at a load of 12 was still starting the API, and no moment had some runs open.
+        run_ids = start_busy_drain(url, spread=timedelta(seconds=20))
         # in the middle of the drain: some runs ended, not all
         wait_for(
             url,
             "SELECT 1 WHERE (SELECT count(*) FROM runs WHERE ended_at IS NOT NULL) >= %s"
             " AND EXISTS (SELECT FROM runs WHERE ended_at IS NULL)",
             RUNS // 10,
+            # three processes starting at a load of 20 took longer than a minute to end the tenth run
+            timeout_s=240,
         )
         assert flowyard_db(data_dir, "stop").startswith("stopped")
         for answer in ask_together(api, token):

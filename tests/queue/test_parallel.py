@@ -42,7 +42,7 @@ def send_mails(queue: Queue, port: int) -> int:
         pool = open_pool(queue.url, size=2)
         await pool.open()
         try:
-            settings = ActionSettings(smtp_host="127.0.0.1", smtp_port=port, timeout_s=5)
+            settings = ActionSettings(smtp_host="127.0.0.1", smtp_port=port, timeout_s=60)
             return await ApprovalMailer(pool, settings, "https://flowyard.test").send_due()
         finally:
             await pool.close()
