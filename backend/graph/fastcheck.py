@@ -83,6 +83,20 @@ def compile_check(schema: object, resolve: Resolve) -> Check:
     on_array = _array_check(schema, resolve) if _ARRAY & schema.keys() else None
     on_number = _number_check(schema) if _NUMBER & schema.keys() else None
     others = _combinators(schema, resolve)
+    return _assembled(schema, has_type, on_object, on_string, on_array, on_number, others)
+
+
+def _assembled(
+    schema: dict[str, Any],
+    has_type: Check | None,
+    on_object: Check | None,
+    on_string: Check | None,
+    on_array: Check | None,
+    on_number: Check | None,
+    others: list[Check],
+) -> Check:
+    """The compiled parts made one check: a small function of its own for the common shapes, else the
+    full check that asks each part in turn."""
     parts = [(kind, part) for kind, part in ((dict, on_object), (str, on_string), (list, on_array)) if part]
     # The common shapes get one small function each: they are most of what a flow is made of.
     if others == [] and on_number is None and has_type is not None:
@@ -210,10 +224,23 @@ def _one_of(values: list[object]) -> Check:
 
 
 def _combinators(schema: dict[str, Any], resolve: Resolve) -> list[Check]:
+    """The checks of the keywords that hold for a value of any kind: `enum` and `const`, `allOf`,
+    `anyOf` and `oneOf`, then `not`, `if` and `$ref`."""
+    return [*_listed(schema), *_of_subschemas(schema, resolve), *_conditions(schema, resolve)]
+
+
+def _listed(schema: dict[str, Any]) -> list[Check]:
+    """`enum` and `const`: the value is one of those written."""
     checks: list[Check] = []
     for keyword in ("enum", "const"):
         if keyword in schema:
             checks.append(_one_of(schema["enum"] if keyword == "enum" else [schema["const"]]))
+    return checks
+
+
+def _of_subschemas(schema: dict[str, Any], resolve: Resolve) -> list[Check]:
+    """`allOf`, `anyOf` and `oneOf`: every, some, or exactly one of the subschemas holds."""
+    checks: list[Check] = []
     subs = {
         key: [compile_check(sub, resolve) for sub in schema.get(key, ())]
         for key in ("allOf", "anyOf", "oneOf")
@@ -224,6 +251,12 @@ def _combinators(schema: dict[str, Any], resolve: Resolve) -> list[Check]:
         checks.append(lambda value: any(sub(value) for sub in subs["anyOf"]))
     if subs["oneOf"]:
         checks.append(lambda value: sum(1 for sub in subs["oneOf"] if sub(value)) == 1)
+    return checks
+
+
+def _conditions(schema: dict[str, Any], resolve: Resolve) -> list[Check]:
+    """`not`, `if` with its `then` and `else`, and `$ref`: checks built from one other schema each."""
+    checks: list[Check] = []
     if "not" in schema:
         negated = compile_check(schema["not"], resolve)
         checks.append(lambda value: not negated(value))
