@@ -120,21 +120,21 @@ def _in_turn(
 ) -> Check:
     """The full check: the type test, then the keywords of the value's own kind, then the combinators."""
 
+    typed, by_object, by_string = has_type or _always, on_object or _always, on_string or _always
+    by_array, by_number = on_array or _always, on_number or _always
+
     def check(value: Any) -> bool:
-        if has_type is not None and not has_type(value):
+        if not typed(value):
             return False
         if isinstance(value, dict):
-            if on_object is not None and not on_object(value):
-                return False
+            own = by_object(value)
         elif isinstance(value, str):
-            if on_string is not None and not on_string(value):
-                return False
+            own = by_string(value)
         elif isinstance(value, list):
-            if on_array is not None and not on_array(value):
-                return False
-        elif on_number is not None and _is_number(value) and not on_number(value):
-            return False
-        return all(other(value) for other in others)
+            own = by_array(value)
+        else:
+            own = not _is_number(value) or by_number(value)
+        return own and all(other(value) for other in others)
 
     return check
 
@@ -163,6 +163,18 @@ def _object_check(schema: dict[str, Any], resolve: Resolve) -> Check:
     required = tuple(schema.get("required", ()))
     fewest, most = schema.get("minProperties", 0), schema.get("maxProperties")
 
+    def other_keys(value: dict[Any, Any]) -> bool:
+        """`additionalProperties` on the keys `properties` does not name, `propertyNames` on every key."""
+        if extra is not None:
+            for key, item in value.items():
+                if key not in known and not extra(item):
+                    return False
+        if names is not None:
+            for key in value:
+                if not names(key):
+                    return False
+        return True
+
     def check(value: dict[Any, Any]) -> bool:
         if closed and not value.keys() <= known:
             return False
@@ -172,14 +184,8 @@ def _object_check(schema: dict[str, Any], resolve: Resolve) -> Check:
         for name, sub in properties:
             if name in value and not sub(value[name]):
                 return False
-        if extra is not None:
-            for key, item in value.items():
-                if key not in known and not extra(item):
-                    return False
-        if names is not None:
-            for key in value:
-                if not names(key):
-                    return False
+        if not other_keys(value):
+            return False
         return not len(value) < fewest and (most is None or not len(value) > most)
 
     return check
