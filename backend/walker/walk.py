@@ -462,10 +462,10 @@ class _Walk:
         """The next node to visit, or None when nothing is left: a loop's pass that is over starts the next
         one, a scope that unwinds releases its joins, and a node not due now is passed by."""
         # The hot loop: names are bound to locals, and `at` is written only when something goes wrong.
-        state, journal, joins, budget = self.state, self.journal, self.flow.joins, self.budget
+        state, joins, budget = self.state, self.flow.joins, self.budget
         stack, loops = state.stack, state.loops
         while True:
-            if budget is not None and len(journal) > self.counted:
+            if budget is not None:
                 self._spend()
             if loops and len(stack) == loops[-1].base:
                 if not (joins and self._release()):
