@@ -27,3 +27,9 @@ def test_a_match_whose_lower_case_is_not_the_texts_gets_the_first_replacement() 
     # lower case: the match is still replaced, by the first pair's replacement, never kept or emptied.
     pairs = [("pa\u017f\u017fword-42", "{{secrets.word}}"), ("other-secret", "{{secrets.other}}")]
     assert replace_texts({"t": "said PASSWORD-42"}, pairs) == {"t": "said {{secrets.word}}"}
+
+
+def test_a_text_with_a_quote_is_found_in_another_case() -> None:
+    # In the output's JSON text the quote is escaped, so only the escaped spelling can find it there; that
+    # look is case-insensitive too.
+    assert replace_texts({"t": 'say PA"SS'}, [('pa"ss', "{{secrets.q}}")]) == {"t": "say {{secrets.q}}"}
