@@ -15,9 +15,11 @@ Examples:
 
 from __future__ import annotations
 
+from typing import Any
+
 from backend.graph.durations import parse_duration
 from backend.graph.findings import Report
-from backend.graph.outline import Outline
+from backend.graph.outline import NodeEntry, Outline
 
 
 def _duration(text: object) -> float | None:
@@ -36,20 +38,30 @@ def check_approvals(outline: Outline, report: Report) -> None:
     for node in outline.nodes:
         if node.type != "approval" or not isinstance(node.config, dict):
             continue
-        config = node.config
-        quorum, approvers = config.get("quorum", 1), config.get("approvers") or []
-        if isinstance(quorum, int) and isinstance(approvers, list) and approvers:
-            named = {p for p in approvers if isinstance(p, str)}
-            if all(p.startswith("user:") for p in named) and quorum > len(named):
-                report.add(code="approval_quorum_unreachable", node=node.id, quorum=quorum, named=len(named))
-        deadline = _duration(config.get("deadline"))
-        if deadline is None:
-            continue
-        reminders = config.get("remind_after")
-        for after in reminders if isinstance(reminders, list) else []:
-            seconds = _duration(after)
-            if seconds is not None and seconds >= deadline:
-                report.add(code="approval_reminder_after_deadline", node=node.id, after=after)
-        escalate = _duration(config.get("escalate_after"))
-        if escalate is not None and escalate >= deadline:
-            report.add(code="approval_escalation_after_deadline", node=node.id)
+        _check_quorum(node, node.config, report)
+        _check_deadline(node, node.config, report)
+
+
+def _check_quorum(node: NodeEntry, config: dict[str, Any], report: Report) -> None:
+    """`approval_quorum_unreachable`: more approvals asked for than the users named, and no group named."""
+    quorum, approvers = config.get("quorum", 1), config.get("approvers") or []
+    if isinstance(quorum, int) and isinstance(approvers, list) and approvers:
+        named = {p for p in approvers if isinstance(p, str)}
+        if all(p.startswith("user:") for p in named) and quorum > len(named):
+            report.add(code="approval_quorum_unreachable", node=node.id, quorum=quorum, named=len(named))
+
+
+def _check_deadline(node: NodeEntry, config: dict[str, Any], report: Report) -> None:
+    """`approval_reminder_after_deadline` at each reminder, `approval_escalation_after_deadline` at an
+    escalation, that comes no sooner than the deadline."""
+    deadline = _duration(config.get("deadline"))
+    if deadline is None:
+        return
+    reminders = config.get("remind_after")
+    for after in reminders if isinstance(reminders, list) else []:
+        seconds = _duration(after)
+        if seconds is not None and seconds >= deadline:
+            report.add(code="approval_reminder_after_deadline", node=node.id, after=after)
+    escalate = _duration(config.get("escalate_after"))
+    if escalate is not None and escalate >= deadline:
+        report.add(code="approval_escalation_after_deadline", node=node.id)

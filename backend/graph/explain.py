@@ -97,20 +97,11 @@ def phrase(keyword: str, expected: Any) -> Problem:
     if keyword == "pattern":
         return _form(str(expected))
     if keyword[3:] in ("Length", "Items", "Properties") and keyword[:3] in ("min", "max"):
-        if keyword.startswith("min") and expected == 1:
-            return problem("problem_empty")
         return _counted(keyword, expected)
     if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         return _bound(keyword, expected)
-    if keyword == "oneOf":
-        names = [_only_required(branch) for branch in expected]
-        if all(name is not None for name in names):
-            return problem("problem_exactly_one", keys=tuple(str(name) for name in names))
-        return problem("problem_one_form")
-    if keyword == "anyOf":
-        return problem("problem_any_form")
-    if keyword == "not":
-        return problem("problem_not_allowed" if expected == {} else "problem_form_refused")
+    if keyword in ("oneOf", "anyOf", "not"):
+        return _combined(keyword, expected)
     return problem("problem_rule")
 
 
@@ -131,7 +122,10 @@ def _form(pattern: str) -> Problem:
 
 
 def _counted(keyword: str, limit: Any) -> Problem:
-    """A bound on a length, a list or an object, as a sentence that counts characters, items or entries."""
+    """A bound on a length, a list or an object, as a sentence that counts characters, items or entries;
+    at least one, as a sentence that says it must not be empty."""
+    if keyword.startswith("min") and limit == 1:
+        return problem("problem_empty")
     return problem(
         {
             "minLength": "problem_min_characters",
@@ -153,6 +147,19 @@ def _bound(keyword: str, limit: Any) -> Problem:
         }.get(keyword, "problem_less_than"),
         limit=limit,
     )
+
+
+def _combined(keyword: str, expected: Any) -> Problem:
+    """What `oneOf`, `anyOf` or `not` asks for: one of the named keys (a `oneOf` of `required` branches
+    says which), one of the forms, or none of what `not` refuses."""
+    if keyword == "oneOf":
+        names = [_only_required(branch) for branch in expected]
+        if all(name is not None for name in names):
+            return problem("problem_exactly_one", keys=tuple(str(name) for name in names))
+        return problem("problem_one_form")
+    if keyword == "anyOf":
+        return problem("problem_any_form")
+    return problem("problem_not_allowed" if expected == {} else "problem_form_refused")
 
 
 def _only_required(branch: object) -> str | None:

@@ -83,6 +83,20 @@ def compile_check(schema: object, resolve: Resolve) -> Check:
     on_array = _array_check(schema, resolve) if _ARRAY & schema.keys() else None
     on_number = _number_check(schema) if _NUMBER & schema.keys() else None
     others = _combinators(schema, resolve)
+    return _assembled(schema, has_type, on_object, on_string, on_array, on_number, others)
+
+
+def _assembled(
+    schema: dict[str, Any],
+    has_type: Check | None,
+    on_object: Check | None,
+    on_string: Check | None,
+    on_array: Check | None,
+    on_number: Check | None,
+    others: list[Check],
+) -> Check:
+    """The compiled parts made one check: a small function of its own for the common shapes, else the
+    full check that asks each part in turn."""
     parts = [(kind, part) for kind, part in ((dict, on_object), (str, on_string), (list, on_array)) if part]
     # The common shapes get one small function each: they are most of what a flow is made of.
     if others == [] and on_number is None and has_type is not None:
@@ -106,21 +120,21 @@ def _in_turn(
 ) -> Check:
     """The full check: the type test, then the keywords of the value's own kind, then the combinators."""
 
+    typed, by_object, by_string = has_type or _always, on_object or _always, on_string or _always
+    by_array, by_number = on_array or _always, on_number or _always
+
     def check(value: Any) -> bool:
-        if has_type is not None and not has_type(value):
+        if not typed(value):
             return False
         if isinstance(value, dict):
-            if on_object is not None and not on_object(value):
-                return False
+            own = by_object(value)
         elif isinstance(value, str):
-            if on_string is not None and not on_string(value):
-                return False
+            own = by_string(value)
         elif isinstance(value, list):
-            if on_array is not None and not on_array(value):
-                return False
-        elif on_number is not None and _is_number(value) and not on_number(value):
-            return False
-        return all(other(value) for other in others)
+            own = by_array(value)
+        else:
+            own = not _is_number(value) or by_number(value)
+        return own and all(other(value) for other in others)
 
     return check
 
@@ -149,6 +163,18 @@ def _object_check(schema: dict[str, Any], resolve: Resolve) -> Check:
     required = tuple(schema.get("required", ()))
     fewest, most = schema.get("minProperties", 0), schema.get("maxProperties")
 
+    def other_keys(value: dict[Any, Any]) -> bool:
+        """`additionalProperties` on the keys `properties` does not name, `propertyNames` on every key."""
+        if extra is not None:
+            for key, item in value.items():
+                if key not in known and not extra(item):
+                    return False
+        if names is not None:
+            for key in value:
+                if not names(key):
+                    return False
+        return True
+
     def check(value: dict[Any, Any]) -> bool:
         if closed and not value.keys() <= known:
             return False
@@ -158,14 +184,8 @@ def _object_check(schema: dict[str, Any], resolve: Resolve) -> Check:
         for name, sub in properties:
             if name in value and not sub(value[name]):
                 return False
-        if extra is not None:
-            for key, item in value.items():
-                if key not in known and not extra(item):
-                    return False
-        if names is not None:
-            for key in value:
-                if not names(key):
-                    return False
+        if not other_keys(value):
+            return False
         return not len(value) < fewest and (most is None or not len(value) > most)
 
     return check
@@ -210,10 +230,23 @@ def _one_of(values: list[object]) -> Check:
 
 
 def _combinators(schema: dict[str, Any], resolve: Resolve) -> list[Check]:
+    """The checks of the keywords that hold for a value of any kind: `enum` and `const`, `allOf`,
+    `anyOf` and `oneOf`, then `not`, `if` and `$ref`."""
+    return [*_listed(schema), *_of_subschemas(schema, resolve), *_conditions(schema, resolve)]
+
+
+def _listed(schema: dict[str, Any]) -> list[Check]:
+    """`enum` and `const`: the value is one of those written."""
     checks: list[Check] = []
     for keyword in ("enum", "const"):
         if keyword in schema:
             checks.append(_one_of(schema["enum"] if keyword == "enum" else [schema["const"]]))
+    return checks
+
+
+def _of_subschemas(schema: dict[str, Any], resolve: Resolve) -> list[Check]:
+    """`allOf`, `anyOf` and `oneOf`: every, some, or exactly one of the subschemas holds."""
+    checks: list[Check] = []
     subs = {
         key: [compile_check(sub, resolve) for sub in schema.get(key, ())]
         for key in ("allOf", "anyOf", "oneOf")
@@ -224,6 +257,12 @@ def _combinators(schema: dict[str, Any], resolve: Resolve) -> list[Check]:
         checks.append(lambda value: any(sub(value) for sub in subs["anyOf"]))
     if subs["oneOf"]:
         checks.append(lambda value: sum(1 for sub in subs["oneOf"] if sub(value)) == 1)
+    return checks
+
+
+def _conditions(schema: dict[str, Any], resolve: Resolve) -> list[Check]:
+    """`not`, `if` with its `then` and `else`, and `$ref`: checks built from one other schema each."""
+    checks: list[Check] = []
     if "not" in schema:
         negated = compile_check(schema["not"], resolve)
         checks.append(lambda value: not negated(value))

@@ -66,6 +66,14 @@ def read_outline(document: object) -> Outline | None:
         return None
     if len(raw_nodes) > MAX_NODES or len(raw_wires) > MAX_WIRES:
         return None
+    nodes, wires = _nodes(raw_nodes), _wires(raw_wires)
+    if nodes is None or wires is None:
+        return None
+    return Outline(nodes, wires)
+
+
+def _nodes(raw_nodes: list[object]) -> tuple[NodeEntry, ...] | None:
+    """The document's nodes, or None when one is not an object with a text `id` and `type`."""
     nodes: list[NodeEntry] = []
     for index, node in enumerate(raw_nodes):
         if not isinstance(node, dict):
@@ -74,6 +82,11 @@ def read_outline(document: object) -> Outline | None:
         if not isinstance(node_id, str) or not isinstance(node_type, str):
             return None
         nodes.append(NodeEntry(index, node_id, node_type, node.get("config")))
+    return tuple(nodes)
+
+
+def _wires(raw_wires: list[object]) -> tuple[WireEntry, ...] | None:
+    """The document's wires, or None when one is not an object with a text `from`, `to` and `port`."""
     wires: list[WireEntry] = []
     for index, wire in enumerate(raw_wires):
         if not isinstance(wire, dict):
@@ -82,4 +95,4 @@ def read_outline(document: object) -> Outline | None:
         if not isinstance(source, str) or not isinstance(port, str) or not isinstance(target, str):
             return None
         wires.append(WireEntry(index, source, port, target))
-    return Outline(tuple(nodes), tuple(wires))
+    return tuple(wires)

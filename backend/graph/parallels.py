@@ -42,15 +42,44 @@ EVENT_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 def check_parallels(outline: Outline, topology: Topology, report: Report) -> None:
     """Every rule of this module, in the order of FLOW_FORMAT.md's table, each in document order."""
     vertices = topology.vertices
-    outgoing: list[list[int]] = [[] for _ in vertices]
-    for edge in topology.edges:
-        outgoing[edge.source].append(edge.target)
+    outgoing = _outgoing(topology)
     parallels = [v for v in topology.loops if vertices[v].type == "parallel"]
     branches = {p: _branches(topology, outgoing, p) for p in parallels}
+    _leaving(topology, parallels, report)
+    _apart(topology, parallels, branches, report)
+    for node in outline.nodes:
+        if node.type == "wait_event":
+            _event_names(node, report)
+    _waits(topology, branches, report)
+    _counts(topology, parallels, branches, report)
+    # A document past the findings cap is not being drawn, it is being thrown at us: its warnings would
+    # cost as much as its findings and tell nobody anything (bench/validate.py's adversarial shapes).
+    if report.room and not report.untold:
+        _meet_without_join(topology, report)
+
+
+def _outgoing(topology: Topology) -> list[list[int]]:
+    """The targets of each vertex's wires, by vertex."""
+    outgoing: list[list[int]] = [[] for _ in topology.vertices]
+    for edge in topology.edges:
+        outgoing[edge.source].append(edge.target)
+    return outgoing
+
+
+def _leaving(topology: Topology, parallels: list[int], report: Report) -> None:
+    """The first two rules: an `end` inside a parallel, a `break` out of a loop around a parallel."""
     parallel_mask = sum(topology.bits[p] for p in parallels)
     depth = {opener: topology.depth(opener) for opener in topology.loops}
     _ends_inside(topology, parallel_mask, depth, report)
     _breaks_across(topology, parallel_mask, depth, report)
+
+
+def _apart(
+    topology: Topology, parallels: list[int], branches: dict[int, list[set[int]]], report: Report
+) -> None:
+    """The branches of each parallel stay apart: `parallel_branches_meet`, then
+    `parallel_branches_write_same_name`."""
+    vertices = topology.vertices
     for p in parallels:
         for meeting in _meetings(topology, branches[p]):
             parallel = vertices[p].id
@@ -60,18 +89,17 @@ def check_parallels(outline: Outline, topology: Topology, report: Report) -> Non
     for p in parallels:
         # Over items, one branch per item: every set node of the branch writes its names once per item.
         _same_names(topology, branches[p] * (2 if _over_items(vertices[p]) else 1), vertices[p].id, report)
-    for node in outline.nodes:
-        if node.type == "wait_event":
-            _event_names(node, report)
-    _waits(topology, branches, report)
+
+
+def _counts(
+    topology: Topology, parallels: list[int], branches: dict[int, list[set[int]]], report: Report
+) -> None:
+    """The rules on how many branches a parallel has: `parallel_rest_needs_wait`, then
+    `parallel_items_one_branch`."""
     for p in parallels:
-        _rest_needs_wait(vertices[p], len(branches[p]), report)
+        _rest_needs_wait(topology.vertices[p], len(branches[p]), report)
     for p in parallels:
-        _items_one_branch(vertices[p], len(branches[p]), report)
-    # A document past the findings cap is not being drawn, it is being thrown at us: its warnings would
-    # cost as much as its findings and tell nobody anything (bench/validate.py's adversarial shapes).
-    if report.room and not report.untold:
-        _meet_without_join(topology, report)
+        _items_one_branch(topology.vertices[p], len(branches[p]), report)
 
 
 def _ends_inside(topology: Topology, parallel_mask: int, depth: dict[int, int], report: Report) -> None:

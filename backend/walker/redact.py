@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
@@ -319,17 +319,28 @@ def replace_texts(value: Any, pairs: Sequence[tuple[str, str]]) -> Any:
         return value
     # Longest first, so that a text containing another is replaced whole.
     pattern = re.compile("|".join(re.escape(old) for old in olds), re.IGNORECASE)
-    # Most outputs hold none of them: one look at the JSON text (where a value with a quote or a
-    # backslash appears escaped) spares copying the whole output.
-    escaped = {json.dumps(old, ensure_ascii=False)[1:-1] for old in olds} - set(olds)
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    if pattern.search(text) is None and not any(_holds(text, form) for form in escaped):
+    if not _mentions(value, pattern, olds):
         return value
     fallback = pairs[0][1]
 
     def scrub(text: str) -> str:
         return pattern.sub(lambda found: wanted.get(found.group(0).lower(), fallback), text)
 
+    return _scrubbed_copy(value, scrub)
+
+
+def _mentions(value: Any, pattern: re.Pattern[str], olds: list[str]) -> bool:
+    """Whether any string of `value` may hold one of the texts: most outputs hold none of them, and one
+    look at the JSON text (where a text with a quote or a backslash appears escaped) spares copying the
+    whole output."""
+    escaped = {json.dumps(old, ensure_ascii=False)[1:-1] for old in olds} - set(olds)
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return pattern.search(text) is not None or any(_holds(text, form) for form in escaped)
+
+
+def _scrubbed_copy(value: Any, scrub: Callable[[str], str]) -> Any:
+    """A copy of `value` with `scrub` applied to every string and object key at any depth; the objects and
+    lists are copied with an explicit stack, so a deep value cannot reach the recursion limit."""
     root: Any = {"v": value}
     stack: list[Any] = [root]
     while stack:

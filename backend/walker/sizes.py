@@ -64,13 +64,10 @@ def measure(value: Any, limit: int) -> int:
         elif kind is list or kind is tuple:
             size += max(2, 1 + len(item))
             stack.extend(item)
-        elif item is None or item is True:
-            size += 4
-        elif item is False:
-            size += 5
         elif isinstance(item, str):
             size += text_size(item) + 2
         else:
+            # A number's JSON is its repr; null, true and false are as long as None, True and False.
             size += len(repr(item))
         if size > limit:
             return size

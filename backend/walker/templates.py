@@ -128,25 +128,27 @@ def _text(template: str, variables: Mapping[str, Any], missing: str | None, limi
     pieces: list[str] = []
     size = 2  # its quotes: a value's size is that of its JSON, as sizes.py counts it
     for part in parts:
-        if isinstance(part, str):
-            piece = part
-        else:
-            value = lookup(part, variables)
-            if value is MISSING:
-                if missing is None:
-                    return MISSING
-                piece = missing
-            elif type(value) is str:
-                piece = value
-            elif isinstance(value, Mapping | list) and measure(value, limit) > limit:
-                raise too_large(limit, what="text")  # before its JSON text is made
-            else:
-                piece = as_text(value)
-        size += len(piece) if piece.isascii() else text_size(piece)
+        piece = part if isinstance(part, str) else _placeholder(part, variables, missing, limit)
+        if piece is None:
+            return MISSING
+        size += text_size(piece)
         if size > limit:
             raise too_large(limit, what="text")
         pieces.append(piece)
     return "".join(pieces)
+
+
+def _placeholder(
+    path: tuple[str, ...], variables: Mapping[str, Any], missing: str | None, limit: int
+) -> str | None:
+    """A placeholder's text inside a longer string: its value as text, `missing` when the path is missing,
+    or None when it is missing and no `missing` text is given."""
+    value = lookup(path, variables)
+    if value is MISSING:
+        return missing
+    if isinstance(value, Mapping | list) and measure(value, limit) > limit:
+        raise too_large(limit, what="text")  # before its JSON text is made
+    return as_text(value)
 
 
 def render(template: Any, variables: Mapping[str, Any], limit: int = DEFAULT_MAX_VALUE_BYTES) -> Any:

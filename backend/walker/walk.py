@@ -454,12 +454,18 @@ class _Walk:
         return False
 
     def _walk(self) -> None:
+        """Visit node after node until none is left to visit; a pause, a fork or an end raises out."""
+        while (node_id := self._next()) is not None:
+            self._visit(node_id)
+
+    def _next(self) -> str | None:
+        """The next node to visit, or None when nothing is left: a loop's pass that is over starts the next
+        one, a scope that unwinds releases its joins, and a node not due now is passed by."""
         # The hot loop: names are bound to locals, and `at` is written only when something goes wrong.
-        state, nodes, journal, handlers = self.state, self.flow.nodes, self.journal, self.handlers
-        stack, loops, seen, visits, wires = state.stack, state.loops, state.seen, self.visits, self.flow.wires
-        joins, budget = self.flow.joins, self.budget
+        state, joins, budget = self.state, self.flow.joins, self.budget
+        stack, loops = state.stack, state.loops
         while True:
-            if budget is not None and len(journal) > self.counted:
+            if budget is not None:
                 self._spend()
             if loops and len(stack) == loops[-1].base:
                 if not (joins and self._release()):
@@ -468,37 +474,49 @@ class _Walk:
             if not stack:
                 if joins and self._release():
                     continue
-                return
+                return None
             node_id = stack.pop()
-            scope = seen[-1]
-            if node_id in scope:
-                if joins and node_id in joins:
-                    journal.append(JournalLine(code="join_arrival_ignored", node=node_id, visit=None))
-                continue
-            if joins and node_id in joins and not self._arrived(node_id):
-                continue
-            if state.visits >= VISIT_LIMIT:
-                self.at = (node_id, None)
-                raise WalkFailure(code="visit_limit_exceeded", limit=VISIT_LIMIT)
-            scope[node_id] = None
-            state.visits += 1
-            visit = state.visits
-            visits.append(node_id)
-            node = nodes[node_id]
-            # A handler may add lines of its own; the visit's line goes before them, whatever happens.
-            mark = len(journal)
-            try:
-                port = handlers.get(node.type, _unknown)(node, visit)
-            except _Forked:
-                journal.insert(mark, _visited(node, visit, "branches"))
-                raise
-            except (_Paused, _Ended, WalkFailure):
-                self.at = (node_id, visit)
-                journal.insert(mark, _visited(node, visit, None))
-                raise
-            journal.insert(mark, _visited(node, visit, port))
-            if port is not None:
-                stack.extend(reversed(wires.get((node_id, port), ())))
+            if self._due(node_id):
+                return node_id
+
+    def _due(self, node_id: str) -> bool:
+        """Whether a node taken from the stack is visited now: not when its scope has seen it (at a join,
+        the arrival it ignores is journaled), nor at a join that more arrivals are to reach first."""
+        joins = self.flow.joins
+        if node_id in self.state.seen[-1]:
+            if joins and node_id in joins:
+                self.journal.append(JournalLine(code="join_arrival_ignored", node=node_id, visit=None))
+            return False
+        if joins and node_id in joins:
+            return self._arrived(node_id)
+        return True
+
+    def _visit(self, node_id: str) -> None:
+        """Visit a node: mark it seen in its scope, run its handler, journal the visit before the lines the
+        handler wrote, and push the targets of the port it chose."""
+        state, journal = self.state, self.journal
+        if state.visits >= VISIT_LIMIT:
+            self.at = (node_id, None)
+            raise WalkFailure(code="visit_limit_exceeded", limit=VISIT_LIMIT)
+        state.seen[-1][node_id] = None
+        state.visits += 1
+        visit = state.visits
+        self.visits.append(node_id)
+        node = self.flow.nodes[node_id]
+        # A handler may add lines of its own; the visit's line goes before them, whatever happens.
+        mark = len(journal)
+        try:
+            port = self.handlers.get(node.type, _unknown)(node, visit)
+        except _Forked:
+            journal.insert(mark, _visited(node, visit, "branches"))
+            raise
+        except (_Paused, _Ended, WalkFailure):
+            self.at = (node_id, visit)
+            journal.insert(mark, _visited(node, visit, None))
+            raise
+        journal.insert(mark, _visited(node, visit, port))
+        if port is not None:
+            state.stack.extend(reversed(self.flow.wires.get((node_id, port), ())))
 
     def _pass_over(self, loop: Loop) -> None:
         """A loop's pass is over: it starts the next or follows `done`; a failure names the loop."""

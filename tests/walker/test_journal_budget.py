@@ -3,10 +3,14 @@ stretches of one walk, failing with `walk_journal_too_large`; a walk without a b
 
 from __future__ import annotations
 
+import pytest
+
 from backend.graph.model import Flow
 from backend.walker import walk
 from backend.walker.cli import walk_answering
+from backend.walker.errors import WalkFailure
 from backend.walker.sizes import JournalBudget, Limits, measure
+from backend.walker.step import JournalLine
 from tests.walker.walker_flows import approval, build, foreach, log, trigger
 
 MESSAGE = "m" * 1000
@@ -58,3 +62,27 @@ def test_the_budget_spans_the_stretches_of_one_walk() -> None:
     cut = walk_answering(flow, None, answers, Limits(), JournalBudget(needed + len(MESSAGE) // 2))
     assert (cut.status, cut.error) == ("failed", "walk_journal_too_large")
     assert cut.visits == ["t", "a", "ask", "b"]
+
+
+def _line(visit: int, data: object) -> JournalLine:
+    return JournalLine(code="log_written", node="n", visit=visit, data={"message": data})
+
+
+def test_a_journal_exactly_as_large_as_its_budget_fits() -> None:
+    size = measure(_line(1, "hi").to_json(), 10**6)
+    budget = JournalBudget(2 * size)
+    budget.spend([_line(1, "hi"), _line(1, "hi")])
+    assert budget.used == budget.limit
+    with pytest.raises(WalkFailure) as failed:
+        budget.spend([_line(2, "")])
+    assert failed.value.code == "walk_journal_too_large"
+
+
+def test_a_line_past_the_budget_is_counted_only_as_far_as_the_budget_left() -> None:
+    # Refusing a large line costs about what was left of the budget, not the line's size (3,919 bytes
+    # would be counted in full: thirty texts of 100 characters).
+    budget = JournalBudget(1000)
+    budget.spend([_line(1, "x" * 700)])
+    with pytest.raises(WalkFailure):
+        budget.spend([_line(2, ["y" * 100] * 30)])
+    assert 1000 < budget.used < 1200
