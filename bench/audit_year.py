@@ -14,7 +14,9 @@ the database computes them, so `verify` checks real links). It makes its own dat
   rows per second (target 50,000) and how much the process's peak memory grew while it wrote them;
 - `verify` over every chain: records per second (target 50,000); then `verify --since-last` from no
   verified point (page by page), and again with nothing added (what a daily verify costs);
-- the runs' sweep of the oldest ended month: how long it took, and its batches.
+- the runs' sweep of the oldest ended month, row by row as the workers sweep (a waiting run of that month
+  stays): how long it took, its batches, the locks it held as a second connection saw them (the journal
+  is not partitioned: a run's lines go with it, under row locks), and the database's size after.
 
 Nothing is asserted: the machine is shared and noisy. The load average is printed beside the figures.
 """
@@ -34,17 +36,19 @@ import random
 import resource
 import statistics
 import time
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
+from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from backend.approvals.audit import AuditFilter, csv_header, csv_lines, every_page, search
 from backend.approvals.chain import GENESIS, verify
 from backend.approvals.since_last import verify_since_last
 from backend.i18n.zones import zone
-from backend.queue.sweep import sweep_ended_runs
+from backend.queue.sweep import BATCH, sweep_ended_runs
 from backend.settings import Settings
 from backend.store.database import database_url, with_database
 from bench.common import drop_database, fresh_database
@@ -240,14 +244,64 @@ async def verifying(url: str) -> None:
 
 
 async def sweep_month(url: str, days: int) -> None:
-    """The ended runs of the oldest month, swept as the workers do (a retention that reaches them)."""
+    """The ended runs of the oldest month, swept as the workers do, with a retention that reaches a day past
+    the month's end (every run of a month ends within a day of it: three hours after its start); one of its
+    runs made to wait again stays. A second connection samples the locks the sweeper holds meanwhile."""
     now = START + timedelta(days=days)
-    retention = timedelta(days=days - 30)
+    month_end = datetime(START.year + START.month // 12, START.month % 12 + 1, 1, tzinfo=UTC)
+    retention = now - month_end - timedelta(days=1)
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        waiting = await (await conn.execute(WAITING_RUN, {"at": START + timedelta(days=14)})).fetchone()
+        assert waiting is not None
+        locks: Counter[tuple[str, str]] = Counter()
+        done = asyncio.Event()
+        watching = asyncio.create_task(_watch(conn.info.dsn, conn.info.backend_pid, done, locks))
         started = time.perf_counter()
         swept = await sweep_ended_runs(conn, now, retention)
         elapsed = time.perf_counter() - started
-    print(f"runs' sweep of the oldest month: {swept:,} runs (and their journals) in {elapsed:.1f} s")
+        done.set()
+        samples = await watching
+        kept = await (await conn.execute("SELECT count(*) FROM runs WHERE id = %s", waiting)).fetchone()
+        size = await (await conn.execute("SELECT pg_database_size(current_database())")).fetchone()
+    assert kept is not None and size is not None
+    batches = swept // BATCH + 1
+    print(
+        f"runs' sweep of the oldest month ({START:%Y-%m}): {swept:,} runs and their journals row by row in"
+        f" {elapsed:.2f} s, {batches} batches of up to {BATCH:,} ({elapsed / batches * 1e3:.0f} ms a batch);"
+        f" the waiting run kept: {kept[0] == 1}"
+    )
+    seen = ", ".join(
+        f"{table} {mode} ({n} of {samples} samples)" for (table, mode), n in sorted(locks.items())
+    )
+    exclusive = any(table == "journal" and mode == "AccessExclusiveLock" for table, mode in locks)
+    print(f"locks the sweeper held, seen from a second connection: {seen or 'none'}")
+    print(f"the journal locked exclusively: {exclusive}")
+    print(f"database after the sweep: {size[0] / 1e9:.2f} GB")
+
+
+# A run of the middle of the month made to wait again, as a real one would: never swept.
+WAITING_RUN = (
+    "UPDATE runs SET status = 'waiting', ended_at = NULL"
+    " WHERE id = (SELECT min(id) FROM runs WHERE created_at >= %(at)s) RETURNING id"
+)
+# The table-level locks a backend holds (a row's lock is in the row, not here: a DELETE holds its tables in
+# RowExclusiveLock, which lets readers and writers of other rows through).
+HELD_LOCKS = (
+    "SELECT c.relname AS table, l.mode FROM pg_locks AS l JOIN pg_class AS c ON c.oid = l.relation"
+    " WHERE l.pid = %(pid)s AND l.granted AND c.relkind IN ('r', 'p')"
+)
+
+
+async def _watch(dsn: str, pid: int, done: asyncio.Event, locks: Counter[tuple[str, str]]) -> int:
+    """Sample `pid`'s locks as fast as the server answers until `done`, counting each (table, mode) seen;
+    how many samples."""
+    samples = 0
+    async with await psycopg.AsyncConnection.connect(dsn, autocommit=True, row_factory=dict_row) as watcher:
+        while not done.is_set():
+            cur = await watcher.execute(HELD_LOCKS, {"pid": pid})
+            locks.update((row["table"], row["mode"]) for row in await cur.fetchall())
+            samples += 1
+    return samples
 
 
 MEASURES = ("search", "export", "verify", "sweep")

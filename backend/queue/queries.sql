@@ -372,8 +372,10 @@ DELETE FROM workers WHERE heartbeat_at < now() - interval '1 day'
 -- Delete ended runs that went quiet before retention, oldest end first, a batch at a time; never a waiting
 -- run. Quiet: ended, and its last journal line (by number: the primary key's last entry for the run) written
 -- before the cutoff too, so a line journaled after the end (a late answer) keeps the run a retention longer.
+-- The batch's ids as an array: with `id IN (...)` the planner read the whole runs table to join a batch
+-- of a thousand once it expected the quiet runs to be many (a year's sweep: a sequential scan per batch).
 DELETE FROM runs
-WHERE id IN (
+WHERE id = ANY (ARRAY(
     SELECT r.id FROM runs r
     WHERE r.ended_at < coalesce(%(now)s::timestamptz, now()) - %(retention)s::interval
       AND coalesce(
@@ -382,7 +384,7 @@ WHERE id IN (
           ) < coalesce(%(now)s::timestamptz, now()) - %(retention)s::interval
     ORDER BY r.ended_at
     LIMIT %(limit)s
-)
+))
 RETURNING id
 
 -- name: upsert_schedule

@@ -346,6 +346,24 @@ async def open_effect_of_run(conn: AsyncConnection[Any], run_id: int, visit: int
     return await one(conn, Place, QUERIES["open_effect_of_run"], {"run_id": run_id, "visit": visit})
 
 
+# Retention (sweep.py): ended runs and their journals, then the triggers' keys
+
+
+SweepStatement = Literal["sweep_ended_runs", "sweep_trigger_keys"]
+
+
+async def sweep_batch(
+    conn: AsyncConnection[Any],
+    statement: SweepStatement,
+    now: datetime | None,
+    retention: timedelta,
+    limit: int,
+) -> int:
+    """Delete up to `limit` ended runs (or triggers' keys) quiet for longer than `retention`; how many."""
+    params = {"now": now, "retention": retention, "limit": limit}
+    return len(await scalars(conn, QUERIES[statement], params))
+
+
 # Starting and cancelling runs (runs.py)
 
 

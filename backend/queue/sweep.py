@@ -17,7 +17,7 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
-from backend.queue.queries import QUERIES
+from backend.queue import store
 
 BATCH = 1000
 DEFAULT_RETENTION = timedelta(days=30)
@@ -41,12 +41,11 @@ async def sweep_ended_runs(
 
 
 async def _in_batches(
-    conn: AsyncConnection[Any], name: str, now: datetime | None, retention: timedelta
+    conn: AsyncConnection[Any], statement: store.SweepStatement, now: datetime | None, retention: timedelta
 ) -> int:
     deleted = 0
     while True:
-        cur = await conn.execute(QUERIES[name], {"now": now, "retention": retention, "limit": BATCH})
-        batch = len(await cur.fetchall())
+        batch = await store.sweep_batch(conn, statement, now, retention, BATCH)
         deleted += batch
         if batch < BATCH:
             return deleted
