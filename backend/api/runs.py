@@ -19,14 +19,13 @@ from backend.flows.store import webhook_of
 from backend.i18n.catalogs import Sentences, explain
 from backend.queue import store
 from backend.queue.claims import WaitKind
-from backend.queue.records import record_of
 from backend.queue.runs import (
     DecisionStands,
     FlowHasNoVersion,
     cancel_run,
     start_run,
 )
-from backend.queue.store import RUN_STATUSES, TRIGGER_KINDS, RunPage, RunRow, WaitStatus, run_page
+from backend.queue.store import RUN_STATUSES, TRIGGER_KINDS, RunPage, RunRow, WaitStatus, run_page, run_record
 from backend.walker.redact import redact_values
 
 STATUSES = list(RUN_STATUSES)
@@ -335,7 +334,7 @@ async def _may_read(call: Call, flow_id: int) -> None:
 async def _swept(call: Call) -> None:
     """A run swept by retention whose record remains: say so, and where its record is, to a reader of its
     flow (one index lookup, only on the way to a 404)."""
-    record = await record_of(call.conn, call.path_id("run_id"))
+    record = await run_record(call.conn, call.path_id("run_id"))
     if record is None or record.ended_at is None:
         return
     try:

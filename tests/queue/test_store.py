@@ -18,10 +18,9 @@ RUNNERS = {"execute", "executemany", "cursor"}
 STORE_RUNNERS = {"every", "one", "scalar", "scalars", "load"}
 
 # Still running their own statements; struck from the list as each moves them into store.py. The sweeps
-# and the records wait for the settings' work in those files; the run page's one statement has a file of its
-# own (run_page.sql), read by that module alone.
+# wait for the settings' work in that file; the run page's one statement has a file of its own
+# (run_page.sql), read by that module alone.
 NOT_YET: set[str] = {
-    "records.py",
     "sweep.py",
 }
 # Never on that list: the worker's loop, the walk, and the writers of what a walk came to.
