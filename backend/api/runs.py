@@ -13,8 +13,8 @@ from backend.api.flows import ID
 from backend.api.rights import require, require_read
 from backend.api.run_details import DETAILS, run_details
 from backend.api.times import moment
+from backend.approvals.queue_port import ApprovalsPort
 from backend.approvals.records import DECIDED, RunDecision, decisions_of_runs
-from backend.approvals.service import ApprovalService
 from backend.flows.store import webhook_of
 from backend.i18n.catalogs import Sentences, explain
 from backend.queue import store
@@ -292,7 +292,7 @@ async def cancel(call: Call) -> Response:
     run = await _readable_run(call)
     await require(call, "run", run.flow_id)
     try:
-        cancelled = await cancel_run(call.conn, run.id, by=call.me.name, approvals=ApprovalService())
+        cancelled = await cancel_run(call.conn, run.id, by=call.me.name, approvals=ApprovalsPort())
     except DecisionStands as stands:
         standing = {
             "approval": stands.approval_id,
