@@ -1,5 +1,5 @@
 """The one place that builds Flowyard's processes: `serve`, `worker`, and `migrate`, which seals what the
-migrations moved. Each gets its ports here (the worker: the approvals service, the action sender, the
+migrations moved. Each gets its ports here (the worker: the approvals' port, the action sender, the
 approval mailer, the fault points; the API: its app), so the queue knows only the ports' shapes and no
 package below imports the ones above it.
 
@@ -26,8 +26,8 @@ from backend.actions.transport import listening_done
 from backend.api.app import worker_of
 from backend.api.worker_port import bind, metrics_port
 from backend.approvals.head_signer import signing
+from backend.approvals.queue_port import ApprovalsPort
 from backend.approvals.retention import record_retention
-from backend.approvals.service import ApprovalService
 from backend.console import refuse, say, warn
 from backend.faults import Faults
 from backend.observability.logs import configure as configure_logging
@@ -129,7 +129,7 @@ def run_command(args: argparse.Namespace, url: str) -> int:
 def runs_command(args: argparse.Namespace, url: str) -> int:
     """`flowyard runs show|resume|end`: the queue's command, given the approvals it reads and closes and
     the actions' late answers `show` says under a run's state."""
-    return queue_commands.runs_command(args, url, ApprovalService(), late_answer_lines)
+    return queue_commands.runs_command(args, url, ApprovalsPort(), late_answer_lines)
 
 
 async def _anyone(url: str) -> bool:

@@ -9,7 +9,7 @@ Run: `.venv/bin/python bench/decisions.py [--items 2000] [--senders 1 4 16] [--w
 - Each cell (bench/decisions_cell.py, a process of its own that imports the checkout it measures): a fresh
   database; N runs of trigger -> approval (group:finance) -> log parked at their approval by W worker
   processes (untimed); then S senders, asyncio tasks each on its own connection, spread over min(S, cores)
-  processes, each deciding an equal share: `service` calls ApprovalService().decide per decision; `api`
+  processes, each deciding an equal share: `service` calls ApprovalDecisions().decide per decision; `api`
   posts /api/approvals/{id}/decision to the checkout's `flowyard serve --no-worker`, each sender logged
   in with a session of its own, its CSRF token and the digest it read (`seen`) sent as the page sends
   them. The clock runs from the release to the last run's end (a poller, every 10 ms).

@@ -158,10 +158,10 @@ def latency(args: argparse.Namespace, url: str) -> None:
     background = setup(args.checkout, url, 2 * samples, 1, TWO_NODES)
     workers = Workers(url, args.workers, args.checkout)
     sys.path.insert(0, args.checkout)
-    from backend.approvals.service import ApprovalService
+    from backend.approvals.decisions import ApprovalDecisions
 
     async def decide(ids: list[int]) -> None:
-        service = ApprovalService()
+        service = ApprovalDecisions()
         async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
             for approval_id in ids:
                 await service.decide(conn, approval_id, "approved", by=f"{SENDER_NAME}0", comment=None)

@@ -87,7 +87,7 @@ def work(url: str, ready: Any, stop: Any, checkout: str) -> None:
     sys.path.insert(0, checkout)
     from psycopg_pool import AsyncConnectionPool
 
-    from backend.approvals.service import ApprovalService
+    from backend.approvals.queue_port import ApprovalsPort
     from backend.queue.worker import Worker
 
     async def go() -> None:
@@ -97,7 +97,7 @@ def work(url: str, ready: Any, stop: Any, checkout: str) -> None:
         )
         await pool.open()
         worker = Worker(
-            pool, concurrency=10, lease=timedelta(seconds=30), retention=None, approvals=ApprovalService()
+            pool, concurrency=10, lease=timedelta(seconds=30), retention=None, approvals=ApprovalsPort()
         )
         stopping = asyncio.Event()
         await asyncio.to_thread(ready.wait)
@@ -170,11 +170,11 @@ def send(
 
 
 async def service_sender(url: str, port: int | None, number: int, ids: list[int]) -> Any:
-    """ApprovalService().decide per decision, on a connection of this sender's own."""
-    from backend.approvals.service import ApprovalService
+    """ApprovalDecisions().decide per decision, on a connection of this sender's own."""
+    from backend.approvals.decisions import ApprovalDecisions
 
     conn = await psycopg.AsyncConnection.connect(named(url, "bench-sender"), autocommit=True)
-    service = ApprovalService()
+    service = ApprovalDecisions()
 
     async def decide() -> int:
         for approval_id in ids:

@@ -291,7 +291,7 @@ def _flowyard_worker(url: str, barrier: Any, shared: Any, checkout: str, concurr
     sys.path.insert(0, checkout)
     from psycopg_pool import AsyncConnectionPool
 
-    from backend.approvals.service import ApprovalService
+    from backend.approvals.queue_port import ApprovalsPort
     from backend.queue.worker import Worker
 
     async def go() -> None:
@@ -304,7 +304,7 @@ def _flowyard_worker(url: str, barrier: Any, shared: Any, checkout: str, concurr
             concurrency=concurrency,
             lease=timedelta(seconds=30),
             retention=None,
-            approvals=ApprovalService(),
+            approvals=ApprovalsPort(),
         )
         stop = asyncio.Event()
 

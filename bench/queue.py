@@ -34,7 +34,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from backend.approvals.service import ApprovalService
+from backend.approvals.decisions import ApprovalDecisions
 from backend.flows.store import create_flow
 from backend.people.accounts import AccountRefused, Grant, add_user
 from backend.queue.queries import QUERIES
@@ -251,7 +251,7 @@ async def _one_decision(conn: psycopg.AsyncConnection[Any], flow_id: int) -> flo
         cur = await conn.execute("SELECT id FROM approvals WHERE run_id = %s", (run_id,))
         approval = await cur.fetchone()
     started = time.perf_counter()
-    await ApprovalService().decide(conn, approval[0], "approved", by="bench", comment=None)
+    await ApprovalDecisions().decide(conn, approval[0], "approved", by="bench", comment=None)
     while time.perf_counter() - started < SAMPLE_LIMIT_S:
         cur = await conn.execute("SELECT ended_at IS NOT NULL FROM runs WHERE id = %s", (run_id,))
         done = await cur.fetchone()

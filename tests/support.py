@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
-from backend.approvals.service import ApprovalService
+from backend.approvals.queue_port import ApprovalsPort
 from backend.flows.store import create_flow
 from backend.graph import Finding
 from backend.i18n.catalogs import message
@@ -176,7 +176,7 @@ class Queue:
             pool = open_pool(self.url, size=pool_size)
             await pool.open()
             try:
-                options = {"approvals": ApprovalService(self.clock), **worker_options}
+                options = {"approvals": ApprovalsPort(self.clock), **worker_options}
                 if actions is not None:
                     options["actions"] = actions(pool)
                 await Worker(pool, clock=self.clock, name=name, **options).drain()

@@ -63,7 +63,7 @@ def test_every_refusal_is_a_coded_error() -> None:
     from backend.actions.command_rights import CommandRefused
     from backend.actions.failures import ActionFailure
     from backend.approvals.audit import AuditRefused
-    from backend.approvals.service import DecisionRefused
+    from backend.approvals.decisions import DecisionRefused
     from backend.graph.cli import FlowFileUnreadable
     from backend.queue.runs import RunAlreadyParked
     from backend.queue.schedules import ScheduleInvalid

@@ -47,7 +47,7 @@ from backend.api.observed import ObservedRequests, metrics_route
 from backend.api.probes import probe_routes
 from backend.approvals.head_signer import signing
 from backend.approvals.mail import approval_mailer
-from backend.approvals.service import ApprovalService
+from backend.approvals.queue_port import ApprovalsPort
 from backend.faults import Faults
 from backend.i18n import negotiate
 from backend.people.hashing import PasswordHashing
@@ -145,7 +145,7 @@ def worker_of(
         lease=lease,
         faults=faults,
         actions=actions,
-        approvals=ApprovalService(),
+        approvals=ApprovalsPort(),
         retention=settings.run_retention,
         key_retention=settings.key_retention,
         approval_retention=settings.approval_retention,

@@ -29,8 +29,8 @@ from backend.approvals.audit import (
 )
 from backend.approvals.breaks import RecordKind
 from backend.approvals.chain_commands import export_document, signed_heads_here
+from backend.approvals.decisions import COMMENT_MAX, ApprovalDecisions, DecisionRefused
 from backend.approvals.records import Approval, OnTimeout, Outcome, RejectRule, VoteKind
-from backend.approvals.service import COMMENT_MAX, ApprovalService, DecisionRefused
 from backend.i18n.zones import reader_zone
 from backend.people.accounts import has_right
 
@@ -165,7 +165,7 @@ _REFUSAL_STATUS = {
 async def inbox(call: Call) -> Response:
     with_values = call.query.get("values", "shown") == "shown"
     try:
-        found, cursor = await ApprovalService().inbox(
+        found, cursor = await ApprovalDecisions().inbox(
             call.conn,
             call.me.name,
             limit=call.query.get("limit", 100),
@@ -206,7 +206,7 @@ async def decide(call: Call) -> Response:
     approval = await _readable(call)
     outcome = "approved" if call.body["outcome"] == "approve" else "rejected"
     try:
-        await ApprovalService().decide(
+        await ApprovalDecisions().decide(
             call.conn,
             approval.id,
             outcome,
@@ -229,14 +229,14 @@ async def decide(call: Call) -> Response:
             }
         status = _REFUSAL_STATUS.get(refused.code, 409)
         raise ApiError(status, code=refused.code, detail=detail, **refused.params) from None
-    decided = await ApprovalService().get(call.conn, approval.id)
+    decided = await ApprovalDecisions().get(call.conn, approval.id)
     assert decided is not None
     return reply(decided.to_json())
 
 
 async def _readable(call: Call) -> Approval:
     approval_id = call.path_id("approval_id")
-    approval = await ApprovalService().get(call.conn, approval_id)
+    approval = await ApprovalDecisions().get(call.conn, approval_id)
     if approval is None:
         raise ApiError(404, code="approval_not_found", approval=approval_id)
     try:

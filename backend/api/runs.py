@@ -13,20 +13,19 @@ from backend.api.flows import ID
 from backend.api.rights import require, require_read
 from backend.api.run_details import DETAILS, run_details
 from backend.api.times import moment
+from backend.approvals.queue_port import ApprovalsPort
 from backend.approvals.records import DECIDED, RunDecision, decisions_of_runs
-from backend.approvals.service import ApprovalService
 from backend.flows.store import webhook_of
 from backend.i18n.catalogs import Sentences, explain
 from backend.queue import store
 from backend.queue.claims import WaitKind
-from backend.queue.records import record_of
 from backend.queue.runs import (
     DecisionStands,
     FlowHasNoVersion,
     cancel_run,
     start_run,
 )
-from backend.queue.store import RUN_STATUSES, TRIGGER_KINDS, RunPage, RunRow, WaitStatus, run_page
+from backend.queue.store import RUN_STATUSES, TRIGGER_KINDS, RunPage, RunRow, WaitStatus, run_page, run_record
 from backend.walker.redact import redact_values
 
 STATUSES = list(RUN_STATUSES)
@@ -293,7 +292,7 @@ async def cancel(call: Call) -> Response:
     run = await _readable_run(call)
     await require(call, "run", run.flow_id)
     try:
-        cancelled = await cancel_run(call.conn, run.id, by=call.me.name, approvals=ApprovalService())
+        cancelled = await cancel_run(call.conn, run.id, by=call.me.name, approvals=ApprovalsPort())
     except DecisionStands as stands:
         standing = {
             "approval": stands.approval_id,
@@ -335,7 +334,7 @@ async def _may_read(call: Call, flow_id: int) -> None:
 async def _swept(call: Call) -> None:
     """A run swept by retention whose record remains: say so, and where its record is, to a reader of its
     flow (one index lookup, only on the way to a 404)."""
-    record = await record_of(call.conn, call.path_id("run_id"))
+    record = await run_record(call.conn, call.path_id("run_id"))
     if record is None or record.ended_at is None:
         return
     try:

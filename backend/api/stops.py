@@ -9,7 +9,7 @@ from backend.api.endpoint import Call, endpoint, reply
 from backend.api.errors import ApiError
 from backend.api.rights import require
 from backend.api.runs import _readable_run
-from backend.approvals.service import ApprovalService
+from backend.approvals.queue_port import ApprovalsPort
 from backend.queue.stops import StopRefused, end_run, resume_run
 
 _STATUS = {"run_not_found": 404, "run_version_not_found": 404}
@@ -67,7 +67,7 @@ async def end(call: Call) -> Response:
     run = await _readable_run(call)
     await require(call, "run", run.flow_id)
     try:
-        await end_run(call.conn, run.id, by=call.me.name, approvals=ApprovalService())
+        await end_run(call.conn, run.id, by=call.me.name, approvals=ApprovalsPort())
     except StopRefused as refused:
         raise refusal(refused) from None
     return reply({"run": run.id, "status": "failed"})

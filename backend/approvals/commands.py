@@ -1,6 +1,6 @@
 """`flowyard approvals list [--as NAME]` and `flowyard approvals decide ID approve|reject --as NAME`.
 
-The terminal decides through the ApprovalService the API uses, so the rules are the API's: the decide
+The terminal decides through the ApprovalDecisions the API uses, so the rules are the API's: the decide
 right on the flow, being among the approvers the node names, the first decision wins, a deadline that
 passed closes the approval. `--as` names whose rights apply and who is recorded as the decider; the
 terminal holds the database's credentials, so it is trusted as an administrator is (docs/approvals.md).
@@ -17,8 +17,8 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from backend.approvals.audit import AuditRefused
+from backend.approvals.decisions import ApprovalDecisions, Decision, DecisionRefused
 from backend.approvals.records import Approval
-from backend.approvals.service import ApprovalService, Decision, DecisionRefused
 from backend.console import listed, refuse, say, word
 from backend.people.accounts import user_exists
 from backend.people.commands import speak_as_user
@@ -81,7 +81,7 @@ def _approver(named: str) -> str:
 async def _list(conn: AsyncConnection[Any], user: str | None, cursor: str | None) -> int:
     if user is not None:
         await _require_user(conn, user)
-    found, next_cursor = await ApprovalService().inbox(conn, user, limit=100, cursor=cursor)
+    found, next_cursor = await ApprovalDecisions().inbox(conn, user, limit=100, cursor=cursor)
     for approval in found:
         _say_line(approval)
     if not found and user is None:
@@ -96,10 +96,10 @@ async def _list(conn: AsyncConnection[Any], user: str | None, cursor: str | None
 
 async def _decide(conn: AsyncConnection[Any], args: argparse.Namespace) -> int:
     await _require_user(conn, args.as_user)
-    decision = await ApprovalService().decide(
+    decision = await ApprovalDecisions().decide(
         conn, args.id, _OUTCOMES[args.outcome], by=args.as_user, comment=args.comment
     )
-    approval = await ApprovalService().get(conn, decision.approval_id)
+    approval = await ApprovalDecisions().get(conn, decision.approval_id)
     assert approval is not None
     if decision.outcome is None:  # a vote towards a quorum: the approval still waits
         approves = sum(1 for vote in approval.votes if vote.vote == "approve")

@@ -2,7 +2,8 @@
 
 A delegate decides in their own name, "on behalf of" the approver (both names are on the vote, the
 decision and the chained trail). A delegation passes no right: the delegate must hold the decide right on
-the flow themselves, and the approver they stand in for must hold it too (ApprovalService._seat).
+the flow themselves, and the approver they stand in for must hold it too (`decide_approval`,
+migration 0028).
 Delegating and ending a delegation are rights changes, on the rights trail and its chain.
 """
 

@@ -37,14 +37,15 @@ from psycopg_pool import AsyncConnectionPool
 
 from backend.actions.notify import compose_email, deliver
 from backend.actions.settings import ActionSettings
-from backend.approvals.service import QUERIES
 from backend.i18n import negotiate
 from backend.i18n.catalogs import message
 from backend.i18n.zones import format_minute, zone_name
 from backend.queue.claims import MAX_ATTEMPTS, backoff
-from backend.store.queries import every
+from backend.store.queries import every, load
 
 log = logging.getLogger("flowyard.mail")
+
+QUERIES = load("backend.approvals", "queries.sql")
 
 BATCH = 20
 LEASE = timedelta(minutes=2)

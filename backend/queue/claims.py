@@ -49,7 +49,7 @@ FinalOutcome = Literal[
 class ApprovalRead:
     """An approval wait's approval, final (decided, timed out or cancelled), as its claim round read it.
 
-    Its fields are those of the approvals' own read of a woken wait's approval (ApprovalService)."""
+    Its fields are those of the approvals' own read of a woken wait's approval (ApprovalsPort)."""
 
     id: int
     outcome: FinalOutcome

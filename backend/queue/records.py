@@ -13,19 +13,17 @@ import csv
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from psycopg import AsyncConnection
 
 from backend.errors import CodedError
 from backend.i18n.catalogs import message
-from backend.queue.queries import QUERIES
+from backend.queue import store
+from backend.queue.store import RunRecord
 from backend.queue.sweep import BATCH
 from backend.spreadsheets import safe_cell
-from backend.store.queries import every, one
-from backend.walker.redact import redact_values
 
 MAX_PAGE = 1000
 COLUMNS = (
@@ -51,56 +49,14 @@ class RecordsRefused(CodedError, ValueError):
     status = 422  # a refusal of what was asked
 
 
-@dataclass(frozen=True, slots=True)
-class RunRecord:
-    run_id: int
-    flow_id: int
-    flow_name: str
-    version: int
-    trigger_kind: str
-    started_by: str | None
-    trigger_key: str | None
-    started_at: datetime
-    ended_at: datetime | None
-    status: str
-    error: str | None
-    input_digest: str
-    input_kept: bool
-    input: Any
-
-    def to_json(self) -> dict[str, Any]:
-        """The record with machine keys; the input with secret-looking values redacted, as the run page."""
-        return {
-            "run": self.run_id,
-            "flow": self.flow_id,
-            "flow_name": self.flow_name,
-            "version": self.version,
-            "trigger": self.trigger_kind,
-            "started_by": self.started_by,
-            "trigger_key": self.trigger_key,
-            "started_at_utc": self.started_at.astimezone(UTC).isoformat(),
-            "ended_at_utc": self.ended_at.astimezone(UTC).isoformat() if self.ended_at else None,
-            "status": self.status,
-            "error": self.error,
-            "input_digest": self.input_digest,
-            "input_kept": self.input_kept,
-            "input": redact_values(self.input) if self.input_kept else None,
-        }
-
-
 async def sweep_run_records(conn: AsyncConnection[Any], now: datetime | None, retention: timedelta) -> int:
     """Delete records of runs that ended before `retention`, a batch per statement; how many went."""
     deleted = 0
     while True:
-        params = {"now": now, "retention": retention, "limit": BATCH}
-        batch = len(await (await conn.execute(QUERIES["sweep_run_records"], params)).fetchall())
+        batch = await store.sweep_run_records_batch(conn, now, retention, BATCH)
         deleted += batch
         if batch < BATCH:
             return deleted
-
-
-async def record_of(conn: AsyncConnection[Any], run_id: int) -> RunRecord | None:
-    return await one(conn, RunRecord, QUERIES["run_record"], {"run_id": run_id})
 
 
 def _cursor(cursor: str) -> tuple[datetime, int]:
@@ -126,16 +82,10 @@ async def search(
     """One page of records and the next page's cursor; a limit over MAX_PAGE is refused, never cut."""
     if not 1 <= limit <= MAX_PAGE:
         raise RecordsRefused(code="audit_page_too_large")
-    after_at, after_id = _cursor(cursor) if cursor else (None, None)
-    params = {
-        "flow_id": flow_id,
-        "since": since,
-        "until": until,
-        "after_at": after_at,
-        "after_id": after_id,
-        "limit": limit + 1,
-    }
-    rows = await every(conn, RunRecord, QUERIES["run_records"], params)
+    after = _cursor(cursor) if cursor else None
+    rows = await store.run_records(
+        conn, flow_id=flow_id, since=since, until=until, after=after, limit=limit + 1
+    )
     more, rows = len(rows) > limit, rows[:limit]
     last = rows[-1] if rows else None
     return rows, f"{last.started_at.isoformat()}/{last.run_id}" if more and last else None

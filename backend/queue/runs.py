@@ -146,7 +146,7 @@ class RunApprovals(Protocol):
 
     The approvals own their table and its statements, and the queue imports nothing of them: whoever
     cancels, ends or shows a run hands these in (the API, and the CLI through backend/processes.py, give
-    the approvals service).
+    the approvals' port).
     """
 
     async def standing_decision(self, conn: AsyncConnection[Any], run_id: int) -> StandingDecision | None:

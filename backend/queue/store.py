@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, LiteralString, Protocol
 
 from psycopg import AsyncConnection
@@ -23,6 +23,7 @@ from backend.queue.preview_walk import Recorded
 from backend.queue.queries import QUERIES
 from backend.store.queries import every, load, one, scalar, scalars
 from backend.walker import JournalLine
+from backend.walker.redact import redact_values
 
 RUN_PAGE_QUERIES = load("backend.queue", "run_page.sql")
 
@@ -720,6 +721,83 @@ async def wait_to_undo(conn: AsyncConnection[Any], run_id: int, by: str | None, 
     """Turn the run's wait into an `undo` wait, due now; whether the run had a wait."""
     params = {"run_id": run_id, "by": by, "undo_for": undo_for}
     return await scalar(conn, QUERIES["wait_to_undo"], params) is not None
+
+
+# Run records (records.py): what an auditor asks of a run after the run itself is gone
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    """A run's record (run_records), kept after its run was swept."""
+
+    run_id: int
+    flow_id: int
+    flow_name: str
+    version: int
+    trigger_kind: str
+    started_by: str | None
+    trigger_key: str | None
+    started_at: datetime
+    ended_at: datetime | None
+    status: str
+    error: str | None
+    input_digest: str
+    input_kept: bool
+    input: Any
+
+    def to_json(self) -> dict[str, Any]:
+        """The record with machine keys; the input with secret-looking values redacted, as the run page."""
+        return {
+            "run": self.run_id,
+            "flow": self.flow_id,
+            "flow_name": self.flow_name,
+            "version": self.version,
+            "trigger": self.trigger_kind,
+            "started_by": self.started_by,
+            "trigger_key": self.trigger_key,
+            "started_at_utc": self.started_at.astimezone(UTC).isoformat(),
+            "ended_at_utc": self.ended_at.astimezone(UTC).isoformat() if self.ended_at else None,
+            "status": self.status,
+            "error": self.error,
+            "input_digest": self.input_digest,
+            "input_kept": self.input_kept,
+            "input": redact_values(self.input) if self.input_kept else None,
+        }
+
+
+async def run_record(conn: AsyncConnection[Any], run_id: int) -> RunRecord | None:
+    return await one(conn, RunRecord, QUERIES["run_record"], {"run_id": run_id})
+
+
+async def run_records(
+    conn: AsyncConnection[Any],
+    *,
+    flow_id: int | None,
+    since: datetime | None,
+    until: datetime | None,
+    after: tuple[datetime, int] | None,
+    limit: int,
+) -> list[RunRecord]:
+    """Up to `limit` records, of one flow or of all (None), started in [since, until), in the order
+    (started_at, run_id), after the record `after` names (its started_at and run id)."""
+    after_at, after_id = after or (None, None)
+    params = {
+        "flow_id": flow_id,
+        "since": since,
+        "until": until,
+        "after_at": after_at,
+        "after_id": after_id,
+        "limit": limit,
+    }
+    return await every(conn, RunRecord, QUERIES["run_records"], params)
+
+
+async def sweep_run_records_batch(
+    conn: AsyncConnection[Any], now: datetime | None, retention: timedelta, limit: int
+) -> int:
+    """Delete up to `limit` records of runs that ended before `retention`, oldest first; how many went."""
+    params = {"now": now, "retention": retention, "limit": limit}
+    return len(await scalars(conn, QUERIES["sweep_run_records"], params))
 
 
 # Notifications and workers

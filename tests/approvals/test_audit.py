@@ -22,8 +22,8 @@ from backend.approvals.audit import (
     export_json,
     search,
 )
+from backend.approvals.decisions import ApprovalDecisions
 from backend.approvals.records import Approval
-from backend.approvals.service import ApprovalService
 from backend.queue.commands import open_pool
 from backend.spreadsheets import FORMULA_STARTS
 from tests.approvals.test_decisions import approval_flow, decide, user
@@ -157,7 +157,7 @@ def test_a_cell_that_would_be_a_formula_is_quoted(migrated_databases: Callable[[
     queue = Queue(migrated_databases())
     flow_id = queue.save(approval_flow(title="{{trigger.text}}"))
     ann = user(queue, "ann", "decide")
-    service = ApprovalService(queue.clock)
+    service = ApprovalDecisions(queue.clock)
     for text in (*FORMULAS, "Pay =cmd()"):
         run_id = queue.start(flow_id, input={"text": text})
         queue.drain()

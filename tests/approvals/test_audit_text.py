@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from backend.approvals.audit import AuditFilter, Page, search
-from backend.approvals.service import ApprovalService
+from backend.approvals.decisions import ApprovalDecisions
 from tests.approvals.test_decisions import approval_flow, user
 from tests.support import Queue
 
@@ -31,7 +31,7 @@ def decided(database_url: str) -> tuple[Queue, list[int]]:
 
 
 def decide_with(queue: Queue, approval_id: int, by: str, comment: str | None) -> None:
-    service = ApprovalService(queue.clock)
+    service = ApprovalDecisions(queue.clock)
     queue.aconn(lambda conn: service.decide(conn, approval_id, "approved", by=by, comment=comment))
 
 

@@ -13,7 +13,7 @@ import psycopg
 import pytest
 
 from backend.actions import ActionSettings
-from backend.approvals.service import ApprovalService
+from backend.approvals.queue_port import ApprovalsPort
 from backend.cli import main
 from backend.i18n.catalogs import message
 from backend.queue.runs import cancel_run
@@ -88,7 +88,7 @@ def test_a_cancelled_runs_approval_says_it_was_closed_without_a_decision(
     run_id, approval_id = waiting_approval(cli)
     user(cli, "hal", "decide")
 
-    assert Connected(cli.url)(lambda conn: cancel_run(conn, run_id, by="ops", approvals=ApprovalService()))
+    assert Connected(cli.url)(lambda conn: cancel_run(conn, run_id, by="ops", approvals=ApprovalsPort()))
     code, out, err = flowyard(capsys, "approvals", "decide", str(approval_id), "approve", "--as", "hal")
     assert (code, out) == (1, []) and "(approval_cancelled)" in err
     assert re.fullmatch(

@@ -9,7 +9,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from backend.approvals.service import ApprovalService, Decision, DecisionRefused
+from backend.approvals.decisions import ApprovalDecisions, Decision, DecisionRefused
+from backend.approvals.queue_port import ApprovalsPort
 from backend.people.accounts import Grant, add_user
 from tests.support import Queue, flow
 
@@ -37,7 +38,7 @@ def approval_flow(**config: Any) -> dict[str, Any]:
 
 def decide(queue: Queue, approval_id: int, outcome: str, by: str) -> Decision:
     return queue.aconn(
-        lambda conn: ApprovalService(queue.clock).decide(conn, approval_id, outcome, by=by, comment=None)
+        lambda conn: ApprovalDecisions(queue.clock).decide(conn, approval_id, outcome, by=by, comment=None)
     )
 
 
@@ -127,9 +128,9 @@ def test_a_run_cancelled_while_its_deadline_wait_is_claimed_goes_no_further(queu
         try:
             claim = await _claim(pool, "w", queue.clock(), timedelta(seconds=30))
             async with pool.connection() as conn:
-                assert await cancel_run(conn, run_id, by="ann", approvals=ApprovalService())
+                assert await cancel_run(conn, run_id, by="ann", approvals=ApprovalsPort())
                 with pytest.raises(ClaimLost):
-                    await ApprovalService(queue.clock).resolution(conn, claim)
+                    await ApprovalsPort(queue.clock).resolution(conn, claim)
         finally:
             await pool.close()
 
@@ -164,4 +165,4 @@ async def _end(url: str, run_id: int) -> None:
     from backend.queue.stops import end_run
 
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-        await end_run(conn, run_id, by="ann", approvals=ApprovalService())
+        await end_run(conn, run_id, by="ann", approvals=ApprovalsPort())

@@ -13,8 +13,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from backend.actions.settings import ActionSettings
+from backend.approvals.decisions import ApprovalDecisions
 from backend.approvals.mail import ApprovalMailer
-from backend.approvals.service import ApprovalService
 from backend.people.accounts import AccountRefused, Grant, add_user, set_email
 from backend.queue.commands import open_pool
 from tests.actions.servers import Mailbox, smtp_server
@@ -135,7 +135,7 @@ def test_an_approval_decided_before_its_mail_leaves_sends_nothing(
     assert approval is not None
 
     queue.aconn(
-        lambda conn: ApprovalService(queue.clock).decide(
+        lambda conn: ApprovalDecisions(queue.clock).decide(
             conn, approval[0], "approved", by="hal", comment=None
         )
     )

@@ -10,7 +10,7 @@ import pytest
 
 from backend.approvals.evidence import QUERIES as EVIDENCE
 from backend.approvals.heads_mail import QUERIES as HEADS_MAIL
-from backend.approvals.service import QUERIES as APPROVALS
+from backend.approvals.records import QUERIES as APPROVALS
 from backend.approvals.since_last import QUERIES as VERIFIED
 from backend.flows.store import QUERIES as FLOWS
 from backend.observability.queries import QUERIES as GAUGES

@@ -11,7 +11,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from backend.approvals.service import ApprovalService, Decision, DecisionRefused
+from backend.approvals.decisions import ApprovalDecisions, Decision, DecisionRefused
 from backend.flows.store import create_flow
 from backend.queue.runs import start_run
 from tests.approvals.test_decisions import approval_flow, decide, user, visited
@@ -84,7 +84,7 @@ def test_twenty_concurrent_voters_never_count_twice(queue: Queue) -> None:
     async def vote(name: str) -> Decision | str:
         async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
             try:
-                return await ApprovalService(queue.clock).decide(
+                return await ApprovalDecisions(queue.clock).decide(
                     conn, approval, "approved", by=name, comment=None
                 )
             except DecisionRefused as refused:

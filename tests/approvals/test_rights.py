@@ -8,7 +8,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from backend.approvals.service import ApprovalService, Decision, DecisionRefused
+from backend.approvals.decisions import ApprovalDecisions, Decision, DecisionRefused
 from tests.approvals.test_decisions import approval_flow, decide, user, visited
 from tests.support import Queue, flow
 
@@ -66,7 +66,7 @@ def test_ten_concurrent_decisions_one_stands_and_the_run_resumes_once(queue: Que
     async def one(name: str, outcome: str) -> Decision | str:
         async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
             try:
-                return await ApprovalService(queue.clock).decide(
+                return await ApprovalDecisions(queue.clock).decide(
                     conn, approval_id, outcome, by=name, comment=name
                 )
             except DecisionRefused as refusal:

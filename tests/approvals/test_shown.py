@@ -8,8 +8,9 @@ import hashlib
 from functools import partial
 from typing import Any
 
+from backend.approvals.decisions import ApprovalDecisions
+from backend.approvals.queue_port import ApprovalsPort
 from backend.approvals.records import digest
-from backend.approvals.service import ApprovalService
 from backend.graph.model import Flow
 from backend.queue.walked import Run
 from backend.walker import ApprovalRequest
@@ -45,7 +46,7 @@ def test_create_many_keeps_what_each_approval_shows(queue: Queue) -> None:
     ]
 
     async def write(conn: AsyncConnection) -> None:
-        service = ApprovalService(queue.clock)
+        service = ApprovalsPort(queue.clock)
         await service.create_many(conn, [(run, _request(90), None) for run in runs])
 
     queue.aconn(write)
@@ -57,7 +58,7 @@ def test_create_many_keeps_what_each_approval_shows(queue: Queue) -> None:
     assert [row[2] for row in rows] == [list(SHOWN)] * 3
 
     for approval_id, run_id, _ in rows:
-        read = queue.aconn(partial(ApprovalService().get, approval_id=approval_id))
+        read = queue.aconn(partial(ApprovalDecisions().get, approval_id=approval_id))
         assert read is not None
         assert read.to_json()["shown"] == list(SHOWN)
         assert read.to_json()["digest"] == digest(approval_id, run_id, "Rechnung zahlen?", "", list(SHOWN))

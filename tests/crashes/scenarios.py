@@ -24,7 +24,8 @@ from typing import Any
 
 from backend.actions import ActionSender, ActionSettings
 from backend.actions.destinations import AllowList
-from backend.approvals.service import ApprovalService, DecisionRefused
+from backend.approvals.decisions import ApprovalDecisions, DecisionRefused
+from backend.approvals.queue_port import ApprovalsPort
 from backend.events.service import deliver
 from backend.node_types import PORTS
 from backend.queue.commands import open_pool
@@ -410,7 +411,7 @@ async def play(url: str, run_id: int, scenario: Scenario, started: datetime, tak
                     name=f"crash-{os.getpid()}-{index}",
                     concurrency=2,
                     actions=actions,
-                    approvals=ApprovalService(clock),
+                    approvals=ApprovalsPort(clock),
                     retention=None,
                 )
                 await worker.drain()
@@ -424,7 +425,7 @@ async def play(url: str, run_id: int, scenario: Scenario, started: datetime, tak
             elif step.do == "end":
                 async with pool.connection() as conn:
                     try:
-                        await end_run(conn, run_id, by=DECIDER, approvals=ApprovalService())
+                        await end_run(conn, run_id, by=DECIDER, approvals=ApprovalsPort())
                         said.append("ended")
                     except StopRefused as refused:
                         said.append(refused.code)
@@ -433,7 +434,7 @@ async def play(url: str, run_id: int, scenario: Scenario, started: datetime, tak
                     try:
                         said.append(
                             "cancelled"
-                            if await cancel_run(conn, run_id, by=DECIDER, approvals=ApprovalService())
+                            if await cancel_run(conn, run_id, by=DECIDER, approvals=ApprovalsPort())
                             else "ended"
                         )
                     except DecisionStands:
@@ -473,7 +474,7 @@ async def _decide(pool: Any, run_id: int, step: Step, at: datetime) -> str:
         if row is None:
             return "approval_missing"
         try:
-            await ApprovalService(lambda: at).decide(
+            await ApprovalDecisions(lambda: at).decide(
                 conn, row[0], str(step.outcome), by=step.by, comment=None
             )
         except DecisionRefused as refused:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import psycopg
 
-from backend.approvals.service import ApprovalService
+from backend.approvals.queue_port import ApprovalsPort
 from backend.queue.runs import cancel_run
 from tests.actions.servers import Reply, recording_server
 from tests.actions.support import drain, journal_data
@@ -18,7 +18,7 @@ from tests.support import Queue
 def _cancel(queue: Queue, run_id: int) -> bool:
     async def go() -> bool:
         async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            return await cancel_run(conn, run_id, by="ann", approvals=ApprovalService())
+            return await cancel_run(conn, run_id, by="ann", approvals=ApprovalsPort())
 
     done = queue.run(go)
     return bool(done)

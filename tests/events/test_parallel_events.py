@@ -72,7 +72,7 @@ def test_an_event_posted_while_the_other_branch_is_walked_is_not_lost_when_the_w
 ) -> None:
     """The delivery answers the pause of a claimed wait but cannot make the wait due; the walk's park
     writes the pauses over it, and then makes the answered pause due now (`wake_pauses`, queue/store.py)."""
-    from backend.approvals.service import ApprovalService
+    from backend.approvals.queue_port import ApprovalsPort
     from backend.events.service import deliver
     from backend.queue.commands import open_pool
     from backend.queue.driver import walk_claim
@@ -85,7 +85,7 @@ def test_an_event_posted_while_the_other_branch_is_walked_is_not_lost_when_the_w
     run_id = queue.start(queue.save(_parallel("all")), input={"order": "P-3"})
     drain(queue)
     queue.clock.advance(timedelta(hours=1, minutes=1))  # the hour is due; no event yet
-    approvals = with_events(ApprovalService(queue.clock), queue.clock)
+    approvals = with_events(ApprovalsPort(queue.clock), queue.clock)
 
     async def go() -> bool:
         pool = open_pool(queue.url, size=4)

@@ -8,7 +8,7 @@ from typing import Any
 
 import psycopg
 
-from backend.approvals.service import ApprovalService
+from backend.approvals.queue_port import ApprovalsPort
 from backend.events.service import Delivery, deliver
 from backend.events.wake import parked
 from backend.queue.commands import open_pool
@@ -63,7 +63,7 @@ def test_posts_racing_runs_that_park_in_two_workers_each_consume_exactly_one_eve
         try:
 
             async def work(pool: Any, name: str) -> None:
-                worker = Worker(pool, clock=queue.clock, name=name, approvals=ApprovalService(queue.clock))
+                worker = Worker(pool, clock=queue.clock, name=name, approvals=ApprovalsPort(queue.clock))
                 await worker.drain()
 
             await asyncio.gather(

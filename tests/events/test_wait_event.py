@@ -180,13 +180,13 @@ def test_events_wake_the_workers_on_the_channel_they_listen_on() -> None:
 
 
 def test_a_cancelled_run_takes_no_event_and_its_pause_is_swept(queue: Queue) -> None:
-    from backend.approvals.service import ApprovalService
+    from backend.approvals.queue_port import ApprovalsPort
     from backend.events.wake import sweep
     from backend.queue.runs import cancel_run
 
     run_id = queue.start(queue.save(waiting_flow()), input={"order": "X-1"})
     drain(queue)
-    assert queue.aconn(lambda conn: cancel_run(conn, run_id, by="test", approvals=ApprovalService()))
+    assert queue.aconn(lambda conn: cancel_run(conn, run_id, by="test", approvals=ApprovalsPort()))
     assert not post(queue, "paid", "X-1").delivered, "kept for a run that waits, not given to a cancelled one"
     queue.aconn(lambda conn: sweep(conn, queue.clock(), timedelta(days=90)))
     assert queue.one("SELECT count(*) FROM event_waits WHERE run_id = %s", run_id) == (0,)

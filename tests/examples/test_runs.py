@@ -1,5 +1,5 @@
 """The examples run for real: saved in the module's database, walked by a worker, their http calls and
-mails sent to real local servers, their approvals decided through the ApprovalService, the webhook
+mails sent to real local servers, their approvals decided through the ApprovalDecisions, the webhook
 called through the API.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from backend.actions import ActionSettings
-from backend.approvals.service import ApprovalService
+from backend.approvals.decisions import ApprovalDecisions
 from tests.actions.servers import RecordingServer, Reply, recording_server, smtp_server
 from tests.actions.support import LOCAL, drain, journal_data
 from tests.api.support import app_client, auth, make_user
@@ -53,7 +53,7 @@ def decide(queue: Queue, run_id: int, outcome: str, by: str) -> None:
     approval_id = open_approval(queue, run_id)
 
     queue.aconn(
-        lambda conn: ApprovalService(queue.clock).decide(conn, approval_id, outcome, by=by, comment=None)
+        lambda conn: ApprovalDecisions(queue.clock).decide(conn, approval_id, outcome, by=by, comment=None)
     )
 
 

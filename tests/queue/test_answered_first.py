@@ -10,7 +10,7 @@ from typing import Any
 
 import psycopg
 
-from backend.approvals.service import ApprovalService
+from backend.approvals.decisions import ApprovalDecisions
 from backend.people.accounts import Grant, add_user
 from backend.queue.claims import Claim
 from backend.queue.store import claim_due
@@ -57,7 +57,7 @@ def test_a_decided_wait_is_claimed_before_a_backlog_due_before_it(queue: Queue) 
     assert approval is not None
     queue.aconn(lambda conn: add_user(conn, "ann", grants=[Grant.parse("decide")]))
     queue.aconn(
-        lambda conn: ApprovalService(queue.clock).decide(
+        lambda conn: ApprovalDecisions(queue.clock).decide(
             conn, approval[0], "approved", by="ann", comment=None
         )
     )

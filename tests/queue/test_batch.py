@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from backend.approvals.service import ApprovalService
+from backend.approvals.queue_port import ApprovalsPort
 from tests.support import Queue, flow
 
 LOG_FLOW = flow(
@@ -41,7 +41,7 @@ def _walk_all(queue: Queue, count: int, spoil: Any = None) -> list[BaseException
     from backend.queue.queries import QUERIES
     from backend.queue.settle import Outcome
 
-    approvals = ApprovalService(queue.clock)
+    approvals = ApprovalsPort(queue.clock)
     queue.clock.advance(timedelta(minutes=1))  # every start wait is due by the test's clock, however slow
 
     async def go() -> list[BaseException | None]:
@@ -111,7 +111,7 @@ def test_a_lost_claim_writes_nothing_and_the_rest_of_its_batch_lands(queue: Queu
 
     async def cancel_bob(pool: Any, outcomes: list[Any]) -> list[Any]:
         async with pool.connection() as conn:
-            assert await cancel_run(conn, runs[1], by="ann", approvals=ApprovalService())
+            assert await cancel_run(conn, runs[1], by="ann", approvals=ApprovalsPort())
         return outcomes
 
     results = _walk_all(queue, 3, cancel_bob)
@@ -186,7 +186,7 @@ def test_a_broken_statement_fails_every_outcome_loudly_and_is_not_written_one_by
     ("statement", "spoiled"),
     [
         (("backend.queue.queries", "write_walks"), ("SELECT id AS wait_id,", "SELECT id / 0 AS wait_id,")),
-        (("backend.approvals.service", "insert_approvals"), ("SELECT a.run_id,", "SELECT a.run_id / 0,")),
+        (("backend.approvals.queue_port", "insert_approvals"), ("SELECT a.run_id,", "SELECT a.run_id / 0,")),
     ],
 )
 def test_a_batch_statement_broken_for_every_outcome_fails_each_of_them_one_by_one_too(

@@ -21,7 +21,7 @@ import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
 
-from backend.approvals.service import ApprovalService
+from backend.approvals.queue_port import ApprovalsPort
 from backend.faults import Faults
 from backend.queue.commands import open_pool
 from backend.queue.worker import Worker
@@ -79,7 +79,7 @@ def test_a_walk_or_write_whose_connections_are_killed_is_done_again_under_the_sa
                 clock=queue.clock,
                 name="blips",
                 lease=timedelta(seconds=30),
-                approvals=ApprovalService(queue.clock),
+                approvals=ApprovalsPort(queue.clock),
                 faults=faults,
             )
             await worker.drain()

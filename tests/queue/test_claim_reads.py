@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from backend.approvals.service import QUERIES as APPROVAL_QUERIES
-from backend.approvals.service import ApprovalService
+from backend.approvals.decisions import ApprovalDecisions
+from backend.approvals.queue_port import QUERIES as APPROVAL_QUERIES
 from backend.people.accounts import Grant, add_user
 from tests.queue.test_batch import DELAY_FLOW, LOG_FLOW
 from tests.support import Queue, flow
@@ -41,7 +41,7 @@ def test_decided_and_timed_out_approvals_resume_from_the_claim_rounds_read(
     assert approval is not None
     queue.aconn(lambda conn: add_user(conn, "ann", grants=[Grant.parse("decide")]))
     queue.aconn(
-        lambda conn: ApprovalService(queue.clock).decide(
+        lambda conn: ApprovalDecisions(queue.clock).decide(
             conn, approval[0], "approved", by="ann", comment="ok"
         )
     )

@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any, LiteralString
 
-from backend.approvals.service import ApprovalOfVisit, ApprovalService
+from backend.approvals.queue_port import ApprovalOfVisit, ApprovalsPort
 from backend.walker import Resume
 from tests.approvals.test_decisions import approval_flow
 from tests.queue.test_runs import _claim
@@ -45,7 +45,7 @@ def test_a_claim_leaves_its_connection_waiting_for_flushes_again(queue: Queue) -
     assert queue.one("SELECT status, claimed_by FROM waits WHERE run_id = %s", run_id) == ("claimed", "w")
 
 
-def _woken_approval(queue: Queue, service: ApprovalService) -> tuple[Any, tuple[Any, ...] | None, int]:
+def _woken_approval(queue: Queue, service: ApprovalsPort) -> tuple[Any, tuple[Any, ...] | None, int]:
     """Start an approval run, let its deadline pass, claim its wait and resolve it on one connection;
     what it resumed with, the connection's setting afterwards, and the approval."""
     from backend.queue.commands import open_pool
@@ -76,7 +76,7 @@ def _woken_approval(queue: Queue, service: ApprovalService) -> tuple[Any, tuple[
 
 
 def test_a_time_out_is_written_and_the_connection_waits_for_flushes_again(queue: Queue) -> None:
-    resume, setting, approval = _woken_approval(queue, ApprovalService(queue.clock))
+    resume, setting, approval = _woken_approval(queue, ApprovalsPort(queue.clock))
     assert isinstance(resume, Resume) and resume.outcome == "timeout"
     assert resume.output is not None and resume.output["outcome"] == "timed_out_approved"
     assert setting == ("on",)
@@ -84,7 +84,7 @@ def test_a_time_out_is_written_and_the_connection_waits_for_flushes_again(queue:
     assert queue.one(CHAINED, approval) == (1,)
 
 
-class _DecidedMeanwhile(ApprovalService):
+class _DecidedMeanwhile(ApprovalsPort):
     """Reads the approval as undecided once (as it was a moment before), while a person has decided it."""
 
     stale = True

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 import psycopg
 from psycopg import AsyncConnection
 
-from backend.approvals.service import ApprovalService
+from backend.approvals.queue_port import ApprovalsPort
 from backend.faults import Faults
 from backend.queue.commands import open_pool
 from backend.queue.queries import QUERIES
@@ -92,7 +92,7 @@ def test_a_worker_renews_its_claims_while_its_pool_is_busy(queue: Queue) -> None
         pool = open_pool(queue.url, size=2)
         await pool.open()
         stop = asyncio.Event()
-        worker = Worker(pool, name="busy", lease=lease, approvals=ApprovalService(), faults=faults)
+        worker = Worker(pool, name="busy", lease=lease, approvals=ApprovalsPort(), faults=faults)
         running = asyncio.create_task(worker.run(stop))
         try:
             await asyncio.wait_for(faults.reached.wait(), 60)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from backend.approvals.service import ApprovalService
+from backend.approvals.queue_port import ApprovalsPort
 from backend.queue.runs import cancel_run
 from tests.actions.servers import RecordingServer, Reply, recording_server
 from tests.actions.support import drain, effects
@@ -68,7 +68,7 @@ def test_cancelling_a_run_stopped_by_an_abandoned_claim_closes_its_open_effect(
 
     async def cancel() -> bool:
         async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            return await cancel_run(conn, run_id, by="ann", approvals=ApprovalService())
+            return await cancel_run(conn, run_id, by="ann", approvals=ApprovalsPort())
 
     assert queue.run(cancel)
     assert queue.status(run_id)[0] == "cancelled"
@@ -118,7 +118,7 @@ def test_cancelling_a_waiting_run_leaves_a_try_within_its_deadline_to_its_worker
 
     async def cancel(run_id: int) -> bool:
         async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            return await cancel_run(conn, run_id, by="ann", approvals=ApprovalService())
+            return await cancel_run(conn, run_id, by="ann", approvals=ApprovalsPort())
 
     for run_id in runs:
         assert queue.status(run_id)[0] == "waiting"

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from backend.actions import ActionSettings
+from backend.approvals.decisions import ApprovalDecisions, Decision
 from backend.approvals.mail import ApprovalMailer
-from backend.approvals.service import ApprovalService, Decision
+from backend.approvals.queue_port import ApprovalsPort
 from backend.people.accounts import Grant, add_user
 from backend.queue.commands import open_pool
 from tests.actions.servers import RecordingServer, recording_server, smtp_server
@@ -67,7 +68,7 @@ def decide(queue: Queue, run_id: int, node: str, outcome: str, by: str) -> Decis
     row = queue.one("SELECT id FROM approvals WHERE run_id = %s AND node = %s", run_id, node)
     assert row is not None, f"no approval at {node}"
     return queue.aconn(
-        lambda conn: ApprovalService(queue.clock).decide(conn, row[0], outcome, by=by, comment=None)
+        lambda conn: ApprovalDecisions(queue.clock).decide(conn, row[0], outcome, by=by, comment=None)
     )
 
 
@@ -294,7 +295,7 @@ def test_a_decision_landing_while_another_pause_is_walked_is_not_lost_when_the_w
     run_id = queue.start(queue.save(DELAY_AND_APPROVAL))
     walk(queue)
     queue.clock.advance(timedelta(hours=1))  # the delay is due; the approval is not decided
-    service = ApprovalService(queue.clock)
+    service = ApprovalsPort(queue.clock)
 
     async def go() -> None:
         pool = open_pool(queue.url, size=4)
@@ -319,7 +320,7 @@ def test_a_decision_landing_while_another_pause_is_walked_is_not_lost_when_the_w
                     await conn.execute("SELECT id FROM approvals WHERE run_id = %s", (run_id,))
                 ).fetchone()
                 assert row is not None
-                await service.decide(conn, row[0], "approved", by="lea", comment=None)
+                await ApprovalDecisions(queue.clock).decide(conn, row[0], "approved", by="lea", comment=None)
                 async with conn.transaction():
                     settled = await settle(conn, "w", [Outcome(claim, run, walked, queue.clock())], service)
                 assert settled.waits == {claim.wait_id}

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from backend.approvals.service import ApprovalService, Decision
+from backend.approvals.decisions import ApprovalDecisions, Decision
 from backend.people.accounts import Grant, add_user
 from tests.actions.support import drain
 from tests.support import Queue, flow
@@ -48,7 +48,7 @@ def walk(queue: Queue) -> None:
 
 def decide(queue: Queue, approval_id: int, outcome: str, by: str) -> Decision:
     return queue.aconn(
-        lambda conn: ApprovalService(queue.clock).decide(conn, approval_id, outcome, by=by, comment=None)
+        lambda conn: ApprovalDecisions(queue.clock).decide(conn, approval_id, outcome, by=by, comment=None)
     )
 
 

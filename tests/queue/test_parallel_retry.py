@@ -13,7 +13,7 @@ import pytest
 
 from backend.actions import ActionSender, ActionSettings
 from backend.actions.destinations import AllowList
-from backend.approvals.service import ApprovalService
+from backend.approvals.queue_port import ApprovalsPort
 from backend.faults import Faults
 from backend.i18n.zones import format_moment
 from backend.queue.claims import MAX_ATTEMPTS, backoff
@@ -83,7 +83,7 @@ def test_a_failing_branch_backs_off_while_the_other_asks_for_its_approval_then_r
     assert due[pay]["request"]["config"]["url"] == f"{receiver.url}/pay"
     wait = queue.one("SELECT kind, node, wake_at, attempts, last_error FROM waits WHERE run_id = %s", run_id)
     assert wait == ("retry", "pay", queue.clock.now + backoff(1), 0, None), "no whole-claim backoff"
-    state = queue.aconn(lambda conn: run_state(conn, run_id, ApprovalService()))
+    state = queue.aconn(lambda conn: run_state(conn, run_id, ApprovalsPort()))
     assert state is not None and state.settled
     next_try = format_moment(queue.clock.now + backoff(1), "en")
     retrying, asking = state.sentence.splitlines()

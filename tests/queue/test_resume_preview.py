@@ -192,7 +192,7 @@ def test_the_api_previews_for_holders_of_the_run_right_with_secrets_as_refs_and_
 def test_a_run_stopped_at_an_approval_previews_its_decision_and_stays_while_it_has_none(
     queue: Queue, receiver: RecordingServer
 ) -> None:
-    from backend.approvals.service import ApprovalService
+    from backend.approvals.decisions import ApprovalDecisions
     from tests.api.support import make_user
 
     make_user(queue.url, "preview-cy", "decide")
@@ -215,7 +215,7 @@ def test_a_run_stopped_at_an_approval_previews_its_decision_and_stays_while_it_h
 
     [(approval_id,)] = queue.all("SELECT id FROM approvals WHERE run_id = %s", run_id)
     queue.aconn(
-        lambda conn: ApprovalService().decide(conn, approval_id, "approved", by="preview-cy", comment=None)
+        lambda conn: ApprovalDecisions().decide(conn, approval_id, "approved", by="preview-cy", comment=None)
     )
     before = rows(queue, run_id)
     decided = json.loads(flowyard(queue.url, "runs", "resume", str(run_id), "--dry-run", "--json").stdout)

@@ -9,7 +9,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from backend.approvals.service import ApprovalService
+from backend.approvals.queue_port import ApprovalsPort
 from backend.queue.runs import RunAlreadyParked, park_first
 from tests.support import AsyncConnection, Queue, flow
 
@@ -127,7 +127,7 @@ def test_cancel_deletes_the_wait_and_journals_who_cancelled(queue: Queue) -> Non
     queue.drain()
 
     async def cancel(conn: AsyncConnection) -> tuple[bool, bool]:
-        approvals = ApprovalService()
+        approvals = ApprovalsPort()
         first = await cancel_run(conn, run_id, by="ann", approvals=approvals)
         return first, await cancel_run(conn, run_id, by="bob", approvals=approvals)
 
@@ -176,7 +176,7 @@ def test_a_lapsed_claims_late_write_is_refused_and_changes_nothing(queue: Queue,
     from backend.queue.worker import Worker
 
     run_id = queue.start(queue.save(LOG_FLOW), input={"who": "ann"})
-    approvals = ApprovalService(queue.clock)
+    approvals = ApprovalsPort(queue.clock)
 
     async def go() -> None:
         pool = open_pool(queue.url, size=4)

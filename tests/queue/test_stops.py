@@ -10,7 +10,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from backend.approvals.service import ApprovalService
+from backend.approvals.queue_port import ApprovalsPort
 from backend.flows.store import save_version
 from backend.queue.stops import StopRefused, end_run, resume_run
 from backend.queue.sweep import sweep_ended_runs
@@ -55,7 +55,7 @@ def act(queue: Queue, do: str, run_id: int, **options: Any) -> Any:
         async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
             if do == "resume":
                 return await resume_run(conn, run_id, by="ann", **options)
-            return await end_run(conn, run_id, by="ann", approvals=ApprovalService())
+            return await end_run(conn, run_id, by="ann", approvals=ApprovalsPort())
 
     done = queue.run(go)
     return done

@@ -8,7 +8,7 @@ from datetime import timedelta
 import psycopg
 import pytest
 
-from backend.approvals.service import ApprovalService
+from backend.approvals.queue_port import ApprovalsPort
 from backend.queue.sweep import sweep_ended_runs
 from tests.support import Queue, flow
 
@@ -77,7 +77,7 @@ def test_a_running_worker_sweeps_from_its_heartbeat(queue: Queue) -> None:
             await pool.open()
             stop = asyncio.Event()
             worker = asyncio.create_task(
-                Worker(pool, retention=timedelta(days=30), approvals=ApprovalService()).run(stop)
+                Worker(pool, retention=timedelta(days=30), approvals=ApprovalsPort()).run(stop)
             )
             try:
                 async for swept in conn.notifies(timeout=60):

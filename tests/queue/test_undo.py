@@ -11,7 +11,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from backend.approvals.service import ApprovalService
+from backend.approvals.queue_port import ApprovalsPort
 from backend.graph import validate
 from backend.queue.runs import cancel_run
 from backend.queue.stops import end_run, resume_run
@@ -63,7 +63,7 @@ def booking(url: str) -> dict[str, Any]:
 def cancel(queue: Queue, run_id: int) -> None:
     async def go() -> None:
         async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            assert await cancel_run(conn, run_id, by="ann", approvals=ApprovalService())
+            assert await cancel_run(conn, run_id, by="ann", approvals=ApprovalsPort())
 
     queue.run(go)
 
@@ -74,7 +74,7 @@ def person(queue: Queue, do: str, run_id: int) -> None:
             if do == "resume":
                 await resume_run(conn, run_id, by="ann")
             else:
-                await end_run(conn, run_id, by="ann", approvals=ApprovalService())
+                await end_run(conn, run_id, by="ann", approvals=ApprovalsPort())
 
     queue.run(go)
 

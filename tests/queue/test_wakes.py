@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from backend.approvals.service import ApprovalService
+from backend.approvals.decisions import ApprovalDecisions
+from backend.approvals.queue_port import ApprovalsPort
 from backend.people.accounts import Grant, add_user
 from backend.queue.commands import open_pool
 from backend.queue.worker import Worker
@@ -30,8 +31,8 @@ def test_workers_learn_each_other_when_they_start_and_forget_one_that_stops(queu
     async def go() -> None:
         pool = open_pool(queue.url, size=6)
         await pool.open()
-        first = Worker(pool, approvals=ApprovalService(), name="wakes-a")
-        second = Worker(pool, approvals=ApprovalService(), name="wakes-b")
+        first = Worker(pool, approvals=ApprovalsPort(), name="wakes-a")
+        second = Worker(pool, approvals=ApprovalsPort(), name="wakes-b")
         stop_first, stop_second = asyncio.Event(), asyncio.Event()
         running = [asyncio.create_task(first.run(stop_first)), asyncio.create_task(second.run(stop_second))]
         try:
@@ -66,7 +67,7 @@ def test_a_decision_whose_owner_is_listed_but_dead_is_resumed_by_a_live_worker(q
     async def go() -> None:
         pool = open_pool(queue.url, size=6)
         await pool.open()
-        live = Worker(pool, approvals=ApprovalService(), name="wakes-a")
+        live = Worker(pool, approvals=ApprovalsPort(), name="wakes-a")
         stop = asyncio.Event()
         running = asyncio.create_task(live.run(stop))
         try:
@@ -78,7 +79,7 @@ def test_a_decision_whose_owner_is_listed_but_dead_is_resumed_by_a_live_worker(q
                         await conn.execute("SELECT id FROM approvals WHERE run_id = %s", (run,))
                     ).fetchone()
                     assert approval is not None
-                    await ApprovalService().decide(conn, approval[0], "approved", by="dee", comment=None)
+                    await ApprovalDecisions().decide(conn, approval[0], "approved", by="dee", comment=None)
             ended = "SELECT count(*) FROM runs WHERE id = ANY(%s) AND status = 'succeeded'"
 
             async def resumed() -> int:

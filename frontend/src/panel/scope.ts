@@ -12,7 +12,7 @@ export interface ScopeEntry {
   from: string;
 }
 
-/** The fields each node type's output has (backend/approvals/service.py, backend/actions/). */
+/** The fields each node type's output has (backend/approvals/queue_port.py, backend/actions/). */
 const OUTPUT_FIELDS: Record<string, readonly string[]> = {
   approval: ['outcome', 'decided_by', 'decided_at', 'comment'],
   http: ['status', 'headers', 'body', 'url'],
