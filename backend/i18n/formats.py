@@ -48,20 +48,22 @@ def format_datetime(moment: datetime, locale: str, *, tz: tzinfo | None = None) 
     return before + medium.clock(moment) + after
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MediumDatetime:
-    """A locale's medium date and time, its patterns parsed once: the date is written once per day, with
-    the glue around it ("{1}, {0}": what comes `around` the time), and the time, whose medium pattern in
-    each of our locales has only hours, minutes, seconds and the AM/PM mark, is filled into a
-    `str.format` template (`clock`) instead of going through Babel's field lookup.
+    """A locale's medium date and time, its patterns parsed once. The date is written once per day, with
+    the glue around it ("{1}, {0}": what comes `around` the time). The time's medium pattern, in each of
+    our locales, has only hours, minutes, one seconds field and the AM/PM mark: the text before and
+    after the seconds is written for each of a day's 1,440 minutes when the locale is first asked for,
+    and a time is that minute's text around its seconds (`clock`), not a walk through Babel's fields.
     """
 
     locale: Locale
     glue: str
     day: dates.DateTimePattern
     time: dates.DateTimePattern
-    template: str | None  # None: a pattern with other fields, written by Babel
-    marks: tuple[str, str]
+    # By minute of the day (hour * 60 + minute); none for a pattern with other fields (Babel writes it).
+    minutes: tuple[tuple[str, str], ...]
+    seconds: tuple[str, ...]  # 0 to 59 as the pattern writes them
     days: dict[date, tuple[str, str]] = field(default_factory=dict)
 
     def around(self, day: date) -> tuple[str, str]:
@@ -76,17 +78,16 @@ class MediumDatetime:
 
     def clock(self, moment: datetime) -> str:
         """The time of an aware `moment`, in its own zone."""
-        if self.template is None:
+        if not self.minutes:
             return self.time.apply(moment.timetz(), self.locale, reference_date=moment.date())
-        hour = moment.hour
-        return self.template.format(
-            H=hour, h=hour % 12 or 12, m=moment.minute, s=moment.second, a=self.marks[hour >= 12]
-        )
+        before, after = self.minutes[moment.hour * 60 + moment.minute]
+        return before + self.seconds[moment.second] + after
 
 
 _MEDIUM: dict[str, MediumDatetime] = {}
 # Babel writes H, h, m and s as zero-padded numbers as wide as the field, and a as the AM/PM mark.
 _CLOCK_FIELD = re.compile(r"%\((\w+)\)s")
+_SECONDS_HERE = "\0"  # where a minute's text is cut around its seconds
 
 
 def medium_datetime(locale: str) -> MediumDatetime:
@@ -98,25 +99,40 @@ def medium_datetime(locale: str) -> MediumDatetime:
     glue = str(dates.get_datetime_format("medium", locale=ours)).replace("'", "")
     day = dates.parse_pattern(dates.get_date_format("medium", locale=ours))
     clock_pattern = dates.parse_pattern(dates.get_time_format("medium", locale=ours))
-    # The pattern as Babel's %-template ("%(HH)s:%(mm)s"): an attribute that mypy takes for the method.
-    template = cast(str, clock_pattern.format)
-    fields: list[str] = _CLOCK_FIELD.findall(template)
-    written_here = all(part[0] in "Hhmsa" and set(part) == {part[0]} for part in fields)
-    marks = ("", "")
-    clock: str | None = None
-    if fields and written_here:
-        width = max((len(part) for part in fields if part[0] == "a"), default=1)
-        am, pm = (dates.DateTimeFormat(time(hour), ours).format_period("a", width) for hour in (0, 12))
-        marks = (am, pm)
-        literal = template.replace("{", "{{").replace("}", "}}")
-        clock = _CLOCK_FIELD.sub(lambda f: _clock_field(f.group(1)), literal)
-    found = _MEDIUM[_ours(locale)] = MediumDatetime(ours, glue, day, clock_pattern, clock, marks)
+    minutes, seconds = _minutes(clock_pattern, ours)
+    found = _MEDIUM[_ours(locale)] = MediumDatetime(ours, glue, day, clock_pattern, minutes, seconds)
     return found
 
 
+def _minutes(
+    pattern: dates.DateTimePattern, ours: Locale
+) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """Each minute of a day as the time `pattern` writes it, cut around the seconds, and the seconds as it
+    writes them; nothing when the pattern has a field other than these or not one seconds field."""
+    # The pattern as Babel's %-template ("%(HH)s:%(mm)s"): an attribute that mypy takes for the method.
+    template = cast(str, pattern.format)
+    fields: list[str] = _CLOCK_FIELD.findall(template)
+    written_here = all(part[0] in "Hhmsa" and set(part) == {part[0]} for part in fields)
+    seconds = [part for part in fields if part[0] == "s"]
+    if not written_here or len(seconds) != 1:
+        return (), ()
+    width = max((len(part) for part in fields if part[0] == "a"), default=1)
+    marks = [dates.DateTimeFormat(time(hour), ours).format_period("a", width) for hour in (0, 12)]
+    literal = template.replace("{", "{{").replace("}", "}}")
+    clock = _CLOCK_FIELD.sub(lambda f: _clock_field(f.group(1)), literal)
+    minutes = []
+    for hour in range(24):
+        for minute in range(60):
+            written = clock.format(H=hour, h=hour % 12 or 12, m=minute, s=_SECONDS_HERE, a=marks[hour >= 12])
+            before, _, after = written.partition(_SECONDS_HERE)
+            minutes.append((before, after))
+    return tuple(minutes), tuple(f"{second:0{len(seconds[0])}d}" for second in range(60))
+
+
 def _clock_field(field: str) -> str:
-    """A Babel time field as a `str.format` field: `HH` as `{H:02d}`, `a` as `{a}`."""
-    return "{a}" if field[0] == "a" else f"{{{field[0]}:0{len(field)}d}}"
+    """A Babel time field as a `str.format` field: `HH` as `{H:02d}`, `a` as `{a}`, seconds as `{s}`
+    (where the minute's text is cut)."""
+    return f"{{{field[0]}}}" if field[0] in "as" else f"{{{field[0]}:0{len(field)}d}}"
 
 
 def format_number(number: int | float | Decimal, locale: str) -> str:

@@ -13,7 +13,15 @@ from datetime import UTC, datetime, timedelta, tzinfo
 import pytest
 from babel import dates
 
-from backend.approvals.audit import COLUMNS, column_label, csv_header, csv_lines, export_csv, outcome_text
+from backend.approvals.audit import (
+    COLUMNS,
+    ExportRow,
+    column_label,
+    csv_header,
+    csv_lines,
+    export_csv,
+    outcome_text,
+)
 from backend.approvals.records import Approval
 from backend.i18n.formats import babel_locale
 from backend.i18n.locales import LOCALES
@@ -147,6 +155,9 @@ def test_the_export_writes_every_byte_the_plainest_writer_writes(locale: str) ->
         streamed = csv_header(locale) + "".join(csv_lines(page, locale, tz) for page in pages)
         assert export_csv(rows, locale, tz) == expected, (locale, name)
         assert streamed == expected, (locale, name)
+        # As the streamed export reads them: the same decisions as `ExportRow`s.
+        read = [ExportRow(**{field: getattr(r, field) for field in ExportRow._fields}) for r in rows]
+        assert export_csv(read, locale, tz) == expected, (locale, name)
 
 
 def test_the_fixture_has_a_formula_in_each_text_column_and_every_outcome() -> None:
