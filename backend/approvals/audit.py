@@ -319,11 +319,12 @@ def csv_lines(rows: Sequence[Exported], locale: str, tz: tzinfo = UTC) -> str:
     """The CSV's lines of these decisions, after the header (an export streamed a page at a time): the
     cells of `export_rows`, each that a person wrote made safe (`safe_cell`), in the order of COLUMNS.
 
-    A row's cells are written straight from it, a hundred thousand a second (issue 38), and only the
-    text a person typed or named goes through `safe_cell`: the numbers are identities and versions,
-    counted from 1; the codes are the table's CHECKed words; a UTC time starts with its year's digits;
-    the words are the catalogs', made safe once per page; a local moment goes through it (its first
-    text is the locale's). tests/approvals/test_export_bytes.py holds every byte to the plain writer.
+    A row's cells are written straight from it (an export of a year writes millions; docs/audit.md), and
+    only the text a person typed or named goes through `safe_cell`: the numbers are identities and
+    versions, counted from 1; the codes are the table's CHECKed words; a UTC time starts with its year's
+    digits; the words are the catalogs', made safe once per page; a local moment goes through it (its
+    first text is the locale's). tests/approvals/test_export_bytes.py holds every byte to the plain
+    writer.
     """
     words = _Words(locale, tz)
     safe_outcomes = {outcome: safe_cell(words.outcome(outcome)) for outcome in {r.outcome for r in rows}}
