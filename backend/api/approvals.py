@@ -20,6 +20,7 @@ from backend.approvals.audit import (
     MAX_PAGE,
     AuditFilter,
     AuditRefused,
+    ExportRow,
     csv_header,
     csv_lines,
     every_page,
@@ -348,13 +349,13 @@ async def export(call: Call) -> Response:
     return downloads.streamed(pieces, "flowyard-decisions", call.query)
 
 
-async def _csv_pieces(pages: AsyncIterator[list[Approval]], locale: str, tz: tzinfo) -> AsyncIterator[str]:
+async def _csv_pieces(pages: AsyncIterator[list[ExportRow]], locale: str, tz: tzinfo) -> AsyncIterator[str]:
     yield csv_header(locale)
     async for rows in pages:
         yield csv_lines(rows, locale, tz)
 
 
-async def _json_pieces(pages: AsyncIterator[list[Approval]], locale: str, tz: tzinfo) -> AsyncIterator[str]:
+async def _json_pieces(pages: AsyncIterator[list[ExportRow]], locale: str, tz: tzinfo) -> AsyncIterator[str]:
     """One JSON array of every decision, written a page at a time."""
     before = "["
     async for rows in pages:

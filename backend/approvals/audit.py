@@ -9,10 +9,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
-from typing import Any, LiteralString
+from typing import Any, NamedTuple, Protocol
 
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
@@ -21,9 +21,9 @@ from backend.approvals.records import Approval, read_with_votes
 from backend.errors import CodedError
 from backend.i18n.catalogs import message
 from backend.i18n.names import timeout_rule_name
-from backend.i18n.zones import format_moment
+from backend.i18n.zones import moment_writer
 from backend.spreadsheets import safe_cell
-from backend.store.queries import every, load
+from backend.store.queries import load, named_row
 
 QUERIES = load("backend.approvals", "queries.sql")
 MAX_PAGE = 1000
@@ -87,41 +87,89 @@ async def search(
     cursor: str | None = None,
     limit: int = 100,
     window: int = TEXT_WINDOW,
-    votes: bool = True,
 ) -> Page:
-    """One page of decisions; a limit over MAX_PAGE is refused, never cut. `window`: how many decisions a
-    text is looked for in, in order, before the text index is asked for the rest (TEXT_WINDOW). Without
-    `votes` each decision's votes are left unread (an export has no column for them)."""
+    """One page of decisions, each with its votes; a limit over MAX_PAGE is refused, never cut. `window`:
+    how many decisions a text is looked for in, in order, before the text index is asked for the rest
+    (TEXT_WINDOW)."""
     if not 1 <= limit <= MAX_PAGE:
         raise AuditRefused(code="audit_page_too_large")
     after_at, after_id = decode_cursor(cursor) if cursor else (None, None)
-    read = read_with_votes if votes else _without_votes
-    rows = await read(
-        conn,
-        QUERIES["audit"],
-        {
-            "flow_id": where.flow_id,
-            "decider": where.decider,
-            "outcome": where.outcome,
-            "since": where.since,
-            "until": where.until,
-            "text": where.text,
-            "after_at": after_at,
-            "after_id": after_id,
-            "limit": limit + 1,
-            "scan": window,
-        },
-    )
+    params = _params(where, after_at, after_id, limit + 1, window)
+    rows = await read_with_votes(conn, QUERIES["audit"], params)
     more = len(rows) > limit
     rows = rows[:limit]
     last = rows[-1] if rows else None
     return Page(rows, encode_cursor(last.decided_at, last.id) if more and last and last.decided_at else None)
 
 
-async def _without_votes(
-    conn: AsyncConnection[Any], query: LiteralString, params: dict[str, Any]
-) -> list[Approval]:
-    return await every(conn, Approval, query, params)
+def _params(
+    where: AuditFilter, after_at: datetime | None, after_id: int | None, limit: int, window: int
+) -> dict[str, Any]:
+    """The parameters of the `audit` and `audit_export` statements."""
+    return {
+        "flow_id": where.flow_id,
+        "decider": where.decider,
+        "outcome": where.outcome,
+        "since": where.since,
+        "until": where.until,
+        "text": where.text,
+        "after_at": after_at,
+        "after_id": after_id,
+        "limit": limit,
+        "scan": window,
+    }
+
+
+class ExportRow(NamedTuple):
+    """A decision as an export reads it (`audit_export`): the columns it writes and no others, by name."""
+
+    id: int
+    run_id: int
+    flow_id: int
+    version: int
+    node: str
+    title: str
+    outcome: str | None
+    decided_by: str | None
+    decided_at: datetime | None
+    comment: str | None
+    requested_at: datetime
+    deadline_at: datetime | None
+    on_timeout: str | None
+    started_by: str | None
+
+
+class Exported(Protocol):
+    """What an export writes of a decision: an `ExportRow`, or an `Approval` a search read."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def run_id(self) -> int: ...
+    @property
+    def flow_id(self) -> int: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def node(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def outcome(self) -> str | None: ...
+    @property
+    def decided_by(self) -> str | None: ...
+    @property
+    def decided_at(self) -> datetime | None: ...
+    @property
+    def comment(self) -> str | None: ...
+    @property
+    def requested_at(self) -> datetime: ...
+    @property
+    def deadline_at(self) -> datetime | None: ...
+    @property
+    def on_timeout(self) -> str | None: ...
+    @property
+    def started_by(self) -> str | None: ...
 
 
 COLUMNS = (
@@ -148,17 +196,8 @@ COLUMNS = (
 )
 
 
-def _local(moment: datetime | None, locale: str, tz: tzinfo) -> str:
-    """A moment in the reader's zone and locale, the zone named: `01.03.2026, 15:05:00 MEZ`."""
-    return "" if moment is None else format_moment(moment, locale, tz=tz)
-
-
 def _utc(moment: datetime | None) -> str:
     return "" if moment is None else moment.astimezone(UTC).isoformat()
-
-
-def _cell(value: Any) -> str:
-    return safe_cell("" if value is None else str(value))
 
 
 def outcome_text(outcome: str | None, locale: str) -> str:
@@ -207,23 +246,36 @@ def column_label(column: str, locale: str) -> str:
     return message(code, locale)
 
 
-def export_rows(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> list[dict[str, Any]]:
+class _Words:
+    """A page's words in the reader's language, each looked up once per page, not once per row: an
+    outcome's sentence, a deadline rule's name, and a moment in the reader's zone ("" for none)."""
+
+    def __init__(self, locale: str, tz: tzinfo) -> None:
+        self.locale, self.moment = locale, moment_writer(locale, tz)
+        self.outcomes: dict[str | None, str] = {}
+        self.rules: dict[str | None, str] = {}
+
+    def outcome(self, outcome: str | None) -> str:
+        said = self.outcomes.get(outcome)
+        if said is None:
+            said = self.outcomes[outcome] = outcome_text(outcome, self.locale)
+        return said
+
+    def rule(self, on_timeout: str | None) -> str:
+        said = self.rules.get(on_timeout)
+        if said is None:
+            said = self.rules[on_timeout] = timeout_rule_name(on_timeout, self.locale)
+        return said
+
+    def local(self, moment: datetime | None) -> str:
+        """A moment in the reader's zone and locale, the zone named: `01.03.2026, 15:05:00 MEZ`."""
+        return "" if moment is None else self.moment(moment)
+
+
+def export_rows(rows: Sequence[Exported], locale: str, tz: tzinfo = UTC) -> list[dict[str, Any]]:
     """The rows with machine keys: `outcome` is the reader's sentence, `outcome_code` the reason code;
-    `on_timeout` is the rule's name in the reader's language, `on_timeout_code` the rule itself (each
-    word looked up once per page, not once per row)."""
-    outcomes: dict[str | None, str] = {}
-    rules: dict[str | None, str] = {}
-
-    def said(outcome: str | None) -> str:
-        if outcome not in outcomes:
-            outcomes[outcome] = outcome_text(outcome, locale)
-        return outcomes[outcome]
-
-    def rule(on_timeout: str | None) -> str:
-        if on_timeout not in rules:
-            rules[on_timeout] = timeout_rule_name(on_timeout, locale)
-        return rules[on_timeout]
-
+    `on_timeout` is the rule's name in the reader's language, `on_timeout_code` the rule itself."""
+    words = _Words(locale, tz)
     return [
         {
             "approval": r.id,
@@ -232,25 +284,25 @@ def export_rows(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> list
             "version": r.version,
             "node": r.node,
             "title": r.title,
-            "outcome": said(r.outcome),
+            "outcome": words.outcome(r.outcome),
             "outcome_code": r.outcome,
             "decided_by": r.decided_by,
             "decided_at_utc": _utc(r.decided_at),
-            "decided_at_local": _local(r.decided_at, locale, tz),
+            "decided_at_local": words.local(r.decided_at),
             "comment": r.comment,
             "requested_at_utc": _utc(r.requested_at),
             "deadline_at_utc": _utc(r.deadline_at),
-            "on_timeout": rule(r.on_timeout),
+            "on_timeout": words.rule(r.on_timeout),
             "started_by": r.started_by,
-            "requested_at_local": _local(r.requested_at, locale, tz),
-            "deadline_at_local": _local(r.deadline_at, locale, tz),
+            "requested_at_local": words.local(r.requested_at),
+            "deadline_at_local": words.local(r.deadline_at),
             "on_timeout_code": r.on_timeout,
         }
         for r in rows
     ]
 
 
-def export_csv(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> str:
+def export_csv(rows: Sequence[Exported], locale: str, tz: tzinfo = UTC) -> str:
     """CSV for spreadsheets and people: headers in the reader's language, times in UTC and in the
     reader's locale and zone, a column of reason codes for programs; no cell can be a formula."""
     return csv_header(locale) + csv_lines(rows, locale, tz)
@@ -258,35 +310,78 @@ def export_csv(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> str:
 
 def csv_header(locale: str) -> str:
     """The CSV's first line: the columns' names in the reader's language."""
-    return _csv([[column_label(column, locale) for column in COLUMNS]])
-
-
-def csv_lines(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> str:
-    """The CSV's lines of these decisions, after the header (an export streamed a page at a time)."""
-    return _csv([_cell(row[column]) for column in COLUMNS] for row in export_rows(rows, locale, tz))
-
-
-def _csv(lines: Iterable[list[str]]) -> str:
     out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerows(lines)
+    csv.writer(out, lineterminator="\r\n").writerow([column_label(column, locale) for column in COLUMNS])
     return out.getvalue()
 
 
-def export_json(rows: Sequence[Approval], locale: str, tz: tzinfo = UTC) -> str:
+def csv_lines(rows: Sequence[Exported], locale: str, tz: tzinfo = UTC) -> str:
+    """The CSV's lines of these decisions, after the header (an export streamed a page at a time): the
+    cells of `export_rows`, each that a person wrote made safe (`safe_cell`), in the order of COLUMNS.
+
+    A row's cells are written straight from it (an export of a year writes millions; docs/audit.md), and
+    only the text a person typed or named goes through `safe_cell`: the numbers are identities and
+    versions, counted from 1; the codes are the table's CHECKed words; a UTC time starts with its year's
+    digits; the words are the catalogs', made safe once per page; a local moment goes through it (its
+    first text is the locale's). tests/approvals/test_export_bytes.py holds every byte to the plain
+    writer.
+    """
+    words = _Words(locale, tz)
+    safe_outcomes = {outcome: safe_cell(words.outcome(outcome)) for outcome in {r.outcome for r in rows}}
+    safe_rules = {rule: safe_cell(words.rule(rule)) for rule in {r.on_timeout for r in rows}}
+    out = io.StringIO()
+    write = csv.writer(out, lineterminator="\r\n").writerow
+    for r in rows:
+        write(
+            (
+                r.id,
+                r.run_id,
+                r.flow_id,
+                r.version,
+                safe_cell(r.node),
+                safe_cell(r.title),
+                safe_outcomes[r.outcome],
+                r.outcome,
+                r.decided_by and safe_cell(r.decided_by),
+                _utc(r.decided_at),
+                _local_cell(words, r.decided_at),
+                r.comment and safe_cell(r.comment),
+                _utc(r.requested_at),
+                _utc(r.deadline_at),
+                safe_rules[r.on_timeout],
+                r.started_by and safe_cell(r.started_by),
+                _local_cell(words, r.requested_at),
+                _local_cell(words, r.deadline_at),
+                r.on_timeout,
+            )
+        )
+    return out.getvalue()
+
+
+def _local_cell(words: _Words, moment: datetime | None) -> str:
+    return "" if moment is None else safe_cell(words.moment(moment))
+
+
+def export_json(rows: Sequence[Exported], locale: str, tz: tzinfo = UTC) -> str:
     return json.dumps(export_rows(rows, locale, tz), ensure_ascii=False)
 
 
 async def every_page(
     pool: AsyncConnectionPool[Any], where: AuditFilter, *, limit: int = MAX_PAGE
-) -> AsyncIterator[list[Approval]]:
+) -> AsyncIterator[list[ExportRow]]:
     """Every decision the filter finds, a page at a time in the audit's order, each page read on a
     connection of its own: an export of a year holds no connection while its reader is slow to take it,
     and keeps one page in memory, whatever its size."""
-    cursor: str | None = None
+    after_at: datetime | None = None
+    after_id: int | None = None
     while True:
         async with pool.connection() as conn:
-            page = await search(conn, where, cursor=cursor, limit=limit, votes=False)
-        yield page.rows
-        if page.next_cursor is None:
+            cur = conn.cursor(row_factory=named_row(ExportRow))
+            await cur.execute(QUERIES["audit_export"], _params(where, after_at, after_id, limit, TEXT_WINDOW))
+            rows = await cur.fetchall()
+        if not rows:
             return
-        cursor = page.next_cursor
+        yield rows
+        if len(rows) < limit:
+            return
+        after_at, after_id = rows[-1].decided_at, rows[-1].id

@@ -135,6 +135,55 @@ WHERE %(text)s::text IS NOT NULL
 ORDER BY decided_at, id
 LIMIT %(limit)s
 
+-- name: audit_export
+-- The decisions `audit` finds, filtered, ordered and paged as it does them (tests/approvals/test_audit.py
+-- holds the two to the same decisions), with only the columns an export writes: neither the values a
+-- question showed nor its approvers, which an export of a year would read and decode for nothing.
+WITH ordered AS MATERIALIZED (
+    SELECT id, run_id, flow_id, version, node, title, explanation, outcome, decided_by, decided_at, comment,
+           requested_at, deadline_at, on_timeout, started_by
+    FROM approvals
+    WHERE outcome IS NOT NULL
+      AND (%(flow_id)s::bigint IS NULL OR flow_id = %(flow_id)s::bigint)
+      AND (%(decider)s::text IS NULL OR decided_by = %(decider)s::text)
+      AND (%(outcome)s::text IS NULL OR outcome = %(outcome)s::text)
+      AND decided_at >= coalesce(%(since)s::timestamptz, '-infinity')
+      AND decided_at < coalesce(%(until)s::timestamptz, 'infinity')
+      AND (decided_at, id) > (coalesce(%(after_at)s::timestamptz, '-infinity'),
+                              coalesce(%(after_id)s::bigint, 0))
+    ORDER BY decided_at, id
+    LIMIT CASE WHEN %(text)s::text IS NULL THEN %(limit)s ELSE %(scan)s END
+), hits AS MATERIALIZED (
+    SELECT * FROM ordered
+    WHERE %(text)s::text IS NULL
+       OR strpos(lower(title), lower(%(text)s::text)) > 0
+       OR strpos(lower(explanation), lower(%(text)s::text)) > 0
+       OR strpos(lower(coalesce(comment, '')), lower(%(text)s::text)) > 0
+)
+SELECT id, run_id, flow_id, version, node, title, outcome, decided_by, decided_at, comment, requested_at,
+       deadline_at, on_timeout, started_by
+FROM hits
+UNION ALL
+SELECT id, run_id, flow_id, version, node, title, outcome, decided_by, decided_at, comment, requested_at,
+       deadline_at, on_timeout, started_by
+FROM approvals
+WHERE %(text)s::text IS NOT NULL
+  AND (SELECT count(*) FROM ordered) = %(scan)s
+  AND (SELECT count(*) FROM hits) < %(limit)s
+  AND outcome IS NOT NULL
+  AND audit_grams(audit_text(title, explanation, comment)) @> audit_grams(lower(%(text)s::text))
+  AND (strpos(lower(title), lower(%(text)s::text)) > 0
+       OR strpos(lower(explanation), lower(%(text)s::text)) > 0
+       OR strpos(lower(coalesce(comment, '')), lower(%(text)s::text)) > 0)
+  AND (%(flow_id)s::bigint IS NULL OR flow_id = %(flow_id)s::bigint)
+  AND (%(decider)s::text IS NULL OR decided_by = %(decider)s::text)
+  AND (%(outcome)s::text IS NULL OR outcome = %(outcome)s::text)
+  AND decided_at >= coalesce(%(since)s::timestamptz, '-infinity')
+  AND decided_at < coalesce(%(until)s::timestamptz, 'infinity')
+  AND (decided_at, id) > (SELECT decided_at, id FROM ordered ORDER BY decided_at DESC, id DESC LIMIT 1)
+ORDER BY decided_at, id
+LIMIT %(limit)s
+
 -- name: sweep_decided_approvals
 -- Decided approvals past their own retention, oldest first, a batch at a time; and past the retention the
 -- schema's owner recorded, the only one the trail's trigger lets a decision go by (none: nothing goes).

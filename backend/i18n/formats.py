@@ -18,7 +18,7 @@ Examples:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from decimal import Decimal
 from functools import cache
@@ -37,79 +37,102 @@ def format_datetime(moment: datetime, locale: str, *, tz: tzinfo | None = None) 
     """A date and time in the locale's medium format, in `tz` (by default its own zone; naive is UTC).
 
     What Babel's `format_datetime(..., format="medium")` writes (tests/i18n/test_formats.py holds every
-    locale to it), faster: an export writes two a row. The locale's patterns are parsed once, the date is
-    written once per day, and the time, whose medium pattern in each of our locales has only hours,
-    minutes, seconds and the AM/PM mark, is filled in directly instead of through Babel's field lookup.
+    locale to it), faster: an export writes two a row (`MediumDatetime`).
     """
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     if tz is not None:
         moment = moment.astimezone(tz)
-    medium = _MEDIUM.get(locale) or _medium(_ours(locale))
-    key = (medium.name, moment.date())
-    written_day = _DAYS.get(key)
-    if written_day is None:
-        if len(_DAYS) >= 4096:
-            _DAYS.clear()
-        written_day = _DAYS[key] = medium.day.apply(moment.date(), medium.locale)
-    if medium.clock is None:
-        written_time = medium.time.apply(moment.timetz(), medium.locale, reference_date=moment.date())
-    else:
-        hour = moment.hour
-        written_time = medium.clock.format(
-            H=hour, h=hour % 12 or 12, m=moment.minute, s=moment.second, a=medium.marks[hour >= 12]
-        )
-    return medium.glue.replace("{0}", written_time).replace("{1}", written_day)
+    medium = medium_datetime(locale)
+    before, after = medium.around(moment.date())
+    return before + medium.clock(moment) + after
 
 
-@dataclass(frozen=True)
-class _Medium:
-    """A locale's medium date and time: the glue ("{1}, {0}"), the date and time patterns parsed, and the
-    time as a `str.format` template with the AM/PM marks when its pattern has only fields written here."""
+@dataclass(frozen=True, eq=False)
+class MediumDatetime:
+    """A locale's medium date and time, its patterns parsed once. The date is written once per day, with
+    the glue around it ("{1}, {0}": what comes `around` the time). The time's medium pattern, in each of
+    our locales, has only hours, minutes, one seconds field and the AM/PM mark: the text before and
+    after the seconds is written for each of a day's 1,440 minutes when the locale is first asked for,
+    and a time is that minute's text around its seconds (`clock`), not a walk through Babel's fields.
+    """
 
-    name: str
     locale: Locale
     glue: str
     day: dates.DateTimePattern
     time: dates.DateTimePattern
-    clock: str | None
-    marks: tuple[str, str]
+    # By minute of the day (hour * 60 + minute); none for a pattern with other fields (Babel writes it).
+    minutes: tuple[tuple[str, str], ...]
+    seconds: tuple[str, ...]  # 0 to 59 as the pattern writes them
+    days: dict[date, tuple[str, str]] = field(default_factory=dict)
+
+    def around(self, day: date) -> tuple[str, str]:
+        """The text before and after the time on `day`: the glue, the date written in it."""
+        found = self.days.get(day)
+        if found is None:
+            if len(self.days) >= 4096:
+                self.days.clear()
+            before, _, after = self.glue.replace("{1}", self.day.apply(day, self.locale)).partition("{0}")
+            found = self.days[day] = (before, after)
+        return found
+
+    def clock(self, moment: datetime) -> str:
+        """The time of an aware `moment`, in its own zone."""
+        if not self.minutes:
+            return self.time.apply(moment.timetz(), self.locale, reference_date=moment.date())
+        before, after = self.minutes[moment.hour * 60 + moment.minute]
+        return before + self.seconds[moment.second] + after
 
 
-_MEDIUM: dict[str, _Medium] = {}
-_DAYS: dict[tuple[str, date], str] = {}
+_MEDIUM: dict[str, MediumDatetime] = {}
 # Babel writes H, h, m and s as zero-padded numbers as wide as the field, and a as the AM/PM mark.
 _CLOCK_FIELD = re.compile(r"%\((\w+)\)s")
+_SECONDS_HERE = "\0"  # where a minute's text is cut around its seconds
 
 
-def _medium(locale: str) -> _Medium:
-    """One of our locales' `_Medium`, made once (nine at most: any other name is written as English)."""
-    found = _MEDIUM.get(locale)
+def medium_datetime(locale: str) -> MediumDatetime:
+    """The medium date and time of one of our locales (any other name is written as English), made once."""
+    found = _MEDIUM.get(locale) or _MEDIUM.get(_ours(locale))
     if found is not None:
         return found
     ours = babel_locale(locale)
     glue = str(dates.get_datetime_format("medium", locale=ours)).replace("'", "")
     day = dates.parse_pattern(dates.get_date_format("medium", locale=ours))
     clock_pattern = dates.parse_pattern(dates.get_time_format("medium", locale=ours))
-    # The pattern as Babel's %-template ("%(HH)s:%(mm)s"): an attribute that mypy takes for the method.
-    template = cast(str, clock_pattern.format)
-    fields: list[str] = _CLOCK_FIELD.findall(template)
-    written_here = all(field[0] in "Hhmsa" and set(field) == {field[0]} for field in fields)
-    marks = ("", "")
-    clock: str | None = None
-    if fields and written_here:
-        width = max((len(field) for field in fields if field[0] == "a"), default=1)
-        am, pm = (dates.DateTimeFormat(time(hour), ours).format_period("a", width) for hour in (0, 12))
-        marks = (am, pm)
-        literal = template.replace("{", "{{").replace("}", "}}")
-        clock = _CLOCK_FIELD.sub(lambda f: _clock_field(f.group(1)), literal)
-    found = _MEDIUM[locale] = _Medium(locale, ours, glue, day, clock_pattern, clock, marks)
+    minutes, seconds = _minutes(clock_pattern, ours)
+    found = _MEDIUM[_ours(locale)] = MediumDatetime(ours, glue, day, clock_pattern, minutes, seconds)
     return found
 
 
+def _minutes(
+    pattern: dates.DateTimePattern, ours: Locale
+) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """Each minute of a day as the time `pattern` writes it, cut around the seconds, and the seconds as it
+    writes them; nothing when the pattern has a field other than these or not one seconds field."""
+    # The pattern as Babel's %-template ("%(HH)s:%(mm)s"): an attribute that mypy takes for the method.
+    template = cast(str, pattern.format)
+    fields: list[str] = _CLOCK_FIELD.findall(template)
+    written_here = all(part[0] in "Hhmsa" and set(part) == {part[0]} for part in fields)
+    seconds = [part for part in fields if part[0] == "s"]
+    if not written_here or len(seconds) != 1:
+        return (), ()
+    width = max((len(part) for part in fields if part[0] == "a"), default=1)
+    marks = [dates.DateTimeFormat(time(hour), ours).format_period("a", width) for hour in (0, 12)]
+    literal = template.replace("{", "{{").replace("}", "}}")
+    clock = _CLOCK_FIELD.sub(lambda f: _clock_field(f.group(1)), literal)
+    minutes = []
+    for hour in range(24):
+        for minute in range(60):
+            written = clock.format(H=hour, h=hour % 12 or 12, m=minute, s=_SECONDS_HERE, a=marks[hour >= 12])
+            before, _, after = written.partition(_SECONDS_HERE)
+            minutes.append((before, after))
+    return tuple(minutes), tuple(f"{second:0{len(seconds[0])}d}" for second in range(60))
+
+
 def _clock_field(field: str) -> str:
-    """A Babel time field as a `str.format` field: `HH` as `{H:02d}`, `a` as `{a}`."""
-    return "{a}" if field[0] == "a" else f"{{{field[0]}:0{len(field)}d}}"
+    """A Babel time field as a `str.format` field: `HH` as `{H:02d}`, `a` as `{a}`, seconds as `{s}`
+    (where the minute's text is cut)."""
+    return f"{{{field[0]}}}" if field[0] in "as" else f"{{{field[0]}:0{len(field)}d}}"
 
 
 def format_number(number: int | float | Decimal, locale: str) -> str:

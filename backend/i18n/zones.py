@@ -29,7 +29,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from babel import Locale, dates
 
-from backend.i18n.formats import babel_locale, format_datetime
+from backend.i18n.formats import babel_locale, medium_datetime
 from backend.i18n.locales import DEFAULT_LOCALE, LOCALES
 
 _READER_ZONE: ContextVar[tzinfo] = ContextVar("reader_zone", default=UTC)
@@ -82,9 +82,40 @@ def format_moment(moment: datetime, locale: str, *, tz: tzinfo | None = None) ->
     The zone is named as the locale names it (Babel's long name: "Mitteleuropäische Sommerzeit"), or
     "UTC", which every reader of a log or a CSV knows by that name.
     """
-    tz = tz or reader_zone()
-    here = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(tz)
-    return f"{format_datetime(here, locale)} {zone_name(here, locale)}"
+    return moment_writer(locale, tz or reader_zone())(moment)
+
+
+class MomentWriter:
+    """`format_moment` in one locale and zone, for many moments (an export writes three a row): the text
+    around the time, the date and the zone's name, is written once per day and summer time or not."""
+
+    def __init__(self, locale: str, tz: tzinfo) -> None:
+        self.locale, self.tz, self.medium = locale, tz, medium_datetime(locale)
+        self.around: dict[tuple[date, bool], tuple[str, str]] = {}
+
+    def __call__(self, moment: datetime) -> str:
+        here = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(self.tz)
+        key = (here.date(), bool(here.dst()))
+        around = self.around.get(key)
+        if around is None:
+            if len(self.around) >= 4096:
+                self.around.clear()
+            before, after = self.medium.around(key[0])
+            around = self.around[key] = (before, f"{after} {zone_name(here, self.locale)}")
+        return around[0] + self.medium.clock(here) + around[1]
+
+
+def moment_writer(locale: str, tz: tzinfo) -> MomentWriter:
+    """The `MomentWriter` of a locale and a zone, made once (a few hundred kept: readers' zones)."""
+    writer = _WRITERS.get((locale, tz))
+    if writer is None:
+        if len(_WRITERS) >= 512:
+            _WRITERS.clear()
+        writer = _WRITERS[(locale, tz)] = MomentWriter(locale, tz)
+    return writer
+
+
+_WRITERS: dict[tuple[str, tzinfo], MomentWriter] = {}
 
 
 def zone_name(moment: datetime, locale: str) -> str:

@@ -9,12 +9,15 @@ import json
 from collections.abc import Callable
 from datetime import timedelta
 from functools import partial
+from typing import NamedTuple
 
+import psycopg
 import pytest
 
 from backend.approvals.audit import (
     COLUMNS,
     AuditFilter,
+    ExportRow,
     Page,
     column_label,
     every_page,
@@ -23,9 +26,9 @@ from backend.approvals.audit import (
     search,
 )
 from backend.approvals.decisions import ApprovalDecisions
-from backend.approvals.records import Approval
 from backend.queue.commands import open_pool
 from backend.spreadsheets import FORMULA_STARTS
+from backend.store.queries import named_row
 from tests.approvals.test_decisions import approval_flow, decide, user
 from tests.support import Queue
 
@@ -93,23 +96,67 @@ def test_a_page_holding_the_last_decision_has_no_next_and_one_short_of_it_has(de
     assert [vote.voter for vote in with_votes.votes] == [with_votes.decided_by], "search reads the votes"
 
 
-def test_every_page_of_an_export_is_read_in_order_and_without_votes(decided: Queue) -> None:
-    """The streamed export's reader: pages of `limit`, each on a connection of its own, to the end."""
+def exported(queue: Queue, where: AuditFilter, limit: int) -> list[list[ExportRow]]:
+    """Every page the streamed export reads for `where`, pages of `limit`."""
 
-    async def pages() -> list[list[Approval]]:
-        pool = open_pool(decided.url, size=2)
+    async def pages() -> list[list[ExportRow]]:
+        pool = open_pool(queue.url, size=2)
         await pool.open()
         try:
-            return [page async for page in every_page(pool, AuditFilter(decider="ann"), limit=2)]
+            return [page async for page in every_page(pool, where, limit=limit)]
         finally:
             await pool.close()
 
-    found = asyncio.run(pages())
+    return asyncio.run(pages())
+
+
+def test_every_page_of_an_export_is_read_in_order_and_without_votes(decided: Queue) -> None:
+    """The streamed export's reader: pages of `limit`, each on a connection of its own, to the end."""
+    found = exported(decided, AuditFilter(decider="ann"), limit=2)
     assert [len(page) for page in found] == [2, 2]
     assert [r.id for page in found for r in page] == [
         r.id for r in audit(decided, AuditFilter(decider="ann")).rows
     ]
-    assert all(r.votes == () for page in found for r in page), "an export has no column for votes"
+    assert all(type(r) is ExportRow for page in found for r in page), "an export has no column for votes"
+    assert [len(page) for page in exported(decided, AuditFilter(), limit=7)] == [7], "no empty page after"
+
+
+def test_the_export_reads_the_decisions_the_search_finds_for_every_filter(decided: Queue) -> None:
+    """`audit_export` repeats `audit`'s filters with fewer columns: the two find the same decisions, with
+    the same values in the columns they share."""
+    everything = audit(decided, AuditFilter()).rows
+    filters = [
+        AuditFilter(),
+        AuditFilter(flow_id=everything[0].flow_id),
+        AuditFilter(decider="bob"),
+        AuditFilter(outcome="rejected"),
+        AuditFilter(since=everything[2].decided_at, until=everything[5].decided_at),
+        AuditFilter(text="HYPERLINK(3"),
+        AuditFilter(text="no such words anywhere"),
+    ]
+    for where in filters:
+        searched = audit(decided, where).rows
+        read = [r for page in exported(decided, where, limit=3) for r in page]
+        assert [r._asdict() for r in read] == [
+            {field: getattr(r, field) for field in ExportRow._fields} for r in searched
+        ], where
+
+
+def test_a_row_of_another_shape_is_refused_by_name(decided: Queue) -> None:
+    """`named_row` reads a NamedTuple by the columns' names: a statement whose columns differ is an error,
+    never a value in another field."""
+
+    class Swapped(NamedTuple):
+        run_id: int
+        id: int
+
+    async def read() -> None:
+        async with await psycopg.AsyncConnection.connect(decided.url) as conn:
+            cur = conn.cursor(row_factory=named_row(Swapped))
+            await cur.execute("SELECT 1 AS id, 2 AS run_id")
+
+    with pytest.raises(TypeError, match="Swapped reads the columns"):
+        asyncio.run(read())
 
 
 def read_csv(text: str, locale: str) -> list[dict[str, str]]:

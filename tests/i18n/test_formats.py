@@ -53,3 +53,18 @@ def test_format_datetime_writes_what_babels_own_writes_in_every_locale_and_zone(
             for moment in moments:
                 babels = dates.format_datetime(moment, format="medium", tzinfo=tz, locale=locale)
                 assert format_datetime(moment, locale, tz=tz) == babels, (locale, tz, moment)
+
+
+def test_every_minute_of_a_day_is_written_as_babel_writes_it() -> None:
+    """A time is its minute's text, made once per locale, around its seconds: each of the 1,440 minutes
+    (a different second in each) is held to Babel's own writing, in every locale."""
+    from babel import dates
+
+    from backend.i18n.locales import LOCALES
+
+    day = datetime(2026, 6, 1, tzinfo=UTC)
+    for locale in LOCALES:
+        for minute in range(24 * 60):
+            moment = day + timedelta(minutes=minute, seconds=minute % 60)
+            babels = dates.format_datetime(moment, format="medium", tzinfo=UTC, locale=locale)
+            assert format_datetime(moment, locale) == babels, (locale, moment)
