@@ -232,10 +232,9 @@ def plan_text(url: str, statement: str, params: dict[str, Any]) -> str:
 
 def config_invalid(node: str, pointer: str, problem: str) -> Finding:
     """The `node_config_invalid` finding the validator writes in English at `pointer`: the sentence names
-    the setting under `config` (an undo's own setting under `undo`), the config itself "All settings"."""
+    the setting under `config` (an undo's own settings are the undo's), the config itself
+    "Configuration"."""
     keys = pointer.partition("/config")[2].split("/")[1:]
-    if keys[:1] == ["undo"] and len(keys) > 1:
-        keys = keys[1:]
-    field = keys[0] if keys else "All settings"
+    field = keys[0] if keys else "Configuration"
     sentence = message("node_config_invalid", "en", node=node, field=field, problem=problem)
     return Finding("node_config_invalid", node, None, sentence, pointer)

@@ -199,20 +199,18 @@ def _config_invalid(node: NodeEntry, problems: list[tuple[Path, Problem]], repor
 
 def setting_of(path: Path, said: Problem) -> object:
     """The setting a config's problem is about, as its sentence names it: the key under `config` (an
-    undo's own key under `undo`), else the keys the problem names (the delay's "duration or until"),
-    else nothing (the config as a whole).
+    undo's own settings are the undo's, as the editor's panel shows them), else the keys the problem names
+    (the delay's "duration or until"), else nothing (the config as a whole).
 
     Examples:
         >>> setting_of(("nodes", 2, "config", "headers", "X-Id"), problem("problem_form"))
         'headers'
         >>> setting_of(("nodes", 2, "config", "undo", "url"), problem("problem_missing"))
-        'url'
+        'undo'
         >>> setting_of(("nodes", 2, "config"), problem("problem_exactly_one", keys=("duration", "until")))
         ('duration', 'until')
     """
     keys = [key for key in path[3:] if isinstance(key, str)]
-    if keys[:1] == ["undo"] and len(keys) > 1:
-        return keys[1]
     return keys[0] if keys else said.fields().get("keys", ())
 
 

@@ -244,6 +244,7 @@ SETTING_TITLES: dict[str, str] = {
     "reject": "ui_field_reject_rule",
     "wait": "ui_wait_title",
     "undo": "ui_event_undo",
+    "token": "ui_people_token_id",
 }
 _SETTINGS = ("field", "keys")
 

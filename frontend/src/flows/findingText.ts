@@ -53,6 +53,7 @@ const MORE_TITLES: Record<string, string> = {
   reject: 'ui_field_reject_rule',
   wait: 'ui_wait_title',
   undo: 'ui_event_undo',
+  token: 'ui_people_token_id',
 };
 
 /** Findings of other codes that concern one field: the field, and the editor's sentence for it (null:
