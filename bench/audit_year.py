@@ -239,13 +239,15 @@ async def verifying(url: str) -> None:
         ):
             if name.endswith("new"):  # each point moved back by a hundredth of its chain: as if added since
                 await conn.execute(BACK_A_HUNDREDTH)
+            before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             started = time.perf_counter()
             verdict = await check(conn)
             elapsed = time.perf_counter() - started
+            grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
             print(
                 f"{name}: {verdict.records:,} records in {elapsed:.2f} s,"
                 f" {verdict.records / elapsed:,.0f} records/s (target 50,000), intact: {verdict.intact}"
-                f" ({len(verdict.breaks)} breaks)"
+                f" ({len(verdict.breaks)} breaks); the process's peak memory grew {grown / 1e3:.0f} MB"
             )
 
 

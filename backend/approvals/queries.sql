@@ -89,7 +89,11 @@ LIMIT %(limit)s
 -- title, the explanation or the comment, ignoring case) is looked for two ways, so that neither a common
 -- nor a rare one reads the whole trail: first in the next `scan` decisions in order (a common text
 -- fills the page there); only when those hold less than a page, after them through the text index
--- approvals_text_grams (a rare text: the index names the few that hold its two-character pieces).
+-- approvals_text_grams (a rare text: the index names the few that hold its two-character pieces, asked
+-- for the pieces that are not in most decisions: audit_search_grams). The page starts after the key
+-- `after_at`, `after_id`: the cursor's, or `since` (audit.py makes it the later of the two). A `since`
+-- beside it as a condition of its own would let the index scan start at the first decision ever
+-- (PostgreSQL does not tell which of the two bounds is higher), a year of them for the last week.
 WITH ordered AS MATERIALIZED (
     SELECT id, run_id, flow_id, version, node, visit, title, explanation, approvers, deadline_at, on_timeout,
            requested_at, outcome, decided_by, decided_at, comment, started_by, quorum, reject_rule,
@@ -99,7 +103,6 @@ WITH ordered AS MATERIALIZED (
       AND (%(flow_id)s::bigint IS NULL OR flow_id = %(flow_id)s::bigint)
       AND (%(decider)s::text IS NULL OR decided_by = %(decider)s::text)
       AND (%(outcome)s::text IS NULL OR outcome = %(outcome)s::text)
-      AND decided_at >= coalesce(%(since)s::timestamptz, '-infinity')
       AND decided_at < coalesce(%(until)s::timestamptz, 'infinity')
       AND (decided_at, id) > (coalesce(%(after_at)s::timestamptz, '-infinity'),
                               coalesce(%(after_id)s::bigint, 0))
@@ -122,7 +125,7 @@ WHERE %(text)s::text IS NOT NULL
   AND (SELECT count(*) FROM ordered) = %(scan)s
   AND (SELECT count(*) FROM hits) < %(limit)s
   AND outcome IS NOT NULL
-  AND audit_grams(audit_text(title, explanation, comment)) @> audit_grams(lower(%(text)s::text))
+  AND audit_grams(audit_text(title, explanation, comment)) @> audit_search_grams(lower(%(text)s::text))
   AND (strpos(lower(title), lower(%(text)s::text)) > 0
        OR strpos(lower(explanation), lower(%(text)s::text)) > 0
        OR strpos(lower(coalesce(comment, '')), lower(%(text)s::text)) > 0)
@@ -147,7 +150,6 @@ WITH ordered AS MATERIALIZED (
       AND (%(flow_id)s::bigint IS NULL OR flow_id = %(flow_id)s::bigint)
       AND (%(decider)s::text IS NULL OR decided_by = %(decider)s::text)
       AND (%(outcome)s::text IS NULL OR outcome = %(outcome)s::text)
-      AND decided_at >= coalesce(%(since)s::timestamptz, '-infinity')
       AND decided_at < coalesce(%(until)s::timestamptz, 'infinity')
       AND (decided_at, id) > (coalesce(%(after_at)s::timestamptz, '-infinity'),
                               coalesce(%(after_id)s::bigint, 0))
@@ -171,7 +173,7 @@ WHERE %(text)s::text IS NOT NULL
   AND (SELECT count(*) FROM ordered) = %(scan)s
   AND (SELECT count(*) FROM hits) < %(limit)s
   AND outcome IS NOT NULL
-  AND audit_grams(audit_text(title, explanation, comment)) @> audit_grams(lower(%(text)s::text))
+  AND audit_grams(audit_text(title, explanation, comment)) @> audit_search_grams(lower(%(text)s::text))
   AND (strpos(lower(title), lower(%(text)s::text)) > 0
        OR strpos(lower(explanation), lower(%(text)s::text)) > 0
        OR strpos(lower(coalesce(comment, '')), lower(%(text)s::text)) > 0)

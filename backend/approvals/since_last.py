@@ -31,16 +31,15 @@ from backend.approvals.chain import (
     GENESIS,
     Differing,
     Links,
-    Record,
     Unrecorded,
     Verdict,
     against_signed,
     hashes_at,
     heads,
+    record_page,
     row_breaks,
     unrecorded_breaks,
 )
-from backend.approvals.chain import QUERIES as CHAIN
 from backend.store.queries import every, load, scalar
 
 if TYPE_CHECKING:
@@ -123,8 +122,7 @@ async def _since(
     holds = True
     good: tuple[int, str] | None = None  # the last record of the pages that held
     while True:
-        params = {"chain": name, "after_chain": name, "after_seq": after, "limit": _PAGE}
-        page = await every(conn, Record, CHAIN["chain_records"], params)
+        page = await record_page(conn, name, name, after, _PAGE)
         if not page:
             break
         for record in page:

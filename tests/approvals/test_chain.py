@@ -15,8 +15,9 @@ import psycopg
 import pytest
 
 from backend.approvals.chain import GENESIS, Verdict, link, verify
+from backend.approvals.chain import QUERIES as CHAIN
 from tests.approvals.test_decisions import approval_flow, decide, user
-from tests.support import Queue
+from tests.support import Queue, plan_text
 
 
 def verdict(queue: Queue, flow_id: int | None = None) -> Verdict:
@@ -233,3 +234,37 @@ def test_the_values_an_approval_showed_are_part_of_its_chained_decision(
         ("chain_row_changed", "decision", approvals[0]),
         ("chain_row_changed", "decision", approvals[2]),
     ]
+
+
+def test_a_vote_and_a_rights_change_changed_or_removed_by_hand_are_found_in_every_chain(
+    decided: tuple[Queue, int, list[int]],
+) -> None:
+    """A verify of every chain joins each kind of record with its own table: each kind is checked."""
+    queue, flow_id, approvals = decided
+    votes = [
+        row[0] for row in queue.all("SELECT id FROM approval_votes WHERE flow_id = %s ORDER BY id", flow_id)
+    ]
+    change = queue.one("SELECT max(id) FROM rights_trail WHERE user_name = %s", f"ann{flow_id}")
+    assert len(votes) == 3 and change is not None and change[0] is not None
+    by_hand(queue, "approval_votes", f"UPDATE approval_votes SET comment = 'later' WHERE id = {votes[0]}")
+    by_hand(queue, "approval_votes", f"DELETE FROM approval_votes WHERE id = {votes[1]}")
+    by_hand(queue, "rights_trail", f"UPDATE rights_trail SET actor = 'mallory' WHERE id = {change[0]}")
+    by_hand(queue, "approvals", f"UPDATE approvals SET comment = 'later' WHERE id = {approvals[2]}")
+
+    ours = {("vote", votes[0]), ("vote", votes[1]), ("rights", change[0]), ("decision", approvals[2])}
+    found = {(b.code, b.kind, b.ref_id) for b in verdict(queue).breaks if (b.kind, b.ref_id) in ours}
+    assert found == {
+        ("chain_row_changed", "vote", votes[0]),
+        ("chain_row_removed", "vote", votes[1]),
+        ("chain_row_changed", "rights", change[0]),
+        ("chain_row_changed", "decision", approvals[2]),
+    }
+
+
+def test_verify_makes_each_record_again_with_the_content_functions_inlined(database_url: str) -> None:
+    """Declared IMMUTABLE over a STABLE `to_char`, the content functions were called one by one, three
+    times the cost of their body written into the statement (migration 0030)."""
+    plan = plan_text(database_url, CHAIN["chain_rows_differing"], {"chain": None})
+    assert "jsonb_build_object" in plan
+    assert "audit_decision_content" not in plan and "audit_vote_content" not in plan
+    assert "audit_rights_content" not in plan and "audit_utc" not in plan

@@ -3,11 +3,14 @@ none reads a growing table whole."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
 import pytest
 
+from backend.approvals.audit import TEXT_WINDOW, AuditFilter
+from backend.approvals.audit import _params as audit_params
 from backend.approvals.evidence import QUERIES as EVIDENCE
 from backend.approvals.heads_mail import QUERIES as HEADS_MAIL
 from backend.approvals.records import QUERIES as APPROVALS
@@ -265,3 +268,28 @@ def test_a_text_searched_for_is_looked_up_in_the_text_index(big_trail: Queue, te
 def test_the_trail_holds_what_the_plans_were_measured_on(big_trail: Queue) -> None:
     assert big_trail.one("SELECT count(*) FROM approvals") == (100000,)
     assert big_trail.one("SELECT count(*) FROM approvals WHERE outcome IS NULL") == (2000,)
+
+
+def test_a_week_starts_the_index_scan_at_its_first_day(big_trail: Queue) -> None:
+    """`since` is where the page's key starts (audit.py): a scan from the first decision ever read a year
+    of them for the last week."""
+    where = AuditFilter(since=datetime(2026, 1, 1, tzinfo=UTC), until=datetime(2026, 2, 1, tzinfo=UTC))
+    params = {**PARAMS, **audit_params(where, None, None, 101, TEXT_WINDOW)}
+    plan = plan_text(big_trail.url, APPROVALS["audit"], params)
+    assert "ROW(decided_at, id) > ROW('2026-01-01 00:00:00+00'" in plan, plan
+    assert "-infinity" not in plan.split("CTE hits")[0], plan
+
+
+def test_a_text_is_looked_up_by_its_pieces_that_most_decisions_lack(big_trail: Queue) -> None:
+    """Every decision's title says "Pay invoice ... of supplier ...": those pieces rule out nothing, and
+    reading their lists of the index would cost more than the rest of the search."""
+    (asked,) = big_trail.one("SELECT audit_search_grams(lower('Invoice 4711 '))") or (None,)
+    assert sorted(asked) == sorted([" 4", "11", "1 ", "47", "71"])
+    (common,) = big_trail.one("SELECT audit_search_grams('pay invoice')") or (None,)
+    (every,) = big_trail.one("SELECT audit_grams('pay invoice')") or (None,)
+    assert common == every and "in" in common  # all of them common: all of them, as before
+
+
+def test_a_text_is_looked_up_by_all_its_pieces_before_the_index_was_counted(database_url: str) -> None:
+    (asked,) = Queue(database_url).one("SELECT audit_search_grams('zq')") or (None,)
+    assert asked == ["zq"]
