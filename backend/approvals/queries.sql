@@ -89,8 +89,8 @@ LIMIT %(limit)s
 -- title, the explanation or the comment, ignoring case) is looked for two ways, so that neither a common
 -- nor a rare one reads the whole trail: first in the next `scan` decisions in order (a common text
 -- fills the page there); only when those hold less than a page, after them through the text index
--- approvals_text_grams (a rare text: the index names the few that hold its two-character pieces, asked
--- for the pieces that are not in most decisions: audit_search_grams). The page starts after the key
+-- approvals_text_pieces (a rare text: the index names the few that hold its three-character pieces,
+-- asked for the pieces that are not in most decisions: audit_search_pieces). The page starts after the key
 -- `after_at`, `after_id`: the cursor's, or `since` (audit.py makes it the later of the two). A `since`
 -- beside it as a condition of its own would let the index scan start at the first decision ever
 -- (PostgreSQL does not tell which of the two bounds is higher), a year of them for the last week.
@@ -125,7 +125,7 @@ WHERE %(text)s::text IS NOT NULL
   AND (SELECT count(*) FROM ordered) = %(scan)s
   AND (SELECT count(*) FROM hits) < %(limit)s
   AND outcome IS NOT NULL
-  AND audit_grams(audit_text(title, explanation, comment)) @> audit_search_grams(lower(%(text)s::text))
+  AND audit_pieces(audit_text(title, explanation, comment)) @> audit_search_pieces(lower(%(text)s::text))
   AND (strpos(lower(title), lower(%(text)s::text)) > 0
        OR strpos(lower(explanation), lower(%(text)s::text)) > 0
        OR strpos(lower(coalesce(comment, '')), lower(%(text)s::text)) > 0)
@@ -173,7 +173,7 @@ WHERE %(text)s::text IS NOT NULL
   AND (SELECT count(*) FROM ordered) = %(scan)s
   AND (SELECT count(*) FROM hits) < %(limit)s
   AND outcome IS NOT NULL
-  AND audit_grams(audit_text(title, explanation, comment)) @> audit_search_grams(lower(%(text)s::text))
+  AND audit_pieces(audit_text(title, explanation, comment)) @> audit_search_pieces(lower(%(text)s::text))
   AND (strpos(lower(title), lower(%(text)s::text)) > 0
        OR strpos(lower(explanation), lower(%(text)s::text)) > 0
        OR strpos(lower(coalesce(comment, '')), lower(%(text)s::text)) > 0)

@@ -260,9 +260,9 @@ def test_every_audit_filter_reads_an_index(big_trail: Queue, where: dict[str, An
 
 @pytest.mark.parametrize("text", ["invoice 4711 ", "請求書"])
 def test_a_text_searched_for_is_looked_up_in_the_text_index(big_trail: Queue, text: str) -> None:
-    """Two-character pieces, so that Japanese (no spaces between words) is found as English is."""
+    """Two- and three-character pieces, so that Japanese (no spaces between words) is found as English is."""
     params = {**PARAMS, "flow_id": None, "outcome": None, "text": text}
-    assert "approvals_text_grams" in plan_text(big_trail.url, APPROVALS["audit"], params)
+    assert "approvals_text_pieces" in plan_text(big_trail.url, APPROVALS["audit"], params)
 
 
 def test_the_trail_holds_what_the_plans_were_measured_on(big_trail: Queue) -> None:
@@ -282,14 +282,21 @@ def test_a_week_starts_the_index_scan_at_its_first_day(big_trail: Queue) -> None
 
 def test_a_text_is_looked_up_by_its_pieces_that_most_decisions_lack(big_trail: Queue) -> None:
     """Every decision's title says "Pay invoice ... of supplier ...": those pieces rule out nothing, and
-    reading their lists of the index would cost more than the rest of the search."""
-    (asked,) = big_trail.one("SELECT audit_search_grams(lower('Invoice 4711 '))") or (None,)
-    assert sorted(asked) == sorted([" 4", "11", "1 ", "47", "71"])
-    (common,) = big_trail.one("SELECT audit_search_grams('pay invoice')") or (None,)
-    (every,) = big_trail.one("SELECT audit_grams('pay invoice')") or (None,)
-    assert common == every and "in" in common  # all of them common: all of them, as before
+    reading their lists of the index would cost more than the rest of the search. A text of three
+    characters or more is looked up by its three-character pieces, rarer than its two-character ones."""
+    assert set(_search_pieces(big_trail, "Invoice 4711 ")) == {"e 4", " 47", "471", "711", "11 "}
+    every = _search_pieces(big_trail, "pay invoice")  # all of them common: all of them, as before
+    assert "inv" in every and len(every) == len({"pay invoice"[i : i + 3] for i in range(9)})
+    assert _search_pieces(big_trail, "請求") == ["請求"]  # two characters: the one piece of two
+    assert _search_pieces(big_trail, "x") == []  # one: every decision is a candidate, the text decides
 
 
 def test_a_text_is_looked_up_by_all_its_pieces_before_the_index_was_counted(database_url: str) -> None:
-    (asked,) = Queue(database_url).one("SELECT audit_search_grams('zq')") or (None,)
-    assert asked == ["zq"]
+    queue = Queue(database_url)
+    assert sorted(_search_pieces(queue, "zqx w")) == sorted(["zqx", "qx ", "x w"])
+
+
+def _search_pieces(queue: Queue, text: str) -> list[str]:
+    row = queue.one("SELECT audit_search_pieces(lower(%s))", text)
+    assert row is not None
+    return list(row[0])
