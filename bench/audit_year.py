@@ -88,12 +88,17 @@ FILL_VOTES = (
     " SELECT id, flow_id, decided_by, CASE WHEN outcome = 'approved' THEN 'approve' ELSE 'reject' END,"
     " decided_at - interval '1 second' FROM approvals"
 )
-# The chain in the order the triggers would have written it: per flow, each vote, then its decision.
+# The chain in the order the triggers would have written it: per flow, each vote, then its decision. The
+# decision's content is made outside the UNION: with the content functions inlined (migration 0030), a
+# whole row of the outer query inside one of its branches fails in PostgreSQL 15 and 16 ("variable not
+# found in subplan target list").
 CHAIN_ROWS = (
-    "SELECT 'flow:' || a.flow_id AS chain, kind, ref, content FROM approvals AS a,"
+    "SELECT 'flow:' || a.flow_id AS chain, rec.kind, rec.ref,"
+    " CASE WHEN rec.kind = 'decision' THEN audit_decision_content(a) ELSE rec.content END AS content"
+    " FROM approvals AS a,"
     " LATERAL (SELECT 'vote' AS kind, v.id AS ref, audit_vote_content(v) AS content, 0 AS o"
     "          FROM approval_votes AS v WHERE v.approval_id = a.id"
-    "          UNION ALL SELECT 'decision', a.id, audit_decision_content(a), 1) AS rec"
+    "          UNION ALL SELECT 'decision', a.id, NULL, 1) AS rec"
     " ORDER BY a.flow_id, a.id, rec.o"
 )
 

@@ -6,7 +6,10 @@
 -- body into the statement that calls them, and ran each call through the SQL-function executor: making
 -- a decision's content took 47 microseconds of the server's CPU, a vote's 21; inlined, 14 and 4. A full
 -- `audit verify` makes every record's content again. No index or constraint holds these functions (that
--- would need IMMUTABLE): the triggers and the verify statements call them.
+-- would need IMMUTABLE): the triggers and the verify statements call them. One thing inlining cannot do
+-- in PostgreSQL 15 and 16: take a whole row of an outer query inside a branch of a UNION (a LATERAL
+-- subquery's `UNION ALL SELECT audit_decision_content(a)` with `a` outside it fails with "variable not
+-- found in subplan target list"); make the content outside the UNION (bench/audit_year.py, CHAIN_ROWS).
 ALTER FUNCTION audit_utc(timestamptz) STABLE;
 ALTER FUNCTION audit_decision_content(approvals) STABLE;
 ALTER FUNCTION audit_vote_content(approval_votes) STABLE;
