@@ -6,7 +6,8 @@ and 2,000 deciders, each with its run, four journal lines, a vote, and their cha
 the database computes them, so `verify` checks real links). It makes its own database
 (`flowyard_bench_audit_year`) and prints:
 
-- the database's size per decision, and how long the fill took;
+- the database's size per decision, and how long the fill took (with the deciders as users, their grants
+  and delegations: a few thousand rights changes, chained as the program chains them);
 - the audit search, p50 and p95 over `--samples` searches per filter a person can set on the page (none,
   flow, decider, outcome, a week, a rare text, a common text, a Japanese text), first page and the page
   after it (keyset), against the target p95 under 100 ms;
@@ -132,7 +133,31 @@ def fill(url: str, count: int, flows: int, deciders: int, days: int) -> None:
         finally:
             for table in TRIGGERED:
                 conn.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
+        _rights(conn, params)
         conn.execute("VACUUM ANALYZE")
+
+
+# The deciders as users, each granted `decide` on a flow, and one in ten delegating to the next for two
+# weeks: their rights changes written and chained by the triggers, as the program writes them (a few
+# thousand: each appends to its chain's head in turn, so in statements of 500).
+FILL_USERS = "INSERT INTO users (name) SELECT 'u' || g FROM generate_series(%(first)s::int, %(last)s::int) AS g"
+FILL_GRANTS = (
+    'INSERT INTO grants (user_name, "right", flow_id)'
+    " SELECT 'u' || g, 'decide', 1 + g %% %(flows)s FROM generate_series(%(first)s::int, %(last)s::int) AS g"
+)
+FILL_DELEGATIONS = (
+    "INSERT INTO delegations (from_user, to_user, starts_at, ends_at, created_by)"
+    " SELECT 'u' || g, 'u' || (g + 1), %(start)s::timestamptz + g * interval '1 hour',"
+    " %(start)s::timestamptz + g * interval '1 hour' + interval '14 days', 'u0'"
+    " FROM generate_series(%(first)s::int, %(last)s::int, 10) AS g WHERE g + 1 < %(deciders)s"
+)
+
+
+def _rights(conn: psycopg.Connection[Any], params: dict[str, Any]) -> None:
+    for first in range(0, params["deciders"], 500):
+        batch = {**params, "first": first, "last": min(params["deciders"], first + 500) - 1}
+        for statement in (FILL_USERS, FILL_GRANTS, FILL_DELEGATIONS):
+            conn.execute(statement, batch)
 
 
 def _chain(conn: psycopg.Connection[Any]) -> None:
