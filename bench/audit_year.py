@@ -140,7 +140,9 @@ def fill(url: str, count: int, flows: int, deciders: int, days: int) -> None:
 # The deciders as users, each granted `decide` on a flow, and one in ten delegating to the next for two
 # weeks: their rights changes written and chained by the triggers, as the program writes them (a few
 # thousand: each appends to its chain's head in turn, so in statements of 500).
-FILL_USERS = "INSERT INTO users (name) SELECT 'u' || g FROM generate_series(%(first)s::int, %(last)s::int) AS g"
+FILL_USERS = (
+    "INSERT INTO users (name) SELECT 'u' || g FROM generate_series(%(first)s::int, %(last)s::int) AS g"
+)
 FILL_GRANTS = (
     'INSERT INTO grants (user_name, "right", flow_id)'
     " SELECT 'u' || g, 'decide', 1 + g %% %(flows)s FROM generate_series(%(first)s::int, %(last)s::int) AS g"
