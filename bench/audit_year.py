@@ -31,7 +31,6 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 import argparse
 import asyncio
-import hashlib
 import os
 import random
 import resource
@@ -39,14 +38,14 @@ import statistics
 import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 import psycopg
-from psycopg.rows import dict_row
+from psycopg.rows import class_row, dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from backend.approvals.audit import AuditFilter, csv_header, csv_lines, every_page, search
-from backend.approvals.chain import GENESIS, verify
+from backend.approvals.chain import GENESIS, link, verify
 from backend.approvals.since_last import verify_since_last
 from backend.i18n.zones import zone
 from backend.queue.sweep import BATCH, sweep_ended_runs
@@ -162,12 +161,21 @@ def _rights(conn: psycopg.Connection[Any], params: dict[str, Any]) -> None:
             conn.execute(statement, batch)
 
 
+class ChainRow(NamedTuple):
+    """A row of CHAIN_ROWS, by name."""
+
+    chain: str
+    kind: str
+    ref: int
+    content: str
+
+
 def _chain(conn: psycopg.Connection[Any]) -> None:
     """Every record's hash computed here as `audit_chain_append` would, and copied in."""
     heads: dict[str, tuple[int, str]] = {}
     with (
         psycopg.connect(conn.info.dsn) as reading,  # a named cursor lives in a transaction
-        reading.cursor(name="chain_rows") as rows,
+        reading.cursor(name="chain_rows", row_factory=class_row(ChainRow)) as rows,
         psycopg.connect(conn.info.dsn, autocommit=True) as out,
         out.cursor().copy(
             "COPY audit_chain (chain, seq, kind, ref_id, content, prev_hash, hash) FROM STDIN"
@@ -175,11 +183,11 @@ def _chain(conn: psycopg.Connection[Any]) -> None:
     ):
         rows.itersize = 20_000
         rows.execute(CHAIN_ROWS)
-        for chain, kind, ref, content in rows:
-            seq, prev = heads.get(chain, (0, GENESIS))
-            hash_ = hashlib.sha256(f"{prev}\n{content}".encode()).hexdigest()
-            copy.write_row((chain, seq + 1, kind, ref, content, prev, hash_))
-            heads[chain] = (seq + 1, hash_)
+        for row in rows:
+            seq, prev = heads.get(row.chain, (0, GENESIS))
+            hash_ = link(prev, row.content)
+            copy.write_row((row.chain, seq + 1, row.kind, row.ref, row.content, prev, hash_))
+            heads[row.chain] = (seq + 1, hash_)
     with conn.cursor().copy("COPY audit_chain_heads (chain, seq, hash) FROM STDIN") as copy:
         for chain, (seq, hash_) in heads.items():
             copy.write_row((chain, seq, hash_))
