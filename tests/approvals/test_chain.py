@@ -20,10 +20,10 @@ from tests.approvals.test_decisions import approval_flow, decide, user
 from tests.support import Queue, plan_text
 
 
-def verdict(queue: Queue, flow_id: int | None = None) -> Verdict:
+def verdict(queue: Queue, flow_id: int | None = None, retention: timedelta | None = None) -> Verdict:
     async def go() -> Verdict:
         async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
-            return await verify(conn, flow_id)
+            return await verify(conn, flow_id, retention)
 
     return asyncio.run(go())
 
@@ -259,6 +259,21 @@ def test_a_vote_and_a_rights_change_changed_or_removed_by_hand_are_found_in_ever
         ("chain_row_changed", "rights", change[0]),
         ("chain_row_changed", "decision", approvals[2]),
     }
+
+
+def test_a_decision_moved_to_another_flow_by_hand_is_a_changed_row_not_a_swept_one(
+    decided: tuple[Queue, int, list[int]],
+) -> None:
+    """A one-flow verify finds the row by its id wherever it went: changed, even where a retention would
+    let a row that is gone pass as swept (its record is old enough: the retention here is zero)."""
+    queue, flow_id, approvals = decided
+    elsewhere = queue.save(approval_flow())
+    by_hand(queue, "approvals", f"UPDATE approvals SET flow_id = {elsewhere} WHERE id = {approvals[0]}")
+    found = verdict(queue, flow_id, retention=timedelta(0))
+    assert [(b.code, b.kind, b.ref_id) for b in found.breaks] == [
+        ("chain_row_changed", "decision", approvals[0])
+    ]
+    assert found.swept == 0
 
 
 def test_verify_makes_each_record_again_with_the_content_functions_inlined(database_url: str) -> None:
