@@ -29,6 +29,7 @@ from psycopg import AsyncConnection
 from backend.approvals.breaks import Break
 from backend.approvals.chain import (
     GENESIS,
+    PAGE,
     Differing,
     Links,
     Unrecorded,
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from backend.approvals.signing import Signed
 
 QUERIES = load("backend.approvals", "verified.sql")
-_PAGE = 5000
+_PAGE = PAGE  # records a page: a test makes it small to interrupt a verify between pages
 # decided_at and cast_at are when their transaction began, and it commits later: the rows' check reaches
 # back this far before the last one, so that a row committed just after it is not missed.
 _LATE_COMMIT = timedelta(hours=1)
