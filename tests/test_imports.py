@@ -37,6 +37,7 @@ NEVER_IMPORTS: dict[str, set[str]] = {
     "strict_json": {"*"},
     "faults": {"*"},
     "digests": {"*"},
+    "outcomes": {"*"},
     "graph": {
         "walker",
         "queue",

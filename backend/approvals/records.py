@@ -12,13 +12,13 @@ from typing import Any, Literal, LiteralString
 from psycopg import AsyncConnection
 from psycopg.rows import class_row
 
-from backend.queue.claims import FinalOutcome
+from backend.outcomes import FinalOutcome
 from backend.store.queries import every, load
 
 QUERIES = load("backend.approvals", "queries.sql")
 
 # What an approval ended as (the table's CHECK): a decision, a deadline's, or closed with its run or branch.
-# The queue names them (it resumes from them and imports nothing of the approvals); this is that list.
+# Named in backend/outcomes.py, which the queue reads too (it resumes from them).
 Outcome = FinalOutcome
 VoteKind = Literal["approve", "reject"]
 OnTimeout = Literal["approve", "reject", "skip"]

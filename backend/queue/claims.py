@@ -7,6 +7,8 @@ from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
+from backend.outcomes import FinalOutcome
+
 # A resume that throws is tried again 1, 2, 4 and 8 minutes on; the fifth failure fails the run.
 MAX_ATTEMPTS = 5
 FIRST_BACKOFF = timedelta(minutes=1)
@@ -30,19 +32,8 @@ def backoff(attempts: int) -> timedelta:
     return FIRST_BACKOFF * int(2 ** (attempts - 1))
 
 
-# What a wait waits for (waits.kind), and the outcomes an approval keeps for good (approvals_final): the
-# approvals' own names, written here as the queue imports nothing of the approvals.
+# What a wait waits for (waits.kind).
 WaitKind = Literal["start", "approval", "delay", "undo", "event", "retry"]
-FinalOutcome = Literal[
-    "approved",
-    "rejected",
-    "timed_out_approved",
-    "timed_out_rejected",
-    "skipped",
-    "cancelled",
-    "run_failed",
-    "branch_cancelled",
-]
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,8 @@ from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
 from backend.observability import events
-from backend.queue.claims import MAX_ATTEMPTS, ApprovalRead, Claim, Claimed, FinalOutcome, WaitKind
+from backend.outcomes import FinalOutcome
+from backend.queue.claims import MAX_ATTEMPTS, ApprovalRead, Claim, Claimed, WaitKind
 from backend.queue.preview_walk import Recorded
 from backend.queue.queries import QUERIES
 from backend.store.queries import every, load, one, scalar, scalars

@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import grimp
+
 from backend.approvals.queue_port import ApprovalsPort
 from backend.queue.ports import Approvals
 from backend.queue.runs import RunApprovals
@@ -69,6 +71,19 @@ _PORTS: tuple[Approvals, RunApprovals] = (ApprovalsPort(), ApprovalsPort())
 def test_the_product_side_imports_nothing_of_the_queue() -> None:
     imported = imported_modules(_tree(APPROVALS / "decisions.py"))
     assert {name for name in imported if f"{name}.".startswith("backend.queue.")} == set()
+
+
+def test_nor_through_another_module() -> None:
+    """What decisions.py imports, and what those import in turn, all the way down (grimp's graph: imports
+    inside functions and under TYPE_CHECKING count): none of it is the queue's."""
+    graph = grimp.build_graph("backend", cache_dir=None, exclude_type_checking_imports=False)
+    reached = graph.find_upstream_modules("backend.approvals.decisions")
+    chains = {
+        " -> ".join(graph.find_shortest_chain("backend.approvals.decisions", module) or ())
+        for module in reached
+        if module == "backend.queue" or module.startswith("backend.queue.")
+    }
+    assert chains == set()
 
 
 def test_only_the_queue_port_implements_the_queues_approvals_ports() -> None:
