@@ -94,6 +94,7 @@ PLURALS: dict[str, str] = {
     "ui_canvas_findings_count": "count",
     "ui_inbox_arrived": "count",
     "ui_inbox_count": "count",
+    "ui_finding_label_long": "limit",
     "ui_name_too_long": "limit",
     "ui_save_refused": "count",
     "ui_show_limit": "limit",

@@ -294,6 +294,7 @@ UI_KINDS: dict[str, str] = {
     "ui_finding_duration": "message",
     "ui_finding_escalation_late": "message",
     "ui_finding_field": "message",
+    "ui_finding_label_long": "message",
     "ui_finding_missing": "message",
     "ui_finding_moment": "message",
     "ui_finding_names": "message",

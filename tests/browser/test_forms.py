@@ -1,7 +1,8 @@
 """The node panels in words: durations as a number and a unit (the document keeps ISO 8601), the delay's
 two ways as a choice in the reader's language, a manual trigger without a schedule's fields, a set form
-whose buttons say what they do, and findings as sentences on the field they concern, with no regex or
-JSON pointer anywhere on the page. Like every browser test, no console error (conftest.py)."""
+whose buttons say what they do, and findings as sentences on the field they concern (a label too long
+too), with no regex or JSON pointer anywhere on the page. Like every browser test, no console error
+(conftest.py)."""
 
 from __future__ import annotations
 
@@ -185,6 +186,19 @@ def test_the_panels_in_german_and_japanese(browser: Browser, server: Server) -> 
     )
     _no_internals(page)
     screenshot(page, "forms-delay-de")
+
+    # A label longer than the format allows (200 characters): said beside the label and in the findings,
+    # by the label's beginning, never as the format's sentence with its pointer.
+    label = panel.get_by_label("Bezeichnung", exact=True)
+    label.fill("Abkühlen, bis die Buchhaltung den Monat abgeschlossen hat. " * 4)
+    said = "Abkühlen, bis die Buchhaltung den Monat…: Die Bezeichnung ist zu lang: höchstens 200 Zeichen."
+    expect(panel.locator("label.field + .field-findings")).to_have_text(said)
+    expect(page.locator(".findings").get_by_role("button", name=said)).to_be_visible()
+    _no_internals(page)
+    screenshot(page, "forms-label-long-de")
+    label.fill("Abkühlen")
+    expect(page.locator(".findings").get_by_role("button", name=said)).to_have_count(0)
+    expect(panel.locator("label.field + .field-findings")).to_have_count(0)
     page.context.close()
 
     page, _ = _open(browser, server, "hedda", "ja-JP")

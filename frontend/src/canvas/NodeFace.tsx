@@ -1,5 +1,6 @@
 // The face of a node, the same on the editor's canvas and on the run page: its type's icon on its kind's
-// colour, the author's label first (the id when there is none) and the type's name under it.
+// colour, the author's label first (the id when there is none; a long one cut at three lines, whole in its
+// tooltip) and the type's name under it.
 import { useTranslation } from 'react-i18next';
 import type { FlowNode } from '../flows/document';
 import { looks } from './kinds';
@@ -13,7 +14,7 @@ export function NodeFace({ node }: { node: Pick<FlowNode, 'id' | 'type' | 'label
         <Icon size={16} strokeWidth={2.2} />
       </span>
       <div className="card-words">
-        <div className="card-id" translate="no">
+        <div className="card-id" translate="no" title={node.label ?? node.id}>
           {node.label ?? node.id}
         </div>
         <div className="card-type">{t(`node_type_${node.type}`)}</div>

@@ -39,6 +39,24 @@ describe('findings as people read them', () => {
     expect(placed.sentence).toBe('ui_finding_duration(node=Cool down,field=ui_field_duration)');
   });
 
+  it("says which node's label is too long, beside the label, without the format's pointer", () => {
+    const long = 'Ask the head of purchasing whether this order may go ahead '.repeat(4);
+    const doc = { ...DOC, nodes: [...DOC.nodes, { id: 'ask', type: 'approval', label: long, config: {} }] };
+    const message =
+      'The flow does not match its format at /nodes/3/label: The value must have at most 200 characters.';
+    const said = placeFinding(
+      { code: 'format_invalid', node: 'ask', wire: null, message, detail: '/nodes/3/label' },
+      doc,
+      t,
+    );
+    expect(said.field).toBe('label');
+    expect(said.sentence).toBe(
+      'ui_finding_label_long(node=Ask the head of purchasing whether this…,count=200,limit=200)',
+    );
+    const other = { code: 'format_invalid', node: 'ask', wire: null, message, detail: '/nodes/3/id' };
+    expect(placeFinding(other, doc, t)).toMatchObject({ field: null, sentence: message });
+  });
+
   it('says a missing field is empty, and a delay without either way to choose one', () => {
     const missing = placeFinding(finding('delay2', '/nodes/2/config/duration'), DOC, t);
     expect(missing.sentence).toBe('ui_finding_missing(node=delay2,field=ui_field_duration)');

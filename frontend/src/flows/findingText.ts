@@ -76,10 +76,29 @@ export function fieldTitle(field: string, t: Translate): string {
   return key ? t(key) : t('ui_finding_some_field');
 }
 
+/** The longest label the flow format allows (flow.schema.json); the one rule a label has. */
+export const LABEL_LIMIT = 200;
+/** How much of a long label names its node in a finding's sentence: a label may be 200 characters. */
+const LABEL_SHOWN = 40;
+/** The field a finding about the node's label is placed on: beside the label, not in the config's form. */
+export const LABEL_FIELD = 'label';
+
+/** A node's name as a finding says it: a long label by its beginning, without the spaces it ends in. */
+export function shortened(name: string): string {
+  const trimmed = name.trim();
+  return trimmed.length > LABEL_SHOWN ? `${trimmed.slice(0, LABEL_SHOWN).trimEnd()}…` : trimmed;
+}
+
 export function placeFinding(finding: Finding, doc: FlowDocument, t: Translate): Placed {
   const node = finding.node === null ? undefined : doc.nodes.find((n) => n.id === finding.node);
-  const name = node ? node.label || node.id : (finding.node ?? '');
+  const name = shortened(node ? node.label || node.id : (finding.node ?? ''));
   const base = { node: finding.node, code: finding.code };
+  // The format's finding cites a pointer (/nodes/3/label) for programs; a person reads which node's label
+  // is too long, beside the label.
+  if (finding.code === 'format_invalid' && node && /^\/nodes\/\d+\/label$/.test(finding.detail ?? '')) {
+    const sentence = t('ui_finding_label_long', { node: name, count: LABEL_LIMIT, limit: LABEL_LIMIT });
+    return { ...base, field: LABEL_FIELD, sentence };
+  }
   const onField = ON_FIELD[finding.code];
   if (onField && node) {
     const [field, key] = onField;

@@ -14,7 +14,7 @@ import { ApprovalPanel } from './ApprovalPanel';
 import { OWN_PANELS } from './ownPanels';
 import { prepareSchema, uiSchemaFor, withTemplateWidget, withoutUnused } from './schemaForm';
 import { usePlaced } from '../flows/findingSentences';
-import type { Placed } from '../flows/findingText';
+import { LABEL_FIELD, type Placed } from '../flows/findingText';
 import { FieldFindings } from './FieldFindings';
 import { FORM_BUTTONS } from './formButtons';
 import { formValidator } from './formValidator';
@@ -42,7 +42,8 @@ const NO_FINDINGS: Placed[] = [];
 /** The findings on the form's fields, where rjsf shows a field's errors (under the field). */
 function fieldErrors(placed: Placed[]): ErrorSchema {
   const errors: Record<string, { __errors: string[] }> = {};
-  for (const p of placed) if (p.field) (errors[p.field] ??= { __errors: [] }).__errors.push(p.sentence);
+  for (const p of placed)
+    if (p.field && p.field !== LABEL_FIELD) (errors[p.field] ??= { __errors: [] }).__errors.push(p.sentence);
   return errors as ErrorSchema;
 }
 
@@ -77,6 +78,7 @@ export function ConfigPanel({ node, readOnly }: { node: FlowNode; readOnly: bool
           onChange={(e) => apply(setLabel(useEditor.getState().doc, node.id, e.target.value))}
         />
       </label>
+      <FieldFindings nodeId={node.id} field={LABEL_FIELD} />
       {schema.error && <p role="alert">{failureSentence(schema.error, t)}</p>}
       <FieldFindings nodeId={node.id} field={null} />
       {node.type === 'approval' ? (
