@@ -5,7 +5,7 @@
 // parallel inside a lane is a block inside that lane.
 import { parallelRegions, regions, type FlowDocument, type FlowNode, type Position } from '../flows/document';
 import { NODE_HEIGHT, NODE_WIDTH, type Size } from './cardSize';
-import { place } from './layout';
+import { place } from './place';
 import { regionPad } from './lanes';
 
 const RANK_GAP = 70;
