@@ -400,8 +400,8 @@ async def _chain_reader(call: Call) -> int | None:
 async def audit_chain(call: Call) -> Response:
     flow_id = await _chain_reader(call)
     chain_name = None if flow_id is None else f"flow:{flow_id}"
-    found = await chain.records(call.conn, chain_name)
-    return reply(export_document(found, await chain.heads(call.conn, chain_name)))
+    found, heads = await chain.records(call.conn, chain_name)
+    return reply(export_document(found, heads))
 
 
 @endpoint(

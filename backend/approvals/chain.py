@@ -67,6 +67,7 @@ class Record(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class _Head:
     chain: str
+    seq: int
     hash: str
 
 
@@ -150,15 +151,63 @@ def head_breaks(links: Links, heads: dict[str, str]) -> list[Break]:
     ]
 
 
-async def records(conn: AsyncConnection[Any], chain: str | None) -> list[Record]:
-    """Every record of `chain` (or of every chain), in order: what the export carries."""
-    return [record async for page in record_pages(conn, chain) for record in page]
+async def records(conn: AsyncConnection[Any], chain: str | None) -> tuple[list[Record], dict[str, str]]:
+    """Every record of `chain` (or of every chain), in order, and the heads they end at: what the export
+    carries (`records_to_heads`: a decision made while they are read is in both)."""
+    heads: dict[str, str] = {}
+    found = [record async for page in records_to_heads(conn, chain, heads) for record in page]
+    return found, heads
 
 
-async def record_pages(conn: AsyncConnection[Any], chain: str | None) -> AsyncIterator[list[Record]]:
-    """The records of `chain` (or of every chain) in order, a page at a time: a year of them is read
-    without being held."""
-    after: tuple[str | None, int | None] = (None, None)
+async def records_to_heads(
+    conn: AsyncConnection[Any], chain: str | None, heads: dict[str, str]
+) -> AsyncIterator[list[Record]]:
+    """The records of `chain` (or of every chain) a page at a time, read until each chain's last record is
+    its head as it is then; `heads` is filled with those heads when the pages end.
+
+    A verify of a year reads for minutes while people decide, and a decision moves its chain's head in the
+    transaction that appends its record: heads read before the records would be behind the records read,
+    and heads read after them ahead. So the heads are read after the records, and each chain whose head
+    is then past the last record read is read on from there, until a round finds no chain behind or reads
+    nothing new. A head behind the last record (a record appended by hand) or past records that are not
+    there (a tail removed) stays as it is: `head_breaks` finds it. The same holds for one chain in
+    since_last.py.
+    """
+    last: dict[str, int] = {}
+    pages = record_pages(conn, chain)
+    rounds = 0
+    while True:
+        grew = False
+        rounds += 1
+        async for page in pages:
+            grew = True
+            for record in page:
+                last[record.chain] = record.seq
+            yield page
+        now = await head_positions(conn, chain)
+        behind = sorted(name for name, (seq, _) in now.items() if seq > last.get(name, 0))
+        # A round that read nothing ends it (a tail removed is read no further), but the first: a decision
+        # may have committed between its last page and the heads.
+        if not behind or not (grew or rounds == 1):
+            break
+        pages = _chains_after(conn, [(name, last.get(name, 0)) for name in behind])
+    heads.update((name, hash_) for name, (_, hash_) in now.items())
+
+
+async def _chains_after(
+    conn: AsyncConnection[Any], starts: list[tuple[str, int]]
+) -> AsyncIterator[list[Record]]:
+    """The records of each chain after its given seq."""
+    for name, seq in starts:
+        async for page in record_pages(conn, name, (name, seq)):
+            yield page
+
+
+async def record_pages(
+    conn: AsyncConnection[Any], chain: str | None, after: tuple[str | None, int | None] = (None, None)
+) -> AsyncIterator[list[Record]]:
+    """The records of `chain` (or of every chain) in order after (chain, seq) `after`, a page at a time: a
+    year of them is read without being held."""
     while True:
         page = await record_page(conn, chain, *after)
         if page:
@@ -182,9 +231,14 @@ async def record_page(
 
 
 async def heads(conn: AsyncConnection[Any], chain: str | None) -> dict[str, str]:
-    return {
-        head.chain: head.hash for head in await every(conn, _Head, QUERIES["chain_heads"], {"chain": chain})
-    }
+    """Each chain's head (of `chain` only, when given) as it is now: its last record's hash."""
+    return {name: hash_ for name, (_, hash_) in (await head_positions(conn, chain)).items()}
+
+
+async def head_positions(conn: AsyncConnection[Any], chain: str | None) -> dict[str, tuple[int, str]]:
+    """Each chain's head (of `chain` only, when given) as it is now: its last record's seq and hash."""
+    found = await every(conn, _Head, QUERIES["chain_heads"], {"chain": chain})
+    return {head.chain: (head.seq, head.hash) for head in found}
 
 
 async def verify(
@@ -201,9 +255,8 @@ async def verify(
     """
     chain = None if flow_id is None else f"flow:{flow_id}"
     verdict = Verdict()
-    verdict.heads = await heads(conn, chain)
     links = Links()
-    async for page in record_pages(conn, chain):
+    async for page in records_to_heads(conn, chain, verdict.heads):
         for record in page:
             links.add(record)
         verdict.records += len(page)

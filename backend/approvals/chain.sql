@@ -12,7 +12,7 @@ LIMIT %(limit)s
 
 -- name: chain_heads
 -- Each chain's last record as its head says it.
-SELECT chain, hash FROM audit_chain_heads
+SELECT chain, seq, hash FROM audit_chain_heads
 WHERE (%(chain)s::text IS NULL OR chain = %(chain)s::text)
 ORDER BY chain
 

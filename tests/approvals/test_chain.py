@@ -10,11 +10,13 @@ import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
 
-from backend.approvals.chain import GENESIS, Verdict, link, verify
+from backend.approvals import chain, since_last
+from backend.approvals.chain import GENESIS, Record, Verdict, link, verify
 from backend.approvals.chain import QUERIES as CHAIN
 from tests.approvals.test_decisions import approval_flow, decide, user
 from tests.support import Queue, plan_text
@@ -283,3 +285,97 @@ def test_verify_makes_each_record_again_with_the_content_functions_inlined(datab
     assert "jsonb_build_object" in plan
     assert "audit_decision_content" not in plan and "audit_vote_content" not in plan
     assert "audit_rights_content" not in plan and "audit_utc" not in plan
+
+
+def _pending(queue: Queue, flow_id: int) -> int:
+    """An approval of a new run of the flow, waiting for its decision."""
+    run_id = queue.start(flow_id, input={"id": "A-late"})
+    queue.clock.advance(timedelta(minutes=1))
+    queue.drain()
+    row = queue.one("SELECT id FROM approvals WHERE run_id = %s AND outcome IS NULL", run_id)
+    assert row is not None, (queue.status(run_id), queue.codes(run_id))
+    return int(row[0])
+
+
+def deciding_during_the_first_read(
+    monkeypatch: pytest.MonkeyPatch, module: object, queue: Queue, approval_id: int, by: str
+) -> None:
+    """`module`'s reads of a page of records, the first of which is followed by a decision, committed
+    (as a person deciding in the minutes a verify of a year reads)."""
+    read_page = chain.record_page
+    pending = [approval_id]
+
+    async def read_then_decide(*args: Any, **kwargs: Any) -> list[Record]:
+        page = await read_page(*args, **kwargs)
+        while pending:
+            await asyncio.to_thread(decide, queue, pending.pop(), "approved", by)
+        return page
+
+    monkeypatch.setattr(module, "record_page", read_then_decide)
+
+
+def test_a_decision_recorded_while_a_verify_reads_is_no_break(
+    decided: tuple[Queue, int, list[int]], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A verify of a year reads for minutes while people decide, and each decision moves its chain's head.
+    One recorded while a verify, an export or a verify since the last reads is read with them, not taken
+    for a tail missing or a record appended by hand (chain_head_mismatch)."""
+    from tests.api.support import app_client, auth, make_user
+
+    queue, flow_id, _ = decided
+    name = f"flow:{flow_id}"
+
+    def newest() -> str:
+        row = queue.one("SELECT hash FROM audit_chain_heads WHERE chain = %s", name)
+        assert row is not None
+        return str(row[0])
+
+    deciding_during_the_first_read(monkeypatch, chain, queue, _pending(queue, flow_id), f"ann{flow_id}")
+    found = verdict(queue, flow_id)
+    assert found.intact, found.breaks
+    assert found.records == 8, "the decision and its vote, recorded meanwhile, are read and linked too"
+    assert found.heads == {name: newest()}
+
+    token = make_user(queue.url, f"auditor{flow_id}", f"audit:{flow_id}")
+    deciding_during_the_first_read(monkeypatch, chain, queue, _pending(queue, flow_id), f"ann{flow_id}")
+    with app_client(queue.url) as client:
+        document = client.get(f"/api/audit/chain?flow={flow_id}", headers=auth(token)).json()
+    assert document["heads"] == {name: newest()}
+    assert [record["seq"] for record in document["records"]] == list(range(1, 12))
+    export = tmp_path / "chain.json"
+    export.write_text(json.dumps(document))
+    assert cli(queue, "--file", str(export)).returncode == 0
+
+    assert asyncio.run(_since_last(queue, flow_id)).intact  # a first point, at the chain's end
+    deciding_during_the_first_read(monkeypatch, since_last, queue, _pending(queue, flow_id), f"ann{flow_id}")
+    since = asyncio.run(_since_last(queue, flow_id))
+    assert since.intact, since.breaks
+    assert since.records == 2, "only the decision made meanwhile and its vote are after the last point"
+    assert since.heads == {name: newest()}
+
+
+async def _since_last(queue: Queue, flow_id: int) -> Verdict:
+    async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+        return await since_last.verify_since_last(conn, flow_id)
+
+
+def test_a_record_appended_by_hand_past_its_head_is_still_found(
+    decided: tuple[Queue, int, list[int]],
+) -> None:
+    """Reading on while a chain's head moves ahead of what was read stops at the head: a record written
+    past it, without it, is a break for the full verify and for the verify since the last."""
+    queue, flow_id, _ = decided
+    name = f"flow:{flow_id}"
+    last = queue.one("SELECT seq, hash FROM audit_chain_heads WHERE chain = %s", name)
+    assert last is not None
+    content = '{"forged": true}'
+    by_hand(
+        queue,
+        "audit_chain",
+        "INSERT INTO audit_chain (chain, seq, kind, ref_id, content, prev_hash, hash)"
+        f" VALUES ('{name}', {last[0] + 1}, 'decision', 1000000000, '{content}', '{last[1]}',"
+        f" '{link(last[1], content)}')",
+    )
+    # Its decision is no row either (chain_row_removed): the head's break is the one read on past it.
+    assert "chain_head_mismatch" in {b.code for b in verdict(queue, flow_id).breaks}
+    assert "chain_head_mismatch" in {b.code for b in asyncio.run(_since_last(queue, flow_id)).breaks}
