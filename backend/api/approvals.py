@@ -29,7 +29,7 @@ from backend.approvals.audit import (
     search,
 )
 from backend.approvals.breaks import RecordKind
-from backend.approvals.chain_commands import export_document, signed_heads_here
+from backend.approvals.chain_commands import export_pieces, signed_heads_here
 from backend.approvals.decisions import COMMENT_MAX, ApprovalDecisions, DecisionRefused
 from backend.approvals.records import Approval, OnTimeout, Outcome, RejectRule, VoteKind
 from backend.i18n.zones import reader_zone
@@ -400,8 +400,9 @@ async def _chain_reader(call: Call) -> int | None:
 async def audit_chain(call: Call) -> Response:
     flow_id = await _chain_reader(call)
     chain_name = None if flow_id is None else f"flow:{flow_id}"
-    found, heads = await chain.records(call.conn, chain_name)
-    return reply(export_document(found, heads))
+    # Sent as it is read, a page at a time on a connection of the pool's own: a year's chains are a file
+    # of gigabytes, never built in memory or encoded in one go on the event loop.
+    return downloads.streamed_json(export_pieces(call.pool.connection, chain_name))
 
 
 @endpoint(

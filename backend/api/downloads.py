@@ -56,18 +56,27 @@ def streamed(pieces: AsyncIterator[str], name: str, query: Mapping[str, Any]) ->
     unclosed; a CSV's last lines are missing, which its rows alone do not show), and it is logged."""
     headers: dict[str, str] = {}
     media_type, mark = _kind(name, query, headers)
+    return StreamingResponse(
+        _sent(pieces, mark, f"the download {name}"), media_type=media_type, headers=headers
+    )
 
-    async def body() -> AsyncIterator[bytes]:
-        if mark:
-            yield mark
-        try:
-            async for piece in pieces:
-                yield piece.encode()
-        except Exception:
-            log.exception("the download %s failed halfway; its reader got it cut short", name)
-            raise
 
-    return StreamingResponse(body(), media_type=media_type, headers=headers)
+def streamed_json(pieces: AsyncIterator[str]) -> StreamingResponse:
+    """A JSON answer (not a file to save) written a piece at a time while it is sent; a failure halfway
+    cuts it short, as `streamed` does."""
+    return StreamingResponse(_sent(pieces, b"", "a streamed answer"), media_type="application/json")
+
+
+async def _sent(pieces: AsyncIterator[str], mark: bytes, what: str) -> AsyncIterator[bytes]:
+    """`pieces` as bytes after `mark`; a failure halfway is logged (the reader only sees the answer cut)."""
+    if mark:
+        yield mark
+    try:
+        async for piece in pieces:
+            yield piece.encode()
+    except Exception:
+        log.exception("%s failed halfway; its reader got it cut short", what)
+        raise
 
 
 def _kind(name: str, query: Mapping[str, Any], headers: dict[str, str]) -> tuple[str, bytes]:

@@ -27,7 +27,8 @@ Examples:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
@@ -151,16 +152,23 @@ def head_breaks(links: Links, heads: dict[str, str]) -> list[Break]:
     ]
 
 
-async def records(conn: AsyncConnection[Any], chain: str | None) -> tuple[list[Record], dict[str, str]]:
-    """Every record of `chain` (or of every chain), in order, and the heads they end at: what the export
-    carries (`records_to_heads`: a decision made while they are read is in both)."""
-    heads: dict[str, str] = {}
-    found = [record async for page in records_to_heads(conn, chain, heads) for record in page]
-    return found, heads
+# Where each statement of a long read gets its connection: a verify holds one throughout (`held`), a
+# download takes one from the pool for each page and gives it back while the page is sent.
+Connect = Callable[[], AbstractAsyncContextManager[AsyncConnection[Any]]]
+
+
+def held(conn: AsyncConnection[Any]) -> Connect:
+    """`conn`, for every statement."""
+
+    @asynccontextmanager
+    async def same() -> AsyncIterator[AsyncConnection[Any]]:
+        yield conn
+
+    return same
 
 
 async def records_to_heads(
-    conn: AsyncConnection[Any], chain: str | None, heads: dict[str, str]
+    connect: Connect, chain: str | None, heads: dict[str, str]
 ) -> AsyncIterator[list[Record]]:
     """The records of `chain` (or of every chain) a page at a time, read until each chain's last record is
     its head as it is then; `heads` is filled with those heads when the pages end.
@@ -174,42 +182,36 @@ async def records_to_heads(
     since_last.py.
     """
     last: dict[str, int] = {}
-    pages = record_pages(conn, chain)
+    starts: list[tuple[str | None, int | None]] = [(chain, None)]  # the first round: from the start
     rounds = 0
     while True:
         grew = False
         rounds += 1
-        async for page in pages:
-            grew = True
-            for record in page:
-                last[record.chain] = record.seq
-            yield page
-        now = await head_positions(conn, chain)
+        for name, after in starts:
+            async for page in record_pages(connect, name, (name, after)):
+                grew = True
+                for record in page:
+                    last[record.chain] = record.seq
+                yield page
+        async with connect() as conn:
+            now = await head_positions(conn, chain)
         behind = sorted(name for name, (seq, _) in now.items() if seq > last.get(name, 0))
         # A round that read nothing ends it (a tail removed is read no further), but the first: a decision
         # may have committed between its last page and the heads.
         if not behind or not (grew or rounds == 1):
             break
-        pages = _chains_after(conn, [(name, last.get(name, 0)) for name in behind])
+        starts = [(name, last.get(name, 0)) for name in behind]
     heads.update((name, hash_) for name, (_, hash_) in now.items())
 
 
-async def _chains_after(
-    conn: AsyncConnection[Any], starts: list[tuple[str, int]]
-) -> AsyncIterator[list[Record]]:
-    """The records of each chain after its given seq."""
-    for name, seq in starts:
-        async for page in record_pages(conn, name, (name, seq)):
-            yield page
-
-
 async def record_pages(
-    conn: AsyncConnection[Any], chain: str | None, after: tuple[str | None, int | None] = (None, None)
+    connect: Connect, chain: str | None, after: tuple[str | None, int | None] = (None, None)
 ) -> AsyncIterator[list[Record]]:
     """The records of `chain` (or of every chain) in order after (chain, seq) `after`, a page at a time: a
     year of them is read without being held."""
     while True:
-        page = await record_page(conn, chain, *after)
+        async with connect() as conn:
+            page = await record_page(conn, chain, *after)
         if page:
             yield page
         if len(page) < PAGE:
@@ -222,11 +224,12 @@ async def record_page(
     chain: str | None,
     after_chain: str | None,
     after_seq: int | None,
-    limit: int = PAGE,
+    limit: int | None = None,
 ) -> list[Record]:
-    """Up to `limit` records of `chain` (or of every chain) after (`after_chain`, `after_seq`), in order."""
+    """Up to `limit` (a page) records of `chain` (or of every chain) after (`after_chain`, `after_seq`), in
+    order."""
     cur = conn.cursor(row_factory=named_row(Record))
-    params = {"chain": chain, "after_chain": after_chain, "after_seq": after_seq, "limit": limit}
+    params = {"chain": chain, "after_chain": after_chain, "after_seq": after_seq, "limit": limit or PAGE}
     return await (await cur.execute(QUERIES["chain_records"], params)).fetchall()
 
 
@@ -256,7 +259,7 @@ async def verify(
     chain = None if flow_id is None else f"flow:{flow_id}"
     verdict = Verdict()
     links = Links()
-    async for page in records_to_heads(conn, chain, verdict.heads):
+    async for page in records_to_heads(held(conn), chain, verdict.heads):
         for record in page:
             links.add(record)
         verdict.records += len(page)

@@ -10,14 +10,14 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from psycopg import AsyncConnection
 
 from backend.approvals.breaks import Break
-from backend.approvals.chain import Record, Verdict, check_links, verify
+from backend.approvals.chain import Connect, Record, Verdict, check_links, records_to_heads, verify
 from backend.approvals.head_signer import sign_heads
 from backend.approvals.heads_mail import mailing
 from backend.approvals.signing import (
@@ -35,9 +35,16 @@ from backend.settings import Settings
 EXPORT_FORMAT = "flowyard.audit-chain/1"
 
 
-def export_document(records: list[Record], heads: dict[str, str]) -> dict[str, Any]:
-    """What GET /api/audit/chain returns and `--file` reads: every record with its hashes, and the heads."""
-    return {"format": EXPORT_FORMAT, "records": [r.to_json() for r in records], "heads": heads}
+async def export_pieces(connect: Connect, chain: str | None) -> AsyncIterator[str]:
+    """What GET /api/audit/chain sends and `--file` reads, a page of records at a time: the format, every
+    record with its hashes, and the heads they end at (read after them: `records_to_heads`)."""
+    heads: dict[str, str] = {}
+    yield f'{{"format": {json.dumps(EXPORT_FORMAT)}, "records": ['
+    between = ""
+    async for page in records_to_heads(connect, chain, heads):
+        yield between + ", ".join(json.dumps(record.to_json()) for record in page)
+        between = ", "
+    yield f'], "heads": {json.dumps(heads)}}}'
 
 
 def _read_export(path: str) -> Verdict | None:

@@ -379,3 +379,28 @@ def test_a_record_appended_by_hand_past_its_head_is_still_found(
     # Its decision is no row either (chain_row_removed): the head's break is the one read on past it.
     assert "chain_head_mismatch" in {b.code for b in verdict(queue, flow_id).breaks}
     assert "chain_head_mismatch" in {b.code for b in asyncio.run(_since_last(queue, flow_id)).breaks}
+
+
+def test_the_export_is_written_a_page_at_a_time_and_verifies(
+    decided: tuple[Queue, int, list[int]], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """GET /api/audit/chain sends what `export_pieces` writes: the records a page at a time (a year's
+    chains are gigabytes, never held), then the heads; together one document that verifies offline."""
+    from backend.approvals.chain_commands import export_pieces
+
+    queue, flow_id, _ = decided
+    monkeypatch.setattr(chain, "PAGE", 2)
+
+    async def pieces() -> list[str]:
+        async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
+            return [piece async for piece in export_pieces(chain.held(conn), f"flow:{flow_id}")]
+
+    written = asyncio.run(pieces())
+    # The opening, the six records two a page, the heads.
+    assert len(written) == 1 + 3 + 1, written
+    document = json.loads("".join(written))
+    assert [record["seq"] for record in document["records"]] == [1, 2, 3, 4, 5, 6]
+    assert document["format"] == "flowyard.audit-chain/1" and list(document["heads"]) == [f"flow:{flow_id}"]
+    export = tmp_path / "chain.json"
+    export.write_text("".join(written))
+    assert cli(queue, "--file", str(export)).returncode == 0
