@@ -13,6 +13,8 @@ the database computes them, so `verify` checks real links). It makes its own dat
   after it (keyset), against the target p95 under 100 ms;
 - the CSV export of up to 100,000 decisions, streamed as the API streams it (its code path without HTTP):
   rows per second (target 50,000) and how much the process's peak memory grew while it wrote them;
+- the chains' export (GET /api/audit/chain's code path without HTTP): megabytes a second and the
+  process's peak memory growth;
 - `verify` over every chain: records per second (target 50,000); then `verify --since-last` from no
   verified point (page by page), and again with nothing added (what a daily verify costs);
 - the runs' sweep of the oldest ended month, row by row as the workers sweep (a waiting run of that month
@@ -46,6 +48,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from backend.approvals.audit import AuditFilter, csv_header, csv_lines, every_page, search
 from backend.approvals.chain import GENESIS, link, verify
+from backend.approvals.chain_commands import export_pieces
 from backend.approvals.since_last import verify_since_last
 from backend.i18n.zones import zone
 from backend.queue.sweep import BATCH, sweep_ended_runs
@@ -266,6 +269,28 @@ async def export(url: str, rows_wanted: int) -> None:
     )
 
 
+async def chain_export(url: str) -> None:
+    """Every chain's export as GET /api/audit/chain sends it (`export_pieces` on a pool, without HTTP): how
+    fast it is written, and how much the process's peak memory grew (a page is held at a time)."""
+    pool = AsyncConnectionPool(url, min_size=1, max_size=2, open=False, kwargs={"autocommit": True})
+    await pool.open()
+    try:
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        started, written, pieces = time.perf_counter(), 0, 0
+        async for piece in export_pieces(pool.connection, None):
+            written += len(piece.encode())
+            pieces += 1
+        elapsed = time.perf_counter() - started
+        grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    finally:
+        await pool.close()
+    print(
+        f"chain export of every chain, streamed: {written / 1e6:,.0f} MB in {pieces - 2:,} pages in"
+        f" {elapsed:.1f} s ({written / 1e6 / elapsed:.1f} MB/s); the process's peak memory grew"
+        f" {grown / 1e3:.0f} MB"
+    )
+
+
 async def verifying(url: str) -> None:
     """A full verify, then `--since-last` from no point (page by page, moving the points: what an
     interrupted verify resumes), then `--since-last` again with nothing added."""
@@ -391,6 +416,7 @@ def main() -> None:
             asyncio.run(searches(url, args.samples, args.flows, args.deciders, args.days))
         if "export" in wanted:
             asyncio.run(export(url, 100_000))
+            asyncio.run(chain_export(url))
         if "verify" in wanted:
             asyncio.run(verifying(url))
         if "sweep" in wanted:

@@ -13,11 +13,14 @@ import sys
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
+import ijson
+from ijson.common import ObjectBuilder
 from psycopg import AsyncConnection
 
 from backend.approvals.breaks import Break
-from backend.approvals.chain import Connect, Record, Verdict, check_links, records_to_heads, verify
+from backend.approvals.chain import Connect, Links, Record, Verdict, head_breaks, records_to_heads, verify
 from backend.approvals.head_signer import sign_heads
 from backend.approvals.heads_mail import mailing
 from backend.approvals.signing import (
@@ -48,15 +51,41 @@ async def export_pieces(connect: Connect, chain: str | None) -> AsyncIterator[st
 
 
 def _read_export(path: str) -> Verdict | None:
+    """A chain export (GET /api/audit/chain) checked as it is read, a record at a time with ijson's C
+    parser: a year's is gigabytes, and only each chain's last record is kept. None when the file is no
+    chain export: not JSON, another format, no records or heads, or a record not as an export writes it."""
+    links, records, seen = Links(), 0, set()
+    form: object = None
+    heads: dict[str, Any] | None = None
+    building: tuple[str, ObjectBuilder] | None = None  # a record or the heads, while its events come
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-        if document.get("format") != EXPORT_FORMAT:
-            return None
-        records = [Record(**record) for record in document["records"]]
-        heads = {str(k): str(v) for k, v in document["heads"].items()}
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        with open(path, "rb") as file:
+            for prefix, event, value in ijson.parse(file):
+                if building is not None:
+                    at, builder = building
+                    builder.event(event, value)
+                    if prefix == at and event == "end_map":
+                        building = None
+                        if at == "heads":
+                            heads = builder.value
+                        else:
+                            links.add(Record(**builder.value))
+                            records += 1
+                elif event == "start_map" and prefix in ("heads", "records.item"):
+                    building = (prefix, ObjectBuilder())
+                    building[1].event(event, value)
+                elif prefix == "records.item" or (prefix == "records" and event != "start_array"):
+                    if event != "end_array":
+                        return None  # a record that is no object, or records that are no list
+                elif prefix == "format":
+                    form = value
+                seen.add(prefix)
+    except (OSError, ValueError, TypeError, AttributeError, ijson.JSONError):
         return None
-    return Verdict(records=len(records), heads=heads, breaks=check_links(records, heads))
+    if form != EXPORT_FORMAT or heads is None or "records" not in seen:
+        return None
+    named = {str(chain): str(hash_) for chain, hash_ in heads.items()}
+    return Verdict(records=records, heads=named, breaks=links.breaks + head_breaks(links, named))
 
 
 def _say(verdict: Verdict, as_json: bool, since_last: bool = False) -> int:

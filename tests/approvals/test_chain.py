@@ -404,3 +404,44 @@ def test_the_export_is_written_a_page_at_a_time_and_verifies(
     export = tmp_path / "chain.json"
     export.write_text("".join(written))
     assert cli(queue, "--file", str(export)).returncode == 0
+
+
+def test_an_export_is_read_in_any_key_order_and_anything_else_is_refused(
+    decided: tuple[Queue, int, list[int]], tmp_path: Path
+) -> None:
+    """`audit verify --file` reads the export a record at a time (ijson): the keys in any order verify the
+    same; a file that is no chain export is refused with its reason code, never taken as an intact chain
+    of nothing."""
+    from tests.api.support import app_client, auth, make_user
+
+    queue, flow_id, _ = decided
+    token = make_user(queue.url, f"auditor{flow_id}", f"audit:{flow_id}")
+    with app_client(queue.url) as client:
+        document = client.get(f"/api/audit/chain?flow={flow_id}", headers=auth(token)).json()
+    export = tmp_path / "chain.json"
+    reordered = {"heads": document["heads"], "records": document["records"], "format": document["format"]}
+    export.write_text(json.dumps(reordered, indent=2))
+    result = cli(queue, "--file", str(export), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["records"] == len(document["records"]) == 7
+
+    record = document["records"][0]
+    refused = {
+        "not JSON": '{"format": "flowyard.audit-chain/1", "records": [',
+        "another format": json.dumps({**document, "format": "flowyard.flow/1"}),
+        "no format": json.dumps({"records": document["records"], "heads": document["heads"]}),
+        "no heads": json.dumps({"format": document["format"], "records": document["records"]}),
+        "no records": json.dumps({"format": document["format"], "heads": document["heads"]}),
+        "records no list": json.dumps({**document, "records": {"0": record}}),
+        "a record no object": json.dumps({**document, "records": [record, 5]}),
+        "a record with a field more": json.dumps({**document, "records": [{**record, "by": "x"}]}),
+        "a record without its hash": json.dumps(
+            {**document, "records": [{key: value for key, value in record.items() if key != "hash"}]}
+        ),
+        "heads no object": json.dumps({**document, "heads": ["x"]}),
+    }
+    for why, text in refused.items():
+        export.write_text(text)
+        result = cli(queue, "--file", str(export))
+        assert result.returncode == 1, (why, result.stdout)
+        assert "(audit_chain_export_invalid)" in result.stderr, (why, result.stderr)
