@@ -66,14 +66,9 @@ class Record(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class _Head:
-    chain: str
-    seq: int
-    hash: str
-
-
-@dataclass(frozen=True, slots=True)
 class _At:
+    """A record's place and hash: a chain's head, or a record a signed head names."""
+
     chain: str
     seq: int
     hash: str
@@ -144,11 +139,12 @@ def check_links(records: Iterable[Record], heads: dict[str, str] | None = None) 
 
 
 def head_breaks(links: Links, heads: dict[str, str]) -> list[Break]:
-    """Each chain whose last record `links` saw is not the head given."""
+    """Each chain whose last record `links` saw is not the head given, or that has records and no head
+    (its head's row removed: the chain would otherwise be read and held to nothing)."""
     return [
         Break(code="chain_head_mismatch", chain=chain)
-        for chain, head in heads.items()
-        if links.last.get(chain, (0, GENESIS))[1] != head
+        for chain in sorted(heads.keys() | links.last.keys())
+        if links.last.get(chain, (0, GENESIS))[1] != heads.get(chain)
     ]
 
 
@@ -168,53 +164,54 @@ def held(conn: AsyncConnection[Any]) -> Connect:
 
 
 async def records_to_heads(
-    connect: Connect, chain: str | None, heads: dict[str, str]
+    connect: Connect,
+    chain: str | None,
+    heads: dict[str, str],
+    after: int = 0,
+    limit: int | None = None,
 ) -> AsyncIterator[list[Record]]:
-    """The records of `chain` (or of every chain) a page at a time, read until each chain's last record is
-    its head as it is then; `heads` is filled with those heads when the pages end.
+    """The records of `chain` (or of every chain; of one chain, those after seq `after`) a page of `limit`
+    at a time, then those its head has reached meanwhile; `heads` is filled with the heads they end at.
 
     A verify of a year reads for minutes while people decide, and a decision moves its chain's head in the
-    transaction that appends its record: heads read before the records would be behind the records read,
-    and heads read after them ahead. So the heads are read after the records, and each chain whose head
-    is then past the last record read is read on from there, until a round finds no chain behind or reads
-    nothing new. A head behind the last record (a record appended by hand) or past records that are not
-    there (a tail removed) stays as it is: `head_breaks` finds it. The same holds for one chain in
-    since_last.py.
+    transaction that appends its record. So the heads are read once, after the records: no head is then
+    behind a record read, unless that record was written without its head (by hand: a break). Each chain
+    whose head is past its last record read is read once more, up to that head and no further: a decision
+    made meanwhile is read with the rest, a tail removed under its head reads nothing, and the reading
+    ends whatever keeps arriving. `head_breaks` finds what disagrees; since_last.py reads one chain so.
     """
     last: dict[str, int] = {}
-    starts: list[tuple[str | None, int | None]] = [(chain, None)]  # the first round: from the start
-    rounds = 0
-    while True:
-        grew = False
-        rounds += 1
-        for name, after in starts:
-            async for page in record_pages(connect, name, (name, after)):
-                grew = True
-                for record in page:
-                    last[record.chain] = record.seq
+    async for page in record_pages(connect, chain, (chain, after), limit=limit):
+        for record in page:
+            last[record.chain] = record.seq
+        yield page
+    async with connect() as conn:
+        now = await head_positions(conn, chain)
+    for name, (seq, _) in sorted(now.items()):
+        if seq > last.get(name, after if name == chain else 0):
+            start = (name, last.get(name, after if name == chain else 0))
+            async for page in record_pages(connect, name, start, until=seq, limit=limit):
                 yield page
-        async with connect() as conn:
-            now = await head_positions(conn, chain)
-        behind = sorted(name for name, (seq, _) in now.items() if seq > last.get(name, 0))
-        # A round that read nothing ends it (a tail removed is read no further), but the first: a decision
-        # may have committed between its last page and the heads.
-        if not behind or not (grew or rounds == 1):
-            break
-        starts = [(name, last.get(name, 0)) for name in behind]
     heads.update((name, hash_) for name, (_, hash_) in now.items())
 
 
 async def record_pages(
-    connect: Connect, chain: str | None, after: tuple[str | None, int | None] = (None, None)
+    connect: Connect,
+    chain: str | None,
+    after: tuple[str | None, int | None] = (None, None),
+    *,
+    until: int | None = None,
+    limit: int | None = None,
 ) -> AsyncIterator[list[Record]]:
-    """The records of `chain` (or of every chain) in order after (chain, seq) `after`, a page at a time: a
-    year of them is read without being held."""
+    """The records of `chain` (or of every chain) in order after (chain, seq) `after` (up to seq `until`),
+    a page at a time: a year of them is read without being held."""
+    size = limit or PAGE
     while True:
         async with connect() as conn:
-            page = await record_page(conn, chain, *after)
+            page = await record_page(conn, chain, *after, limit=size, until=until)
         if page:
             yield page
-        if len(page) < PAGE:
+        if len(page) < size:
             return
         after = (page[-1].chain, page[-1].seq)
 
@@ -225,11 +222,18 @@ async def record_page(
     after_chain: str | None,
     after_seq: int | None,
     limit: int | None = None,
+    until: int | None = None,
 ) -> list[Record]:
-    """Up to `limit` (a page) records of `chain` (or of every chain) after (`after_chain`, `after_seq`), in
-    order."""
+    """Up to `limit` (a page) records of `chain` (or of every chain) after (`after_chain`, `after_seq`)
+    and up to seq `until`, in order."""
     cur = conn.cursor(row_factory=named_row(Record))
-    params = {"chain": chain, "after_chain": after_chain, "after_seq": after_seq, "limit": limit or PAGE}
+    params = {
+        "chain": chain,
+        "after_chain": after_chain,
+        "after_seq": after_seq,
+        "until": until,
+        "limit": limit or PAGE,
+    }
     return await (await cur.execute(QUERIES["chain_records"], params)).fetchall()
 
 
@@ -240,7 +244,7 @@ async def heads(conn: AsyncConnection[Any], chain: str | None) -> dict[str, str]
 
 async def head_positions(conn: AsyncConnection[Any], chain: str | None) -> dict[str, tuple[int, str]]:
     """Each chain's head (of `chain` only, when given) as it is now: its last record's seq and hash."""
-    found = await every(conn, _Head, QUERIES["chain_heads"], {"chain": chain})
+    found = await every(conn, _At, QUERIES["chain_heads"], {"chain": chain})
     return {head.chain: (head.seq, head.hash) for head in found}
 
 

@@ -2,11 +2,12 @@
 -- reading everything once (each statement is a single pass; none runs on a request's hot path).
 
 -- name: chain_records
--- The chains' records, in order, a page after (chain, seq).
+-- The chains' records, in order, a page after (chain, seq); with `until`, none past that seq.
 SELECT chain, seq, kind, ref_id, content, prev_hash, hash
 FROM audit_chain
 WHERE (%(chain)s::text IS NULL OR chain = %(chain)s::text)
   AND (chain, seq) > (coalesce(%(after_chain)s::text, ''), coalesce(%(after_seq)s::bigint, 0))
+  AND (%(until)s::bigint IS NULL OR seq <= %(until)s::bigint)
 ORDER BY chain, seq
 LIMIT %(limit)s
 

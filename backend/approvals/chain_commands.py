@@ -10,13 +10,11 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import ijson
-from ijson.common import ObjectBuilder
 from psycopg import AsyncConnection
 
 from backend.approvals.breaks import Break
@@ -53,39 +51,72 @@ async def export_pieces(connect: Connect, chain: str | None) -> AsyncIterator[st
 def _read_export(path: str) -> Verdict | None:
     """A chain export (GET /api/audit/chain) checked as it is read, a record at a time with ijson's C
     parser: a year's is gigabytes, and only each chain's last record is kept. None when the file is no
-    chain export: not JSON, another format, no records or heads, or a record not as an export writes it."""
-    links, records, seen = Links(), 0, set()
-    form: object = None
-    heads: dict[str, Any] | None = None
-    building: tuple[str, ObjectBuilder] | None = None  # a record or the heads, while its events come
+    chain export (`_exported`)."""
+    import ijson  # here, not at the top: the API imports this module and never reads a file
+
     try:
         with open(path, "rb") as file:
-            for prefix, event, value in ijson.parse(file):
-                if building is not None:
-                    at, builder = building
-                    builder.event(event, value)
-                    if prefix == at and event == "end_map":
-                        building = None
-                        if at == "heads":
-                            heads = builder.value
-                        else:
-                            links.add(Record(**builder.value))
-                            records += 1
-                elif event == "start_map" and prefix in ("heads", "records.item"):
-                    building = (prefix, ObjectBuilder())
-                    building[1].event(event, value)
-                elif prefix == "records.item" or (prefix == "records" and event != "start_array"):
-                    if event != "end_array":
-                        return None  # a record that is no object, or records that are no list
-                elif prefix == "format":
-                    form = value
-                seen.add(prefix)
+            return _exported(iter(ijson.basic_parse(file)))
     except (OSError, ValueError, TypeError, AttributeError, ijson.JSONError):
         return None
-    if form != EXPORT_FORMAT or heads is None or "records" not in seen:
+
+
+# What ijson calls a value that is neither an object nor a list.
+_SCALARS = frozenset({"string", "number", "integer", "double", "boolean", "null"})
+_END = ("end", None)
+
+
+def _exported(events: Iterator[tuple[str, Any]]) -> Verdict | None:
+    """The export's events checked against its shape, one record at a time: an object of `format` (the
+    export's), `records` (a list of objects whose fields are values) and `heads` (an object of texts),
+    each once, in any order, and nothing else. Anything else is None: read no further, so a file nested
+    a hundred thousand deep costs nothing."""
+    if next(events, _END) != ("start_map", None):
         return None
-    named = {str(chain): str(hash_) for chain, hash_ in heads.items()}
-    return Verdict(records=records, heads=named, breaks=links.breaks + head_breaks(links, named))
+    links, records, form, heads = Links(), 0, None, None
+    seen: set[str] = set()
+    for event, key in events:
+        if event == "end_map":
+            break
+        if event != "map_key" or key in seen:
+            return None
+        seen.add(key)
+        if key == "format":
+            form = next(events, _END)[1]
+        elif key == "records":
+            if next(events, _END) != ("start_array", None):
+                return None
+            for event, _ in events:
+                fields = _flat(events) if event == "start_map" else None
+                if event == "end_array":
+                    break
+                if fields is None:
+                    return None
+                links.add(Record(**fields))
+                records += 1
+        elif key == "heads" and next(events, _END) == ("start_map", None):
+            heads = _flat(events)
+        else:
+            return None
+    if next(events, None) is not None or form != EXPORT_FORMAT or "records" not in seen or heads is None:
+        return None
+    if not all(isinstance(head, str) for head in heads.values()):
+        return None
+    return Verdict(records=records, heads=heads, breaks=links.breaks + head_breaks(links, heads))
+
+
+def _flat(events: Iterator[tuple[str, Any]]) -> dict[str, Any] | None:
+    """The rest of an object whose start was read: its keys and values, or None when a value is an object
+    or a list, or a key comes twice."""
+    found: dict[str, Any] = {}
+    for event, key in events:
+        if event == "end_map":
+            return found
+        kind, value = next(events, _END)
+        if event != "map_key" or key in found or kind not in _SCALARS:
+            return None
+        found[key] = value
+    return None
 
 
 def _say(verdict: Verdict, as_json: bool, since_last: bool = False) -> int:

@@ -36,9 +36,9 @@ from backend.approvals.chain import (
     Verdict,
     against_signed,
     hashes_at,
-    head_positions,
     heads,
-    record_page,
+    held,
+    records_to_heads,
     row_breaks,
     unrecorded_breaks,
 )
@@ -123,39 +123,25 @@ async def _since(
         after = point.seq
     holds = True
     good: tuple[int, str] | None = None  # the last record of the pages that held
-    head = (0, GENESIS)
-    rounds = 0
-    while True:  # to the chain's end, and on while its head moved past it meanwhile (records_to_heads)
-        grew = False
-        rounds += 1
-        while True:
-            page = await record_page(conn, name, name, after, _PAGE)
-            if not page:
-                break
-            grew = True
-            for record in page:
-                links.add(record)
-            rows = {"chain": name, "first": page[0].seq, "last": page[-1].seq}
-            differing = await every(conn, Differing, QUERIES["verified_rows_differing"], rows)
-            breaks = [*links.breaks, *row_breaks(differing, retention, verdict)]
-            links.breaks.clear()
-            verdict.records += len(page)
-            verdict.breaks.extend(breaks)
-            holds = holds and not breaks
-            if holds:
-                good = (page[-1].seq, page[-1].hash)
-                if len(page) == _PAGE:  # a long chain: what an interrupted verify resumes from
-                    await reach(conn, {name: good}, None)
-            after = page[-1].seq
-            if len(page) < _PAGE:
-                break
-        head = (await head_positions(conn, name)).get(name, (0, GENESIS))
-        if head[0] <= after or not (grew or rounds == 1):
-            break
+    head: dict[str, str] = {}
+    async for page in records_to_heads(held(conn), name, head, after, _PAGE):
+        for record in page:
+            links.add(record)
+        rows = {"chain": name, "first": page[0].seq, "last": page[-1].seq}
+        differing = await every(conn, Differing, QUERIES["verified_rows_differing"], rows)
+        breaks = [*links.breaks, *row_breaks(differing, retention, verdict)]
+        links.breaks.clear()
+        verdict.records += len(page)
+        verdict.breaks.extend(breaks)
+        holds = holds and not breaks
+        if holds:
+            good = (page[-1].seq, page[-1].hash)
+            if len(page) == _PAGE:  # a long chain: what an interrupted verify resumes from
+                await reach(conn, {name: good}, None)
     last = links.last.get(name, (0, GENESIS))
     verdict.reached[name] = last
-    verdict.heads[name] = head[1]
-    if head[1] != last[1]:
+    verdict.heads[name] = head.get(name, GENESIS)
+    if head.get(name) != last[1]:
         verdict.breaks.append(Break(code="chain_head_mismatch", chain=name))
         holds = False
     since = None if point is None or point.rows_checked_at is None else point.rows_checked_at - _LATE_COMMIT

@@ -16,6 +16,7 @@ import psycopg
 import pytest
 
 from backend.approvals import chain, since_last
+from backend.approvals.breaks import Break
 from backend.approvals.chain import GENESIS, Record, Verdict, link, verify
 from backend.approvals.chain import QUERIES as CHAIN
 from tests.approvals.test_decisions import approval_flow, decide, user
@@ -347,14 +348,14 @@ def test_a_decision_recorded_while_a_verify_reads_is_no_break(
     assert cli(queue, "--file", str(export)).returncode == 0
 
     assert asyncio.run(_since_last(queue, flow_id)).intact  # a first point, at the chain's end
-    deciding_during_the_first_read(monkeypatch, since_last, queue, _pending(queue, flow_id), f"ann{flow_id}")
+    deciding_during_the_first_read(monkeypatch, chain, queue, _pending(queue, flow_id), f"ann{flow_id}")
     since = asyncio.run(_since_last(queue, flow_id))
     assert since.intact, since.breaks
     assert since.records == 2, "only the decision made meanwhile and its vote are after the last point"
     assert since.heads == {name: newest()}
 
 
-async def _since_last(queue: Queue, flow_id: int) -> Verdict:
+async def _since_last(queue: Queue, flow_id: int | None) -> Verdict:
     async with await psycopg.AsyncConnection.connect(queue.url, autocommit=True) as conn:
         return await since_last.verify_since_last(conn, flow_id)
 
@@ -439,9 +440,64 @@ def test_an_export_is_read_in_any_key_order_and_anything_else_is_refused(
             {**document, "records": [{key: value for key, value in record.items() if key != "hash"}]}
         ),
         "heads no object": json.dumps({**document, "heads": ["x"]}),
+        "a head no text": json.dumps(
+            {**document, "heads": {chain_name: 5 for chain_name in document["heads"]}}
+        ),
+        "a key twice": json.dumps(document)[:-1] + ', "records": []}',
+        "a key of another export": json.dumps({**document, "records.item": record}),
+        "a record nested": json.dumps({**document, "records": [{**record, "content": {"a": 1}}]}),
+        "nested a hundred thousand deep": '{"format": "flowyard.audit-chain/1", "x": ' + "[" * 100_000,
+        "a second document": json.dumps(document) + " {}",
     }
     for why, text in refused.items():
         export.write_text(text)
         result = cli(queue, "--file", str(export))
         assert result.returncode == 1, (why, result.stdout)
         assert "(audit_chain_export_invalid)" in result.stderr, (why, result.stderr)
+
+
+def test_a_tail_removed_is_a_break_while_a_chain_decided_on_meanwhile_is_none(
+    decided: tuple[Queue, int, list[int]], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Two chains: one whose last record was removed by hand under its head, one a person decides on while
+    the verify reads. The first is a break for the verify, the export and --since-last, the second none;
+    and each of them ends (a head past records that are gone is not waited for)."""
+    from tests.api.support import app_client, auth, make_user
+
+    queue, flow_id, _ = decided
+    other = queue.save(approval_flow())
+    cut, decided_on = f"flow:{flow_id}", f"flow:{other}"
+    by_hand(queue, "audit_chain", f"DELETE FROM audit_chain WHERE chain = '{cut}' AND seq = 6")
+    token = make_user(queue.url, f"auditor{flow_id}", "audit")
+
+    def heads_broken(breaks: list[Any]) -> set[str]:
+        """Of the two chains, those whose head is a break (the module's other tests break chains of their
+        own in this database)."""
+        return {cut, decided_on} & {
+            b.chain if isinstance(b, Break) else b["chain"]
+            for b in breaks
+            if _code(b) == "chain_head_mismatch"
+        }
+
+    deciding_during_the_first_read(monkeypatch, chain, queue, _pending(queue, other), f"ann{flow_id}")
+    found = verdict(queue)
+    assert heads_broken(found.breaks) == {cut}, found.breaks
+    assert found.reached[decided_on][0] == 2, "the decision made meanwhile and its vote were read"
+
+    deciding_during_the_first_read(monkeypatch, chain, queue, _pending(queue, other), f"ann{flow_id}")
+    with app_client(queue.url) as client:
+        document = client.get("/api/audit/chain", headers=auth(token)).json()
+    export = tmp_path / "chain.json"
+    export.write_text(json.dumps(document))
+    result = cli(queue, "--file", str(export), "--json")
+    assert result.returncode == 1
+    assert heads_broken(json.loads(result.stdout)["breaks"]) == {cut}
+
+    deciding_during_the_first_read(monkeypatch, chain, queue, _pending(queue, other), f"ann{flow_id}")
+    since = asyncio.run(_since_last(queue, None))
+    assert heads_broken(since.breaks) == {cut}, since.breaks
+    assert since.reached[decided_on][0] == 6
+
+
+def _code(found: Any) -> str:
+    return str(found.code if isinstance(found, Break) else found["code"])

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldOf, placeFinding } from './findingText';
+import { fieldOf, placeFinding, shortened } from './findingText';
 import type { FlowDocument } from './document';
 
 const t = (key: string, params?: Record<string, unknown>) =>
@@ -55,6 +55,15 @@ describe('findings as people read them', () => {
     );
     const other = { code: 'format_invalid', node: 'ask', wire: null, message, detail: '/nodes/3/id' };
     expect(placeFinding(other, doc, t)).toMatchObject({ field: null, sentence: message });
+  });
+
+  it('shortens a label by whole characters, never an id', () => {
+    expect(shortened('😀'.repeat(50))).toBe(`${'😀'.repeat(40)}…`);
+    expect(shortened('  Sign off  ')).toBe('Sign off');
+    const id = 'a_node_id_that_is_longer_than_forty_characters_as_ids_may_be';
+    const doc = { ...DOC, nodes: [...DOC.nodes, { id, type: 'delay', config: { duration: 'two' } }] };
+    const said = placeFinding(finding(id, '/nodes/3/config/duration'), doc, t);
+    expect(said.sentence).toBe(`ui_finding_duration(node=${id},field=ui_field_duration)`);
   });
 
   it('says a missing field is empty, and a delay without either way to choose one', () => {

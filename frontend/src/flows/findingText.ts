@@ -83,19 +83,22 @@ const LABEL_SHOWN = 40;
 /** The field a finding about the node's label is placed on: beside the label, not in the config's form. */
 export const LABEL_FIELD = 'label';
 
-/** A node's name as a finding says it: a long label by its beginning, without the spaces it ends in. */
-export function shortened(name: string): string {
-  const trimmed = name.trim();
-  return trimmed.length > LABEL_SHOWN ? `${trimmed.slice(0, LABEL_SHOWN).trimEnd()}…` : trimmed;
+/** A label as a finding names its node: a long one by its first characters (whole characters, not halves
+ * of an emoji), without the spaces it ends in. */
+export function shortened(label: string): string {
+  const characters = Array.from(label.trim());
+  if (characters.length <= LABEL_SHOWN) return characters.join('');
+  return `${characters.slice(0, LABEL_SHOWN).join('').trimEnd()}…`;
 }
 
 export function placeFinding(finding: Finding, doc: FlowDocument, t: Translate): Placed {
   const node = finding.node === null ? undefined : doc.nodes.find((n) => n.id === finding.node);
-  const name = shortened(node ? node.label || node.id : (finding.node ?? ''));
+  const name = node ? (node.label?.trim() ? shortened(node.label) : node.id) : (finding.node ?? '');
   const base = { node: finding.node, code: finding.code };
   // The format's finding cites a pointer (/nodes/3/label) for programs; a person reads which node's label
   // is too long, beside the label.
-  if (finding.code === 'format_invalid' && node && /^\/nodes\/\d+\/label$/.test(finding.detail ?? '')) {
+  const aboutLabel = /^\/nodes\/\d+\/label$/.test(finding.detail ?? '');
+  if (finding.code === 'format_invalid' && aboutLabel && typeof node?.label === 'string') {
     const sentence = t('ui_finding_label_long', { node: name, count: LABEL_LIMIT, limit: LABEL_LIMIT });
     return { ...base, field: LABEL_FIELD, sentence };
   }
