@@ -7,9 +7,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from backend.walker import Resume, walk
 from backend.walker.branches import freeze, thaw
+from backend.walker.errors import ContinuationInvalid
 from backend.walker.step import Step
+from tests.walker.support import reason_of
 from tests.walker.walker_flows import NodeSpec, approval, build, log, node, set_, trigger
 
 
@@ -67,7 +71,11 @@ def test_the_run_ends_only_after_the_rest_and_their_arrival_is_ignored() -> None
         "parallel_rest_ended",
         "run_succeeded",
     ]
-    assert last.journal[3].data == {"parallel": "p", "branch": 2}
+    # Each line names the parallel's own visit and what ended: the operator reads which parallel's rest.
+    assert [(line.node, line.visit, line.data) for line in last.journal[3:5]] == [
+        ("p", 2, {"parallel": "p", "branch": 2}),
+        ("p", 2, {"branches": 2}),
+    ]
 
 
 def test_the_rest_may_end_before_the_main_path() -> None:
@@ -173,3 +181,45 @@ def test_a_version_3_continuation_reads_back_as_it_was_written() -> None:
     for step in (walk(flow, None), resume(flow, walk(flow, None), "next", 5)):
         state, root = thaw(thawed(step.continuation), set(flow.nodes))
         assert freeze(state, root) == step.continuation
+
+
+def test_a_rest_branch_ending_while_another_is_open_ends_nothing_else() -> None:
+    """Two branches left running: the first to end is journaled and ignored, the parallel stays (the other
+    is still open), and the run waits on for both the main path and the other branch."""
+    nodes = {**RACE, "slower": approval("Slower?"), "later": log("slower done")}
+    wires = RACE_WIRES + " p.branches>slower slower.approve>later"
+    flow = build(nodes, wires)
+    first = walk(flow, None)
+    assert first.pending == (("next", 6), ("slow", 4), ("slower", 5))
+    one = resume(flow, first, "slow", 4)
+    assert one.status == "waiting" and one.pending == (("next", 6), ("slower", 5))
+    assert codes(one)[-1] == "branch_arrival_ignored" and "parallel_rest_ended" not in codes(one)
+    assert one.continuation is not None and one.continuation["v"] == 3
+    both = resume(flow, one, "slower", 5)
+    assert both.status == "waiting" and both.pending == (("next", 6),)
+    assert [(line.code, line.data) for line in both.journal[-2:]] == [
+        ("branch_arrival_ignored", {"parallel": "p", "branch": 3}),
+        ("parallel_rest_ended", {"branches": 3}),
+    ]
+
+
+def test_a_continuation_with_parallels_left_running_in_a_shape_not_written_is_refused() -> None:
+    """A stored continuation's parallels left running, damaged: refused with the part that is wrong, which
+    reaches the run's failure for an operator to read."""
+    flow = build(RACE, RACE_WIRES)
+    written = thawed(walk(flow, None).continuation)
+    nodes = set(RACE)
+
+    def said(continuation: dict[str, Any]) -> str:
+        with pytest.raises(ContinuationInvalid) as raised:
+            thaw(continuation, nodes)
+        return str(reason_of(raised.value.params)["reason"])
+
+    for running in ({"p": 1}, [], "p"):
+        assert said({**written, "rest": running}) == "parallels left running only in version 3"
+    assert said({**written, "v": 2, "rest": written["rest"]}) == "parallels left running only in version 3"
+    ended = json.loads(json.dumps(written))
+    for branch in ended["rest"][0]["branches"]:
+        branch.clear()
+        branch["ended"] = True
+    assert said(ended) == "a parallel left running with a branch still open"
