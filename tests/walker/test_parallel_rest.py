@@ -215,6 +215,7 @@ def test_a_continuation_with_parallels_left_running_in_a_shape_not_written_is_re
             thaw(continuation, nodes)
         return str(reason_of(raised.value.params)["reason"])
 
+    running: object
     for running in ({"p": 1}, [], "p"):
         assert said({**written, "rest": running}) == "parallels left running only in version 3"
     assert said({**written, "v": 2, "rest": written["rest"]}) == "parallels left running only in version 3"
