@@ -238,13 +238,16 @@ def _week(rng: random.Random, days: int) -> AuditFilter:
     return AuditFilter(since=since, until=since + timedelta(days=7))
 
 
+def _pool(url: str) -> AsyncConnectionPool[Any]:
+    """A small pool of autocommit connections, as the API's: open it with `async with`."""
+    return AsyncConnectionPool(url, min_size=1, max_size=2, open=False, kwargs={"autocommit": True})
+
+
 async def export(url: str, rows_wanted: int) -> None:
     """The API's streamed export without HTTP: every page of the filter, each written as CSV and let go.
     Beside the rows a second, the process's CPU seconds, read from writing: on a loaded machine the wall
     clock measures the load, the CPU what the export costs."""
-    pool = AsyncConnectionPool(url, min_size=1, max_size=2, open=False, kwargs={"autocommit": True})
-    await pool.open()
-    try:
+    async with _pool(url) as pool:
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         started, cpu_started, writing = time.perf_counter(), time.process_time(), 0.0
         written, exported = len(csv_header("de")), 0
@@ -258,8 +261,6 @@ async def export(url: str, rows_wanted: int) -> None:
                 break
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
         grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
-    finally:
-        await pool.close()
     print(
         f"CSV export of {exported:,} decisions, streamed: {exported / elapsed:,.0f} rows/s"
         f" (target 50,000), {written / 1e6:.1f} MB of CSV; {exported / cpu:,.0f} rows a second of the"
@@ -272,9 +273,7 @@ async def export(url: str, rows_wanted: int) -> None:
 async def chain_export(url: str) -> None:
     """Every chain's export as GET /api/audit/chain sends it (`export_pieces` on a pool, without HTTP): how
     fast it is written, and how much the process's peak memory grew (a page is held at a time)."""
-    pool = AsyncConnectionPool(url, min_size=1, max_size=2, open=False, kwargs={"autocommit": True})
-    await pool.open()
-    try:
+    async with _pool(url) as pool:
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         started, written, pieces = time.perf_counter(), 0, 0
         async for piece in export_pieces(pool.connection, None):
@@ -282,8 +281,6 @@ async def chain_export(url: str) -> None:
             pieces += 1
         elapsed = time.perf_counter() - started
         grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
-    finally:
-        await pool.close()
     print(
         f"chain export of every chain, streamed: {written / 1e6:,.0f} MB in {pieces - 2:,} pages in"
         f" {elapsed:.1f} s ({written / 1e6 / elapsed:.1f} MB/s); the process's peak memory grew"
