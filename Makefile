@@ -88,8 +88,16 @@ screenshots: setup
 
 # Mutation testing of the pure core (walker, graph, the queue's pure parts, i18n): minutes, not part of
 # `make test`. Scores per file and package, survivors listed; `MUTATION_ARGS=walker` narrows it down.
+# mutmut's timeout thread never cancels a timeout: it sends SIGXCPU to the pids of mutants long gone, and
+# on a busy machine a pid is soon another process's (it killed a PostgreSQL backend of a CI run beside it).
+# The run goes into a pid namespace of its own where the machine allows one, so its signals reach its own
+# processes only; a user namespace when not root (pgserver switches user only as root).
+PID_NAMESPACE := unshare --pid --fork --kill-child --mount-proc
+MUTATION_NAMESPACE = $(shell $(PID_NAMESPACE) true 2>/dev/null && echo $(PID_NAMESPACE) || \
+	(unshare --user --map-root-user $(PID_NAMESPACE:unshare%=%) true 2>/dev/null && \
+	echo unshare --user --map-root-user $(PID_NAMESPACE:unshare%=%)))
 mutation: setup
-	nice -n 15 $(BIN)/python -m tests.mutation.run $(MUTATION_ARGS)
+	nice -n 15 $(MUTATION_NAMESPACE) $(BIN)/python -m tests.mutation.run $(MUTATION_ARGS)
 
 # The gettext template from the source, every locale's catalog updated from it (translations kept, no
 # guessing), and the .mo files for gettext tools. The runtime reads the .po files; nothing needs the .mo.
