@@ -135,7 +135,7 @@ def check_links(records: Iterable[Record], heads: dict[str, str] | None = None) 
     links = Links()
     for record in records:
         links.add(record)
-    return links.breaks + head_breaks(links, heads or {})
+    return links.breaks + ([] if heads is None else head_breaks(links, heads))
 
 
 def head_breaks(links: Links, heads: dict[str, str]) -> list[Break]:

@@ -63,7 +63,9 @@ describe('findings as people read them', () => {
     const id = 'a_node_id_that_is_longer_than_forty_characters_as_ids_may_be';
     const doc = { ...DOC, nodes: [...DOC.nodes, { id, type: 'delay', config: { duration: 'two' } }] };
     const said = placeFinding(finding(id, '/nodes/3/config/duration'), doc, t);
-    expect(said.sentence).toBe(`ui_finding_duration(node=${id},field=ui_field_duration)`);
+    expect(said.sentence).toBe(
+      'ui_finding_duration(node=a_node_id_that_is_longer_than_forty_characters_as_ids_may_be,field=ui_field_duration)',
+    );
   });
 
   it('says a missing field is empty, and a delay without either way to choose one', () => {
