@@ -15,12 +15,17 @@ keep elsewhere and compare against (docs/approvals.md).
 Examples:
     >>> first = Record("flow:1", 1, "vote", 7, '{"vote": 7}', GENESIS, link(GENESIS, '{"vote": 7}'))
     >>> second = Record("flow:1", 2, "vote", 8, '{"vote": 8}', first.hash, link(first.hash, '{"vote": 8}'))
-    >>> check_links([first, second])
+    >>> def breaks(*records):
+    ...     links = Links()
+    ...     for record in records:
+    ...         links.add(record)
+    ...     return [b.code for b in links.breaks]
+    >>> breaks(first, second)
     []
-    >>> [b.code for b in check_links([second])]
+    >>> breaks(second)
     ['chain_record_missing']
     >>> edited = Record("flow:1", 1, "vote", 7, '{"vote": 9}', GENESIS, first.hash)
-    >>> [b.code for b in check_links([edited, second])]
+    >>> breaks(edited, second)
     ['chain_hash_mismatch']
 """
 
@@ -129,15 +134,6 @@ class Links:
         self.last[record.chain] = (record.seq, record.hash)
 
 
-def check_links(records: Iterable[Record], heads: dict[str, str] | None = None) -> list[Break]:
-    """What is wrong with `records` (in chain, seq order) on their own; with `heads`, also each chain
-    whose last record is not the head given (its tail removed, or records appended after)."""
-    links = Links()
-    for record in records:
-        links.add(record)
-    return links.breaks + ([] if heads is None else head_breaks(links, heads))
-
-
 def head_breaks(links: Links, heads: dict[str, str]) -> list[Break]:
     """Each chain whose last record `links` saw is not the head given, or that has records and no head
     (its head's row removed: the chain would otherwise be read and held to nothing)."""
@@ -188,9 +184,9 @@ async def records_to_heads(
     async with connect() as conn:
         now = await head_positions(conn, chain)
     for name, (seq, _) in sorted(now.items()):
-        if seq > last.get(name, after if name == chain else 0):
-            start = (name, last.get(name, after if name == chain else 0))
-            async for page in record_pages(connect, name, start, until=seq, limit=limit):
+        read_to = last.get(name, after if name == chain else 0)
+        if seq > read_to:
+            async for page in record_pages(connect, name, (name, read_to), until=seq, limit=limit):
                 yield page
     heads.update((name, hash_) for name, (_, hash_) in now.items())
 

@@ -87,9 +87,9 @@ def _exported(events: Iterator[tuple[str, Any]]) -> Verdict | None:
             if next(events, _END) != ("start_array", None):
                 return None
             for event, _ in events:
-                fields = _flat(events) if event == "start_map" else None
                 if event == "end_array":
                     break
+                fields = _flat(events) if event == "start_map" else None
                 if fields is None:
                     return None
                 links.add(Record(**fields))

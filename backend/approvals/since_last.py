@@ -36,6 +36,7 @@ from backend.approvals.chain import (
     Verdict,
     against_signed,
     hashes_at,
+    head_breaks,
     heads,
     held,
     records_to_heads,
@@ -141,9 +142,9 @@ async def _since(
     last = links.last.get(name, (0, GENESIS))
     verdict.reached[name] = last
     verdict.heads[name] = head.get(name, GENESIS)
-    if head.get(name) != last[1]:
-        verdict.breaks.append(Break(code="chain_head_mismatch", chain=name))
-        holds = False
+    broken = head_breaks(links, head)
+    verdict.breaks.extend(broken)
+    holds = holds and not broken
     since = None if point is None or point.rows_checked_at is None else point.rows_checked_at - _LATE_COMMIT
     params = {"chain": name, "flow": _flow_of(name), "since": since}
     unrecorded = unrecorded_breaks(await every(conn, Unrecorded, QUERIES["verified_rows_unrecorded"], params))
