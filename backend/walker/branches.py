@@ -9,7 +9,7 @@ Examples:
     >>> from backend.walker.continuation import State
     >>> state = State(stack=[], seen=[{"t": None, "p": None}], variables={}, visits=3, loops=[])
     >>> root = root_of(state)
-    >>> root.par = Par("p", 2, 1, [Branch([], [{}], [], {}, at=("a", 3)), Branch([], [], [], {}, ended=True)])
+    >>> root.par = Par("p", 2, 1, [Branch([], [{}], [], {}, at=("a", 3)), Branch(ended=True)])
     >>> frozen = freeze(state, root)
     >>> frozen["v"], list(thaw(frozen, {"t", "p", "a"})[1].pending())
     (2, [('a', 3)])
@@ -46,10 +46,11 @@ class Branch:
     parallel it opened (`par`), or `ended`. Variables and the visit counter belong to the run.
     """
 
-    stack: list[str]
-    seen: list[dict[str, None]]
-    loops: list[Loop]
-    arrivals: dict[int, dict[str, int]]
+    # An ended branch holds nothing of its own but the parallels it left running.
+    stack: list[str] = field(default_factory=list)
+    seen: list[dict[str, None]] = field(default_factory=list)
+    loops: list[Loop] = field(default_factory=list)
+    arrivals: dict[int, dict[str, int]] = field(default_factory=dict)
     at: tuple[str, int] | None = None
     par: Par | None = None
     ended: bool = False
@@ -262,7 +263,7 @@ def _branch_from_json(frozen: Any, nodes: Collection[str], depth: int, rest: boo
     if frozen.get("ended") is True and (depth or rest):
         # The run's own branch ends before the parallels it left running only in version 3.
         running = _rest_from_json(frozen, nodes, depth, rest)
-        return Branch([], [] if depth else [{}], [], {}, ended=True, rest=running)
+        return Branch(ended=True, rest=running)
     stack = node_ids(frozen["stack"], nodes)
     loops = _loops_from_json(frozen["loops"], nodes, len(stack))
     seen = frozen["seen"]

@@ -27,6 +27,7 @@ Examples:
 
 from __future__ import annotations
 
+import encodings.idna
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -256,9 +257,11 @@ def spellings(secret: str) -> set[str]:
         (True, True)
         >>> sorted(s for s in spellings("ann@S3cr3tTail") if "@" not in s and "%" not in s)
         ['S3cr3tTail', 's3cr3ttail']
+        >>> "sixsix" in spellings("sixsix@host.example"), "fivef" in spellings("fivef@host.example")
+        (True, False)
     """
     forms = {secret, *_url_tail(secret)}
-    for side in secret.split("@") if "@" in secret else ():
+    for side in secret.split("@"):  # without an `@`, the secret itself
         if len(side) >= MIN_SIDE:
             forms.add(side)
     found: set[str] = set()
@@ -282,7 +285,16 @@ def _url_tail(secret: str) -> set[str]:
     Examples:
         >>> sorted(_url_tail("https://hooks.example/services/T0/B0/XyZ?v=2"))
         ['/services/T0/B0/XyZ', '/services/T0/B0/XyZ?v=2']
+        >>> sorted(_url_tail("https://hooks.example/services/T0/B0/XyZ"))
+        ['/services/T0/B0/XyZ']
         >>> _url_tail("https://hooks.example/"), _url_tail("not a url")
+        (set(), set())
+        >>> _url_tail("https://h.example/abcdef"), _url_tail("https://h.example/abcde/")
+        ({'/abcdef'}, set())
+
+    A text with a scheme but no host, or a host but no scheme, is no absolute URL:
+
+        >>> _url_tail("key:abcdefghijkl"), _url_tail("//hooks.example/services/T0")
         (set(), set())
     """
     try:
@@ -299,10 +311,10 @@ def _idna(text: str) -> set[str]:
     """A host name's ASCII form as a URL library writes it: case-folded, each label IDNA-encoded;
     nothing when the text cannot be a host name."""
     try:
-        whole = text.casefold().encode("idna").decode("ascii")
+        # The codec `str.encode("idna")` looks up; its bytes are ASCII.
+        return {encodings.idna.Codec().encode(text.casefold())[0].decode()}
     except UnicodeError:
         return set()
-    return {whole} if whole != text else set()
 
 
 def replace_texts(value: Any, pairs: Sequence[tuple[str, str]]) -> Any:

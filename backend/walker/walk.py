@@ -141,9 +141,9 @@ class _Walk:
         # Counted once per stretch (a thawed run's variables, or the trigger's payload), then kept.
         self.ledger = Ledger(state.variables, limits)
         self.journal: list[JournalLine] = []
-        # The preview's journal budget, and how many of this stretch's lines it has counted.
+        # The preview's journal budget, and how many of this stretch's lines it has counted (none yet).
         self.budget = budget
-        self.counted = 0
+        self.counted = len(self.journal)
         self.visits: list[str] = []
         # Where the walk is, for the line of a failure: a node and its visit, or a loop deciding a pass.
         self.at: tuple[str | None, int | None] = (None, None)
@@ -219,11 +219,14 @@ class _Walk:
         """The resumed branch may have ended: each parallel above it whose rule that meets closes, and
         the branch that opened it walks on from its `done` port."""
         for owner, par, inner, running in reversed(links):
-            if not running:
-                if not par.met():
-                    return
+            # A step up only from a branch that has finished, its own parallels left running included.
+            if not inner.finished:
+                return
+            if running:
+                self._arrived_late(owner, par, inner)
+            elif par.met():
                 self._advance(owner)
-            elif not self._arrived_late(owner, par, inner):
+            else:
                 return
 
     def _path_to(self, resume: Resume | None) -> list[Branch]:
@@ -241,20 +244,16 @@ class _Walk:
             path.append(next(b for par in pars for b in par.branches if want in b.pending()))
         return path
 
-    def _arrived_late(self, owner: Branch, par: Par, inner: Branch) -> bool:
-        """A branch of a parallel left running walked: when it has finished, its arrival is journaled and
-        ignored, and once the last has, the parallel is gone. True when `owner` finished with it."""
-        if not inner.finished:
-            return False
+    def _arrived_late(self, owner: Branch, par: Par, inner: Branch) -> None:
+        """A branch of a parallel left running has finished: its arrival is journaled and ignored, and
+        once the last has, the parallel is gone from `owner`."""
         self._ignored(par, inner)
-        if not all(branch.finished for branch in par.branches):
-            return False
-        owner.rest.remove(par)
-        data = {"branches": len(par.branches)}
-        self.journal.append(
-            JournalLine(code="parallel_rest_ended", node=par.node, visit=par.visit, data=data)
-        )
-        return owner.finished
+        if all(branch.finished for branch in par.branches):
+            owner.rest.remove(par)
+            data = {"branches": len(par.branches)}
+            self.journal.append(
+                JournalLine(code="parallel_rest_ended", node=par.node, visit=par.visit, data=data)
+            )
 
     def _ignored(self, par: Par, inner: Branch) -> None:
         number = next(i for i, branch in enumerate(par.branches, 1) if branch is inner)

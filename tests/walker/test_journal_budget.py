@@ -64,6 +64,16 @@ def test_the_budget_spans_the_stretches_of_one_walk() -> None:
     assert cut.visits == ["t", "a", "ask", "b"]
 
 
+def test_every_line_of_every_stretch_is_counted_once() -> None:
+    """The resumed stretch's first line (the pause it answers) is counted too, and nothing twice."""
+    flow = build({"t": trigger(), "ask": approval(), "b": log(MESSAGE)}, "t>ask ask.approve>b")
+    budget = JournalBudget(10**6)
+    whole = walk_answering(flow, None, [("ask", "approve")], Limits(), budget)
+    assert whole.status == "succeeded" and "run_resumed" in [line.code for line in whole.journal]
+    written = [line for line in whole.journal if line.code != "run_succeeded"]
+    assert budget.used == sum(measure(line.to_json(), 10**9) for line in written)
+
+
 def _line(visit: int, data: object) -> JournalLine:
     return JournalLine(code="log_written", node="n", visit=visit, data={"message": data})
 

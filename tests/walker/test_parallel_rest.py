@@ -226,3 +226,33 @@ def test_a_continuation_with_parallels_left_running_in_a_shape_not_written_is_re
         branch.clear()
         branch["ended"] = True
     assert said(ended) == "a parallel left running with a branch still open"
+
+
+def test_a_parallel_left_running_inside_a_branch_left_running_reads_back_and_walks_on() -> None:
+    """A branch left running opens a parallel of its own and goes on past it too: the continuation holds
+    parallels left running at two depths, reads back as written, and the run ends once all have."""
+    nodes = {
+        "t": trigger(),
+        "p": rest(),
+        "fast": log("fast"),
+        "q": rest(),
+        "qfast": log("q fast"),
+        "qslow": approval("Q slow?"),
+        "mid": approval("Mid?"),
+        "next": approval("Next?"),
+    }
+    wires = "t>p p.branches>fast p.branches>q q.branches>qfast q.branches>qslow q.done>mid p.done>next"
+    flow = build(nodes, wires)
+    first = walk(flow, None)
+    assert first.status == "waiting" and first.continuation is not None
+    assert {node for node, _ in first.pending} == {"next", "mid", "qslow"}
+    (inner,) = first.continuation["rest"][0]["branches"][1]["rest"]
+    assert inner["node"] == "q"
+    state, root = thaw(thawed(first.continuation), set(nodes))
+    assert freeze(state, root) == first.continuation
+    step, ended = first, []
+    for paused in ("qslow", "mid", "next"):
+        (visit,) = [visit for at, visit in step.pending if at == paused]
+        step = resume(flow, step, paused, visit)
+        ended.append([line.node for line in step.journal if line.code == "parallel_rest_ended"])
+    assert ended == [["q"], ["p"], []] and step.status == "succeeded"
