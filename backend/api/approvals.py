@@ -346,13 +346,18 @@ async def export(call: Call) -> Response:
         pieces = _json_pieces(pages, locale, tz)
     else:
         pieces = _csv_pieces(pages, locale, tz)
-    return downloads.streamed(pieces, "flowyard-decisions", call.query)
+    return await downloads.streamed(pieces, "flowyard-decisions", call.query)
 
 
 async def _csv_pieces(pages: AsyncIterator[list[ExportRow]], locale: str, tz: tzinfo) -> AsyncIterator[str]:
-    yield csv_header(locale)
+    """The CSV's header with its first page (read before the answer starts: downloads.streamed), then
+    a page at a time."""
+    header = csv_header(locale)
     async for rows in pages:
-        yield csv_lines(rows, locale, tz)
+        yield header + csv_lines(rows, locale, tz)
+        header = ""
+    if header:
+        yield header
 
 
 async def _json_pieces(pages: AsyncIterator[list[ExportRow]], locale: str, tz: tzinfo) -> AsyncIterator[str]:
@@ -402,7 +407,7 @@ async def audit_chain(call: Call) -> Response:
     chain_name = None if flow_id is None else f"flow:{flow_id}"
     # Sent as it is read, a page at a time on a connection of the pool's own: a year's chains are a file
     # of gigabytes, never built in memory or encoded in one go on the event loop.
-    return downloads.streamed_json(export_pieces(call.pool.connection, chain_name))
+    return await downloads.streamed_json(export_pieces(call.pool.connection, chain_name))
 
 
 @endpoint(

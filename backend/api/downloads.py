@@ -49,28 +49,32 @@ def download(text: str, name: str, query: Mapping[str, Any], headers: dict[str, 
     return Response(mark + text.encode(), media_type=media_type, headers=headers)
 
 
-def streamed(pieces: AsyncIterator[str], name: str, query: Mapping[str, Any]) -> StreamingResponse:
+async def streamed(pieces: AsyncIterator[str], name: str, query: Mapping[str, Any]) -> StreamingResponse:
     """`download` of a file written a piece at a time while it is sent (chunked): the server holds one
-    piece, however long the file. A failure halfway comes after the 200: the connection is cut before
+    piece, however long the file. The first piece (which holds the first page read) is made before the
+    answer starts: a failure there, the database away or a statement refused, is an error answer with
+    its code, not a 200 cut short. A failure halfway comes after the 200: the connection is cut before
     the chunked body's end, which an HTTP client reports as an incomplete read (a JSON array is also left
     unclosed; a CSV's last lines are missing, which its rows alone do not show), and it is logged."""
     headers: dict[str, str] = {}
     media_type, mark = _kind(name, query, headers)
+    first = await anext(pieces, "")
     return StreamingResponse(
-        _sent(pieces, mark, f"the download {name}"), media_type=media_type, headers=headers
+        _sent(first, pieces, mark, f"the download {name}"), media_type=media_type, headers=headers
     )
 
 
-def streamed_json(pieces: AsyncIterator[str]) -> StreamingResponse:
-    """A JSON answer (not a file to save) written a piece at a time while it is sent; a failure halfway
-    cuts it short, as `streamed` does."""
-    return StreamingResponse(_sent(pieces, b"", "a streamed answer"), media_type="application/json")
+async def streamed_json(pieces: AsyncIterator[str]) -> StreamingResponse:
+    """A JSON answer (not a file to save) written a piece at a time while it is sent, its first piece
+    made before the answer starts, as `streamed` does."""
+    first = await anext(pieces, "")
+    return StreamingResponse(_sent(first, pieces, b"", "a streamed answer"), media_type="application/json")
 
 
-async def _sent(pieces: AsyncIterator[str], mark: bytes, what: str) -> AsyncIterator[bytes]:
-    """`pieces` as bytes after `mark`; a failure halfway is logged (the reader only sees the answer cut)."""
-    if mark:
-        yield mark
+async def _sent(first: str, pieces: AsyncIterator[str], mark: bytes, what: str) -> AsyncIterator[bytes]:
+    """`mark`, `first` and the rest of `pieces` as bytes; a failure halfway is logged (the reader only
+    sees the answer cut)."""
+    yield mark + first.encode()
     try:
         async for piece in pieces:
             yield piece.encode()

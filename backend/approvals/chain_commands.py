@@ -40,12 +40,15 @@ async def export_pieces(connect: Connect, chain: str | None) -> AsyncIterator[st
     """What GET /api/audit/chain sends and `--file` reads, a page of records at a time: the format, every
     record with its hashes, and the heads they end at (read after them: `records_to_heads`)."""
     heads: dict[str, str] = {}
-    yield f'{{"format": {json.dumps(EXPORT_FORMAT)}, "records": ['
-    between = ""
+    # The opening goes out with the first page (or with the heads, when there is none): the first piece
+    # is made before the answer starts, so a failure to read it is an error answer, not a 200 cut short
+    # (downloads.streamed_json).
+    opening, first = f'{{"format": {json.dumps(EXPORT_FORMAT)}, "records": [', True
     async for page in records_to_heads(connect, chain, heads):
-        yield between + ", ".join(json.dumps(record.to_json()) for record in page)
-        between = ", "
-    yield f'], "heads": {json.dumps(heads)}}}'
+        records = ", ".join(json.dumps(record.to_json()) for record in page)
+        yield (opening if first else ", ") + records
+        first = False
+    yield (opening if first else "") + f'], "heads": {json.dumps(heads)}}}'
 
 
 def _read_export(path: str) -> Verdict | None:

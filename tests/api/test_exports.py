@@ -81,3 +81,27 @@ def test_an_export_without_a_limit_streams_every_decision_and_a_limit_gives_one_
     assert runs == [700000 + g for g in range(decided, 0, -1)], "each once, the oldest decision first"
     assert [row["run"] for row in json.loads(as_json.content)] == runs
     assert len(csv_rows(page)) == 1 + 1000 and page.headers["x-next-cursor"]
+
+
+def test_an_export_that_cannot_read_its_first_page_answers_an_error_not_a_200_cut_short(queue: Queue) -> None:
+    """The streamed answers (the decisions as CSV and JSON, the chain to verify offline) read their first
+    page before the status goes out: a statement that fails there is an error answer with its code. Made
+    to fail for real: the table each reads is renamed away for the time of the requests."""
+    auditor = make_user(queue.url, "leser", "audit")
+    asked = {
+        "approvals": [("/api/audit/export", {}), ("/api/audit/export", {"format": "json"})],
+        "audit_chain": [("/api/audit/chain", {})],
+    }
+    answers = []
+    with app_client(queue.url) as api, psycopg.connect(queue.url, autocommit=True) as conn:
+        for table, requests in asked.items():
+            conn.execute(f"ALTER TABLE {table} RENAME TO {table}_away")
+            try:
+                answers += [api.get(path, params=params, headers=auth(auditor)) for path, params in requests]
+            finally:
+                conn.execute(f"ALTER TABLE {table}_away RENAME TO {table}")
+        whole = api.get("/api/audit/chain", headers=auth(auditor))
+    assert [(answer.status_code, answer.json()["error"]["code"]) for answer in answers] == [
+        (500, "internal_error")
+    ] * 3
+    assert whole.status_code == 200 and json.loads(whole.content)["format"] == "flowyard.audit-chain/1"
