@@ -209,6 +209,14 @@ def test_the_panels_in_german_and_japanese(browser: Browser, server: Server) -> 
         text = page.locator(".config").inner_text()
         assert not re.search(r"\b(Add|Remove|Option|Amount|Unit|hours|days)\b", text), text
         screenshot(page, f"forms-{name}-ja")
+    # The long label in Japanese (220 characters): its first 40 name the node, then an ellipsis.
+    label = page.locator(".config").get_by_label("ラベル", exact=True)
+    label.fill("月末の締めが終わるまで経理の確認を待つ。" * 11)
+    said = "月末の締めが終わるまで経理の確認を待つ。" * 2 + "…：ラベルが長すぎます。200 文字までです。"
+    expect(page.locator(".config label.field + .field-findings")).to_have_text(said)
+    expect(page.locator(".findings").get_by_role("button", name=said)).to_be_visible()
+    _no_internals(page)
+    screenshot(page, "forms-label-long-ja")
     page.context.close()
 
     # A phone draws no canvas and no panel (docs/editor.md, "On a phone"): the flow as a list, in German,
