@@ -282,7 +282,7 @@ async def chain_export(url: str) -> None:
         elapsed = time.perf_counter() - started
         grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
     print(
-        f"chain export of every chain, streamed: {written / 1e6:,.0f} MB in {pieces - 2:,} pages in"
+        f"chain export of every chain, streamed: {written / 1e6:,.0f} MB in {pieces - 1:,} pages in"
         f" {elapsed:.1f} s ({written / 1e6 / elapsed:.1f} MB/s); the process's peak memory grew"
         f" {grown / 1e3:.0f} MB"
     )

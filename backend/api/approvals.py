@@ -330,17 +330,22 @@ async def audit(call: Call) -> Response:
     query={**AUDIT_QUERY, **downloads.QUERY},
     responses={200: {"type": "string"}, 403: None},
     content="text/csv",
+    pooled=False,
 )
 async def export(call: Call) -> Response:
-    if "limit" in call.query or "cursor" in call.query:  # a page, for a program that pages itself
-        rows, cursor = await _audit_page(call, call.query.get("limit", MAX_PAGE))
-        headers = {"X-Next-Cursor": cursor} if cursor else {}
-        written = export_json if downloads.wants_json(call.query) else export_csv
-        return downloads.download(
-            written(rows, call.locale, reader_zone()), "flowyard-decisions", call.query, headers
-        )
+    # No connection is held while the answer streams: its first page is read (before the status goes
+    # out) on a connection of its own, as every page is, after the one the rights were checked on is back.
+    async with call.connected() as held:
+        if "limit" in call.query or "cursor" in call.query:  # a page, for a program that pages itself
+            rows, cursor = await _audit_page(held, call.query.get("limit", MAX_PAGE))
+            headers = {"X-Next-Cursor": cursor} if cursor else {}
+            written = export_json if downloads.wants_json(call.query) else export_csv
+            return downloads.download(
+                written(rows, call.locale, reader_zone()), "flowyard-decisions", call.query, headers
+            )
+        where = await _audit_filter(held)
     # Every decision the filter finds: a person who exports a year gets the year, not its first page.
-    where, locale, tz = await _audit_filter(call), call.locale, reader_zone()
+    locale, tz = call.locale, reader_zone()
     pages = every_page(call.pool, where)
     if downloads.wants_json(call.query):
         pieces = _json_pieces(pages, locale, tz)
@@ -401,9 +406,11 @@ async def _chain_reader(call: Call) -> int | None:
         },
         403: None,
     },
+    pooled=False,
 )
 async def audit_chain(call: Call) -> Response:
-    flow_id = await _chain_reader(call)
+    async with call.connected() as held:  # given back before the first page is read (as `export`)
+        flow_id = await _chain_reader(held)
     chain_name = None if flow_id is None else f"flow:{flow_id}"
     # Sent as it is read, a page at a time on a connection of the pool's own: a year's chains are a file
     # of gigabytes, never built in memory or encoded in one go on the event loop.

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
 from datetime import UTC
 from typing import Any
 
@@ -53,6 +54,13 @@ class Call:
     def pool(self) -> AsyncConnectionPool[Any]:
         pool: AsyncConnectionPool[Any] = self.request.app.state.pool
         return pool
+
+    @asynccontextmanager
+    async def connected(self) -> AsyncIterator[Call]:
+        """This call holding a connection of the pool's, for the moments a `pooled=False` endpoint needs
+        one (its rights checked, say, before it streams its answer on connections taken a page at a time)."""
+        async with self.pool.connection() as conn:
+            yield replace(self, connection=conn)
 
     @property
     def settings(self) -> Settings:

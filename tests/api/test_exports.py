@@ -105,3 +105,22 @@ def test_an_export_that_cannot_read_its_first_page_answers_an_error_not_a_200_cu
         (500, "internal_error")
     ] * 3
     assert whole.status_code == 200 and json.loads(whole.content)["format"] == "flowyard.audit-chain/1"
+
+
+def test_the_streamed_exports_hold_one_connection_at_a_time(queue: Queue) -> None:
+    """An export checks the reader's rights on a connection and gives it back before it reads its first
+    page on another: with a pool of one connection every export is answered, where holding the first
+    while waiting for the second answered 503 database_unavailable after the pool's wait."""
+    auditor = make_user(queue.url, "einzeln", "audit")
+    with app_client(queue.url, api_pool_size=1) as api:
+        answers = [
+            api.get(path, params=params, headers=auth(auditor))
+            for path, params in (
+                ("/api/audit/export", {}),
+                ("/api/audit/export", {"format": "json"}),
+                ("/api/audit/export", {"limit": 10}),
+                ("/api/audit/chain", {}),
+            )
+        ]
+    assert [answer.status_code for answer in answers] == [200] * 4, [answer.text for answer in answers]
+    assert json.loads(answers[3].content)["format"] == "flowyard.audit-chain/1"
