@@ -9,7 +9,7 @@ Examples:
     >>> from backend.walker.continuation import State
     >>> state = State(stack=[], seen=[{"t": None, "p": None}], variables={}, visits=3, loops=[])
     >>> root = root_of(state)
-    >>> root.par = Par("p", 2, 1, [Branch([], [{}], [], {}, at=("a", 3)), Branch(ended=True)])
+    >>> root.par = Par("p", 2, 2, [Branch([], [{}], [], {}, at=("a", 3)), Branch(ended=True)])
     >>> frozen = freeze(state, root)
     >>> frozen["v"], list(thaw(frozen, {"t", "p", "a"})[1].pending())
     (2, [('a', 3)])
@@ -294,7 +294,11 @@ def _waited_par_from_json(
         return None
     if pause is not None:
         raise ValueError("an open parallel of this flow")
-    return _par_from_json(frozen["par"], nodes, depth, rest)
+    par = _par_from_json(frozen["par"], nodes, depth, rest)
+    if par.met():
+        # The walk closes a parallel the moment its rule is met: one still open and met is not ours.
+        raise ValueError("an open parallel whose rule is not met yet")
+    return par
 
 
 def _loops_from_json(frozen: Any, nodes: Collection[str], height: int) -> list[Loop]:

@@ -186,6 +186,7 @@ THIRD = ["par", "branches", 2]
         (["par", "node"], "nowhere", "an open parallel of this flow"),
         (["par", "visit"], -2, "a count as 'visit'"),
         (["par", "need"], "3", "a count as 'need'"),
+        (["par", "need"], 0, "an open parallel whose rule is not met yet"),
         (["par", "branches"], {"0": {}}, "a parallel's branches"),
         (["par", "branches"], ..., "'branches'"),
         (["par", "items"], ["only one"], "a parallel's items (one per branch) and name"),
