@@ -28,6 +28,7 @@ import hashlib
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -46,6 +47,11 @@ KILLED = {1, 3, 255, 36, 37, -11}  # a failing test, a crash: the mutant is seen
 # with FRESH_TIMEOUT for all of its tests, says so.
 TIMED_OUT = {24, -24, 152, -9}
 FRESH_TIMEOUT = 300  # seconds; a mutant that makes a walk loop forever is killed by it
+# A mutant that loops while it allocates (two of graph's `loops_around` took 6 GB each in four minutes,
+# beside each other) meets a MemoryError, a failing test, before the kernel's OOM killer picks a process of
+# its choice (a PostgreSQL of the machine's). Every process of the run inherits the limit; the clean run of
+# any package's tests stays under a gigabyte of address space.
+MUTANT_MEMORY = 4 << 30  # bytes of address space, each process
 # mutmut's own pass runs every property test with at most this many examples (tests/mutation/plugin.py),
 # and without the package's `slow` tests; a survivor of it is run again in full in a fresh process.
 FIRST_PASS_EXAMPLES = "10"
@@ -521,6 +527,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--max-children", type=int, default=2)
     args = parser.parse_args(argv)
+    resource.setrlimit(resource.RLIMIT_AS, (MUTANT_MEMORY, MUTANT_MEMORY))
     files = [w for w in args.what if w.endswith(".py")]
     packages = [w for w in args.what if w in PACKAGES]
     packages += [
