@@ -60,7 +60,7 @@ class Branch:
     @classmethod
     def fresh(cls, target: str) -> Branch:
         """A branch about to visit `target`, the target of one `branches` wire."""
-        return cls(stack=[target], seen=[{}], loops=[], arrivals={})
+        return cls(stack=[target], seen=[{}])
 
     def pending(self) -> Iterator[tuple[str, int]]:
         """Every pause this branch and the branches under it wait on, in branch order."""

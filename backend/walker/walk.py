@@ -122,6 +122,9 @@ def walk(
 class _Walk:
     """One stretch of a walk: the state it moves, and the journal and visits it writes."""
 
+    # How many of this stretch's journal lines the preview's budget has counted (`_spend`).
+    counted = 0
+
     def __init__(
         self,
         flow: Flow,
@@ -141,9 +144,7 @@ class _Walk:
         # Counted once per stretch (a thawed run's variables, or the trigger's payload), then kept.
         self.ledger = Ledger(state.variables, limits)
         self.journal: list[JournalLine] = []
-        # The preview's journal budget, and how many of this stretch's lines it has counted (none yet).
-        self.budget = budget
-        self.counted = len(self.journal)
+        self.budget = budget  # the preview's journal budget, if any
         self.visits: list[str] = []
         # Where the walk is, for the line of a failure: a node and its visit, or a loop deciding a pass.
         self.at: tuple[str | None, int | None] = (None, None)
@@ -391,7 +392,7 @@ class _Walk:
             raise WalkFailure(code="iteration_limit_exceeded", limit=PASS_LIMIT, passes=len(items))
         if not items:
             return "done"
-        branches = [Branch(list(reversed(targets)), [{}], [], {}) for _ in items]
+        branches = [Branch(stack=list(reversed(targets)), seen=[{}]) for _ in items]
         need = join_need(node.config.get("wait"), len(items))
         saved = variables.get(name, MISSING)
         raise _Forked(Par(node.id, visit, need, branches, list(items), name, saved))
