@@ -88,7 +88,7 @@ def test_an_export_that_cannot_read_its_first_page_answers_an_error_not_a_200_cu
     page before the status goes out: a statement that fails there is an error answer with its code. Made
     to fail for real: the table each reads is renamed away for the time of the requests."""
     auditor = make_user(queue.url, "leser", "audit")
-    asked = {
+    asked: dict[str, list[tuple[str, dict[str, str]]]] = {
         "approvals": [("/api/audit/export", {}), ("/api/audit/export", {"format": "json"})],
         "audit_chain": [("/api/audit/chain", {})],
     }
