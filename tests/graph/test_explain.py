@@ -104,3 +104,27 @@ def test_paths_sort_by_document_position() -> None:
         ("nodes", 10, "id"),
         ("wires", 0),
     ]
+
+
+DURATION = r"^P(?!$)(?:(\d+)W)?(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "code"),
+    [
+        (DURATION, "problem_form_duration"),
+        (r"^[A-Za-z_][A-Za-z0-9_]{0,63}$", "problem_form_name"),
+        (r"^[A-Za-z_][A-Za-z0-9_]{0,63}$(?!\n)", "problem_form_name"),
+        (r"^[0-9A-Za-z*/,?#-]+( [0-9A-Za-z*/,?#-]+){4}$(?!\n)", "problem_form_cron"),
+        (r"\S", "problem_form_blank"),
+        (r"^([Hh][Tt][Tt][Pp][Ss]?://|\{\{)", "problem_form_url"),
+        (r"^(user|group):[A-Za-z0-9_.@-]{1,64}$(?!\n)", "problem_form_principal"),
+        (r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$", "problem_form"),  # a secret's name: the form in general
+    ],
+)
+def test_each_pattern_of_our_schemas_is_said_as_the_form_it_asks_for(pattern: str, code: str) -> None:
+    """A reader never sees a regular expression: each of our schemas' patterns is a sentence of its own
+    (the schemas hold them as written here; a pattern not listed is said as "not in the expected form")."""
+    [error] = Draft202012Validator({"type": "string", "pattern": pattern}).iter_errors(" ")
+    [(_, problem)] = describe(error)
+    assert problem.code == code
