@@ -63,9 +63,17 @@ def authority_ended(prefix: str) -> bool:
         (True, True)
         >>> authority_ended("https://"), authority_ended("https://u:"), authority_ended("https:/")
         (False, False, False)
+
+    The first `://` starts the authority (a later one is in the path or query), which may be empty; a
+    prefix without a scheme before it holds no authority, and nothing but `/`, `?` and `#` ends one:
+
+        >>> authority_ended("https://h.example/go?to=https://"), authority_ended("file:///")
+        (True, True)
+        >>> authority_ended("://h.example/"), authority_ended("s://h.example/"), authority_ended("https://X")
+        (False, True, False)
     """
     start = prefix.find("://")
-    return start >= 0 and any(mark in prefix[start + 3 :] for mark in "/?#")
+    return start > 0 and any(mark in prefix[start + 3 :] for mark in "/?#")
 
 
 def secret_place_allowed(url: str) -> bool:
@@ -83,9 +91,10 @@ def url_fields(node_type: str, config: dict[str, Any]) -> list[tuple[tuple[str, 
     """The URLs of an action's config (and of its undo), by where they sit: an http node's `url`, a
     webhook notify's `to`."""
     found: list[tuple[tuple[str, ...], Any]] = []
-    for at, part in (((), config), (("undo",), config.get("undo"))):
-        if not isinstance(part, dict):
-            continue
+    parts: list[tuple[tuple[str, ...], dict[str, Any]]] = [((), config)]
+    if isinstance(config.get("undo"), dict):
+        parts.append((("undo",), config["undo"]))
+    for at, part in parts:
         if node_type == "http":
             found.append(((*at, "url"), part.get("url")))
         elif node_type == "notify" and part.get("channel") == "webhook":
@@ -118,7 +127,7 @@ def check_secret_refs(node: NodeEntry, report: Report) -> None:
         for path, url in url_fields(node.type, node.config):
             if isinstance(url, str) and not secret_place_allowed(url):
                 where = pointer(("nodes", node.place, "config", *path))
-                report.add(code="secret_place_forbidden", node=node.id, detail=where, pointer=where)
+                report.add(code="secret_place_forbidden", node=node.id, detail=where)
                 return
         return
     found = first_secret_ref(node.config)
@@ -126,4 +135,4 @@ def check_secret_refs(node: NodeEntry, report: Report) -> None:
         found = first_secret_path(node.config)
     if found is not None:
         where = pointer(("nodes", node.place, "config", *found))
-        report.add(code="secret_outside_action", node=node.id, detail=where, pointer=where)
+        report.add(code="secret_outside_action", node=node.id, detail=where)
