@@ -209,9 +209,11 @@ def setting_of(path: Path, said: Problem) -> object:
         'undo'
         >>> setting_of(("nodes", 2, "config"), problem("problem_exactly_one", keys=("duration", "until")))
         ('duration', 'until')
+        >>> setting_of(("nodes", 2, "config"), problem("problem_too_deep", limit=64)) is None
+        True
     """
     keys = [key for key in path[3:] if isinstance(key, str)]
-    return keys[0] if keys else said.fields().get("keys", ())
+    return keys[0] if keys else said.fields().get("keys")
 
 
 def _without_command_line(node: NodeEntry, report: Report) -> dict[str, Any]:
@@ -331,15 +333,11 @@ def _in_order(problems: list[tuple[Path, Problem]]) -> Iterator[tuple[Path, Prob
     names the first of them by code: each finding is one whole sentence, and fixing the value it points
     at shows the other, if any remains.
     """
-    by_path: dict[Path, Problem] = {}
+    by_path: dict[Path, list[Problem]] = {}
     for path, said in problems:
-        if path not in by_path or (said.code, repr(said.params)) < (
-            by_path[path].code,
-            repr(by_path[path].params),
-        ):
-            by_path[path] = said
+        by_path.setdefault(path, []).append(said)
     for path in sorted(by_path, key=path_key):
-        yield path, by_path[path]
+        yield path, min(by_path[path], key=lambda said: (said.code, repr(said.params)))
 
 
 def _owner(document: object, path: Path) -> tuple[str | None, int | None]:

@@ -143,3 +143,16 @@ def test_a_loaded_flow_knows_how_many_arrivals_each_join_waits_for() -> None:
 
 def test_a_wait_of_one_is_one_arrival_and_zero_or_true_are_all() -> None:
     assert (join_need(1, 3), join_need(0, 3), join_need(True, 3), join_need(2, 3)) == (1, 3, 3, 2)
+
+
+def test_a_parallel_whose_config_is_not_an_object_is_one_finding_and_its_branches_are_still_read() -> None:
+    document = flow(
+        "t:trigger",
+        node("p", "parallel", "all"),
+        "a:log b:log j:join",
+        wires="t>p p.branches>a p.branches>b a>j b>j",
+    )
+    assert [(f.code, f.node) for f in validate(document)] == [
+        ("format_invalid", "p"),
+        ("parallel_branches_meet", "j"),
+    ]

@@ -7,7 +7,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
+
 from backend.graph import Finding, validate
+from backend.graph.explain import problem
+from backend.graph.schema import MAX_EXPLAINED_DEPTH, _in_order
+from backend.graph.validator import check_flow
 from backend.i18n.catalogs import message
 from tests.support import config_invalid, flow
 
@@ -62,3 +67,23 @@ def test_a_delay_until_further_ahead_than_the_longest_wait_is_refused_when_now_i
     assert validate(document, now=datetime(2026, 1, 1, tzinfo=UTC)) == [
         config_invalid("w", "/nodes/1/config/until", "The moment must not be more than 3,660 days ahead")
     ]
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "ja"])
+def test_a_fault_of_the_settings_as_a_whole_names_them_in_the_readers_words(locale: str) -> None:
+    deep: object = "x"
+    for _ in range(MAX_EXPLAINED_DEPTH + 2):
+        deep = {"k": deep}
+    findings, _ = check_flow(with_config("set", values={"a": deep}), locale)
+    whole = message("node_settings_whole", locale)
+    assert [(f.code, f.detail) for f in findings] == [("node_config_invalid", "/nodes/1/config")]
+    assert whole in findings[0].message
+    if locale != "en":
+        assert message("node_settings_whole", "en") not in findings[0].message
+
+
+def test_of_two_faults_of_one_code_at_one_value_the_same_is_named_whatever_their_order() -> None:
+    at = ("nodes", 1, "config", "url")
+    short, long = problem("problem_form", form="a"), problem("problem_form", form="b")
+    assert list(_in_order([(at, short), (at, long)])) == [(at, short)]
+    assert list(_in_order([(at, long), (at, short)])) == [(at, short)]
