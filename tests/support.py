@@ -7,6 +7,7 @@ import asyncio
 import copy
 import json
 from collections.abc import Awaitable, Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -99,6 +100,12 @@ class Connected:
                 return await call(conn)
 
         return asyncio.run(go())
+
+    def beside_a_loop(self, call: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """The same, from a thread whose event loop is taken (Playwright's sync API holds the browser
+        tests'): on a thread of its own."""
+        with ThreadPoolExecutor(max_workers=1) as thread:
+            return thread.submit(self, call).result()
 
 
 class FakeClock:

@@ -5,21 +5,22 @@ shows with Playwright's expect(), which retries until it holds, and for mail wit
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 import psycopg
 from psycopg import sql
 
+from backend.people.accounts import create_token
+from backend.people.commands import ACTOR as CLI_ACTOR
 from backend.store.database import connect, with_database
 from tests.actions.servers import Mailbox, RecordingServer, recording_server, smtp_server
-from tests.browser.support import FLOWYARD, Server, serve
+from tests.browser.support import Server, serve
 from tests.server_logs import known_secret
+from tests.support import Connected
 
 
 @dataclass
@@ -30,12 +31,16 @@ class Story:
     mailbox: Mailbox
     receiver: RecordingServer
 
+    tokens: dict[str, str] = field(default_factory=dict)
+
     def token(self, name: str) -> str:
-        env = {**os.environ, "DATABASE_URL": self.server.database_url}
-        done = subprocess.run(
-            [str(FLOWYARD), "token", "create", name], env=env, check=True, capture_output=True, text=True
-        )
-        return known_secret(done.stdout.strip().splitlines()[0])
+        """An API token of `name`'s, made once a module as `flowyard token create` makes one."""
+        if name not in self.tokens:
+            made = Connected(self.server.database_url).beside_a_loop(
+                lambda conn: create_token(conn, name, actor=CLI_ACTOR)
+            )
+            self.tokens[name] = known_secret(made)
+        return self.tokens[name]
 
     def api(self, token: str) -> httpx.Client:
         return httpx.Client(

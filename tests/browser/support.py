@@ -1,5 +1,6 @@
-"""The browser tests' tools: a real `flowyard serve` in a subprocess, users made with the CLI, a logged-in
-Playwright page, and screenshots: into .flowyard/screenshots/, or docs/screenshots/ by `make screenshots`."""
+"""The browser tests' tools: a real `flowyard serve` in a subprocess, users made as the CLI makes them, a
+logged-in Playwright page, and screenshots: into .flowyard/screenshots/, or docs/screenshots/ by
+`make screenshots`."""
 
 from __future__ import annotations
 
@@ -12,12 +13,16 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from playwright.sync_api import Browser, Dialog, Page, expect
 
+from backend.people.accounts import Grant, add_user, hash_password
+from backend.people.commands import ACTOR as CLI_ACTOR
 from tests.ports import serving_url
 from tests.server_logs import known_secret, server_log
+from tests.support import AsyncConnection, Connected
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "frontend" / "dist"
@@ -27,6 +32,14 @@ SCREENSHOTS = (
 )
 FLOWYARD = Path(sys.executable).parent / "flowyard"
 PASSWORD = known_secret("correct horse battery staple")
+
+
+@cache
+def _password_hash() -> str:
+    """The test password's argon2 hash, made once a process: every test user has the same password, and
+    each login still checks it against this hash as it would any other (a hash costs 0.15 s of CPU)."""
+    return hash_password(PASSWORD)
+
 
 # Playwright's expect() gives up after 5 s by default, which a page's answer on this 2-core machine at load
 # 20 can take (a login's password hash, a refetch behind a busy worker, a first canvas): the CI run failed
@@ -57,14 +70,22 @@ class Server:
     database_url: str
 
     def user(self, name: str, *grants: str, groups: tuple[str, ...] = (), email: str | None = None) -> str:
-        """A user with the test password, made with the CLI as an admin would; their name."""
-        args = [str(FLOWYARD), "user", "add", name, "--password-env", "FLOWYARD_TEST_PASSWORD"]
-        args += [f"--grant={grant}" for grant in grants] + [f"--group={group}" for group in groups]
-        args += [f"--email={email}"] if email else []
-        env = {**os.environ, "DATABASE_URL": self.database_url, "FLOWYARD_TEST_PASSWORD": PASSWORD}
-        done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=60)
-        # What the CLI said goes into the failure: CI's log showed only an exit status once.
-        assert done.returncode == 0, f"user add {name}: exit {done.returncode}\n{done.stderr}{done.stdout}"
+        """A user with the test password and these rights and groups, as `flowyard user add` makes one (its
+        own function, in this process: a command's start costs a second of CPU, and the pages' tests made
+        a hundred users; tests/test_cli.py runs the command); their name."""
+
+        async def add(conn: AsyncConnection) -> None:
+            await add_user(
+                conn,
+                name,
+                grants=[Grant.parse(grant) for grant in grants],
+                groups=list(groups),
+                password_hash=_password_hash(),
+                actor=CLI_ACTOR,
+                email=email,
+            )
+
+        Connected(self.database_url).beside_a_loop(add)
         return name
 
 
