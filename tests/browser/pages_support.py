@@ -31,7 +31,7 @@ class Story:
     mailbox: Mailbox
     receiver: RecordingServer
 
-    tokens: dict[str, str] = field(default_factory=dict)
+    tokens: dict[str, str] = field(default_factory=dict, repr=False, compare=False)  # live: never printed
 
     def token(self, name: str) -> str:
         """An API token of `name`'s, made once a module as `flowyard token create` makes one."""

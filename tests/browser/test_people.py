@@ -161,8 +161,8 @@ def test_an_admin_requires_four_eyes_on_the_people_page(browser: Browser, story:
     expect(policy).to_contain_text(message("ui_people_policy_per_node_hint"))
     with story.api(story.token("pia")) as api:
         assert api.get("/api/policies").json()["self_approval"]["value"] == "per_node"
-    # Both sets are on the rights trail (between the tokens made above) under pia's name: the window
-    # is on record.
+    # Both sets are on the rights trail (after the token made above) under pia's name: the window is
+    # on record.
     admin.reload()
     trail = admin.locator("table.trail-list tbody tr")
     for value in ("never", "per_node"):

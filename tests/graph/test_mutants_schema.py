@@ -84,6 +84,6 @@ def test_a_fault_of_the_settings_as_a_whole_names_them_in_the_readers_words(loca
 
 def test_of_two_faults_of_one_code_at_one_value_the_same_is_named_whatever_their_order() -> None:
     at = ("nodes", 1, "config", "url")
-    short, long = problem("problem_form", form="a"), problem("problem_form", form="b")
-    assert list(_in_order([(at, short), (at, long)])) == [(at, short)]
-    assert list(_in_order([(at, long), (at, short)])) == [(at, short)]
+    first, later = problem("problem_form", form="a"), problem("problem_form", form="b")
+    assert list(_in_order([(at, first), (at, later)])) == [(at, first)]
+    assert list(_in_order([(at, later), (at, first)])) == [(at, first)]
