@@ -72,7 +72,7 @@ class Server:
     def user(self, name: str, *grants: str, groups: tuple[str, ...] = (), email: str | None = None) -> str:
         """A user with the test password and these rights and groups, as `flowyard user add` makes one (its
         own function, in this process: a command's start costs a second of CPU, and the pages' tests made
-        a hundred users; tests/test_cli.py runs the command); their name."""
+        a hundred users; tests/people/test_commands.py runs the command); their name."""
 
         async def add(conn: AsyncConnection) -> None:
             await add_user(
