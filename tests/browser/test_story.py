@@ -1,7 +1,8 @@
 """Seed 004's story with three people in three browsers: an English author runs the invoice flow; the
 German approver gets the mail from the local SMTP server, follows its link and approves; the run page
 shows the path and the http action's effect; the Japanese auditor finds the decision and exports CSV with
-Japanese headers; a second approver's late click reads "already decided". Screenshots for docs/."""
+Japanese headers; a second approver's late click reads "already decided". Screenshots for docs/. And the
+runs page shows a change committed while it was still connecting to the change stream."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ from pathlib import Path
 from typing import cast
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Response, Route, expect
 
 from backend.approvals.audit import COLUMNS, column_label
 from tests.browser.pages_support import Story, invoice_flow, story_server
 from tests.browser.support import log_in, screenshot
+from tests.observability.live import wait_for
 
 
 @pytest.fixture(scope="module")
@@ -124,3 +126,38 @@ def test_three_people_one_invoice(browser: Browser, story: Story, tmp_path: Path
     )
     for page in (author, late, approver, auditor):
         page.context.close()
+
+
+def test_a_run_parked_while_the_runs_page_connects_is_shown_waiting(browser: Browser, story: Story) -> None:
+    """The runs page reads its list, then its change stream starts listening: a run that parked in between
+    (a busy server, a slow network) was shown as the list had it ("Running") until its next change, which
+    for an approval is days away. The stream's `ready` has the page read its runs again."""
+    server = story.server
+    server.user("lou", "edit", "run")
+    server.user("lia", "decide", groups=("finance",))
+    page = log_in(browser, server, "lou")
+    held: list[Route] = []
+    # The page's stream is held at the browser until the run has parked: the change it would have heard
+    # is committed before it listens, as on a machine where connecting is slow.
+    page.route("**/api/runs/stream*", lambda route: held.append(route))
+
+    def the_list(response: Response) -> bool:
+        return "/api/runs?" in response.url or response.url.endswith("/api/runs")
+
+    with page.expect_request("**/api/runs/stream*"), page.expect_response(the_list):
+        page.goto("/runs")
+    # The route's message follows the request's on Playwright's connection: one more call has read it.
+    # The last held is this page's stream (the flows page before it may have asked for one too).
+    expect(page.get_by_role("heading", name="Runs")).to_be_visible()
+    assert held
+    with story.api(story.token("lou")) as api:
+        flow_id = api.post("/api/flows", json=invoice_flow(story.receiver.url)).json()["id"]
+        run_id = api.post(
+            f"/api/flows/{flow_id}/runs", json={"input": {"invoice": "A-8", "amount": 90}}
+        ).json()["run"]
+    wait_for(server.database_url, "SELECT status FROM runs WHERE id = %s", run_id, want=("waiting",))
+    row = page.locator(f"tr[data-run='{run_id}']")
+    expect(row).to_have_count(0)  # the list was read before the run began
+    held[-1].continue_()
+    expect(row).to_contain_text("Waiting")
+    page.context.close()

@@ -1,6 +1,9 @@
 // One EventSource per tab on the runs' change stream (GET /api/runs/stream): each event invalidates the
 // cached queries that show runs, the inbox and the run in question, so pages refetch what changed. No
 // page polls. The browser's EventSource reconnects by itself; `resync` (events missed) refetches all.
+// `ready` comes once the stream listens, at every (re)connection: what the pages read before it may miss a
+// change committed before it (a run that parked while the stream connected stayed "Running" on the runs
+// page until its next change, days later for an approval), so the runs' queries are read again then.
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { approvalKeys } from './approvals';
@@ -33,6 +36,11 @@ export function useLiveRuns(): void {
     source.addEventListener('run', (event) => {
       const data = JSON.parse((event as MessageEvent<string>).data) as { run?: number };
       changed(typeof data.run === 'number' ? data.run : null);
+    });
+    source.addEventListener('ready', () => {
+      void queries.invalidateQueries({ queryKey: runKeys.lists });
+      void queries.invalidateQueries({ queryKey: approvalKeys.inbox });
+      void queries.invalidateQueries({ queryKey: runKeys.every });
     });
     source.addEventListener('resync', () => {
       void queries.invalidateQueries();

@@ -33,6 +33,8 @@ export const runKeys = {
   lists: ['runs'] as const,
   list: (filter: RunsFilter) => ['runs', filter] as const,
   one: (runId: number) => ['run', runId] as const,
+  /** Every run's own page, whichever run. */
+  every: ['run'] as const,
 };
 
 /** The runs the filter finds, newest first, a page at a time (the API's keyset cursor). */
