@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Route, expect
 
 from tests.browser.canvas import add, arrange, new_flow, node, save_new, wire
 from tests.browser.support import Server, log_in, screenshot
@@ -94,4 +94,29 @@ def test_draw_the_invoice_flow_with_the_mouse_fix_a_finding_save_and_run(
     # The run's page hears the worker park the run at its approval (the runs' event stream).
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "waiting", timeout=60_000)
     assert page.request.get(f"/api/runs/{run_id}").json()["run"]["status"] == "waiting"
+    page.context.close()
+
+
+def test_save_pressed_before_the_last_edit_is_checked_saves_it(browser: Browser, server: Server) -> None:
+    """The findings are checked by the server a moment after each edit; Save pressed in that moment (a fast
+    hand, a slow server) must not be refused by the findings of the draft before the edit."""
+    server.user("nell", "edit")
+    page = log_in(browser, server, "nell")
+    new_flow(page, "Saved at once")
+    add(page, "Approval")
+    arrange(page)
+    page.get_by_role("button", name="Zoom to fit").click()
+    wire(page, "start", "out", "approval1")
+    findings = page.get_by_role("heading", name="Findings (1)")
+    expect(findings).to_be_visible()  # the approval has no title
+    held: list[Route] = []
+    # The check of the next edit is held at the browser: its answer has not come when Save is pressed.
+    page.route("**/api/flows/validate", lambda route: held.append(route))
+    node(page, "approval1").click()
+    with page.expect_request("**/api/flows/validate"):
+        page.locator(".config").get_by_label("Title").fill("Pay?")
+    expect(findings).to_be_visible()  # still the earlier draft's
+    flow_id = save_new(page)
+    saved = page.request.get(f"/api/flows/{flow_id}").json()["document"]
+    assert [n["config"]["title"] for n in saved["nodes"] if n["id"] == "approval1"] == ["Pay?"]
     page.context.close()

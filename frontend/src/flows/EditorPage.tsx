@@ -60,7 +60,7 @@ export function EditorPage() {
   const [drawn, setDrawn] = useState<number | null>(null);
   const opened = editor.flowId === flowId;
   useEffect(() => (opened ? afterPaint(() => setDrawn(flowId)) : undefined), [opened, flowId]);
-  const { findings, warnings } = useFindings(drawn === flowId ? editor.doc : NOT_DRAWN);
+  const { findings, warnings, checking } = useFindings(drawn === flowId ? editor.doc : NOT_DRAWN);
   useEffect(() => useWarnings.getState().show(warnings), [warnings]);
   // Each finding as a sentence on its node and field, for the panel, the cards and the list below.
   const said = useMemo(() => findings.map((f) => placeFinding(f, editor.doc, t)), [findings, editor.doc, t]);
@@ -181,7 +181,14 @@ export function EditorPage() {
 
   return (
     <div className="editor">
-      <Toolbar findings={findings} flow={flow} view={view} onView={setView} onCreated={created} />
+      <Toolbar
+        findings={findings}
+        checking={checking}
+        flow={flow}
+        view={view}
+        onView={setView}
+        onCreated={created}
+      />
       <FindDialog onPick={focusNode} />
       {newer !== null && flowId !== null && <NewerNotice flowId={flowId} version={newer} />}
       {editor.refusal && (

@@ -23,6 +23,8 @@ import { useCreate, type Created } from './create';
 
 interface Props {
   findings: Finding[];
+  /** The findings are of an earlier draft (an edit is still being checked): Save leaves it to the server. */
+  checking: boolean;
   flow: ReactFlowInstance | null;
   view: 'canvas' | 'list';
   onView: (view: 'canvas' | 'list') => void;
@@ -30,7 +32,7 @@ interface Props {
   onCreated: (flowId: number) => void;
 }
 
-export function Toolbar({ findings, flow, view, onView, onCreated }: Props) {
+export function Toolbar({ findings, checking, flow, view, onView, onCreated }: Props) {
   const { t } = useTranslation();
   const queries = useQueryClient();
   const createFlow = useCreate(onCreated);
@@ -69,7 +71,9 @@ export function Toolbar({ findings, flow, view, onView, onCreated }: Props) {
 
   async function save(base: number | null) {
     setStale(false);
-    if (findings.length > 0) {
+    // Findings of an earlier draft would refuse an edit that fixed them (a fast click on Save): while the
+    // last edit is being checked, the server checks what is saved, and answers its findings if any.
+    if (!checking && findings.length > 0) {
       setMessage(t('ui_save_refused', { count: findings.length }));
       return;
     }
