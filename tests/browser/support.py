@@ -144,18 +144,20 @@ def log_in(
     locale: str = "en-US",
     width: int = 1400,
     height: int = 900,
+    at: str = "/flows",
 ) -> Page:
-    """A new browser context logged in as `name` through the login page; the page shows the flows.
-    `width` and `height`: the viewport (390 x 844 is a phone, tests/browser/test_phone.py)."""
+    """A new browser context logged in as `name`, on the page `at` (the flows by default). The login is
+    the API's (POST /api/session, whose cookie the context keeps), not the login page's: a page load costs
+    a third of a second of chromium's CPU, and the browser tests log in a hundred times; tests/browser/
+    test_login.py logs in through the page. `width` and `height`: the viewport (390 x 844 is a phone,
+    tests/browser/test_phone.py)."""
     context = browser.new_context(
         base_url=server.url, locale=locale, viewport={"width": width, "height": height}
     )
+    answer = context.request.post("/api/session", data={"name": name, "password": PASSWORD})
+    assert answer.status == 201, (name, answer.status, answer.text())
     page = context.new_page()
-    page.goto("/login")
-    page.locator("input[name=name]").fill(name)  # by name: the label is in the browser's language
-    page.locator("input[name=password]").fill(PASSWORD)
-    page.locator("button[type=submit]").click()
-    page.wait_for_url("**/flows")
+    page.goto(at)
     return page
 
 

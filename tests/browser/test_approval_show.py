@@ -54,8 +54,7 @@ def test_an_author_chooses_the_values_an_approver_sees(browser: Browser, story: 
         assert made.status_code == 201, made.text
     flow_id = made.json()["id"]
 
-    page = log_in(browser, story.server, "sal")
-    page.goto(f"/flows/{flow_id}")
+    page = log_in(browser, story.server, "sal", at=f"/flows/{flow_id}")
     node(page, "ask").click()
     hint = shown(page).get_by_text("once a sample input is typed under “Walk with sample input”")
     expect(hint).to_be_visible()
@@ -113,8 +112,7 @@ def test_an_author_chooses_the_values_an_approver_sees(browser: Browser, story: 
         )
         assert started.status_code in (200, 201, 202), started.text
 
-    approver = log_in(browser, story.server, "fin")
-    approver.goto("/inbox")
+    approver = log_in(browser, story.server, "fin", at="/inbox")
     card = approver.locator("article.approval")
     expect(card.get_by_role("heading")).to_have_text("Pay invoice INV-9?", timeout=LIVE)
     rows = card.locator("dl.shown > .shown-row")
@@ -132,8 +130,7 @@ def test_an_author_chooses_the_values_an_approver_sees(browser: Browser, story: 
     approver.context.close()
 
     story.set_locale("lena", "de")
-    german = log_in(browser, story.server, "lena", locale="de-DE")
-    german.goto(f"/flows/{flow_id}")
+    german = log_in(browser, story.server, "lena", locale="de-DE", at=f"/flows/{flow_id}")
     german.get_by_label("Beispieleingabe des Auslösers (JSON)").fill(SAMPLE)
     node(german, "ask").click()
     expect(shown(german).locator("legend")).to_have_text("Was die Genehmiger sehen")

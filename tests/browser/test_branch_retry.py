@@ -60,8 +60,7 @@ def test_the_run_page_shows_the_open_approval_beside_the_branch_retrying_its_act
         run_id = started.json()["run"]
 
     story.mailbox.wait_for_mail_to("lea@example.test")  # the approval was requested, its mail sent
-    page = log_in(browser, story.server, "rita")
-    page.goto(f"/runs/{run_id}")
+    page = log_in(browser, story.server, "rita", at=f"/runs/{run_id}")
     retry = page.locator(".wait .branch-retry")
     expect(retry).to_contain_text(
         "The action at deposit failed; its branch tries it again at", timeout=60_000

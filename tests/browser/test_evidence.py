@@ -49,8 +49,7 @@ def test_an_auditor_downloads_the_evidence_and_it_checks(
         assert decided.status_code == 200, decided.text
     approval = waiting[0]["id"]
 
-    page = log_in(browser, story.server, "greta", locale="de-DE")
-    page.goto("/audit")
+    page = log_in(browser, story.server, "greta", locale="de-DE", at="/audit")
     row = page.locator(f"tr[data-approval='{approval}']")
     link = row.get_by_role("link", name="Nachweis (Datei)")
     expect(link).to_be_visible(timeout=60_000)
@@ -85,8 +84,7 @@ def test_an_auditor_downloads_the_evidence_and_it_checks(
     page.goto(f"/approvals/{approval}")
     expect(page.get_by_role("link", name="Nachweis (Datei)")).to_be_visible()
     page.context.close()
-    other = log_in(browser, story.server, "dora")
-    other.goto(f"/approvals/{approval}")
+    other = log_in(browser, story.server, "dora", at=f"/approvals/{approval}")
     expect(other.get_by_role("status")).to_contain_text("dora")
     expect(other.get_by_role("link", name="Evidence (file)")).to_have_count(0)
     other.context.close()

@@ -71,8 +71,7 @@ def test_the_armed_confirmation_is_not_carried_to_the_next_request(browser: Brow
     story.server.user("ann", "decide", groups=("ga",))
     for invoice, deadline in (("A-1", "PT1H"), ("A-2", "PT2H"), ("A-3", "PT3H"), ("A-4", "PT4H")):
         start(story, "lou", "ga", invoice, deadline=deadline)
-    page = log_in(browser, story.server, "ann")
-    page.goto("/inbox")
+    page = log_in(browser, story.server, "ann", at="/inbox")
     expect(page.locator(".inbox-list li")).to_have_count(4, timeout=LIVE)
     ids = open_ids(story, "ann")
     heading = card(page).get_by_role("heading")
@@ -122,8 +121,7 @@ def test_a_live_arrival_never_takes_the_place_of_the_open_card(browser: Browser,
     story.server.user("ben", "decide", groups=("gb",))
     start(story, "lou2", "gb", "L-1", deadline="P1D")
     start(story, "lou2", "gb", "L-2", deadline="P2D")
-    page = log_in(browser, story.server, "ben")
-    page.goto("/inbox")
+    page = log_in(browser, story.server, "ben", at="/inbox")
     expect(page.locator(".inbox-list li")).to_have_count(2, timeout=LIVE)
     ids = open_ids(story, "ben")
     heading = card(page).get_by_role("heading")
@@ -176,8 +174,7 @@ def test_a_comment_is_recorded_only_on_the_request_it_was_written_for(browser: B
     story.server.user("cem", "decide", groups=("gc",))
     for invoice, deadline in (("C-1", "P1D"), ("C-2", "P2D"), ("C-3", "P3D")):
         start(story, "lou3", "gc", invoice, deadline=deadline)
-    page = log_in(browser, story.server, "cem")
-    page.goto("/inbox")
+    page = log_in(browser, story.server, "cem", at="/inbox")
     expect(page.locator(".inbox-list li")).to_have_count(3, timeout=LIVE)
     ids = open_ids(story, "cem")
     heading = card(page).get_by_role("heading")
@@ -261,8 +258,7 @@ def test_the_confirmation_names_what_is_decided(
     shown = [{"label": "Amount (EUR)", "value": "trigger.amount"}, {"value": "trigger.invoice"}]
     start(story, starter, group, "B-12", deadline="P2D", amount=98000, show=shown)
     start(story, starter, group, "B-13", deadline="P3D", amount=120, show=shown)
-    page = log_in(browser, story.server, approver, locale=locale)
-    page.goto("/inbox")
+    page = log_in(browser, story.server, approver, locale=locale, at="/inbox")
     expect(page.locator(".inbox-list li")).to_have_count(2, timeout=LIVE)
     values = card(page).locator("dl.shown").first
     expect(values).to_contain_text("Amount (EUR)")
@@ -321,8 +317,7 @@ def test_a_decided_approval_says_who_decided_and_no_deadline(
     note = "Delivered in three parts. " * 12 + "The last part arrived late."
     extra = {"api_token": "s3cr3t-t0ken", "note": note}
     start(story, starter, group, "E-1", deadline="P2D", amount=4200, extra=extra)
-    page = log_in(browser, story.server, approver, locale=locale)
-    page.goto("/inbox")
+    page = log_in(browser, story.server, approver, locale=locale, at="/inbox")
     expect(page.locator(".inbox-list li")).to_have_count(1, timeout=LIVE)
     approval_id = open_ids(story, approver)["Pay invoice E-1?"]
     # While it is open, the card says what happens if nobody decides.
@@ -360,8 +355,7 @@ def test_a_decision_on_what_the_page_did_not_show_is_refused_and_the_card_read_a
     story.server.user("lou6", "edit", "run")
     story.server.user("fay", "decide", groups=("gf",))
     start(story, "lou6", "gf", "F-1", deadline="P1D")
-    page = log_in(browser, story.server, "fay")
-    page.goto("/inbox")
+    page = log_in(browser, story.server, "fay", at="/inbox")
     expect(page.locator(".inbox-list li")).to_have_count(1, timeout=LIVE)
     ids = open_ids(story, "fay")
     sent: list[dict[str, Any]] = []
@@ -396,8 +390,7 @@ def test_a_card_decided_elsewhere_is_not_silently_replaced(browser: Browser, sto
     story.server.user("hal", "decide", groups=("gg",))
     start(story, "lou7", "gg", "G-1", deadline="P1D")
     start(story, "lou7", "gg", "G-2", deadline="P2D")
-    page = log_in(browser, story.server, "gus")
-    page.goto("/inbox")
+    page = log_in(browser, story.server, "gus", at="/inbox")
     expect(page.locator(".inbox-list li")).to_have_count(2, timeout=LIVE)
     ids = open_ids(story, "gus")
     expect(card(page).get_by_role("heading")).to_have_text("Pay invoice G-1?")
@@ -441,8 +434,7 @@ def test_a_list_refreshed_before_the_decisions_answer_still_moves_on_to_the_next
     story.server.user("uma", "decide", groups=("gu",))
     for invoice, deadline in (("U-1", "PT1H"), ("U-2", "PT2H")):
         start(story, "lia", "gu", invoice, deadline=deadline)
-    page = log_in(browser, story.server, "uma")
-    page.goto("/inbox")
+    page = log_in(browser, story.server, "uma", at="/inbox")
     expect(page.locator(".inbox-list li")).to_have_count(2, timeout=LIVE)
     held: list[tuple[Route, APIResponse]] = []
 

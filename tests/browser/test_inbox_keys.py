@@ -27,8 +27,7 @@ def test_the_inbox_is_worked_from_the_keyboard(browser: Browser, story: Story) -
         for invoice, deadline in (("K-1", "PT1H"), ("K-2", "P1D")):
             made = api.post("/api/flows", json=invoice_flow(story.receiver.url, deadline=deadline)).json()
             api.post(f"/api/flows/{made['id']}/runs", json={"input": {"invoice": invoice, "amount": 1}})
-    page = log_in(browser, story.server, "kim")
-    page.goto("/inbox")
+    page = log_in(browser, story.server, "kim", at="/inbox")
     current = page.locator(".inbox-list li[aria-current='true']")
     expect(page.locator(".inbox-list li")).to_have_count(2, timeout=60_000)
     expect(current).to_have_text("Pay invoice K-1?")

@@ -59,8 +59,7 @@ def test_the_run_page_shows_an_answer_that_came_after_the_timeout(browser: Brows
             flow_id = api.post("/api/flows", json=document).json()["id"]
             run_id = api.post(f"/api/flows/{flow_id}/runs", json={"input": {}}).json()["run"]
 
-        page = log_in(browser, story.server, "ann", locale="de-DE")
-        page.goto(f"/runs/{run_id}")
+        page = log_in(browser, story.server, "ann", locale="de-DE", at=f"/runs/{run_id}")
         expect(page.locator("[data-status]")).to_have_attribute("data-status", "succeeded", timeout=60_000)
         effect = page.locator("tr[data-effect='pay']")
         expect(effect).to_contain_text("Fehlgeschlagen", timeout=60_000)

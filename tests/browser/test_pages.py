@@ -35,8 +35,7 @@ def start(story: Story, token: str, **flow: str) -> tuple[int, int]:
 def test_a_deadline_that_passes_takes_the_timeout_exit(browser: Browser, story: Story) -> None:
     story.server.user("olga", "edit", "run")
     _flow, run_id = start(story, story.token("olga"), deadline="PT2S", on_timeout="reject")
-    page = log_in(browser, story.server, "olga")
-    page.goto(f"/runs/{run_id}")
+    page = log_in(browser, story.server, "olga", at=f"/runs/{run_id}")
     # The worker wakes the run at its deadline; the page hears of it through the event stream.
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "succeeded", timeout=60_000)
     expect(page.locator(".run-node:has([data-node='refused'])")).to_have_class(re.compile("visited"))
@@ -52,8 +51,7 @@ def test_a_deadline_that_passes_takes_the_timeout_exit(browser: Browser, story: 
 def test_a_cancelled_run_keeps_its_approval_readable(browser: Browser, story: Story) -> None:
     story.server.user("pia", "edit", "run")
     _flow, run_id = start(story, story.token("pia"))
-    page = log_in(browser, story.server, "pia")
-    page.goto(f"/runs/{run_id}")
+    page = log_in(browser, story.server, "pia", at=f"/runs/{run_id}")
     expect(page.locator(".run-node.waiting")).to_contain_text("ask", timeout=60_000)
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Cancel the run").click()

@@ -41,12 +41,10 @@ def test_an_admin_adds_a_user_grants_decide_and_revokes_a_token(browser: Browser
         ).json()["run"]
 
     # The run parks at the approval before anyone looks for it (the worker may be slow on a busy machine).
-    author = log_in(browser, server, "eli")
-    author.goto(f"/runs/{run_id}")
+    author = log_in(browser, server, "eli", at=f"/runs/{run_id}")
     expect(author.locator(".run-node.waiting")).to_contain_text("ask", timeout=60_000)
 
-    admin = log_in(browser, server, "ada")
-    admin.goto("/people")
+    admin = log_in(browser, server, "ada", at="/people")
     admin.locator("input[name=new-name]").fill("dora")
     admin.locator("input[name=new-email]").fill("dora@example.com")
     admin.locator("select[name=new-locale]").select_option("de")
@@ -143,8 +141,7 @@ def test_an_admin_adds_a_user_grants_decide_and_revokes_a_token(browser: Browser
 def test_an_admin_requires_four_eyes_on_the_people_page(browser: Browser, story: Story) -> None:
     server = story.server
     server.user("pia", "admin", "audit")
-    admin = log_in(browser, server, "pia")
-    admin.goto("/people")
+    admin = log_in(browser, server, "pia", at="/people")
     policy = admin.get_by_role("region", name="Four eyes")
     never = policy.get_by_role("checkbox", name="Never allow self-approval")
     expect(never).not_to_be_checked()

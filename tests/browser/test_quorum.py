@@ -89,8 +89,7 @@ def test_two_of_three_in_two_languages_with_a_reminder_between(browser: Browser,
         lambda: subjects_to(story, "zoe@example.com")[1:], "the reminder to zoe"
     )
 
-    japanese = log_in(browser, server, "kenji", locale="ja-JP")
-    japanese.goto(f"/approvals/{approval}")
+    japanese = log_in(browser, server, "kenji", locale="ja-JP", at=f"/approvals/{approval}")
     expect(japanese.locator(".votes")).to_contain_text("anke が賛成しました")
     expect(japanese.locator(".votes")).to_contain_text("2 件中 1 件の賛成")
     screenshot(japanese, "approval-quorum-ja")
@@ -110,8 +109,7 @@ def test_two_of_three_in_two_languages_with_a_reminder_between(browser: Browser,
 
     # The audit page proves the trail: every vote, the decision and the rights changes verify.
     server.user("ada", "audit")
-    auditor = log_in(browser, server, "ada")
-    auditor.goto("/audit")
+    auditor = log_in(browser, server, "ada", at="/audit")
     auditor.locator(".chain-check button").click()
     expect(auditor.locator(".chain-check [role=status]")).to_have_class("intact")
     expect(auditor.locator(".chain-check [role=status]")).to_contain_text("Intact:")

@@ -116,8 +116,7 @@ def test_the_preview_lists_in_german_what_resuming_would_send_then_resume_sends_
     assert len(story.receiver.received) == received, "the preview sent nothing"
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "stopped")
 
-    phone = log_in(browser, story.server, "gina", locale="de-DE", width=390, height=844)
-    phone.goto(f"/runs/{run_id}")
+    phone = log_in(browser, story.server, "gina", locale="de-DE", width=390, height=844, at=f"/runs/{run_id}")
     phone_actions = phone.get_by_role("group", name=de["ui_run_stopped_actions"])
     phone_actions.get_by_role("button", name=de["ui_run_preview"], exact=True).click()
     previewed(phone, de)

@@ -57,8 +57,7 @@ def top(page: Page, node_id: str) -> tuple[float, float]:
 def test_the_run_page_draws_labels_top_to_bottom(browser: Browser, story: Story) -> None:
     story.server.user("rhea", "edit", "run")
     flow_id, run_id = start(story, "rhea", labelled(story))
-    page = log_in(browser, story.server, "rhea")
-    page.goto(f"/runs/{run_id}")
+    page = log_in(browser, story.server, "rhea", at=f"/runs/{run_id}")
     waiting = page.locator(".run-node.waiting")
     expect(waiting).to_contain_text("Finance approves", timeout=60_000)
     expect(waiting).to_contain_text("Approval")  # the type, second
@@ -91,8 +90,7 @@ def test_the_run_page_keeps_the_positions_the_author_saved(browser: Browser, sto
         "refused": {"x": -300, "y": 300},
     }
     _flow, run_id = start(story, "sven", labelled(story, saved))
-    page = log_in(browser, story.server, "sven")
-    page.goto(f"/runs/{run_id}")
+    page = log_in(browser, story.server, "sven", at=f"/runs/{run_id}")
     expect(page.locator(".run-node.waiting")).to_be_visible(timeout=60_000)
     (sx, sy), (ax, ay), (px, py), (rx, ry) = (top(page, n) for n in ("start", "ask", "pay", "refused"))
     scale = (ay - sy) / 150
@@ -110,8 +108,9 @@ def test_japanese_cards_and_screenshots(browser: Browser, story: Story) -> None:
         browser.new_context(base_url=story.server.url).request.get("/api/i18n/ja").text()
     )
     for width, height in ((1400, 900), (390, 844)):
-        page = log_in(browser, story.server, "yui", locale="ja-JP", width=width, height=height)
-        page.goto(f"/runs/{run_id}")
+        page = log_in(
+            browser, story.server, "yui", locale="ja-JP", width=width, height=height, at=f"/runs/{run_id}"
+        )
         waiting = page.locator(".run-node.waiting")
         expect(waiting).to_contain_text("Finance approves", timeout=60_000)
         expect(waiting.locator(".card-type")).to_have_text(ja["node_type_approval"])

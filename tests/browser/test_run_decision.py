@@ -34,8 +34,7 @@ def test_a_rejected_run_says_so_beside_its_status(browser: Browser, story: Story
             ).json()["run"]
             for invoice in ("R-1", "R-2")
         }
-    approver = log_in(browser, story.server, "rex")
-    approver.goto("/inbox")
+    approver = log_in(browser, story.server, "rex", at="/inbox")
     expect(approver.locator(".inbox-list li")).to_have_count(2, timeout=LIVE)
     with story.api(story.token("rex")) as api:
         asked = {a["title"]: a for a in api.get("/api/approvals").json()["approvals"]}
@@ -46,8 +45,7 @@ def test_a_rejected_run_says_so_beside_its_status(browser: Browser, story: Story
         assert refused.status_code == 200, refused.text
     approver.context.close()
 
-    page = log_in(browser, story.server, "ria")
-    page.goto("/runs")
+    page = log_in(browser, story.server, "ria", at="/runs")
     rejected_row = page.locator(f"tr[data-run='{runs['R-1']}']")
     # The run ended well (its reject path logged), and the list says the invoice was rejected.
     expect(rejected_row.locator(".status")).to_have_text("Succeeded", timeout=LIVE)
@@ -74,8 +72,7 @@ def test_a_rejected_run_says_so_beside_its_status(browser: Browser, story: Story
     page.context.close()
 
     story.set_locale("ria", "de")
-    german = log_in(browser, story.server, "ria", locale="de-DE")
-    german.goto(f"/runs/{runs['R-1']}")
+    german = log_in(browser, story.server, "ria", locale="de-DE", at=f"/runs/{runs['R-1']}")
     expect(german.locator(".run-decision")).to_contain_text(
         "Letzte Entscheidung: Abgelehnt für „Pay invoice R-1?“, von rex am"
     )

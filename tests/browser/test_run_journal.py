@@ -56,8 +56,7 @@ def long_run(server: Server, author: str) -> int:
 def test_the_journal_is_read_a_page_at_a_time_with_the_keyboard(browser: Browser, server: Server) -> None:
     server.user("jules", "edit", "run")
     run_id = long_run(server, "jules")
-    page = log_in(browser, server, "jules")
-    page.goto(f"/runs/{run_id}")
+    page = log_in(browser, server, "jules", at=f"/runs/{run_id}")
     lines = page.locator("ol.journal > li")
     expect(lines).to_have_count(100)
     expect(lines.last).to_have_attribute("data-seq", "100")
@@ -83,8 +82,7 @@ def test_the_journal_is_read_a_page_at_a_time_with_the_keyboard(browser: Browser
 def test_the_next_lines_in_japanese(browser: Browser, server: Server) -> None:
     server.user("haruto", "edit", "run")
     run_id = long_run(server, "haruto")
-    page = log_in(browser, server, "haruto", locale="ja-JP")
-    page.goto(f"/runs/{run_id}")
+    page = log_in(browser, server, "haruto", locale="ja-JP", at=f"/runs/{run_id}")
     lines = page.locator("ol.journal > li")
     expect(lines).to_have_count(100)
     more = page.get_by_role("button", name="次の行を表示")

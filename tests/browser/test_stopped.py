@@ -48,8 +48,7 @@ def test_a_stopped_run_is_resumed_refused_on_a_version_without_its_nodes_and_end
         assert saved.status_code in (200, 201), saved.text
     stop_at_its_approval(story, run_id)
 
-    page = log_in(browser, story.server, "sam")
-    page.goto(f"/runs/{run_id}")
+    page = log_in(browser, story.server, "sam", at=f"/runs/{run_id}")
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "stopped", timeout=60_000)
     expect(
         # The cited code reads as its own sentence (claim_abandoned: every earlier attempt died silently).

@@ -45,8 +45,7 @@ def test_three_people_one_invoice(browser: Browser, story: Story, tmp_path: Path
         flow_id = api.post("/api/flows", json=invoice_flow(story.receiver.url)).json()["id"]
 
         # The author watches the runs page while the run starts: it appears without a reload.
-        author = log_in(browser, server, "ann")
-        author.goto("/runs")
+        author = log_in(browser, server, "ann", at="/runs")
         expect(author.get_by_role("heading", name="Runs")).to_be_visible()
         run_id = api.post(
             f"/api/flows/{flow_id}/runs", json={"input": {"invoice": "A-7", "amount": 1200}}
@@ -65,12 +64,10 @@ def test_three_people_one_invoice(browser: Browser, story: Story, tmp_path: Path
     link, approval_id = match.group(1), match.group(2)
 
     # The second approver opens the same link first, and waits.
-    late = log_in(browser, server, "cid")
-    late.goto(link)
+    late = log_in(browser, server, "cid", at=link)
     expect(late.get_by_role("heading", name="Pay invoice A-7?")).to_be_visible()
 
-    approver = log_in(browser, server, "bea", locale="de-DE")
-    approver.goto("/inbox")
+    approver = log_in(browser, server, "bea", locale="de-DE", at="/inbox")
     expect(approver.get_by_role("heading", name="Pay invoice A-7?")).to_be_visible()
     expect(approver.get_by_test_id("inbox-count")).to_have_text("1")
     screenshot(approver, "inbox-de")
@@ -100,8 +97,7 @@ def test_three_people_one_invoice(browser: Browser, story: Story, tmp_path: Path
     screenshot(author, "run")
 
     # The auditor, in Japanese, finds the decision and exports it.
-    auditor = log_in(browser, server, "kai", locale="ja-JP")
-    auditor.goto("/audit")
+    auditor = log_in(browser, server, "kai", locale="ja-JP", at="/audit")
     auditor.get_by_label("質問またはコメント内のテキスト").fill("A-7")
     auditor.get_by_role("button", name="検索").click()
     found = auditor.locator(f"tr[data-approval='{approval_id}']")

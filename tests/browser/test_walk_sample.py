@@ -106,8 +106,7 @@ def test_a_walk_answers_the_approvals_a_parallel_waits_at_together(browser: Brow
 
     # The same two pending approvals in Japanese: one group of answers each, named from the catalog.
     server.user("parvati-ja", "edit")
-    japanese = log_in(browser, server, "parvati-ja", locale="ja-JP")
-    japanese.goto(f"/flows/{flow_id}")
+    japanese = log_in(browser, server, "parvati-ja", locale="ja-JP", at=f"/flows/{flow_id}")
     japanese.locator("section.walk .row button").first.click()
     pauses = japanese.locator("section.walk .walk-pause [role=group]")
     expect(pauses).to_have_count(2)
@@ -129,8 +128,7 @@ def test_an_author_with_edit_on_one_flow_walks_it(browser: Browser, server: Serv
     owner.context.close()
 
     server.user("one-flow-author", f"edit:{flow_id}")
-    page = log_in(browser, server, "one-flow-author")
-    page.goto(f"/flows/{flow_id}")
+    page = log_in(browser, server, "one-flow-author", at=f"/flows/{flow_id}")
     walk = page.get_by_role("region", name="Walk with sample input")
     walk.get_by_label("Sample input of the trigger (JSON)").fill('{"invoice": "INV-12"}')
     walk.get_by_role("button", name="Walk", exact=True).click()
@@ -173,8 +171,7 @@ def test_a_walk_waiting_for_an_event_offers_the_events_the_node_lists(
 
     # In German the answers are the catalog's sentences around the node's own event names.
     server.user("eve-de", "edit")
-    german = log_in(browser, server, "eve-de", locale="de-DE")
-    german.goto(f"/flows/{flow_id}")
+    german = log_in(browser, server, "eve-de", locale="de-DE", at=f"/flows/{flow_id}")
     german.locator("section.walk textarea").fill('{"offer": "O-8"}')
     german.locator("section.walk .row button").first.click()
     pause = german.locator("section.walk .walk-pause [role=group]")
