@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import cast
 
 import pytest
-from playwright.sync_api import Browser, Response, Route, expect
+from playwright.sync_api import APIResponse, Browser, Request, Response, Route, expect
 
 from backend.approvals.audit import COLUMNS, column_label
 from tests.browser.pages_support import Story, invoice_flow, story_server
@@ -124,36 +124,74 @@ def test_three_people_one_invoice(browser: Browser, story: Story, tmp_path: Path
         page.context.close()
 
 
+def _parked_run(story: Story, author: str) -> int:
+    """A run of the invoice flow, started through the API and parked at its approval; its id."""
+    with story.api(story.token(author)) as api:
+        flow_id = api.post("/api/flows", json=invoice_flow(story.receiver.url)).json()["id"]
+        run_id = int(
+            api.post(f"/api/flows/{flow_id}/runs", json={"input": {"invoice": "A-8", "amount": 90}}).json()[
+                "run"
+            ]
+        )
+    wait_for(story.server.database_url, "SELECT status FROM runs WHERE id = %s", run_id, want=("waiting",))
+    return run_id
+
+
+def _a_list(response: Response | Request) -> bool:
+    return bool(re.search(r"/api/runs(\?|$)", response.url))
+
+
 def test_a_run_parked_while_the_runs_page_connects_is_shown_waiting(browser: Browser, story: Story) -> None:
     """The runs page reads its list, then its change stream starts listening: a run that parked in between
     (a busy server, a slow network) was shown as the list had it ("Running") until its next change, which
     for an approval is days away. The stream's `ready` has the page read its runs again."""
-    server = story.server
-    server.user("lou", "edit", "run")
-    server.user("lia", "decide", groups=("finance",))
-    page = log_in(browser, server, "lou")
+    story.server.user("lou", "edit", "run")
+    story.server.user("lia", "decide", groups=("finance",))
+    page = log_in(browser, story.server, "lou", at="about:blank")
     held: list[Route] = []
     # The page's stream is held at the browser until the run has parked: the change it would have heard
     # is committed before it listens, as on a machine where connecting is slow.
     page.route("**/api/runs/stream*", lambda route: held.append(route))
-
-    def the_list(response: Response) -> bool:
-        return "/api/runs?" in response.url or response.url.endswith("/api/runs")
-
-    with page.expect_request("**/api/runs/stream*"), page.expect_response(the_list):
+    with page.expect_request("**/api/runs/stream*"), page.expect_response(_a_list):
         page.goto("/runs")
-    # The route's message follows the request's on Playwright's connection: one more call has read it.
-    # The last held is this page's stream (the flows page before it may have asked for one too).
+    # One more call to Playwright, and the route's handler has run (its message came before this answer).
     expect(page.get_by_role("heading", name="Runs")).to_be_visible()
-    assert held
-    with story.api(story.token("lou")) as api:
-        flow_id = api.post("/api/flows", json=invoice_flow(story.receiver.url)).json()["id"]
-        run_id = api.post(
-            f"/api/flows/{flow_id}/runs", json={"input": {"invoice": "A-8", "amount": 90}}
-        ).json()["run"]
-    wait_for(server.database_url, "SELECT status FROM runs WHERE id = %s", run_id, want=("waiting",))
+    assert len(held) == 1
+    run_id = _parked_run(story, "lou")
     row = page.locator(f"tr[data-run='{run_id}']")
     expect(row).to_have_count(0)  # the list was read before the run began
-    held[-1].continue_()
+    held[0].continue_()
     expect(row).to_contain_text("Waiting")
+    page.context.close()
+
+
+def test_a_run_parked_while_the_runs_list_is_on_its_way_is_shown_waiting(
+    browser: Browser, story: Story
+) -> None:
+    """The other order: the stream says `ready` while the list, read by the server before the run parked,
+    is still on its way to the page. The page reads the list again rather than wait for that answer."""
+    story.server.user("lev", "edit", "run")
+    story.server.user("lin", "decide", groups=("finance",))
+    page = log_in(browser, story.server, "lev", at="about:blank")
+    streams: list[Route] = []
+    lists: list[tuple[Route, APIResponse]] = []
+
+    def hold_the_first_list(route: Route) -> None:
+        if lists:
+            route.continue_()
+        else:
+            lists.append((route, route.fetch()))  # the server reads the list now; the page waits for it
+
+    page.route("**/api/runs/stream*", lambda route: streams.append(route))
+    page.route(re.compile(r".*/api/runs(\?.*)?$"), hold_the_first_list)
+    with page.expect_request("**/api/runs/stream*"):
+        page.goto("/runs")
+    expect(page.get_by_role("heading", name="Runs")).to_be_visible()  # the handlers have run
+    assert (len(streams), len(lists)) == (1, 1)
+    run_id = _parked_run(story, "lev")
+    with page.expect_request(_a_list):  # ready: the page asks for the list again at once
+        streams[0].continue_()
+    route, stale = lists[0]
+    route.fulfill(response=stale)  # the old answer comes last, and is not what the page shows
+    expect(page.locator(f"tr[data-run='{run_id}']")).to_contain_text("Waiting")
     page.context.close()

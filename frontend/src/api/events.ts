@@ -28,6 +28,13 @@ function invalidator(queries: QueryClient): (run: number | null) => void {
   };
 }
 
+/** Read the queries under `queryKey` anew. A read still under way may have begun before the stream listened;
+ * invalidating alone would wait for it (a query with no data yet is never cancelled by a refetch). */
+async function readAgain(queries: QueryClient, queryKey: readonly unknown[]): Promise<void> {
+  await queries.cancelQueries({ queryKey });
+  await queries.invalidateQueries({ queryKey });
+}
+
 export function useLiveRuns(): void {
   const queries = useQueryClient();
   useEffect(() => {
@@ -38,9 +45,8 @@ export function useLiveRuns(): void {
       changed(typeof data.run === 'number' ? data.run : null);
     });
     source.addEventListener('ready', () => {
-      void queries.invalidateQueries({ queryKey: runKeys.lists });
-      void queries.invalidateQueries({ queryKey: approvalKeys.inbox });
-      void queries.invalidateQueries({ queryKey: runKeys.every });
+      for (const queryKey of [runKeys.lists, approvalKeys.inbox, runKeys.every])
+        void readAgain(queries, queryKey);
     });
     source.addEventListener('resync', () => {
       void queries.invalidateQueries();
