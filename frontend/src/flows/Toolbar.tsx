@@ -23,7 +23,7 @@ import { useCreate, type Created } from './create';
 
 interface Props {
   findings: Finding[];
-  /** The findings are of an earlier draft (an edit is still being checked): Save leaves it to the server. */
+  /** The findings may be of an earlier draft (a check is under way): Save leaves the judgement to the server. */
   checking: boolean;
   flow: ReactFlowInstance | null;
   view: 'canvas' | 'list';
@@ -72,7 +72,7 @@ export function Toolbar({ findings, checking, flow, view, onView, onCreated }: P
   async function save(base: number | null) {
     setStale(false);
     // Findings of an earlier draft would refuse an edit that fixed them (a fast click on Save): while the
-    // last edit is being checked, the server checks what is saved, and answers its findings if any.
+    // last edit is being checked, the server checks what is saved, and refuses it (flow_invalid) if need be.
     if (!checking && findings.length > 0) {
       setMessage(t('ui_save_refused', { count: findings.length }));
       return;
