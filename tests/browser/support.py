@@ -154,7 +154,11 @@ def log_in(
     context = browser.new_context(
         base_url=server.url, locale=locale, viewport={"width": width, "height": height}
     )
-    answer = context.request.post("/api/session", data={"name": name, "password": PASSWORD})
+    # Connection: close, or the login's connection would wait in the context's pool for the test's first
+    # `page.request` call, which the server may by then have closed (its keep-alive lasts 5 s): a reset.
+    answer = context.request.post(
+        "/api/session", data={"name": name, "password": PASSWORD}, headers={"Connection": "close"}
+    )
     assert answer.status == 201, (name, answer.status, answer.text())
     page = context.new_page()
     page.goto(at)

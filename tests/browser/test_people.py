@@ -58,8 +58,8 @@ def test_an_admin_adds_a_user_grants_decide_and_revokes_a_token(browser: Browser
     expect(dora_row).to_contain_text("finance")
 
     # In the group the approval names, but without the decide right: nothing to decide.
-    dora = log_in(browser, server, "dora", locale="en-US")  # her stored language wins over the browser's
-    dora.goto("/inbox")
+    # Her stored language wins over the browser's.
+    dora = log_in(browser, server, "dora", locale="en-US", at="/inbox")
     expect(dora.get_by_text(message("ui_inbox_empty", "de"))).to_be_visible()
 
     # The admin grants decide on this one flow; admin's own rights never include it.

@@ -115,7 +115,9 @@ def fits(page: Page, what: str) -> None:
 @pytest.mark.parametrize("locale", ["de-DE", "ja-JP"])
 def test_the_approvers_pages_fit_a_phone(browser: Browser, story: Story, world: World, locale: str) -> None:
     lang = locale[:2]
-    page = log_in(browser, story.server, f"fon-{lang}", locale=locale, **PHONE)
+    page = log_in(
+        browser, story.server, f"fon-{lang}", locale=locale, width=PHONE["width"], height=PHONE["height"]
+    )
     words: dict[str, str] = page.request.get(f"/api/i18n/{lang}").json()
     # Where the login lands: the flows, as cards, with nothing an approver may not do.
     expect(page.locator("table.flows").get_by_role("link", name="Invoice approval")).to_be_visible()
@@ -174,7 +176,9 @@ def test_the_editor_on_a_phone_offers_the_list_to_read(
 ) -> None:
     lang = locale[:2]
     # The author may edit, yet a phone offers no edit: drawing needs the room.
-    page = log_in(browser, story.server, "fon-author", locale=locale, **PHONE)
+    page = log_in(
+        browser, story.server, "fon-author", locale=locale, width=PHONE["width"], height=PHONE["height"]
+    )
     words: dict[str, str] = page.request.get(f"/api/i18n/{lang}").json()
     page.goto(f"/flows/{world.flow}")
     notice = page.get_by_role("note")

@@ -96,7 +96,8 @@ def mail_to_reader(mail: Message) -> bool:
 
 
 def reader(browser: Browser, world: World) -> Page:
-    """The reader, logged in with a browser that asks for en-XA too (the login page has no user yet)."""
+    """The reader, logged in with a browser that asks for en-XA too (what a page says before it knows
+    who is reading comes from the browser's language)."""
     return log_in(browser, world.story.server, READER, locale="en-XA")
 
 
