@@ -50,7 +50,9 @@ def cli(queue: Queue, *args: str) -> Ran:
     """`flowyard audit verify` with these arguments, run in process (`backend.cli.main`, as typed: a new
     process costs a second of CPU, and this module verifies twenty times); `process` runs one for real."""
     out, err = io.StringIO(), io.StringIO()
-    with patch.dict(os.environ, {"DATABASE_URL": queue.url}), redirect_stdout(out), redirect_stderr(err):
+    # The environment the process had: this one only (no key, retention or crash setting of the shell's).
+    only = {"DATABASE_URL": queue.url, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+    with patch.dict(os.environ, only, clear=True), redirect_stdout(out), redirect_stderr(err):
         code = main(["audit", "verify", *args])
     return Ran(code, out.getvalue(), err.getvalue())
 
