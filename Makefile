@@ -59,8 +59,8 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
-# Four test processes (pytest-xdist), a file each at a time: the suite waits on PostgreSQL, servers it
-# started and a browser far more than it computes (three kept 1.3 of the two cores busy).
+# Four test processes (pytest-xdist), a file each at a time: they keep both cores busy from the first
+# minute to the last (sampled every 5 s); six did not pay.
 PYTEST_WORKERS ?= 4
 # Where pytest writes a JUnit XML report of what ran, when set (.ci/run counts the browser tests in it).
 PYTEST_JUNIT ?=
