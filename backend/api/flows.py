@@ -20,6 +20,7 @@ from backend.flows.schedules import ScheduleInvalid
 from backend.flows.store import FlowRow, create_flow, save_version
 from backend.graph import Finding, list_view, load_schema, validate
 from backend.graph.model import NODE_TYPES
+from backend.queue.store import RUN_STATUSES, TRIGGER_KINDS
 
 DOCUMENT: dict[str, Any] = {
     "type": "object",
@@ -59,10 +60,10 @@ FLOW_SUMMARY: dict[str, Any] = {
     **FLOW,
     "properties": {
         **FLOW["properties"],
-        "trigger_kind": {"type": ["string", "null"]},
+        "trigger_kind": {"enum": [*TRIGGER_KINDS, None], "description": "null: the flow has no trigger"},
         "changed_at": {"type": ["string", "null"], "format": "date-time", "description": "newest version"},
         "changed_by": {"type": ["string", "null"]},
-        "last_run_status": {"type": ["string", "null"]},
+        "last_run_status": {"enum": [*RUN_STATUSES, None], "description": "null: never run"},
     },
 }
 SAVED: dict[str, Any] = {

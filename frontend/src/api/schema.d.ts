@@ -2060,9 +2060,17 @@ export interface operations {
                             /** @description the newest version's document with the flow's name and description as they are now (a rename makes no version: GET .../versions/N has the version as saved) */
                             document?: Record<string, never>;
                             id: number;
-                            last_run_status?: string | null;
+                            /**
+                             * @description null: never run
+                             * @enum {unknown}
+                             */
+                            last_run_status?: "running" | "waiting" | "stopped" | "succeeded" | "failed" | "cancelled" | null;
                             name: string;
-                            trigger_kind?: string | null;
+                            /**
+                             * @description null: the flow has no trigger
+                             * @enum {unknown}
+                             */
+                            trigger_kind?: "manual" | "webhook" | "schedule" | null;
                             version: number;
                             /** @description whether a webhook secret is set */
                             webhook: boolean;
