@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import cast
 
 import pytest
-from playwright.sync_api import APIResponse, Browser, Request, Response, Route, expect
+from playwright.sync_api import Browser, Request, Response, Route, expect
 
 from backend.approvals.audit import COLUMNS, column_label
 from tests.browser.pages_support import Story, invoice_flow, story_server
@@ -174,24 +174,25 @@ def test_a_run_parked_while_the_runs_list_is_on_its_way_is_shown_waiting(
     story.server.user("lin", "decide", groups=("finance",))
     page = log_in(browser, story.server, "lev", at="about:blank")
     streams: list[Route] = []
-    lists: list[tuple[Route, APIResponse]] = []
+    lists: list[Route] = []
 
     def hold_the_first_list(route: Route) -> None:
         if lists:
             route.continue_()
         else:
-            lists.append((route, route.fetch()))  # the server reads the list now; the page waits for it
+            lists.append(route)
 
     page.route("**/api/runs/stream*", lambda route: streams.append(route))
     page.route(re.compile(r".*/api/runs(\?.*)?$"), hold_the_first_list)
-    with page.expect_request("**/api/runs/stream*"):
+    with page.expect_request("**/api/runs/stream*"), page.expect_request(_a_list):
         page.goto("/runs")
-    expect(page.get_by_role("heading", name="Runs")).to_be_visible()  # the handlers have run
+    # One more call to Playwright, and the routes' handlers have run (their messages came before its answer).
+    expect(page.get_by_role("heading", name="Runs")).to_be_visible()
     assert (len(streams), len(lists)) == (1, 1)
+    stale = lists[0].fetch()  # the server reads the list now, before the run; the page still waits for it
     run_id = _parked_run(story, "lev")
     with page.expect_request(_a_list):  # ready: the page asks for the list again at once
         streams[0].continue_()
-    route, stale = lists[0]
-    route.fulfill(response=stale)  # the old answer comes last, and is not what the page shows
+    lists[0].fulfill(response=stale)  # the old answer comes last, and is not what the page shows
     expect(page.locator(f"tr[data-run='{run_id}']")).to_contain_text("Waiting")
     page.context.close()
