@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Browser, Route, expect
 
 from tests.browser.canvas import add, arrange, new_flow, node, save_new, wire
@@ -97,9 +98,15 @@ def test_draw_the_invoice_flow_with_the_mouse_fix_a_finding_save_and_run(
     page.context.close()
 
 
-def test_save_pressed_before_the_last_edit_is_checked_saves_it(browser: Browser, server: Server) -> None:
+@pytest.mark.console_errors(
+    "the server refuses to save a flow with a finding (422)", allow=r"status of 422 .*/api/flows/\d+"
+)
+def test_save_pressed_before_the_last_edit_is_checked_is_judged_by_the_server(
+    browser: Browser, server: Server
+) -> None:
     """The findings are checked by the server a moment after each edit; Save pressed in that moment (a fast
-    hand, a slow server) must not be refused by the findings of the draft before the edit."""
+    hand, a slow server) must not be refused by the findings of the draft before the edit, nor let through
+    a finding the edit made: the server judges what is saved."""
     server.user("nell", "edit")
     page = log_in(browser, server, "nell")
     new_flow(page, "Saved at once")
@@ -119,4 +126,13 @@ def test_save_pressed_before_the_last_edit_is_checked_saves_it(browser: Browser,
     flow_id = save_new(page)
     saved = page.request.get(f"/api/flows/{flow_id}").json()["document"]
     assert [n["config"]["title"] for n in saved["nodes"] if n["id"] == "approval1"] == ["Pay?"]
+
+    # The other way round: an edit that makes a finding, saved before its check answers (still held). The
+    # server refuses it, and the page counts the server's findings as it counts its own.
+    node(page, "approval1").click()
+    page.locator(".config").get_by_label("Title").fill("")
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.get_by_text("Not saved: 1 finding must be fixed first.")).to_be_visible()
+    kept = page.request.get(f"/api/flows/{flow_id}").json()
+    assert (kept["version"], kept["document"]["nodes"][1]["config"]["title"]) == (1, "Pay?")
     page.context.close()

@@ -90,15 +90,22 @@ export function Toolbar({ findings, checking, flow, view, onView, onCreated }: P
       await queries.invalidateQueries({ queryKey: flowKeys.versions(flowId) });
     } catch (failure) {
       setStale(failure instanceof ApiError && failure.code === 'flow_version_stale');
-      setMessage(failureSentence(failure, t));
+      setMessage(refusal(failure));
     }
+  }
+
+  /** Why a save failed: the server's findings counted as the page counts its own, or the failure's sentence. */
+  function refusal(failure: unknown): string {
+    const invalid = failure instanceof ApiError && failure.code === 'flow_invalid';
+    const found = invalid ? (failure.detail as { findings?: unknown } | null)?.findings : undefined;
+    return Array.isArray(found) ? t('ui_save_refused', { count: found.length }) : failureSentence(failure, t);
   }
 
   async function create() {
     try {
       await createFlow();
     } catch (failure) {
-      setMessage(failureSentence(failure, t));
+      setMessage(refusal(failure));
     }
   }
 
