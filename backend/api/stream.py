@@ -122,8 +122,9 @@ async def readable_flows(call: Call) -> frozenset[int] | None:
 @endpoint(
     "GET",
     "/api/runs/stream",
-    summary="Server-Sent Events: `run` ({run, flow, status}) for each change of a run I may read, "
-    "`resync` when some may have been missed; optionally of one flow or one run",
+    summary="Server-Sent Events: `ready` once every later change reaches the stream (read what you show "
+    "again then), `run` ({run, flow, status}) for each change of a run I may read, `resync` when some may "
+    "have been missed; optionally of one flow or one run",
     tag="runs",
     query={"flow": ID, "run": ID},
     responses={200: {"type": "string"}},

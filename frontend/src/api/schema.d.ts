@@ -560,7 +560,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Server-Sent Events: `run` ({run, flow, status}) for each change of a run I may read, `resync` when some may have been missed; optionally of one flow or one run */
+        /** Server-Sent Events: `ready` once every later change reaches the stream (read what you show again then), `run` ({run, flow, status}) for each change of a run I may read, `resync` when some may have been missed; optionally of one flow or one run */
         get: operations["stream"];
         put?: never;
         post?: never;
