@@ -160,7 +160,7 @@ def test_run_asks_for_the_input_refuses_what_is_not_json_and_starts_with_it(
     browser: Browser, server: Server
 ) -> None:
     server.user("rio", "edit", "run")
-    page = log_in(browser, server, "rio")
+    page = log_in(browser, server, "rio", at="about:blank")
     flow_id = made_by_api(page, {**approval_and_delay_flow(), "name": "Run with input"})
     page.goto(f"/flows/{flow_id}")
     page.locator(".walk textarea").fill('{"invoice": "A-7"}')

@@ -177,7 +177,13 @@ def test_the_editor_on_a_phone_offers_the_list_to_read(
     lang = locale[:2]
     # The author may edit, yet a phone offers no edit: drawing needs the room.
     page = log_in(
-        browser, story.server, "fon-author", locale=locale, width=PHONE["width"], height=PHONE["height"]
+        browser,
+        story.server,
+        "fon-author",
+        locale=locale,
+        width=PHONE["width"],
+        height=PHONE["height"],
+        at="about:blank",
     )
     words: dict[str, str] = page.request.get(f"/api/i18n/{lang}").json()
     page.goto(f"/flows/{world.flow}")

@@ -103,7 +103,7 @@ def test_the_preview_lists_in_german_what_resuming_would_send_then_resume_sends_
     run_id = stopped_after_its_decision(story)
     received = len(story.receiver.received)
 
-    page = log_in(browser, story.server, "gina", locale="de-DE")
+    page = log_in(browser, story.server, "gina", locale="de-DE", at="about:blank")
     de: dict[str, str] = page.request.get("/api/i18n/de").json()
     page.goto(f"/runs/{run_id}")
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "stopped", timeout=LIVE)

@@ -83,7 +83,7 @@ def test_a_decide_only_user_is_offered_nothing_to_create_change_or_administer(
 def test_an_auditor_sees_the_audit_and_the_runs_and_cancels_nothing(browser: Browser, server: Server) -> None:
     server.user("rp-ezra", "edit", "run")
     server.user("rp-audrey", "audit")
-    author = log_in(browser, server, "rp-ezra")
+    author = log_in(browser, server, "rp-ezra", at="about:blank")
     _flow, run = flow_with_a_run(author, "Rights for auditors")
     author.goto(f"/runs/{run}")
     expect(author.get_by_role("button", name="Cancel the run")).to_be_visible(timeout=60_000)

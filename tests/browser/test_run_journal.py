@@ -108,7 +108,7 @@ def test_a_next_page_that_cannot_be_fetched_is_said_from_the_catalog(
 ) -> None:
     server.user("nadia", "edit", "run")
     run_id = long_run(server, "nadia")
-    page = log_in(browser, server, "nadia")
+    page = log_in(browser, server, "nadia", at="about:blank")
     cut_off(page, run_id)
     page.goto(f"/runs/{run_id}")
     lines = page.locator("ol.journal > li")
@@ -133,7 +133,7 @@ def test_a_next_page_that_cannot_be_fetched_is_said_from_the_catalog(
 def test_a_next_page_that_cannot_be_fetched_in_japanese(browser: Browser, server: Server) -> None:
     server.user("naoki", "edit", "run")
     run_id = long_run(server, "naoki")
-    page = log_in(browser, server, "naoki", locale="ja-JP")
+    page = log_in(browser, server, "naoki", locale="ja-JP", at="about:blank")
     cut_off(page, run_id)
     page.goto(f"/runs/{run_id}")
     expect(page.locator("ol.journal > li")).to_have_count(100)

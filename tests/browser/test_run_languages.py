@@ -95,7 +95,7 @@ def test_a_decided_run_reads_in_the_readers_words(browser: Browser, story: Story
         assert answer.status_code == 200, answer.text
 
     for width, height in ((1400, 900), (390, 844)):
-        page = log_in(browser, story.server, reader, width=width, height=height)
+        page = log_in(browser, story.server, reader, width=width, height=height, at="about:blank")
         words, en = catalog(page, locale), catalog(page, "en")
         page.goto(f"/runs/{decided}")
         # The decision: one sentence of the catalog, the outcome in the reader's words.
@@ -153,7 +153,7 @@ def test_a_countdown_leaves_out_units_that_are_zero(browser: Browser, story: Sto
     approver.context.close()
     asked = approval_of(story, "gero", "Pay invoice K-1?")
 
-    page = log_in(browser, story.server, "gabi")
+    page = log_in(browser, story.server, "gabi", at="about:blank")
     de = catalog(page, "de")
     page.goto(f"/approvals/{asked['id']}")
     countdown = page.locator(".countdown")
