@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -37,24 +36,15 @@ def verdict(queue: Queue, flow_id: int | None = None, retention: timedelta | Non
     return asyncio.run(go())
 
 
-@dataclass(frozen=True)
-class Ran:
-    """What `flowyard audit verify` answered: its exit code and what it printed."""
-
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-def cli(queue: Queue, *args: str) -> Ran:
+def cli(queue: Queue, *args: str) -> subprocess.CompletedProcess[str]:
     """`flowyard audit verify` with these arguments, run in process (`backend.cli.main`, as typed: a new
     process costs a second of CPU, and this module verifies twenty times); `process` runs one for real."""
     out, err = io.StringIO(), io.StringIO()
     # The environment the process had: this one only (no key, retention or crash setting of the shell's).
     only = {"DATABASE_URL": queue.url, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
     with patch.dict(os.environ, only, clear=True), redirect_stdout(out), redirect_stderr(err):
-        code = main(["audit", "verify", *args])
-    return Ran(code, out.getvalue(), err.getvalue())
+        code = main(argv := ["audit", "verify", *args])
+    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
 
 
 def process(queue: Queue, *args: str) -> subprocess.CompletedProcess[str]:

@@ -1,8 +1,9 @@
 // One flow in the editor: the palette, the canvas (or the list view), the selected node's panel and the
-// live findings. Save is refused while checked findings stand (the server refuses an invalid flow too); Run starts a real run and links to it. Without the
-// edit right on the flow it is read-only (no palette, no edit in the panels); on a phone (shell/phone.ts)
-// it says that drawing needs a larger screen and shows the flow as a list to read. At /flows/new it edits
-// a new flow (New flow, a template) that nothing has saved yet; without one it goes back to the flows.
+// live findings. Save is refused while checked findings stand (the server refuses an invalid flow too);
+// Run starts a real run and links to it. Without the edit right on the flow it is read-only (no palette,
+// no edit in the panels); on a phone (shell/phone.ts) it says that drawing needs a larger screen and shows
+// the flow as a list to read. At /flows/new it edits a new flow (New flow, a template) that nothing has
+// saved yet; without one it goes back to the flows.
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactFlowInstance } from '@xyflow/react';
